@@ -1,0 +1,28 @@
+"""jiyi (记忆): cross-session memory for AI agents — Chinese and English, embedded or served.
+
+The public API is what ``__all__`` lists; everything else is internal.
+"""
+
+from jiyi.config import MemoryConfig
+from jiyi.core.models import (
+    Action, AddResult, ContextBlock, DeletionReceipt, HistoryEntry, MemoryEvent, MemoryItem,
+    MemoryKind, Origin, Scope, SearchHit, Skipped, Status,
+)
+from jiyi.core.retrieval import PRESETS, RetrievalConfig
+from jiyi.errors import (
+    AuthenticationError, ConflictError, ExtractionError, InvalidInputError, JiyiError,
+    MissingDependencyError, NotFoundError, PayloadTooLargeError, PermissionDeniedError,
+    StorageUnavailableError,
+)
+from jiyi.memory import Memory
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PRESETS", "Action", "AddResult", "AuthenticationError", "ConflictError", "ContextBlock",
+    "DeletionReceipt", "ExtractionError", "HistoryEntry", "InvalidInputError", "JiyiError",
+    "Memory", "MemoryConfig", "MemoryEvent", "MemoryItem", "MemoryKind",
+    "MissingDependencyError", "NotFoundError", "Origin", "PayloadTooLargeError",
+    "PermissionDeniedError", "RetrievalConfig", "Scope", "SearchHit", "Skipped", "Status",
+    "StorageUnavailableError", "__version__",
+]

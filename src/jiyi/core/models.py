@@ -1,0 +1,221 @@
+"""Domain model: what a memory is, what goes in and what comes out.
+
+Pure pydantic v2 value objects, no I/O. Every public result type of :class:`jiyi.Memory`
+lives here so the server and the SDK can share them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class MemoryKind(StrEnum):
+    FACT = "fact"
+    PREFERENCE = "preference"
+    EVENT = "event"
+    GOAL = "goal"
+    STATE = "state"
+    SUMMARY = "summary"
+    EPISODE = "episode"
+
+
+class Origin(StrEnum):
+    USER_STATED = "user_stated"
+    INFERRED = "inferred"
+    CONFIRMED = "confirmed"
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    ARCHIVED = "archived"
+
+
+class Action(StrEnum):
+    """What a write did; also the ``event`` of an add result and the history action."""
+
+    ADD = "ADD"
+    UPDATE = "UPDATE"
+    NOOP = "NOOP"
+    SUPERSEDE = "SUPERSEDE"
+    DELETE = "DELETE"
+
+
+Role = Literal["user", "assistant", "system"]
+
+
+class Scope(BaseModel):
+    """Whose memories an operation may see.
+
+    ``agent_id=None`` means "any agent of this user" for reads and "shared by all agents"
+    for writes. A scope with an agent sees that agent's private memories plus the shared
+    ones (agent_id None), never another agent's private memories.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tenant: str = "default"
+    user_id: str
+    agent_id: str | None = None
+
+
+class MemoryItem(BaseModel):
+    """One stored memory: an extracted fact/preference/… or an episode (a raw message)."""
+
+    model_config = ConfigDict(validate_assignment=False)
+
+    id: str
+    tenant: str = "default"
+    user_id: str
+    agent_id: str | None = None
+    kind: MemoryKind
+    topic: str | None = None
+    content: str
+    importance: float = Field(0.5, ge=0.0, le=1.0)
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    origin: Origin = Origin.USER_STATED
+    source_message_ids: list[str] = Field(default_factory=list)
+    session_id: str | None = None
+    quote: str | None = None
+    created_at: datetime
+    observed_at: datetime
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    last_accessed_at: datetime | None = None
+    access_count: int = 0
+    expires_at: datetime | None = None
+    status: Status = Status.ACTIVE
+    superseded_by: str | None = None
+    version: int = 1
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(tenant=self.tenant, user_id=self.user_id, agent_id=self.agent_id)
+
+
+class Message(BaseModel):
+    """One chat message handed to :meth:`jiyi.Memory.add`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Role
+    content: str
+    name: str | None = None
+    id: str | None = None
+    timestamp: datetime | None = None
+
+
+class Candidate(BaseModel):
+    """A memory proposed by an extractor, before admission, PII and reconciliation."""
+
+    kind: MemoryKind
+    topic: str | None = None
+    content: str
+    importance: float = Field(0.5, ge=0.0, le=1.0)
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    origin: Origin = Origin.USER_STATED
+    quote: str | None = None
+    source_message_ids: list[str] = Field(default_factory=list)
+    role: Role = "user"
+    is_correction: bool = False
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    expires_at: datetime | None = None
+    observed_at: datetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class ForgetRequest(BaseModel):
+    """"别记这个 / forget that": what the user asked to forget."""
+
+    text: str  # the request as said
+    target: str | None = None  # what to forget, if named ("我的生日"); None = the latest memory
+    source_message_id: str | None = None
+
+
+class Skipped(BaseModel):
+    """A piece of input that was deliberately not stored, and why."""
+
+    text: str
+    reason: str
+
+
+class Extraction(BaseModel):
+    """What an extractor found in a batch of messages."""
+
+    candidates: list[Candidate] = Field(default_factory=list)
+    forget: list[ForgetRequest] = Field(default_factory=list)
+    skipped: list[Skipped] = Field(default_factory=list)
+    queries: list[str] = Field(default_factory=list)  # what to look up for the current turn
+
+
+class Redaction(BaseModel):
+    """One PII span found in the input (the value itself is never kept)."""
+
+    kind: Literal["id_card", "bank_card", "phone", "email"]
+    count: int = 1
+
+
+class MemoryEvent(BaseModel):
+    """One effect of an add: ``event`` in ADD / UPDATE / NOOP / SUPERSEDE / DELETE."""
+
+    event: Action
+    memory: MemoryItem
+    previous: MemoryItem | None = None  # the superseded or updated memory, if any
+
+
+class AddResult(BaseModel):
+    """The outcome of :meth:`jiyi.Memory.add`."""
+
+    events: list[MemoryEvent] = Field(default_factory=list)
+    skipped: list[Skipped] = Field(default_factory=list)
+    redactions: list[Redaction] = Field(default_factory=list)
+    episodes: list[MemoryItem] = Field(default_factory=list)
+
+
+class SearchHit(BaseModel):
+    """One search result with its score and the components the score came from."""
+
+    memory: MemoryItem
+    score: float
+    scores: dict[str, float] = Field(default_factory=dict)
+
+
+class ContextBlock(BaseModel):
+    """A token-budgeted, natural-language memory block for a system prompt."""
+
+    text: str
+    memories: list[MemoryItem] = Field(default_factory=list)
+    tokens: int
+
+
+class HistoryEntry(BaseModel):
+    """One line of a memory's audit trail.
+
+    After a hard delete only ``memory_id``, ``action``, ``at`` and ``content_hash`` remain;
+    ``content`` is erased.
+    """
+
+    id: int | None = None
+    memory_id: str
+    action: Action
+    at: datetime
+    content: str | None = None
+    content_hash: str
+    version: int = 1
+    related_id: str | None = None  # superseded_by / the memory that replaced it
+    reason: str | None = None
+
+
+class DeletionReceipt(BaseModel):
+    """What a hard delete removed, from which store, and when."""
+
+    user_id: str
+    tenant: str
+    deleted_at: datetime
+    removed: dict[str, int] = Field(default_factory=dict)

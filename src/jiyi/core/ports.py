@@ -1,0 +1,162 @@
+"""The ports the core needs, as small Protocols. Adapters implement them.
+
+Each method's docstring is a guarantee every implementation keeps; the contract suite in
+``tests/contract`` checks them against every backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from jiyi.core.models import (
+    Extraction,
+    HistoryEntry,
+    MemoryItem,
+    MemoryKind,
+    Message,
+    Scope,
+    Status,
+)
+
+Vector = npt.NDArray[np.float32]
+Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """A memory with what its indexes need: segmented keyword text and its vector."""
+
+    memory: MemoryItem
+    keywords: str  # space-joined tokens (jieba for Chinese), as built by ``core.text``
+    vector: Vector | None
+
+
+@dataclass
+class ChangeSet:
+    """Everything one logical write changes; a store applies it in ONE transaction."""
+
+    upserts: list[Indexed] = field(default_factory=list)
+    # Memories whose row changes but whose text (and so keywords/vector) does not.
+    updates: list[MemoryItem] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)  # hard deletes by id
+    history: list[HistoryEntry] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.upserts or self.updates or self.deletes or self.history)
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    """Filters shared by keyword and vector search; ``None`` means no constraint."""
+
+    statuses: tuple[Status, ...] = (Status.ACTIVE,)
+    kinds: tuple[MemoryKind, ...] | None = None
+    since: datetime | None = None  # on observed_at, inclusive
+    until: datetime | None = None  # on observed_at, exclusive
+
+
+class MemoryStore(Protocol):
+    """Durable home of memories, their keyword index, vectors and history.
+
+    Scoping: every method takes a :class:`Scope`; rows of another tenant or user are never
+    read or written. A scope with ``agent_id`` sees that agent's rows and the shared rows
+    (``agent_id IS NULL``); a scope without one sees all rows of the user.
+    """
+
+    def apply(self, scope: Scope, changes: ChangeSet) -> None:
+        """Write ``changes`` atomically: rows, keyword index, vectors and history commit
+        together or not at all. Every memory in ``changes`` must belong to ``scope``'s
+        tenant and user (else InvalidInputError, nothing written). Upserting an existing id
+        replaces the row. Deleting a missing id is a no-op. A hard delete removes the row,
+        its keyword entry and vector, and erases ``content`` from its history (keeping id,
+        action and content hash). Raises StorageUnavailableError if the store is locked or
+        unreachable past its timeout."""
+        ...
+
+    def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
+        """The memory with this id in this tenant (any status, any user), or None. Ids are
+        global, so a tenant is enough; another tenant's id yields None."""
+        ...
+
+    def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
+        """The memories that exist in scope, in the order of ``memory_ids``; missing ids
+        are left out."""
+        ...
+
+    def list(
+        self, scope: Scope, flt: SearchFilter, *, topic: str | None = None, limit: int | None = None
+    ) -> list[MemoryItem]:
+        """Memories matching ``flt`` (and ``topic`` if given), oldest first by id."""
+        ...
+
+    def keyword_search(
+        self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
+    ) -> list[tuple[str, float]]:
+        """(id, score) pairs for memories containing any of ``terms``, best first; score is
+        positive, larger is better (BM25). Empty ``terms`` → []."""
+        ...
+
+    def vector_search(
+        self, scope: Scope, query: Vector, flt: SearchFilter, limit: int
+    ) -> list[tuple[str, float]]:
+        """(id, cosine) pairs for the nearest memories with a vector, best first. Exact or
+        approximate, but never silently drops matching rows because other users' rows
+        outnumber this scope's."""
+        ...
+
+    def history(self, tenant: str, memory_id: str) -> list[HistoryEntry]:
+        """The memory's audit trail in this tenant, oldest first (it outlives a hard delete,
+        without content); [] for an unknown id."""
+        ...
+
+    def touch(self, scope: Scope, memory_ids: Sequence[str], at: datetime) -> None:
+        """Record a read: set last_accessed_at and increment access_count. Best effort:
+        never raises for missing ids."""
+        ...
+
+    def delete_user(self, scope: Scope) -> dict[str, int]:
+        """Hard-delete every row of the scope's tenant and user (all agents), including
+        history; return counts per table. Idempotent."""
+        ...
+
+    def close(self) -> None:
+        """Release connections; further calls are undefined."""
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns text into L2-normalised float32 vectors.
+
+    Models with asymmetric prefixes (E5's "query: "/"passage: ") apply them here, so callers
+    only choose between documents and queries.
+    """
+
+    name: str
+    dim: int
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """One row per text, shape (len(texts), dim)."""
+        ...
+
+    def embed_query(self, text: str) -> Vector:
+        """Shape (dim,)."""
+        ...
+
+
+class Extractor(Protocol):
+    """Finds what is worth remembering in a batch of messages."""
+
+    name: str
+
+    def extract(self, messages: Sequence[Message], *, now: datetime) -> Extraction:
+        """Candidates, forget requests and skipped pieces (with reasons) for ``messages``.
+        Must not raise for ordinary text; raise ExtractionError when it cannot work at all
+        (the caller then falls back to rules)."""
+        ...

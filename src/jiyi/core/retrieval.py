@@ -1,0 +1,165 @@
+"""Read path, pure part: plan a query, then fuse candidate lists into one ranking.
+
+Candidates come from three channels (keyword BM25, dense cosine, exact identifiers) and are
+scored by a weighted sum of calibrated components. Beyond the textbook hybrid, three signals
+capture what evidence in a conversation looks like:
+
+- **neighbours**: an answer often spans a question turn and the reply next to it, so each
+  episode borrows part of the relevance of its adjacent turns (same batch/session);
+- **speaker**: "What did Caroline …" prefers turns Caroline said;
+- **session**: turns in a session that holds several strong hits are likelier evidence than
+  an isolated lexical match in an unrelated session.
+
+Every hit returns its component scores so a ranking can be explained and tuned.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from jiyi.core.calibration import Calibration
+from jiyi.core.models import MemoryItem, SearchHit
+from jiyi.core.text import query_terms
+from jiyi.core.timewords import TimeWindow, find_time_window
+
+_ID_LIKE = re.compile(r"[A-Za-z]*\d[\w-]{2,}|[A-Z]{2,}\d*")
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+
+class RetrievalConfig(BaseModel):
+    """Weights and limits of the fusion; see PRESETS for named, measured settings."""
+
+    model_config = ConfigDict(frozen=True)
+
+    w_semantic: float = 0.6
+    w_keyword: float = 0.3
+    w_importance: float = 0.05
+    w_recency: float = 0.05
+    w_exact: float = 0.15
+    w_time: float = 0.2
+    w_neighbor: float = 0.0
+    w_speaker: float = 0.0
+    w_session: float = 0.0
+    pool: int = 100  # candidates taken from each channel
+    min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop
+    recency_half_life_days: float = 30.0
+    use_keyword: bool = True
+    use_dense: bool = True
+
+
+PRESETS: dict[str, RetrievalConfig] = {
+    "balanced": RetrievalConfig(),
+    "keyword_only": RetrievalConfig(
+        use_dense=False, w_semantic=0.0, w_keyword=1.0, w_importance=0.0, w_recency=0.0,
+        w_exact=0.0, w_time=0.0),
+    "dense_only": RetrievalConfig(
+        use_keyword=False, w_semantic=1.0, w_keyword=0.0, w_importance=0.0, w_recency=0.0,
+        w_exact=0.0, w_time=0.0),
+}
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """What the query asks for, found without any I/O."""
+
+    text: str
+    terms: list[str]
+    exact: list[str]
+    window: TimeWindow | None
+
+
+def plan_query(text: str, now: datetime) -> QueryPlan:
+    """Terms for BM25, identifiers for exact matching, and a time window if one is named."""
+    exact = [m.group(0) for m in _ID_LIKE.finditer(text)]
+    exact += [m.group(0) for m in _PROPER.finditer(text)]
+    return QueryPlan(
+        text=text,
+        terms=query_terms(text),
+        exact=list(dict.fromkeys(exact)),
+        window=find_time_window(text, now),
+    )
+
+
+def _recency(m: MemoryItem, now: datetime, half_life_days: float) -> float:
+    age = (now - m.observed_at).total_seconds() / 86400.0
+    return math.exp(-max(age, 0.0) * math.log(2) / half_life_days)
+
+
+def _in_window(m: MemoryItem, w: TimeWindow) -> bool:
+    t = m.observed_at
+    return (w.start is None or t >= w.start) and (w.end is None or t < w.end)
+
+
+def fuse(
+    plan: QueryPlan,
+    dense: Mapping[str, float],
+    keyword: Mapping[str, float],
+    memories: Mapping[str, MemoryItem],
+    *,
+    now: datetime,
+    cfg: RetrievalConfig,
+    cal: Calibration,
+) -> list[SearchHit]:
+    """Rank the union of candidates; best first, each with its score components.
+
+    Args:
+        dense: memory id → cosine from the vector channel.
+        keyword: memory id → BM25 score (positive, larger is better).
+        memories: the candidate memories by id (ids missing here are ignored).
+    """
+    top_kw = max(keyword.values(), default=0.0)
+    speakers = set(plan.terms)
+    exact = [e.lower() for e in plan.exact]
+    recent_mode = plan.window is not None and plan.window.recent
+    base: dict[str, float] = {}
+    parts: dict[str, dict[str, float]] = {}
+    for mid, m in memories.items():
+        sem = cal.semantic(dense[mid]) if mid in dense else 0.0
+        kw = keyword.get(mid, 0.0) / top_kw if top_kw > 0 else 0.0
+        low = m.content.lower()
+        ex = 1.0 if exact and any(e in low for e in exact) else 0.0
+        if max(sem, kw, ex) < cfg.min_relevance:
+            continue
+        rec = _recency(m, now, cfg.recency_half_life_days)
+        tw = 1.0 if plan.window is not None and not recent_mode and _in_window(m, plan.window) else 0.0
+        name = str(m.metadata.get("name") or "").lower()
+        spk = 1.0 if name and name in speakers else 0.0
+        w_rec = cfg.w_recency * (4.0 if recent_mode else 1.0)
+        score = (cfg.w_semantic * sem + cfg.w_keyword * kw + cfg.w_importance * m.importance
+                 + w_rec * rec + cfg.w_exact * ex + cfg.w_time * tw + cfg.w_speaker * spk)
+        base[mid] = score
+        parts[mid] = {"semantic": sem, "keyword": kw, "importance": m.importance,
+                      "recency": rec, "exact": ex, "time": tw, "speaker": spk}
+
+    # Neighbour and session evidence use the base scores of the other candidates.
+    by_pos: dict[tuple[str, int], str] = {}
+    session_best: dict[str, list[float]] = defaultdict(list)
+    for mid in base:
+        m = memories[mid]
+        batch, pos = m.metadata.get("batch"), m.metadata.get("pos")
+        if isinstance(batch, str) and isinstance(pos, int):
+            by_pos[(batch, pos)] = mid
+            session_best[batch].append(base[mid])
+    top_session = {b: sum(sorted(v, reverse=True)[:3]) / 3.0 for b, v in session_best.items()}
+    best_session = max(top_session.values(), default=0.0)
+
+    hits: list[SearchHit] = []
+    for mid, score in base.items():
+        m = memories[mid]
+        batch, pos = m.metadata.get("batch"), m.metadata.get("pos")
+        nb = sess = 0.0
+        if isinstance(batch, str) and isinstance(pos, int):
+            nb = max(base.get(by_pos.get((batch, pos + d), ""), 0.0) for d in (-1, 1))
+            sess = top_session[batch] / best_session if best_session > 0 else 0.0
+        total = score + cfg.w_neighbor * nb + cfg.w_session * sess
+        comp = parts[mid] | {"neighbor": nb, "session": sess}
+        hits.append(SearchHit(memory=m, score=round(total, 6), scores=comp))
+    hits.sort(key=lambda h: (-h.score, h.memory.id))
+    return hits

@@ -1,0 +1,116 @@
+"""Language-aware text helpers: segmentation for the keyword index, token estimates.
+
+Chinese has no spaces, so the keyword index stores jieba's search-mode segmentation joined by
+spaces; SQLite's ``unicode61`` tokenizer (and PostgreSQL's 'simple' config) then split on those
+spaces. Search mode also emits the sub-words of long words (冷萃咖啡 → 冷萃 咖啡 冷萃咖啡), so a
+query for 咖啡 still matches.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from functools import lru_cache
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[\w\u3400-\u4dbf\u4e00-\u9fff]+", re.UNICODE)
+_jieba_lock = threading.Lock()
+_jieba_ready = False
+
+# Function words that carry no retrieval signal. Kept short on purpose: BM25's IDF already
+# discounts frequent words; this list only removes words that would dominate OR-queries.
+STOPWORDS_EN = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being
+    am do does did doing have has had having i me my mine you your yours he him his she her hers
+    it its we us our they them their what which who whom whose when where why how this that these
+    those there here than then so such too very can could would should will shall may might must
+    just about into over after before up down out off again once any all both each few more most
+    other some no nor not only own same s t don now ever also yeah yes oh ok okay hey hi really
+    like get got go going went know think tell told said say""".split()
+)
+STOPWORDS_ZH = frozenset(
+    """的 了 着 过 吗 呢 吧 啊 呀 哦 嗯 么 是 在 有 和 与 及 或 也 都 就 还 又 很 太 更 最 我 你 他 她 它
+    我们 你们 他们 她们 这 那 这个 那个 这些 那些 什么 怎么 怎么样 为什么 哪 哪个 哪里 谁 多少 几
+    一个 一下 一些 一点 没有 不是 就是 可以 会 能 要 想 说 让 给 把 被 对 从 到 向 上 下 里 中 吗 呢
+    之前 以前 时候 那次 这次 上次 一次 请 帮 帮我 告诉 记得 知道""".split()
+)
+STOPWORDS = STOPWORDS_EN | STOPWORDS_ZH
+
+
+def has_cjk(text: str) -> bool:
+    """True if the text contains at least one CJK ideograph."""
+    return _CJK.search(text) is not None
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width → half-width), lower case, collapsed whitespace."""
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def _jieba():  # type: ignore[no-untyped-def]
+    # jieba builds its prefix dictionary on first use (~0.5 s); do it once, under a lock, and
+    # keep its logger quiet (it prints to stderr at INFO otherwise).
+    global _jieba_ready
+    import jieba
+
+    if not _jieba_ready:
+        with _jieba_lock:
+            if not _jieba_ready:
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _jieba_ready = True
+    return jieba
+
+
+@lru_cache(maxsize=4096)
+def _segment_cjk(run: str) -> tuple[str, ...]:
+    return tuple(w for w in _jieba().cut_for_search(run) if w.strip())
+
+
+def tokenize(text: str) -> list[str]:
+    """All word tokens of ``text``: jieba search-mode words for Chinese runs, whole words for
+    everything else, normalised. Order is kept; duplicates are kept (BM25 counts them)."""
+    tokens: list[str] = []
+    for match in _WORD.finditer(normalize(text)):
+        word = match.group(0)
+        if not has_cjk(word):
+            tokens.append(word)
+            continue
+        # Mixed runs such as "google工作" or "3月": split at script changes first.
+        for piece in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[^\u3400-\u4dbf\u4e00-\u9fff]+", word):
+            if has_cjk(piece):
+                tokens.extend(_segment_cjk(piece))
+            elif piece.strip("_"):
+                tokens.append(piece)
+    return tokens
+
+
+def keyword_text(text: str) -> str:
+    """The text stored in the keyword index: tokens joined by single spaces."""
+    return " ".join(tokenize(text))
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct content terms of a query, in order, without stopwords."""
+    seen: dict[str, None] = {}
+    for tok in tokenize(text):
+        if tok in STOPWORDS or (len(tok) == 1 and not has_cjk(tok) and not tok.isdigit()):
+            continue
+        seen.setdefault(tok, None)
+    return list(seen)
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative LLM-token estimate that holds for Chinese and English.
+
+    Modern BPE vocabularies (cl100k, Qwen) spend about one token per CJK character (a bit less
+    on common words) and ~1.3 tokens per English word; counting each CJK character as one token
+    and each other word or punctuation run as 1.3 overestimates slightly, which is the safe side
+    for a budget.
+    """
+    cjk = len(_CJK.findall(text))
+    rest = _CJK.sub(" ", text)
+    words = len(re.findall(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]", rest))
+    return int(cjk + words * 1.3 + 0.999)

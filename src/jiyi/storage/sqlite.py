@@ -1,0 +1,425 @@
+"""Embedded backend: one SQLite file (WAL) holding memories, an FTS5 keyword index, vectors
+as float32 BLOBs and the history table.
+
+Why this shape:
+- One transaction per :class:`ChangeSet` (``BEGIN IMMEDIATE``) keeps row, keyword index and
+  vector in step; a crash leaves either all of a write or none of it.
+- The FTS5 table carries a per-user scope token in its own column, so a keyword query reads
+  only that user's postings instead of filtering the whole corpus afterwards.
+- Vector search is exact: a per-user float32 matrix cached in memory and rebuilt from the
+  table when that user's ``scope_versions`` row changes (any process bumps it inside its
+  write transaction). At 10k vectors × 384 dims a matrix product costs ~1 ms, and exactness
+  means a small user among many never loses results to an approximate index.
+- Hard deletes must leave nothing readable behind: ``secure_delete`` zeroes freed pages, the
+  FTS index is merged (``optimize``) so no segment keeps the deleted terms, and the WAL is
+  checkpointed and truncated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from jiyi.core.models import HistoryEntry, MemoryItem, Scope
+from jiyi.core.ports import ChangeSet, SearchFilter, Vector
+from jiyi.errors import InvalidInputError, StorageUnavailableError
+from jiyi.storage._rows import COLUMNS, from_row, parse_ts, to_row, ts
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS memories (
+    pk INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT,
+    kind TEXT NOT NULL, topic TEXT, content TEXT NOT NULL,
+    importance REAL NOT NULL, confidence REAL NOT NULL, origin TEXT NOT NULL,
+    source_message_ids TEXT NOT NULL, session_id TEXT, quote TEXT,
+    created_at TEXT NOT NULL, observed_at TEXT NOT NULL, valid_from TEXT, valid_to TEXT,
+    last_accessed_at TEXT, access_count INTEGER NOT NULL DEFAULT 0, expires_at TEXT,
+    status TEXT NOT NULL, superseded_by TEXT, version INTEGER NOT NULL, metadata TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ix_memories_scope ON memories(tenant, user_id, status, kind);
+CREATE INDEX IF NOT EXISTS ix_memories_topic ON memories(tenant, user_id, topic);
+CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
+    scope, tokens, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TABLE IF NOT EXISTS vectors (
+    pk INTEGER PRIMARY KEY REFERENCES memories(pk) ON DELETE CASCADE,
+    dim INTEGER NOT NULL, vec BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history (
+    hid INTEGER PRIMARY KEY,
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, memory_id TEXT NOT NULL,
+    action TEXT NOT NULL, at TEXT NOT NULL, content TEXT, content_hash TEXT NOT NULL,
+    version INTEGER NOT NULL, related_id TEXT, reason TEXT
+);
+CREATE INDEX IF NOT EXISTS ix_history_memory ON history(tenant, user_id, memory_id);
+CREATE TABLE IF NOT EXISTS scope_versions (
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, version INTEGER NOT NULL,
+    PRIMARY KEY (tenant, user_id)
+);
+PRAGMA user_version = {SCHEMA_VERSION};
+"""
+_SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
+_PLACEHOLDERS = ", ".join("?" for _ in COLUMNS)
+
+
+def scope_token(tenant: str, user_id: str) -> str:
+    """An opaque FTS token naming one user (hashing keeps ids out of the term list)."""
+    return "u" + hashlib.blake2b(f"{tenant}\x1f{user_id}".encode(), digest_size=10).hexdigest()
+
+
+def _fts_query(token: str, terms: Sequence[str]) -> str:
+    quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    return f'scope : "{token}" AND tokens : ({quoted})'
+
+
+@dataclass
+class _Matrix:
+    """One user's vectors and the columns vector search filters on."""
+
+    version: int
+    ids: list[str]
+    agent: npt.NDArray[Any]
+    status: npt.NDArray[Any]
+    kind: npt.NDArray[Any]
+    observed: npt.NDArray[Any]  # fixed-width ISO strings compare like times
+    mat: npt.NDArray[np.float32]
+
+
+class SqliteMemoryStore:
+    """:class:`~jiyi.core.ports.MemoryStore` on one SQLite file.
+
+    Thread-safe: one connection guarded by a lock (SQLite serialises writers anyway); other
+    processes may open the same file, WAL lets their reads proceed during a write.
+    """
+
+    def __init__(self, path: str | Path, *, timeout: float = 10.0) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                str(self.path), timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA secure_delete=ON")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StorageUnavailableError(
+                f"cannot open the SQLite store at {self.path}: {exc}", field="path"
+            ) from exc
+        self._lock = threading.RLock()
+        self._matrices: dict[tuple[str, str], _Matrix] = {}
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StorageUnavailableError(
+                    f"the SQLite store at {self.path} is locked by another writer: {exc}"
+                ) from exc
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            else:
+                try:
+                    self._db.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    self._db.execute("ROLLBACK")
+                    raise StorageUnavailableError(f"commit failed: {exc}") from exc
+
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.OperationalError as exc:
+                raise StorageUnavailableError(f"SQLite read failed: {exc}") from exc
+
+    @staticmethod
+    def _scope_sql(scope: Scope, flt: SearchFilter | None) -> tuple[str, list[Any]]:
+        sql = "m.tenant = ? AND m.user_id = ?"
+        args: list[Any] = [scope.tenant, scope.user_id]
+        if scope.agent_id is not None:
+            sql += " AND (m.agent_id IS NULL OR m.agent_id = ?)"
+            args.append(scope.agent_id)
+        if flt is not None:
+            if flt.statuses:
+                sql += f" AND m.status IN ({','.join('?' * len(flt.statuses))})"
+                args += [s.value for s in flt.statuses]
+            if flt.kinds:
+                sql += f" AND m.kind IN ({','.join('?' * len(flt.kinds))})"
+                args += [k.value for k in flt.kinds]
+            if flt.since is not None:
+                sql += " AND m.observed_at >= ?"
+                args.append(ts(flt.since))
+            if flt.until is not None:
+                sql += " AND m.observed_at < ?"
+                args.append(ts(flt.until))
+        return sql, args
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def apply(self, scope: Scope, changes: ChangeSet) -> None:
+        for m in [i.memory for i in changes.upserts] + changes.updates:
+            if m.tenant != scope.tenant or m.user_id != scope.user_id:
+                raise InvalidInputError(
+                    f"memory {m.id} belongs to another user than the write scope", field="user_id"
+                )
+        if not changes:
+            return
+        token = scope_token(scope.tenant, scope.user_id)
+        with self._tx() as db:
+            for item in changes.upserts:
+                m = item.memory
+                row = db.execute("SELECT pk FROM memories WHERE id = ?", (m.id,)).fetchone()
+                if row is not None:
+                    pk = row[0]
+                    db.execute("DELETE FROM memory_fts WHERE rowid = ?", (pk,))
+                    db.execute("DELETE FROM vectors WHERE pk = ?", (pk,))
+                    db.execute(
+                        f"UPDATE memories SET ({', '.join(COLUMNS)}) = ({_PLACEHOLDERS}) "
+                        "WHERE pk = ?",
+                        (*to_row(m), pk),
+                    )
+                else:
+                    cur = db.execute(
+                        f"INSERT INTO memories ({', '.join(COLUMNS)}) VALUES ({_PLACEHOLDERS})",
+                        to_row(m),
+                    )
+                    pk = cur.lastrowid
+                db.execute(
+                    "INSERT INTO memory_fts (rowid, scope, tokens) VALUES (?, ?, ?)",
+                    (pk, token, item.keywords),
+                )
+                if item.vector is not None:
+                    vec = np.ascontiguousarray(item.vector, dtype=np.float32)
+                    db.execute(
+                        "INSERT INTO vectors (pk, dim, vec) VALUES (?, ?, ?)",
+                        (pk, int(vec.shape[0]), vec.tobytes()),
+                    )
+            for m in changes.updates:
+                db.execute(
+                    f"UPDATE memories SET ({', '.join(COLUMNS)}) = ({_PLACEHOLDERS}) "
+                    "WHERE id = ? AND tenant = ? AND user_id = ?",
+                    (*to_row(m), m.id, scope.tenant, scope.user_id),
+                )
+            for memory_id in changes.deletes:
+                self._hard_delete(db, scope, memory_id)
+            for h in changes.history:
+                db.execute(
+                    "INSERT INTO history (tenant, user_id, memory_id, action, at, content, "
+                    "content_hash, version, related_id, reason) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (scope.tenant, scope.user_id, h.memory_id, h.action.value, ts(h.at),
+                     h.content, h.content_hash, h.version, h.related_id, h.reason),
+                )
+            if changes.deletes:
+                # Merge FTS segments so no older segment still lists the deleted terms.
+                db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
+            self._bump(db, scope)
+        if changes.deletes:
+            self._checkpoint()
+
+    def _hard_delete(self, db: sqlite3.Connection, scope: Scope, memory_id: str) -> None:
+        row = db.execute(
+            "SELECT pk FROM memories WHERE id = ? AND tenant = ? AND user_id = ?",
+            (memory_id, scope.tenant, scope.user_id),
+        ).fetchone()
+        if row is not None:
+            db.execute("DELETE FROM memory_fts WHERE rowid = ?", (row[0],))
+            db.execute("DELETE FROM vectors WHERE pk = ?", (row[0],))
+            db.execute("DELETE FROM memories WHERE pk = ?", (row[0],))
+        # History keeps that something happened (id, action, hash), never what was said.
+        db.execute(
+            "UPDATE history SET content = NULL, reason = NULL "
+            "WHERE tenant = ? AND user_id = ? AND memory_id = ?",
+            (scope.tenant, scope.user_id, memory_id),
+        )
+
+    def _bump(self, db: sqlite3.Connection, scope: Scope) -> None:
+        db.execute(
+            "INSERT INTO scope_versions (tenant, user_id, version) VALUES (?, ?, 1) "
+            "ON CONFLICT (tenant, user_id) DO UPDATE SET version = version + 1",
+            (scope.tenant, scope.user_id),
+        )
+
+    def _checkpoint(self) -> None:
+        with self._lock:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.OperationalError as exc:  # a reader elsewhere holds the WAL
+                log.warning("WAL checkpoint after delete deferred: %s", exc)
+
+    def touch(self, scope: Scope, memory_ids: Sequence[str], at: datetime) -> None:
+        if not memory_ids:
+            return
+        marks = ",".join("?" * len(memory_ids))
+        try:
+            with self._tx() as db:
+                db.execute(
+                    f"UPDATE memories SET last_accessed_at = ?, access_count = access_count + 1 "
+                    f"WHERE tenant = ? AND user_id = ? AND id IN ({marks})",
+                    (ts(at), scope.tenant, scope.user_id, *memory_ids),
+                )
+        except StorageUnavailableError as exc:  # reads must not fail on bookkeeping
+            log.warning("could not record access: %s", exc)
+
+    def delete_user(self, scope: Scope) -> dict[str, int]:
+        args = (scope.tenant, scope.user_id)
+        with self._tx() as db:
+            pks = [r[0] for r in db.execute(
+                "SELECT pk FROM memories WHERE tenant = ? AND user_id = ?", args)]
+            for pk in pks:
+                db.execute("DELETE FROM memory_fts WHERE rowid = ?", (pk,))
+            vectors = db.execute(
+                "DELETE FROM vectors WHERE pk IN "
+                "(SELECT pk FROM memories WHERE tenant = ? AND user_id = ?)", args).rowcount
+            memories = db.execute(
+                "DELETE FROM memories WHERE tenant = ? AND user_id = ?", args).rowcount
+            history = db.execute(
+                "DELETE FROM history WHERE tenant = ? AND user_id = ?", args).rowcount
+            db.execute("DELETE FROM scope_versions WHERE tenant = ? AND user_id = ?", args)
+            db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
+        self._matrices.pop((scope.tenant, scope.user_id), None)
+        self._checkpoint()
+        return {"memories": memories, "keyword_index": len(pks), "vectors": vectors,
+                "history": history}
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
+        rows = self._read(f"{_SELECT} WHERE m.id = ? AND m.tenant = ?", [memory_id, tenant])
+        return from_row(rows[0]) if rows else None
+
+    def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
+        if not memory_ids:
+            return []
+        where, args = self._scope_sql(scope, None)
+        found: dict[str, MemoryItem] = {}
+        ids = list(dict.fromkeys(memory_ids))
+        for start in range(0, len(ids), 500):  # stay under SQLite's variable limit
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self._read(f"{_SELECT} WHERE m.id IN ({marks}) AND {where}", [*chunk, *args]):
+                item = from_row(row)
+                found[item.id] = item
+        return [found[i] for i in ids if i in found]
+
+    def list(
+        self, scope: Scope, flt: SearchFilter, *, topic: str | None = None, limit: int | None = None
+    ) -> list[MemoryItem]:
+        where, args = self._scope_sql(scope, flt)
+        if topic is not None:
+            where += " AND m.topic = ?"
+            args.append(topic)
+        sql = f"{_SELECT} WHERE {where} ORDER BY m.id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [from_row(r) for r in self._read(sql, args)]
+
+    def keyword_search(
+        self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
+    ) -> list[tuple[str, float]]:
+        if not terms:
+            return []
+        where, args = self._scope_sql(scope, flt)
+        match = _fts_query(scope_token(scope.tenant, scope.user_id), terms)
+        # Column weights: the scope column must not contribute to the rank.
+        rows = self._read(
+            "SELECT m.id, bm25(memory_fts, 0.0, 1.0) AS r FROM memory_fts "
+            "JOIN memories m ON m.pk = memory_fts.rowid "
+            f"WHERE memory_fts MATCH ? AND {where} ORDER BY r LIMIT ?",
+            [match, *args, limit],
+        )
+        return [(r[0], -float(r[1])) for r in rows]
+
+    def vector_search(
+        self, scope: Scope, query: Vector, flt: SearchFilter, limit: int
+    ) -> list[tuple[str, float]]:
+        m = self._matrix(scope)
+        if m is None or not m.ids:
+            return []
+        mask = np.ones(len(m.ids), dtype=bool)
+        if scope.agent_id is not None:
+            mask &= (m.agent == None) | (m.agent == scope.agent_id)  # noqa: E711 (numpy)
+        if flt.statuses:
+            mask &= np.isin(m.status, [s.value for s in flt.statuses])
+        if flt.kinds:
+            mask &= np.isin(m.kind, [k.value for k in flt.kinds])
+        if flt.since is not None:
+            mask &= m.observed >= ts(flt.since)
+        if flt.until is not None:
+            mask &= m.observed < ts(flt.until)
+        idx = np.flatnonzero(mask)
+        if idx.size == 0:
+            return []
+        sims = m.mat[idx] @ np.asarray(query, dtype=np.float32)
+        k = min(limit, idx.size)
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top])]
+        return [(m.ids[idx[i]], float(sims[i])) for i in top]
+
+    def _matrix(self, scope: Scope) -> _Matrix | None:
+        key = (scope.tenant, scope.user_id)
+        row = self._read(
+            "SELECT version FROM scope_versions WHERE tenant = ? AND user_id = ?", key)
+        version = row[0][0] if row else 0
+        cached = self._matrices.get(key)
+        if cached is not None and cached.version == version:
+            return cached
+        rows = self._read(
+            "SELECT m.id, m.agent_id, m.status, m.kind, m.observed_at, v.vec FROM memories m "
+            "JOIN vectors v ON v.pk = m.pk WHERE m.tenant = ? AND m.user_id = ? ORDER BY m.pk",
+            key,
+        )
+        if not rows:
+            self._matrices.pop(key, None)
+            return None
+        mat = np.frombuffer(b"".join(r[5] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        built = _Matrix(
+            version=version,
+            ids=[r[0] for r in rows],
+            agent=np.array([r[1] for r in rows], dtype=object),
+            status=np.array([r[2] for r in rows], dtype=object),
+            kind=np.array([r[3] for r in rows], dtype=object),
+            observed=np.array([r[4] for r in rows], dtype=object),
+            mat=mat,
+        )
+        self._matrices[key] = built
+        return built
+
+    def history(self, tenant: str, memory_id: str) -> list[HistoryEntry]:
+        rows = self._read(
+            "SELECT hid, memory_id, action, at, content, content_hash, version, related_id, "
+            "reason FROM history WHERE tenant = ? AND memory_id = ? ORDER BY hid",
+            (tenant, memory_id),
+        )
+        return [
+            HistoryEntry(id=r[0], memory_id=r[1], action=r[2], at=parse_ts(r[3]), content=r[4],
+                         content_hash=r[5], version=r[6], related_id=r[7], reason=r[8])
+            for r in rows
+        ]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
