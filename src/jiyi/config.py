@@ -19,6 +19,7 @@ class MemoryConfig(BaseModel):
         episode_context_turns: earlier turns embedded with each episode.
         retrieval: fusion weights; defaults to the ``balanced`` preset.
         context_min_score: hits below this fused score stay out of context blocks.
+        pin_importance: facts/preferences at least this important join every context block.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -30,3 +31,4 @@ class MemoryConfig(BaseModel):
     episode_context_turns: int = Field(1, ge=0, le=5)
     retrieval: RetrievalConfig = PRESETS["balanced"]
     context_min_score: float = Field(0.25, ge=0.0)
+    pin_importance: float = Field(0.85, ge=0.0, le=1.0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -14,11 +15,27 @@ from jiyi.core.context import assemble_context
 from jiyi.core.ids import content_hash
 from jiyi.core.inputs import as_utc, check_id, parse_messages
 from jiyi.core.models import (
-    Action, AddResult, ContextBlock, DeletionReceipt, HistoryEntry, MemoryItem, MemoryKind,
-    Scope, SearchHit, Status,
+    Action,
+    AddResult,
+    ContextBlock,
+    DeletionReceipt,
+    HistoryEntry,
+    MemoryItem,
+    MemoryKind,
+    Scope,
+    SearchHit,
+    Status,
 )
 from jiyi.core.pii import PiiPolicy, redact_pii
-from jiyi.core.ports import ChangeSet, Clock, Embedder, Extractor, Indexed, MemoryStore, SearchFilter
+from jiyi.core.ports import (
+    ChangeSet,
+    Clock,
+    Embedder,
+    Extractor,
+    Indexed,
+    MemoryStore,
+    SearchFilter,
+)
 from jiyi.core.text import keyword_text
 from jiyi.errors import InvalidInputError, NotFoundError
 from jiyi.pipeline.ingest import IngestOptions, ingest
@@ -154,12 +171,19 @@ class Memory:
             raise InvalidInputError("infer must be true or false", field="infer")
         now = self._clock()
         when = as_utc(timestamp, "timestamp") or now
-        msgs = parse_messages(messages, default_time=when,
-                              max_chars=self.config.max_message_chars)
+        msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
         result, evict = ingest(
-            msgs, scope=scope, session_id=session_id, infer=infer, now=now, store=self.store,
-            embedder=self.embedder, extractor=self.extractor, fallback=self._rules,
-            cal=self._cal, opts=self._ingest_opts,
+            msgs,
+            scope=scope,
+            session_id=session_id,
+            infer=infer,
+            now=now,
+            store=self.store,
+            embedder=self.embedder,
+            extractor=self.extractor,
+            fallback=self._rules,
+            cal=self._cal,
+            opts=self._ingest_opts,
         )
         self._evict(evict)
         return result
@@ -179,14 +203,23 @@ class Memory:
         if self.config.pii_policy is not PiiPolicy.ALLOW:
             content, _ = redact_pii(content)
         now = self._clock()
-        new = old.model_copy(update={"content": content, "version": old.version + 1,
-                                     "observed_at": now})
+        new = old.model_copy(
+            update={"content": content, "version": old.version + 1, "observed_at": now}
+        )
         vec = self.embedder.embed_documents([content])[0]
         changes = ChangeSet(
             upserts=[Indexed(new, keyword_text(content), vec)],
-            history=[HistoryEntry(memory_id=new.id, action=Action.UPDATE, at=now,
-                                  content=content, content_hash=content_hash(content),
-                                  version=new.version, reason="manual_update")],
+            history=[
+                HistoryEntry(
+                    memory_id=new.id,
+                    action=Action.UPDATE,
+                    at=now,
+                    content=content,
+                    content_hash=content_hash(content),
+                    version=new.version,
+                    reason="manual_update",
+                )
+            ],
         )
         self.store.apply(old.scope, changes)
         self._evict([old.content])
@@ -206,15 +239,25 @@ class Memory:
         texts = [m.content]
         if m.kind != MemoryKind.EPISODE and m.source_message_ids:
             src = set(m.source_message_ids)
-            for ep in self.store.list(m.scope, SearchFilter(
-                    statuses=tuple(Status), kinds=(MemoryKind.EPISODE,))):
+            for ep in self.store.list(
+                m.scope, SearchFilter(statuses=tuple(Status), kinds=(MemoryKind.EPISODE,))
+            ):
                 if src & set(ep.source_message_ids):
                     ids.append(ep.id)
                     texts.append(ep.content)
-        changes = ChangeSet(deletes=ids, history=[
-            HistoryEntry(memory_id=i, action=Action.DELETE, at=now,
-                         content_hash=content_hash(t), reason="delete")
-            for i, t in zip(ids, texts, strict=True)])
+        changes = ChangeSet(
+            deletes=ids,
+            history=[
+                HistoryEntry(
+                    memory_id=i,
+                    action=Action.DELETE,
+                    at=now,
+                    content_hash=content_hash(t),
+                    reason="delete",
+                )
+                for i, t in zip(ids, texts, strict=True)
+            ],
+        )
         self.store.apply(m.scope, changes)
         self._evict(texts)
 
@@ -225,8 +268,9 @@ class Memory:
         removed = self.store.delete_user(scope)
         self._evict(texts)
         removed["embedding_cache"] = len(texts)
-        return DeletionReceipt(user_id=scope.user_id, tenant=scope.tenant,
-                               deleted_at=self._clock(), removed=removed)
+        return DeletionReceipt(
+            user_id=scope.user_id, tenant=scope.tenant, deleted_at=self._clock(), removed=removed
+        )
 
     # -- read -----------------------------------------------------------------------------
 
@@ -266,13 +310,21 @@ class Memory:
                 kind_t = tuple(MemoryKind(k) for k in kinds)
             except ValueError as exc:
                 raise InvalidInputError(
-                    f"kinds must be drawn from {[k.value for k in MemoryKind]}",
-                    field="kinds") from exc
-        flt = SearchFilter(kinds=kind_t, since=as_utc(since, "since"),
-                           until=as_utc(until, "until"))
+                    f"kinds must be drawn from {[k.value for k in MemoryKind]}", field="kinds"
+                ) from exc
+        flt = SearchFilter(kinds=kind_t, since=as_utc(since, "since"), until=as_utc(until, "until"))
         ref = self._now(now)
-        hits = recall(self.store, self.embedder, scope, query, flt=flt, now=ref, top_k=top_k,
-                      cfg=self.config.retrieval, cal=self._cal)
+        hits = recall(
+            self.store,
+            self.embedder,
+            scope,
+            query,
+            flt=flt,
+            now=ref,
+            top_k=top_k,
+            cfg=self.config.retrieval,
+            cal=self._cal,
+        )
         self.store.touch(scope, [h.memory.id for h in hits], self._clock())
         return hits
 
@@ -291,6 +343,18 @@ class Memory:
             raise InvalidInputError("token_budget must be an integer ≥ 50", field="token_budget")
         hits = self.search(query, user_id=user_id, agent_id=agent_id, top_k=30, now=now)
         hits = [h for h in hits if h.score >= self.config.context_min_score]
+        # Safety-critical facts (allergies, health, strong "never" preferences) go in even when
+        # the turn does not mention them: "推荐个菜" must still see "对花生过敏".
+        seen = {h.memory.id for h in hits}
+        pinned = [
+            m
+            for m in self.list(user_id=user_id, agent_id=agent_id)
+            if m.importance >= self.config.pin_importance
+            and m.id not in seen
+            and m.kind in (MemoryKind.FACT, MemoryKind.PREFERENCE)
+        ]
+        pinned.sort(key=lambda m: (-m.importance, m.id))
+        hits += [SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[:10]]
         return assemble_context(hits, query=query, token_budget=token_budget)
 
     def get(self, memory_id: str) -> MemoryItem | None:
@@ -300,17 +364,22 @@ class Memory:
         return self._lookup(mid)
 
     def list(
-        self, *, user_id: str, agent_id: str | None = None, include_superseded: bool = False,
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        include_superseded: bool = False,
         include_episodes: bool = False,
-    ) -> list[MemoryItem]:
+    ) -> builtins.list[MemoryItem]:
         """The user's memories, oldest first; episodes and superseded ones only on request."""
         scope = self._scope(user_id, agent_id)
         statuses = (Status.ACTIVE, Status.SUPERSEDED) if include_superseded else (Status.ACTIVE,)
-        kinds = None if include_episodes else tuple(k for k in MemoryKind
-                                                    if k != MemoryKind.EPISODE)
+        kinds = (
+            None if include_episodes else tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
+        )
         return self.store.list(scope, SearchFilter(statuses=statuses, kinds=kinds))
 
-    def history(self, memory_id: str) -> list[HistoryEntry]:
+    def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """The audit trail of a memory, oldest first (also after it was deleted)."""
         mid = check_id(memory_id, "memory_id")
         assert mid is not None

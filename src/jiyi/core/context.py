@@ -9,13 +9,21 @@ from jiyi.core.text import estimate_tokens, has_cjk
 
 LABELS = {
     "zh": {
-        MemoryKind.PREFERENCE: "偏好", MemoryKind.FACT: "事实", MemoryKind.EVENT: "事件",
-        MemoryKind.GOAL: "目标", MemoryKind.STATE: "近况", MemoryKind.SUMMARY: "总结",
+        MemoryKind.PREFERENCE: "偏好",
+        MemoryKind.FACT: "事实",
+        MemoryKind.EVENT: "事件",
+        MemoryKind.GOAL: "目标",
+        MemoryKind.STATE: "近况",
+        MemoryKind.SUMMARY: "总结",
         MemoryKind.EPISODE: "对话",
     },
     "en": {
-        MemoryKind.PREFERENCE: "Preference", MemoryKind.FACT: "Fact", MemoryKind.EVENT: "Event",
-        MemoryKind.GOAL: "Goal", MemoryKind.STATE: "State", MemoryKind.SUMMARY: "Summary",
+        MemoryKind.PREFERENCE: "Preference",
+        MemoryKind.FACT: "Fact",
+        MemoryKind.EVENT: "Event",
+        MemoryKind.GOAL: "Goal",
+        MemoryKind.STATE: "State",
+        MemoryKind.SUMMARY: "Summary",
         MemoryKind.EPISODE: "Conversation",
     },
 }
@@ -26,12 +34,12 @@ HEADER = {
 FOOTER = {
     "zh": "只依据以上记忆谈论用户的过去；记忆里没有的，不要编造，可以直接询问用户。",
     "en": "Rely only on these memories when referring to the user's past; do not invent "
-          "anything they do not say — ask the user instead.",
+    "anything they do not say — ask the user instead.",
 }
 COLD = {
     "zh": "你还没有关于这位用户的相关记忆。不要假设或编造用户的经历和偏好；需要时直接询问。",
     "en": "You have no relevant memories of this user yet. Do not assume or invent their "
-          "history or preferences; ask when you need to know.",
+    "history or preferences; ask when you need to know.",
 }
 
 
@@ -98,4 +106,6 @@ def assemble_context(hits: Sequence[SearchHit], *, query: str, token_budget: int
         parts.extend(groups[kind])
     parts.append(FOOTER[lang])
     text = "\n".join(parts)
-    return ContextBlock(text=text, memories=[h.memory for h in chosen], tokens=estimate_tokens(text))
+    return ContextBlock(
+        text=text, memories=[h.memory for h in chosen], tokens=estimate_tokens(text)
+    )

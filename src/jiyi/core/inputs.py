@@ -35,15 +35,14 @@ def as_utc(value: object, field: str) -> datetime | None:
         except ValueError as exc:
             raise InvalidInputError(
                 f"{field} must be an ISO-8601 timestamp such as 2026-11-29T14:00:00+08:00",
-                field=field) from exc
+                field=field,
+            ) from exc
     if not isinstance(value, datetime):
         raise InvalidInputError(f"{field} must be a datetime or ISO-8601 string", field=field)
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
-def parse_messages(
-    messages: object, *, default_time: datetime, max_chars: int
-) -> list[Message]:
+def parse_messages(messages: object, *, default_time: datetime, max_chars: int) -> list[Message]:
     """Turn ``str | list[dict]`` into Messages; every message gets a timestamp.
 
     Raises:
@@ -58,7 +57,8 @@ def parse_messages(
         raw = messages
     else:
         raise InvalidInputError(
-            "messages must be a string or a list of {role, content} objects", field="messages")
+            "messages must be a string or a list of {role, content} objects", field="messages"
+        )
     if not raw:
         raise InvalidInputError("messages is empty; pass at least one message", field="messages")
     out: list[Message] = []
@@ -72,19 +72,22 @@ def parse_messages(
         if unknown:
             raise InvalidInputError(
                 f"{f} has unknown key(s) {sorted(unknown)}; allowed: {sorted(_ALLOWED_KEYS)}",
-                field=f"{f}.{sorted(unknown)[0]}")
+                field=f"{f}.{sorted(unknown)[0]}",
+            )
         role = item.get("role", "user")
         if role not in ROLES:
             raise InvalidInputError(
-                f"{f}.role is {role!r}; use one of 'user', 'assistant', 'system'",
-                field=f"{f}.role")
+                f"{f}.role is {role!r}; use one of 'user', 'assistant', 'system'", field=f"{f}.role"
+            )
         content = item.get("content")
         if not isinstance(content, str):
             raise InvalidInputError(f"{f}.content must be a string", field=f"{f}.content")
         if len(content) > max_chars:
             raise PayloadTooLargeError(
                 f"{f}.content has {len(content)} characters; the limit is {max_chars} "
-                "(split long documents before adding them)", field=f"{f}.content")
+                "(split long documents before adding them)",
+                field=f"{f}.content",
+            )
         name = item.get("name")
         if name is not None and not isinstance(name, str):
             raise InvalidInputError(f"{f}.name must be a string", field=f"{f}.name")

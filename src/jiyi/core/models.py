@@ -131,7 +131,7 @@ class Candidate(BaseModel):
 
 
 class ForgetRequest(BaseModel):
-    """"别记这个 / forget that": what the user asked to forget."""
+    """ "别记这个 / forget that": what the user asked to forget."""
 
     text: str  # the request as said
     target: str | None = None  # what to forget, if named ("我的生日"); None = the latest memory

@@ -6,6 +6,7 @@ Each method's docstring is a guarantee every implementation keeps; the contract 
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -91,26 +92,26 @@ class MemoryStore(Protocol):
 
     def list(
         self, scope: Scope, flt: SearchFilter, *, topic: str | None = None, limit: int | None = None
-    ) -> list[MemoryItem]:
+    ) -> builtins.list[MemoryItem]:
         """Memories matching ``flt`` (and ``topic`` if given), oldest first by id."""
         ...
 
     def keyword_search(
         self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         """(id, score) pairs for memories containing any of ``terms``, best first; score is
         positive, larger is better (BM25). Empty ``terms`` → []."""
         ...
 
     def vector_search(
         self, scope: Scope, query: Vector, flt: SearchFilter, limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         """(id, cosine) pairs for the nearest memories with a vector, best first. Exact or
         approximate, but never silently drops matching rows because other users' rows
         outnumber this scope's."""
         ...
 
-    def history(self, tenant: str, memory_id: str) -> list[HistoryEntry]:
+    def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         """The memory's audit trail in this tenant, oldest first (it outlives a hard delete,
         without content); [] for an unknown id."""
         ...

@@ -13,6 +13,7 @@ import re
 import threading
 import unicodedata
 from functools import lru_cache
+from types import ModuleType
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[\w\u3400-\u4dbf\u4e00-\u9fff]+", re.UNICODE)
@@ -31,7 +32,8 @@ STOPWORDS_EN = frozenset(
     like get got go going went know think tell told said say""".split()
 )
 STOPWORDS_ZH = frozenset(
-    """的 了 着 过 吗 呢 吧 啊 呀 哦 嗯 么 是 在 有 和 与 及 或 也 都 就 还 又 很 太 更 最 我 你 他 她 它
+    """的 了 着 过 吗 呢 吧 啊 呀 哦 嗯 么 是 在 有 和 与 及 或 也 都 就 还 又 很 太 更 最
+    我 你 他 她 它
     我们 你们 他们 她们 这 那 这个 那个 这些 那些 什么 怎么 怎么样 为什么 哪 哪个 哪里 谁 多少 几
     一个 一下 一些 一点 没有 不是 就是 可以 会 能 要 想 说 让 给 把 被 对 从 到 向 上 下 里 中 吗 呢
     之前 以前 时候 那次 这次 上次 一次 请 帮 帮我 告诉 记得 知道""".split()
@@ -49,7 +51,7 @@ def normalize(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).lower().split())
 
 
-def _jieba():  # type: ignore[no-untyped-def]
+def _jieba() -> ModuleType:
     # jieba builds its prefix dictionary on first use (~0.5 s); do it once, under a lock, and
     # keep its logger quiet (it prints to stderr at INFO otherwise).
     global _jieba_ready
@@ -61,7 +63,8 @@ def _jieba():  # type: ignore[no-untyped-def]
                 jieba.setLogLevel(logging.WARNING)
                 jieba.initialize()
                 _jieba_ready = True
-    return jieba
+    module: ModuleType = jieba
+    return module
 
 
 @lru_cache(maxsize=4096)
@@ -79,7 +82,9 @@ def tokenize(text: str) -> list[str]:
             tokens.append(word)
             continue
         # Mixed runs such as "google工作" or "3月": split at script changes first.
-        for piece in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[^\u3400-\u4dbf\u4e00-\u9fff]+", word):
+        for piece in re.findall(
+            r"[\u3400-\u4dbf\u4e00-\u9fff]+|[^\u3400-\u4dbf\u4e00-\u9fff]+", word
+        ):
             if has_cjk(piece):
                 tokens.extend(_segment_cjk(piece))
             elif piece.strip("_"):

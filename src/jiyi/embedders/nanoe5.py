@@ -38,8 +38,8 @@ class E5Embedder:
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         with _lock:
             for i in range(0, len(texts), self._batch):
-                chunk = list(texts[i:i + self._batch])
-                out[i:i + len(chunk)] = self._model.passage(chunk)
+                chunk = list(texts[i : i + self._batch])
+                out[i : i + len(chunk)] = self._model.passage(chunk)
         return out
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:

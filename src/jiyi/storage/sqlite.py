@@ -17,6 +17,7 @@ Why this shape:
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import logging
 import sqlite3
@@ -230,8 +231,18 @@ class SqliteMemoryStore:
                 db.execute(
                     "INSERT INTO history (tenant, user_id, memory_id, action, at, content, "
                     "content_hash, version, related_id, reason) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (scope.tenant, scope.user_id, h.memory_id, h.action.value, ts(h.at),
-                     h.content, h.content_hash, h.version, h.related_id, h.reason),
+                    (
+                        scope.tenant,
+                        scope.user_id,
+                        h.memory_id,
+                        h.action.value,
+                        ts(h.at),
+                        h.content,
+                        h.content_hash,
+                        h.version,
+                        h.related_id,
+                        h.reason,
+                    ),
                 )
             if changes.deletes:
                 # Merge FTS segments so no older segment still lists the deleted terms.
@@ -287,23 +298,35 @@ class SqliteMemoryStore:
     def delete_user(self, scope: Scope) -> dict[str, int]:
         args = (scope.tenant, scope.user_id)
         with self._tx() as db:
-            pks = [r[0] for r in db.execute(
-                "SELECT pk FROM memories WHERE tenant = ? AND user_id = ?", args)]
+            pks = [
+                r[0]
+                for r in db.execute(
+                    "SELECT pk FROM memories WHERE tenant = ? AND user_id = ?", args
+                )
+            ]
             for pk in pks:
                 db.execute("DELETE FROM memory_fts WHERE rowid = ?", (pk,))
             vectors = db.execute(
                 "DELETE FROM vectors WHERE pk IN "
-                "(SELECT pk FROM memories WHERE tenant = ? AND user_id = ?)", args).rowcount
+                "(SELECT pk FROM memories WHERE tenant = ? AND user_id = ?)",
+                args,
+            ).rowcount
             memories = db.execute(
-                "DELETE FROM memories WHERE tenant = ? AND user_id = ?", args).rowcount
+                "DELETE FROM memories WHERE tenant = ? AND user_id = ?", args
+            ).rowcount
             history = db.execute(
-                "DELETE FROM history WHERE tenant = ? AND user_id = ?", args).rowcount
+                "DELETE FROM history WHERE tenant = ? AND user_id = ?", args
+            ).rowcount
             db.execute("DELETE FROM scope_versions WHERE tenant = ? AND user_id = ?", args)
             db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
         self._matrices.pop((scope.tenant, scope.user_id), None)
         self._checkpoint()
-        return {"memories": memories, "keyword_index": len(pks), "vectors": vectors,
-                "history": history}
+        return {
+            "memories": memories,
+            "keyword_index": len(pks),
+            "vectors": vectors,
+            "history": history,
+        }
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -318,16 +341,18 @@ class SqliteMemoryStore:
         found: dict[str, MemoryItem] = {}
         ids = list(dict.fromkeys(memory_ids))
         for start in range(0, len(ids), 500):  # stay under SQLite's variable limit
-            chunk = ids[start:start + 500]
+            chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for row in self._read(f"{_SELECT} WHERE m.id IN ({marks}) AND {where}", [*chunk, *args]):
+            for row in self._read(
+                f"{_SELECT} WHERE m.id IN ({marks}) AND {where}", [*chunk, *args]
+            ):
                 item = from_row(row)
                 found[item.id] = item
         return [found[i] for i in ids if i in found]
 
     def list(
         self, scope: Scope, flt: SearchFilter, *, topic: str | None = None, limit: int | None = None
-    ) -> list[MemoryItem]:
+    ) -> builtins.list[MemoryItem]:
         where, args = self._scope_sql(scope, flt)
         if topic is not None:
             where += " AND m.topic = ?"
@@ -339,7 +364,7 @@ class SqliteMemoryStore:
 
     def keyword_search(
         self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         if not terms:
             return []
         where, args = self._scope_sql(scope, flt)
@@ -355,7 +380,7 @@ class SqliteMemoryStore:
 
     def vector_search(
         self, scope: Scope, query: Vector, flt: SearchFilter, limit: int
-    ) -> list[tuple[str, float]]:
+    ) -> builtins.list[tuple[str, float]]:
         m = self._matrix(scope)
         if m is None or not m.ids:
             return []
@@ -381,8 +406,7 @@ class SqliteMemoryStore:
 
     def _matrix(self, scope: Scope) -> _Matrix | None:
         key = (scope.tenant, scope.user_id)
-        row = self._read(
-            "SELECT version FROM scope_versions WHERE tenant = ? AND user_id = ?", key)
+        row = self._read("SELECT version FROM scope_versions WHERE tenant = ? AND user_id = ?", key)
         version = row[0][0] if row else 0
         cached = self._matrices.get(key)
         if cached is not None and cached.version == version:
@@ -408,15 +432,24 @@ class SqliteMemoryStore:
         self._matrices[key] = built
         return built
 
-    def history(self, tenant: str, memory_id: str) -> list[HistoryEntry]:
+    def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         rows = self._read(
             "SELECT hid, memory_id, action, at, content, content_hash, version, related_id, "
             "reason FROM history WHERE tenant = ? AND memory_id = ? ORDER BY hid",
             (tenant, memory_id),
         )
         return [
-            HistoryEntry(id=r[0], memory_id=r[1], action=r[2], at=parse_ts(r[3]), content=r[4],
-                         content_hash=r[5], version=r[6], related_id=r[7], reason=r[8])
+            HistoryEntry(
+                id=r[0],
+                memory_id=r[1],
+                action=r[2],
+                at=parse_ts(r[3]),
+                content=r[4],
+                content_hash=r[5],
+                version=r[6],
+                related_id=r[7],
+                reason=r[8],
+            )
             for r in rows
         ]
 

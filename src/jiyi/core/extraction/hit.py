@@ -1,0 +1,37 @@
+"""What a slot rule found in one clause, before it becomes a :class:`Candidate`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from jiyi.core.models import MemoryKind
+
+# How long transient memories stay useful. An event matters until a few days after its day;
+# a state ("最近在减肥", "I'm sick") for about a month, or a few days if said of today.
+EVENT_TTL = timedelta(days=3)
+STATE_TTL = timedelta(days=30)
+SHORT_STATE_TTL = timedelta(days=3)
+
+
+@dataclass
+class Hit:
+    kind: MemoryKind
+    topic: str
+    rule: str
+    content: str | None = None  # None: the clause rewritten in the third person
+    correction: bool = False  # the clause itself replaces an earlier value (搬到, no longer)
+    when: datetime | None = None  # the day the memory is about (valid_from)
+    ttl: timedelta | None = None  # expiry counted from ``when`` (or from observation)
+    polarity: str | None = None  # "like" / "dislike" for preferences
+    obj: str | None = None  # the object as said, for metadata
+
+
+@dataclass
+class Context:
+    """What later clauses of one message inherit from earlier ones."""
+
+    ref: datetime  # the message's time; relative dates resolve against it
+    drink: str | None = None  # category named earlier: 我喝咖啡…，只喝冷萃 → "coffee"
+    drink_word: str | None = None  # the word the user used for it (咖啡 / coffee)
+    extra: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,50 @@
+"""How much a memory matters, from its text and kind alone (no model)."""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.lexicon import HEALTH_RE, STRONG_RE
+from jiyi.core.models import MemoryKind
+
+__all__ = ["score_importance"]
+
+# Stable facts about a person outweigh their tastes, which outweigh one-off happenings.
+_BASE: dict[MemoryKind, float] = {
+    MemoryKind.FACT: 0.6,
+    MemoryKind.PREFERENCE: 0.5,
+    MemoryKind.GOAL: 0.55,
+    MemoryKind.STATE: 0.4,
+    MemoryKind.EVENT: 0.3,
+    MemoryKind.SUMMARY: 0.5,
+    MemoryKind.EPISODE: 0.2,
+}
+_NUMBER_RE = re.compile(r"\d|[一二两三四五六七八九十百千万]+(?:岁|个|次|斤|公斤|年|月|号|点)")
+_DATE_RE = re.compile(
+    r"\d{1,2}月|\d{1,2}[日号]|生日|周[一二三四五六日天]|星期|明天|后天|下周|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\bbirthday\b|\btomorrow\b|"
+    r"\bnext (?:week|month)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
+    re.IGNORECASE,
+)
+_NAME_RE = re.compile(r"叫|名字|\bnamed?\b|\bcalled\b|(?<=\s)[A-Z][a-z]+")
+
+
+def score_importance(text: str, kind: MemoryKind) -> float:
+    """Score 0..1: a base per kind, raised by health words (most), strong words
+    (必须/一定/千万/过敏/always/never/must …), numbers, dates and names.
+
+    Health information scores highest because forgetting an allergy can hurt someone;
+    one-off events score lowest because they stop mattering soon.
+    """
+    score = _BASE.get(kind, 0.5)
+    if HEALTH_RE.search(text):
+        score += 0.3
+    if STRONG_RE.search(text):
+        score += 0.15
+    if _NUMBER_RE.search(text):
+        score += 0.05
+    if _DATE_RE.search(text):
+        score += 0.05
+    if _NAME_RE.search(text):
+        score += 0.05
+    return round(min(1.0, max(0.0, score)), 2)

@@ -1,0 +1,216 @@
+"""The offline rule extractor: zh/en messages in, memory candidates out.
+
+Per user message the pipeline is::
+
+    redact PII → drop click logs / chit-chat → split into clauses → per clause:
+    forget request? → strip fillers and correction markers → skip questions, requests and
+    other people → zh slot rules, then en slot rules → one Candidate per hit
+    → within the message, the last hit per topic wins
+
+Content style: one short sentence in the third person, in the language of the rule that
+matched — "用户对花生过敏", "User is allergic to peanuts" — so a context block never has
+to guess who "I" is. ``quote`` keeps the user's own (redacted) clause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from jiyi.core.extraction.en import match_en, third_person_en
+from jiyi.core.extraction.forget import match_forget
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.importance import score_importance
+from jiyi.core.extraction.lexicon import HEDGE_RE
+from jiyi.core.extraction.segment import (
+    is_chitchat,
+    is_passive,
+    is_request_or_question,
+    is_third_party,
+    split_clauses,
+)
+from jiyi.core.extraction.zh import match_zh, third_person_zh
+from jiyi.core.models import (
+    Candidate,
+    Extraction,
+    ForgetRequest,
+    MemoryKind,
+    Message,
+    Skipped,
+)
+from jiyi.core.pii import redact_pii
+from jiyi.core.text import has_cjk
+
+__all__ = ["RuleExtractor"]
+
+CONFIDENCE_STATED = 0.9
+CONFIDENCE_HEDGED = 0.6
+
+_CORRECTION_ZH = re.compile(
+    r"^(?:其实|实际上|事实上|更正一下|更正|纠正一下|纠正|我说错了|说错了|不对|我改主意了|改主意了|"
+    r"我是说|应该是|准确地说|哦不|不好意思|抱歉|而是)[，,：:\s]*"
+)
+_CORRECTION_EN = re.compile(
+    r"^(?:actually|correction|sorry|oops|wait|no wait|i meant|i mean|what i meant (?:is|was)|"
+    r"to be clear|let me correct (?:that|myself)|scratch that|i(?:'ve| have)? changed my mind|"
+    r"changed my mind|update|on second thought)\b[,:\s-]*",
+    re.IGNORECASE,
+)
+_FILLER_ZH = re.compile(
+    r"^(?:嗯+|啊|哦|噢|对了|还有|另外|顺便说一下|顺便说|顺便|话说|然后|而且|并且|所以|因为|不过|但是|可是|"
+    r"哈哈+|说真的|老实说|跟你说|告诉你)[，,：:\s]*"
+)
+# Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
+_FILLER_EN = re.compile(
+    r"^(?:(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|just so you know|for the record|"
+    r"and also|anyway)\b[,:\s]*|(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|"
+    r"to be honest|hmm+)\s*[,:!]\s*)",
+    re.IGNORECASE,
+)
+# "请记住 / remember that" only frames the statement that follows.
+_REMEMBER = re.compile(
+    r"^(?:请|你|麻烦)?(?:帮我)?(?:记住|记一下|记下来|记下|记着|记好了?)[：:，,\s]*|"
+    r"^(?:please\s+)?(?:remember|note|keep in mind|make a note)(?:\s+that)?[:,\s]+",
+    re.IGNORECASE,
+)
+
+
+def _prepare(clause: str) -> tuple[str, bool]:
+    """Strip fillers, "remember that" and correction markers; report whether one was a
+    correction marker."""
+    text = clause.replace("’", "'").replace("‘", "'").strip()
+    corrected = False
+    prev = None
+    while prev != text:
+        prev = text
+        for pattern in (_FILLER_ZH, _FILLER_EN, _REMEMBER):
+            text = pattern.sub("", text, count=1).strip()
+        for pattern in (_CORRECTION_ZH, _CORRECTION_EN):
+            stripped = pattern.sub("", text, count=1).strip()
+            corrected = corrected or stripped != text
+            text = stripped
+    return text, corrected
+
+
+def _candidate(
+    hit: Hit, quote: str, clause: str, lang: str, msg: Message, observed: datetime, correction: bool
+) -> Candidate:
+    content = hit.content or (third_person_zh(clause) if lang == "zh" else third_person_en(clause))
+    expires = None
+    if hit.ttl is not None:
+        # Events count from their own day (when in the future); states from when said.
+        base = (
+            hit.when
+            if hit.kind is MemoryKind.EVENT and hit.when and hit.when > observed
+            else (observed)
+        )
+        expires = base + hit.ttl
+    metadata = {"rule": hit.rule, "lang": lang, "polarity": hit.polarity, "object": hit.obj}
+    return Candidate(
+        kind=hit.kind,
+        topic=hit.topic,
+        content=content,
+        importance=score_importance(quote, hit.kind),
+        confidence=CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED,
+        quote=quote,
+        source_message_ids=[msg.id] if msg.id else [],
+        role="user",
+        is_correction=correction,
+        valid_from=hit.when,
+        expires_at=expires,
+        observed_at=observed,
+        metadata={k: v for k, v in metadata.items() if v is not None},
+    )
+
+
+class RuleExtractor:
+    """Offline zh/en extractor; implements the Extractor protocol.
+
+    Deterministic and dependency-free (no model, no network). It recognises the common
+    ways people state identity, family, pets, health, preferences, goals, plans, states,
+    corrections and forget requests; anything it cannot place is skipped with a reason,
+    never guessed. Relative dates ("明天", "next Friday") resolve against the message
+    timestamp, or ``now`` when the message has none.
+    """
+
+    name = "rules"
+
+    def extract(self, messages: Sequence[Message], *, now: datetime) -> Extraction:
+        """Candidates, forget requests and skipped messages for ``messages``.
+
+        Every user message yields at least one candidate or forget request, or one
+        :class:`Skipped` with a reason: ``assistant_text``, ``system_text``, ``empty``,
+        ``passive_behavior``, ``chit_chat`` or ``no_personal_info``. ``queries`` holds the
+        last user message when it asks something. Candidate text and quotes are PII-redacted.
+        """
+        out = Extraction()
+        for msg in messages:
+            self._message(msg, now, out)
+        for msg in reversed(messages):
+            if msg.role == "user":
+                text = redact_pii(msg.content)[0].strip()
+                if any(is_request_or_question(_prepare(c)[0]) for c in split_clauses(text)):
+                    out.queries.append(text)
+                break
+        return out
+
+    def _message(self, msg: Message, now: datetime, out: Extraction) -> None:
+        text = redact_pii(msg.content)[0].strip()
+        if msg.role != "user":
+            out.skipped.append(Skipped(text=text, reason=f"{msg.role}_text"))
+            return
+        if not text:
+            out.skipped.append(Skipped(text=text, reason="empty"))
+            return
+        if is_passive(text):
+            out.skipped.append(Skipped(text=text, reason="passive_behavior"))
+            return
+        if is_chitchat(text):
+            out.skipped.append(Skipped(text=text, reason="chit_chat"))
+            return
+
+        observed = msg.timestamp or now
+        ctx = Context(ref=observed)
+        found: dict[str, Candidate] = {}
+        forgot = False
+        correcting = False
+        for raw in split_clauses(text):
+            clause, marker = _prepare(raw)
+            correcting = correcting or marker
+            if not clause or is_chitchat(clause):
+                continue
+            is_forget, target = match_forget(clause)
+            if is_forget:
+                out.forget.append(ForgetRequest(text=raw, target=target, source_message_id=msg.id))
+                forgot = True
+                continue
+            if re.match(r"^(?:不是|not)\b", clause) or clause.startswith("不是"):
+                # "…叫小美，不是小丽": the clause before was a correction.
+                for cand in found.values():
+                    cand.is_correction = True
+                continue
+            family_pronoun = bool(ctx.extra) and bool(
+                re.match(r"^(?:她|他)(?!们)|^(?:he|she|he's|she's|his|her)\b", clause, re.I)
+            )
+            if is_request_or_question(clause) or (is_third_party(clause) and not family_pronoun):
+                continue
+            lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
+            if not hits and re.search(r"[A-Za-z]", clause):
+                lang, hits = "en", match_en(clause, ctx)
+            for hit in hits:
+                cand = _candidate(
+                    hit, raw, clause, lang, msg, observed, correcting or hit.correction
+                )
+                previous = found.pop(hit.topic, None)
+                # Within one message the last word on a slot wins ("不住北京了，搬到上海了"),
+                # and inherits the correction flag of what it overrides.
+                if previous is not None and previous.is_correction:
+                    cand.is_correction = True
+                found[hit.topic] = cand
+        out.candidates.extend(found.values())
+        if not found and not forgot:
+            chat = all(is_chitchat(_prepare(c)[0]) for c in split_clauses(text))
+            out.skipped.append(
+                Skipped(text=text, reason="chit_chat" if chat else ("no_personal_info"))
+            )

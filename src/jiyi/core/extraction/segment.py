@@ -1,0 +1,197 @@
+"""Cutting a message into clauses and recognising text that holds nothing to remember.
+
+Everything here is a cheap filter that runs before the slot rules, so a clause that is
+chit-chat, a question, a request or a click log never reaches them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from jiyi.core.extraction.lexicon import word_set
+from jiyi.core.text import has_cjk
+
+__all__ = ["is_chitchat", "is_passive", "is_request_or_question", "is_third_party", "split_clauses"]
+
+# Clause boundaries: sentence punctuation, plus conjunctions that start a new statement.
+# English "and"/"but" only split when a new subject or verb follows, so "salt and pepper"
+# stays one object.
+_SPLIT_RE = re.compile(
+    r"[，,。；;！!？?\n…~～]+|\.(?=\s|$)|\s+-\s+"
+    r"|(?:而且|并且|但是|不过|可是|另外|还有就是|然后)"
+    r"|\s+(?:but|and also|and|plus|although|though|so)\s+(?=(?:i|i'm|i've|i'd|my|also|don't|"
+    r"never|hate|love|like|prefer|am|work|live|usually|always|please|he|she|he's|she's|his|"
+    r"her)\b)",
+    re.IGNORECASE,
+)
+
+_CHITCHAT_ZH = word_set(
+    """
+    好的 好 好吧 好呀 好哒 好滴 好嘞 行 行吧 可以 可以的 没问题 嗯 嗯嗯 嗯呢 嗯好 哦
+    哦哦 噢 喔 对 对的 对啊 是的 是啊 是吗 没错 谢谢 谢谢你 谢谢啦 谢啦 多谢 感谢 辛苦了
+    不客气 在吗 在不在 你好 您好 嗨 哈喽 早 早上好 早安 中午好 下午好 晚上好 晚安 拜拜
+    再见 回头见 明白 明白了 知道了 了解 收到 懂了 原来如此 厉害 牛 太棒了 真棒 不错 算了
+    没事 没关系 啊 哇 天哪 真的吗 真的 好厉害 有道理 你真好 好的谢谢 好的呀 ok了 棒 赞
+    加油 晕 唉 哎 嘿
+    """
+)
+_CHITCHAT_EN = word_set(
+    """
+    ok okay k kk sure yes yeah yep yup no nope nah thanks thank you thx ty cool nice
+    great awesome perfect fine hi hello hey bye goodbye lol lmao rofl wow oh oops hmm
+    right alright np welcome cheers
+    """
+) | {
+    "thank you",
+    "thanks a lot",
+    "thank you so much",
+    "thanks so much",
+    "got it",
+    "i see",
+    "sounds good",
+    "no problem",
+    "you're welcome",
+    "good morning",
+    "good night",
+    "good evening",
+    "good afternoon",
+    "see you",
+    "see ya",
+    "all right",
+    "are you there",
+    "you there",
+    "never mind",
+    "nice to meet you",
+    "pleased to meet you",
+    "good to know",
+    "nevermind",
+    "hey there",
+    "that's great",
+    "that's cool",
+    "makes sense",
+    "ok thanks",
+    "okay thanks",
+    "how are you",
+    "what's up",
+    "nice one",
+}
+_LAUGH_RE = re.compile(
+    r"^(?:[哈呵嘿嘻]{2,}|(?:ha){2,}h?|(?:he){2,}|lo+l|xd+|2333+|666+|嗯+|哦+|好+)$"
+)
+_WEATHER_RE = re.compile(
+    r"(?:好|真|太|有点|超|特别)?(?:热|冷|闷)(?:啊|呀|死了|哦)?$|天气|下雨|下雪|晴天|阴天|刮风|雾霾|"
+    r"\b(?:so|very|really|too) (?:hot|cold|humid)\b|\bweather\b|\braining\b|\bsnowing\b|"
+    r"\bsunny\b|\b(?:lovely|beautiful|nice) day\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON_RE = re.compile(r"我(?!们)|\b(?:i|i'm|my|me)\b", re.IGNORECASE)
+
+_PASSIVE_RE = re.compile(
+    r"^\s*(?:\[[^\]]*\]|【[^】]*】|<[^>]*>)\s*$"
+    r"|^\s*(?:用户|顾客|访客)\s*(?:已)?(?:点击|浏览|查看|收藏|加购|购买|打开|搜索|关注|分享|领取|评价|"
+    r"下单|退出|登录|进入|停留|滑动|播放)"
+    r"|^\s*(?:the )?(?:user|customer|visitor|client)\s+(?:has\s+)?(?:clicked|viewed|opened|tapped|"
+    r"browsed|searched|added|purchased|bought|liked|shared|scrolled|visited|subscribed|logged|"
+    r"played|watched|left|entered)\b"
+    r"|^\s*(?:clicked|viewed|opened|tapped|browsed|searched for|scrolled|added \S+ to cart)\b"
+    r"|^\s*(?:event|action|click|view|page_view|impression)\s*[:=]",
+    re.IGNORECASE,
+)
+
+_QUESTION_ZH_RE = re.compile(
+    r"[吗嘛呢么]$|什么|啥|哪里|哪儿|哪个|哪家|哪些|哪种|多少|几点|几个|几号|怎么|怎样|如何|为什么|为啥|"
+    r"谁|是不是|能不能|可不可以|要不要|有没有|对不对|好不好"
+)
+# Requests to the assistant: 帮我…/给我推荐…; "别推荐 X" is a preference and is excluded.
+_REQUEST_ZH_RE = re.compile(
+    r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|请你|帮你|推荐|来一?[杯份个]|"
+    r"查一?下|搜一?下|看看|订|提醒我|告诉我|说说|讲讲|翻译|算一?下)"
+)
+_QUESTION_EN_RE = re.compile(
+    r"^(?:what|what's|where|when|why|who|whom|whose|how|which|can you|could you|would you|"
+    r"will you|do you|does|did you|is it|is there|are there|are you|should i|shall we|may i|"
+    r"tell me|recommend|suggest|find me|help me|show me|give me|book|order|remind me|let's|"
+    r"let me|please (?:help|find|show|give|book|order|recommend|suggest|tell)|"
+    r"do i|am i|did i|have i|what do i|i wonder|i'd like|i would like|can i|could i|i need you)\b",
+    re.IGNORECASE,
+)
+_THIRD_PARTY_RE = re.compile(
+    r"^(?:他|她|它|他们|她们|大家|别人|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|客户)|朋友|同事|"
+    r"(?:he|she|they|he's|she's|they're|his|her|their|everyone|my (?:friend|colleague|boss|"
+    r"coworker|roommate|neighbou?r|classmate|client)s?)\b)",
+    re.IGNORECASE,
+)
+
+
+def _bare(text: str) -> str:
+    """Lower-cased text without punctuation, symbols, emoji or surrounding spaces."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    kept = [ch if unicodedata.category(ch)[0] in "LN" or ch in " '" else " " for ch in text]
+    return " ".join("".join(kept).split())
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split a message into clauses on punctuation and clause-joining conjunctions."""
+    parts = (p.strip(" \t'\"“”‘’()（）") for p in _SPLIT_RE.split(text))
+    return [p for p in parts if p and _bare(p)]
+
+
+def _is_chitchat_clause(clause: str) -> bool:
+    bare = _bare(clause)
+    if not bare or bare in _CHITCHAT_ZH or bare in _CHITCHAT_EN:
+        return True
+    if _LAUGH_RE.match(bare.replace(" ", "")):
+        return True
+    # "好的谢谢" / "ok thanks lol": every word is chit-chat.
+    words = bare.split()
+    if len(words) > 1 and all(w in _CHITCHAT_EN or _LAUGH_RE.match(w) for w in words):
+        return True
+    if has_cjk(bare) and len(bare) <= 6 and _strip_chitchat_zh(bare) == "":
+        return True
+    # Small talk about the weather, as long as the user says nothing about themselves; a
+    # question about it ("what's the weather") is a request, not chit-chat.
+    return (
+        bool(_WEATHER_RE.search(clause))
+        and not _FIRST_PERSON_RE.search(clause)
+        and not is_request_or_question(clause)
+    )
+
+
+def _strip_chitchat_zh(bare: str) -> str:
+    rest = bare.replace(" ", "")
+    for word in sorted(_CHITCHAT_ZH, key=len, reverse=True):
+        rest = rest.replace(word, "")
+    return rest.strip("啦呀哈呢吧嘛哦")
+
+
+def is_chitchat(text: str) -> bool:
+    """True if ``text`` is only greetings, thanks, acknowledgements, laughter, emoji or
+    small talk about the weather — nothing a memory could be made of.
+
+    Examples: 哈哈 / 好的 / 嗯嗯 / 谢谢 / 在吗 / 今天好热 / ok / thanks / lol / 👍.
+    """
+    if not _bare(text):
+        return True  # emoji or punctuation only
+    clauses = split_clauses(text)
+    return all(_is_chitchat_clause(c) for c in clauses)
+
+
+def is_passive(text: str) -> bool:
+    """True for logged behaviour rather than speech: "[用户点击了商品]", "user viewed item 1"."""
+    return bool(_PASSIVE_RE.search(text))
+
+
+def is_request_or_question(clause: str) -> bool:
+    """True if the clause asks something or asks for something instead of telling."""
+    stripped = clause.strip()
+    if stripped.endswith(("?", "？")):
+        return True
+    if has_cjk(stripped) and (_QUESTION_ZH_RE.search(stripped) or _REQUEST_ZH_RE.search(stripped)):
+        return not re.search(r"(?:别|不要|不用)(?:再)?(?:给我)?推荐", stripped)
+    return bool(_QUESTION_EN_RE.search(stripped))
+
+
+def is_third_party(clause: str) -> bool:
+    """True if the clause is about someone other than the user or their family."""
+    return bool(_THIRD_PARTY_RE.search(clause.strip()))

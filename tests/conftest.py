@@ -1,0 +1,53 @@
+"""Shared fixtures: an injectable clock and fast, deterministic embedders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from jiyi import Memory, MemoryConfig
+from jiyi.embedders import HashingEmbedder
+
+
+class FakeClock:
+    """A clock tests move by hand."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kw: float) -> None:
+        self.now += timedelta(**kw)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def mem(tmp_path: Path, clock: FakeClock) -> Iterator[Memory]:
+    """A Memory on a temp SQLite file with the hashing embedder (fast, no model)."""
+    m = Memory(tmp_path / "jiyi.db", embedder=HashingEmbedder(), clock=clock)
+    yield m
+    m.close()
+
+
+@pytest.fixture(scope="session")
+def e5():  # type: ignore[no-untyped-def]
+    """The real default embedder, loaded once per test session."""
+    from jiyi.embedders import default_embedder
+
+    return default_embedder()
+
+
+@pytest.fixture
+def real_mem(tmp_path: Path, clock: FakeClock, e5) -> Iterator[Memory]:  # type: ignore[no-untyped-def]
+    m = Memory(tmp_path / "jiyi.db", embedder=e5, clock=clock, config=MemoryConfig())
+    yield m
+    m.close()
