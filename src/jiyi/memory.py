@@ -38,7 +38,7 @@ from jiyi.core.ports import (
 )
 from jiyi.core.text import keyword_text
 from jiyi.errors import InvalidInputError, NotFoundError
-from jiyi.pipeline.ingest import IngestOptions, ingest
+from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
 from jiyi.pipeline.recall import recall
 
 
@@ -172,17 +172,14 @@ class Memory:
         now = self._clock()
         when = as_utc(timestamp, "timestamp") or now
         msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
+        ports = Ports(self.store, self.embedder, self.extractor, self._rules, self._cal)
         result, evict = ingest(
             msgs,
             scope=scope,
             session_id=session_id,
             infer=infer,
             now=now,
-            store=self.store,
-            embedder=self.embedder,
-            extractor=self.extractor,
-            fallback=self._rules,
-            cal=self._cal,
+            ports=ports,
             opts=self._ingest_opts,
         )
         self._evict(evict)

@@ -1,15 +1,15 @@
-"""Write path: redact → extract → admit → embed → reconcile → forget → one atomic write.
+"""Write path: redact → extract → episodes → admit → embed → reconcile → forget → apply.
 
 The order matters: PII is removed before anything is extracted, embedded or stored, so no
-store, index or cache ever sees it; forget requests are resolved last so they can remove
-memories written earlier in the same batch.
+store, index or cache ever sees it; forget requests run last so they can also retract what was
+said earlier in the same batch; everything lands in ONE ChangeSet, applied atomically.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from jiyi.core.calibration import Calibration
@@ -32,13 +32,22 @@ from jiyi.core.models import (
     Status,
 )
 from jiyi.core.pii import PiiPolicy, find_pii, redact_pii
-from jiyi.core.ports import ChangeSet, Embedder, Extractor, Indexed, MemoryStore, SearchFilter
-from jiyi.core.reconcile import reconcile
+from jiyi.core.ports import (
+    ChangeSet,
+    Embedder,
+    Extractor,
+    Indexed,
+    MemoryStore,
+    SearchFilter,
+    Vector,
+)
+from jiyi.core.reconcile import Decision, reconcile
 from jiyi.core.text import keyword_text, query_terms
 from jiyi.errors import ExtractionError
 
 log = logging.getLogger(__name__)
 NON_EPISODE = tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
+ACTIVE_MEMORIES = SearchFilter(kinds=NON_EPISODE)
 
 
 @dataclass(frozen=True)
@@ -51,31 +60,96 @@ class IngestOptions:
     episode_context_turns: int = 1  # earlier turns prepended to an episode's embedding text
 
 
-def _redact(
+@dataclass(frozen=True)
+class Ports:
+    """What the write path talks to."""
+
+    store: MemoryStore
+    embedder: Embedder
+    extractor: Extractor
+    fallback: Extractor | None
+    cal: Calibration
+
+
+def _history(
+    m: MemoryItem, action: Action, at: datetime, related: str | None = None, reason: str = ""
+) -> HistoryEntry:
+    return HistoryEntry(
+        memory_id=m.id,
+        action=action,
+        at=at,
+        content=None if action == Action.DELETE else m.content,
+        content_hash=content_hash(m.content),
+        version=m.version,
+        related_id=related,
+        reason=reason or None,
+    )
+
+
+@dataclass
+class _Pending:
+    """The batch's write, keyed by memory id so later steps (supersede, forget) can revise
+    rows that are not stored yet."""
+
+    now: datetime
+    rows: dict[str, Indexed] = field(default_factory=dict)
+    updates: dict[str, MemoryItem] = field(default_factory=dict)
+    deletes: list[str] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    evict: list[str] = field(default_factory=list)  # texts whose cached vectors must go
+
+    def add(self, m: MemoryItem, keywords: str, vec: Vector, entry: HistoryEntry) -> None:
+        self.rows[m.id] = Indexed(m, keywords, vec)
+        self.history.append(entry)
+
+    def change(self, m: MemoryItem, entry: HistoryEntry) -> None:
+        if m.id in self.rows:  # not stored yet: revise the pending row in place
+            old = self.rows[m.id]
+            self.rows[m.id] = Indexed(m, old.keywords, old.vector)
+        else:
+            self.updates[m.id] = m
+        self.history.append(entry)
+
+    def remove(self, m: MemoryItem, reason: str) -> None:
+        self.evict.append(m.content)
+        if self.rows.pop(m.id, None) is not None:  # said and retracted in one batch
+            self.history = [h for h in self.history if h.memory_id != m.id]
+            return
+        self.updates.pop(m.id, None)
+        self.deletes.append(m.id)
+        self.history.append(_history(m, Action.DELETE, self.now, reason=reason))
+
+    def changeset(self) -> ChangeSet:
+        return ChangeSet(
+            upserts=list(self.rows.values()),
+            updates=list(self.updates.values()),
+            deletes=self.deletes,
+            history=self.history,
+        )
+
+
+def redact_messages(
     messages: list[Message], policy: PiiPolicy
 ) -> tuple[list[Message], list[Skipped], list[Redaction]]:
+    """Apply the PII policy; return kept messages, skipped ones and redaction counts."""
     kept: list[Message] = []
     skipped: list[Skipped] = []
     totals: dict[str, int] = {}
     for m in messages:
         if policy is PiiPolicy.ALLOW:
             kept.append(m)
-            continue
-        if policy is PiiPolicy.REJECT:
+        elif policy is PiiPolicy.REJECT:
             kinds = sorted({f.kind for f in find_pii(m.content)})
             if kinds:
-                skipped.append(
-                    Skipped(
-                        text="[withheld: contains PII]", reason=f"pii_rejected:{','.join(kinds)}"
-                    )
-                )
-                continue
-            kept.append(m)
-            continue
-        text, found = redact_pii(m.content)
-        for r in found:
-            totals[r.kind] = totals.get(r.kind, 0) + r.count
-        kept.append(m.model_copy(update={"content": text}))
+                reason = f"pii_rejected:{','.join(kinds)}"
+                skipped.append(Skipped(text="[withheld: contains PII]", reason=reason))
+            else:
+                kept.append(m)
+        else:
+            text, found = redact_pii(m.content)
+            for r in found:
+                totals[r.kind] = totals.get(r.kind, 0) + r.count
+            kept.append(m.model_copy(update={"content": text}))
     redactions = [Redaction(kind=k, count=n) for k, n in sorted(totals.items())]
     return kept, skipped, redactions
 
@@ -86,77 +160,39 @@ def episode_text(messages: Sequence[Message], i: int, context_turns: int) -> str
     without the question before it)."""
 
     def said(m: Message) -> str:
-        who = m.name or m.role
-        return f"{who}: {m.content}"
+        return f"{m.name or m.role}: {m.content}"
 
-    parts = [said(m) for m in messages[max(0, i - context_turns) : i]]
-    parts.append(said(messages[i]))
-    return "\n".join(parts)
+    return "\n".join(said(m) for m in messages[max(0, i - context_turns) : i + 1])
 
 
-def _extract(
-    extractor: Extractor, fallback: Extractor | None, messages: list[Message], now: datetime
-) -> Extraction:
+def _extract(ports: Ports, messages: list[Message], now: datetime) -> Extraction:
     try:
-        return extractor.extract(messages, now=now)
+        return ports.extractor.extract(messages, now=now)
     except ExtractionError as exc:
-        if fallback is None:
+        if ports.fallback is None:
             raise
         log.warning(
-            "extractor %s failed (%s); falling back to %s", extractor.name, exc.code, fallback.name
+            "extractor %s failed (%s); falling back to %s",
+            ports.extractor.name,
+            exc.code,
+            ports.fallback.name,
         )
-        return fallback.extract(messages, now=now)
+        return ports.fallback.extract(messages, now=now)
 
 
-def _history(
-    m: MemoryItem,
-    action: Action,
-    at: datetime,
-    related: str | None = None,
-    reason: str | None = None,
-) -> HistoryEntry:
-    return HistoryEntry(
-        memory_id=m.id,
-        action=action,
-        at=at,
-        content=m.content,
-        content_hash=content_hash(m.content),
-        version=m.version,
-        related_id=related,
-        reason=reason,
-    )
-
-
-def ingest(
-    messages: list[Message],
-    *,
+def _episodes(
+    clean: list[Message],
+    skip_ids: set[str | None],
     scope: Scope,
     session_id: str | None,
-    infer: bool,
     now: datetime,
-    store: MemoryStore,
-    embedder: Embedder,
-    extractor: Extractor,
-    fallback: Extractor | None,
-    cal: Calibration,
+    batch: str,
     opts: IngestOptions,
-) -> tuple[AddResult, list[str]]:
-    """Run the write pipeline for one batch. Returns the result and the texts whose cached
-    embeddings must be evicted (deleted memories)."""
-    batch = new_id()
-    for i, m in enumerate(messages):
-        if m.id is None:
-            messages[i] = m.model_copy(update={"id": f"msg-{new_id()}"})
-    clean, skipped, redactions = _redact(messages, opts.pii_policy)
-    extraction = _extract(extractor, fallback, clean, now) if infer else Extraction()
-    skipped += extraction.skipped
-    forget_ids = {f.source_message_id for f in extraction.forget}
-
-    # Episodes: every kept message except forget requests ("别记这个" is not itself a memory).
+) -> tuple[list[MemoryItem], list[str]]:
     episodes: list[MemoryItem] = []
-    episode_texts: list[str] = []
+    texts: list[str] = []
     for i, m in enumerate(clean):
-        if m.id in forget_ids or not m.content.strip():
+        if m.id in skip_ids or not m.content.strip():
             continue
         episodes.append(
             MemoryItem(
@@ -176,55 +212,84 @@ def ingest(
                 metadata={"role": m.role, "name": m.name, "batch": batch, "pos": i},
             )
         )
-        episode_texts.append(episode_text(clean, i, opts.episode_context_turns))
+        texts.append(episode_text(clean, i, opts.episode_context_turns))
+    return episodes, texts
 
-    # Admission: user-stated or confirmed, confident enough, never from assistant/system text.
+
+def _admit(
+    candidates: list[Candidate], opts: IngestOptions
+) -> tuple[list[Candidate], list[Skipped]]:
+    """Only user-stated or confirmed, confident candidates; never assistant/system text."""
     admitted: list[Candidate] = []
-    for c in extraction.candidates:
+    skipped: list[Skipped] = []
+    for c in candidates:
         if c.role != "user" or c.origin == Origin.INFERRED:
             skipped.append(Skipped(text=c.quote or c.content, reason="not_user_stated"))
         elif c.confidence < opts.min_confidence:
             skipped.append(Skipped(text=c.quote or c.content, reason="low_confidence"))
         else:
             admitted.append(c)
+    return admitted, skipped
 
-    vectors = embedder.embed_documents(episode_texts + [c.content for c in admitted])
-    ep_vecs, cand_vecs = vectors[: len(episodes)], vectors[len(episodes) :]
-    changes = ChangeSet()
-    result = AddResult(redactions=redactions, skipped=skipped, episodes=episodes)
-    for ep, text, vec in zip(episodes, episode_texts, ep_vecs, strict=True):
-        changes.upserts.append(Indexed(ep, keyword_text(text), vec))
-        changes.history.append(_history(ep, Action.ADD, now, reason="episode"))
 
-    active = SearchFilter(kinds=NON_EPISODE)
-    written: list[MemoryItem] = []  # this batch's new memories, for in-batch reconcile
-    for c, vec in zip(admitted, cand_vecs, strict=True):
-        same_topic = store.list(scope, active, topic=c.topic) if c.topic else []
-        same_topic += [
-            w for w in written if c.topic and w.topic == c.topic and w.status == Status.ACTIVE
-        ]
-        sims = store.vector_search(scope, vec, active, 5)
-        similar = [
-            (m, s)
-            for m, s in zip(
-                store.get_many(scope, [i for i, _ in sims]), [s for _, s in sims], strict=False
-            )
-        ]
-        decision = reconcile(c, same_topic, similar, cal)
-        if decision.action == Action.NOOP and decision.target is not None:
-            t = decision.target
-            refreshed = t.model_copy(
+def _decide(c: Candidate, vec: Vector, scope: Scope, ports: Ports, pending: _Pending) -> Decision:
+    stored = ports.store.list(scope, ACTIVE_MEMORIES, topic=c.topic) if c.topic else []
+    in_batch = [
+        i.memory
+        for i in pending.rows.values()
+        if c.topic and i.memory.topic == c.topic and i.memory.status == Status.ACTIVE
+    ]
+    hits = ports.store.vector_search(scope, vec, ACTIVE_MEMORIES, 5)
+    cos = dict(hits)
+    similar = [(m, cos[m.id]) for m in ports.store.get_many(scope, [i for i, _ in hits])]
+    return reconcile(c, stored + in_batch, similar, ports.cal)
+
+
+def ingest(
+    messages: list[Message],
+    *,
+    scope: Scope,
+    session_id: str | None,
+    infer: bool,
+    now: datetime,
+    ports: Ports,
+    opts: IngestOptions,
+) -> tuple[AddResult, list[str]]:
+    """Run the write pipeline for one batch and apply it in one transaction.
+
+    Returns the result and the texts whose cached embeddings must be evicted (deleted)."""
+    batch = new_id()
+    messages = [m if m.id else m.model_copy(update={"id": f"msg-{new_id()}"}) for m in messages]
+    clean, skipped, redactions = redact_messages(messages, opts.pii_policy)
+    extraction = _extract(ports, clean, now) if infer else Extraction()
+    skipped += extraction.skipped
+    # "别记这个" is not itself remembered, not even as an episode.
+    forget_ids = {f.source_message_id for f in extraction.forget}
+    episodes, episode_texts = _episodes(clean, forget_ids, scope, session_id, now, batch, opts)
+    admitted, rejected = _admit(extraction.candidates, opts)
+    skipped += rejected
+
+    vectors = ports.embedder.embed_documents(episode_texts + [c.content for c in admitted])
+    pending = _Pending(now)
+    result = AddResult(redactions=redactions, skipped=skipped)
+    for ep, text, vec in zip(episodes, episode_texts, vectors, strict=False):
+        pending.add(ep, keyword_text(text), vec, _history(ep, Action.ADD, now, reason="episode"))
+
+    for c, vec in zip(admitted, vectors[len(episodes) :], strict=True):
+        decision = _decide(c, vec, scope, ports, pending)
+        target = decision.target
+        if decision.action == Action.NOOP and target is not None:
+            refreshed = target.model_copy(
                 update={
-                    "observed_at": max(t.observed_at, c.observed_at or now),
-                    "importance": max(t.importance, c.importance),
-                    "confidence": max(t.confidence, c.confidence),
+                    "observed_at": max(target.observed_at, c.observed_at or now),
+                    "importance": max(target.importance, c.importance),
+                    "confidence": max(target.confidence, c.confidence),
                     "source_message_ids": list(
-                        dict.fromkeys(t.source_message_ids + c.source_message_ids)
+                        dict.fromkeys(target.source_message_ids + c.source_message_ids)
                     ),
                 }
             )
-            changes.updates.append(refreshed)
-            changes.history.append(_history(refreshed, Action.NOOP, now, reason="duplicate"))
+            pending.change(refreshed, _history(refreshed, Action.NOOP, now, reason="duplicate"))
             result.events.append(MemoryEvent(event=Action.NOOP, memory=refreshed))
             continue
         new = MemoryItem(
@@ -248,10 +313,8 @@ def ingest(
             expires_at=c.expires_at,
             metadata={**c.metadata, "batch": batch},
         )
-        changes.upserts.append(Indexed(new, keyword_text(new.content), vec))
-        written.append(new)
-        if decision.action == Action.SUPERSEDE and decision.target is not None:
-            old = decision.target.model_copy(
+        if decision.action == Action.SUPERSEDE and target is not None:
+            old = target.model_copy(
                 update={"status": Status.SUPERSEDED, "superseded_by": new.id, "valid_to": now}
             )
             new = new.model_copy(
@@ -260,104 +323,84 @@ def ingest(
                     "metadata": {**new.metadata, "supersedes": old.id},
                 }
             )
-            changes.upserts[-1] = Indexed(new, changes.upserts[-1].keywords, vec)
-            written[-1] = new
-            if any(w.id == old.id for w in written):  # superseded within this batch
-                written[:] = [old if w.id == old.id else w for w in written]
-                changes.upserts = [
-                    Indexed(old, i.keywords, i.vector) if i.memory.id == old.id else i
-                    for i in changes.upserts
-                ]
-            else:
-                changes.updates.append(old)
-            changes.history.append(_history(old, Action.SUPERSEDE, now, related=new.id))
-            changes.history.append(_history(new, Action.ADD, now, related=old.id))
+            pending.change(old, _history(old, Action.SUPERSEDE, now, related=new.id))
+            pending.add(
+                new, keyword_text(new.content), vec, _history(new, Action.ADD, now, related=old.id)
+            )
             result.events.append(MemoryEvent(event=Action.SUPERSEDE, memory=new, previous=old))
         else:
-            changes.history.append(_history(new, Action.ADD, now))
+            pending.add(new, keyword_text(new.content), vec, _history(new, Action.ADD, now))
             result.events.append(MemoryEvent(event=Action.ADD, memory=new))
 
-    evict: list[str] = []
     for req in extraction.forget:
-        targets = _forget_targets(req, store, embedder, scope, cal, written, clean)
-        for t in targets:
-            evict.append(t.content)
-            if any(w.id == t.id for w in written):  # said and retracted in one batch
-                changes.upserts = [i for i in changes.upserts if i.memory.id != t.id]
-                changes.history = [h for h in changes.history if h.memory_id != t.id]
-                result.events = [e for e in result.events if e.memory.id != t.id]
-            else:
-                changes.deletes.append(t.id)
-                changes.history.append(
-                    HistoryEntry(
-                        memory_id=t.id,
-                        action=Action.DELETE,
-                        at=now,
-                        content_hash=content_hash(t.content),
-                        version=t.version,
-                        reason="forget",
-                    )
-                )
-            result.events.append(MemoryEvent(event=Action.DELETE, memory=t))
-            # The user's own words go too: drop the episodes the memory came from.
-            src = set(t.source_message_ids)
-            for ep in episodes:
-                if src & set(ep.source_message_ids):
-                    changes.upserts = [i for i in changes.upserts if i.memory.id != ep.id]
-                    changes.history = [h for h in changes.history if h.memory_id != ep.id]
-                    evict.append(ep.content)
-            for ep in _stored_episodes(store, scope, src):
-                changes.deletes.append(ep.id)
-                evict.append(ep.content)
+        targets = _forget_targets(req, scope, ports, pending, clean)
         if not targets:
-            skipped.append(Skipped(text=req.text, reason="forget_no_match"))
-    result.episodes = [e for e in episodes if any(i.memory.id == e.id for i in changes.upserts)]
-    store.apply(scope, changes)
-    return result, evict
+            result.skipped.append(Skipped(text=req.text, reason="forget_no_match"))
+        for t in targets:
+            pending.remove(t, reason="forget")
+            result.events = [e for e in result.events if e.memory.id != t.id]
+            result.events.append(MemoryEvent(event=Action.DELETE, memory=t))
+            # The user's own words go too: the episodes the memory was extracted from.
+            for ep in _source_episodes(t, scope, ports.store, pending):
+                pending.remove(ep, reason="forget")
+
+    result.episodes = [e for e in episodes if e.id in pending.rows]
+    ports.store.apply(scope, pending.changeset())
+    return result, pending.evict
 
 
-def _stored_episodes(store: MemoryStore, scope: Scope, message_ids: set[str]) -> list[MemoryItem]:
-    if not message_ids:
+def _source_episodes(
+    m: MemoryItem, scope: Scope, store: MemoryStore, pending: _Pending
+) -> list[MemoryItem]:
+    """Pending and stored episodes carrying any of ``m``'s source message ids."""
+    src = set(m.source_message_ids)
+    if not src:
         return []
-    eps = store.list(scope, SearchFilter(kinds=(MemoryKind.EPISODE,)))
-    return [e for e in eps if message_ids & set(e.source_message_ids)]
+    found = {
+        i.memory.id: i.memory
+        for i in pending.rows.values()
+        if i.memory.kind == MemoryKind.EPISODE and src & set(i.memory.source_message_ids)
+    }
+    for ep in store.list(scope, SearchFilter(statuses=tuple(Status), kinds=(MemoryKind.EPISODE,))):
+        if src & set(ep.source_message_ids):
+            found.setdefault(ep.id, ep)
+    return list(found.values())
 
 
 def _forget_targets(
-    req: ForgetRequest,
-    store: MemoryStore,
-    embedder: Embedder,
-    scope: Scope,
-    cal: Calibration,
-    written: list[MemoryItem],
-    messages: list[Message],
+    req: ForgetRequest, scope: Scope, ports: Ports, pending: _Pending, messages: list[Message]
 ) -> list[MemoryItem]:
-    """Which memories a forget request names: the ones matching its target, or — with no
-    target — those from the user's previous message (in this batch, else the latest batch)."""
-    active = SearchFilter(kinds=NON_EPISODE)
+    """The memories a forget request names: those matching its target, or — with no target —
+    those from the user's previous message (in this batch, else the latest stored batch)."""
+    new = [i.memory for i in pending.rows.values() if i.memory.kind != MemoryKind.EPISODE]
     if req.target:
         terms = query_terms(req.target)
-        found: dict[str, MemoryItem] = {}
-        for w in written:
-            if terms and all(t in keyword_text(w.content).split() for t in terms):
-                found[w.id] = w
-        kw = store.keyword_search(scope, terms, active, 10)
-        vec = store.vector_search(scope, embedder.embed_query(req.target), active, 5)
-        close = {i for i, s in vec if s >= cal.related}
-        for m in store.get_many(scope, [i for i, _ in kw] + list(close)):
+
+        def names(m: MemoryItem) -> bool:
             toks = set(keyword_text(m.content).split())
-            if m.id in close or (terms and all(t in toks for t in terms)):
-                found[m.id] = m
+            return bool(terms) and all(t in toks for t in terms)
+
+        found = {m.id: m for m in new if names(m)}
+        store = ports.store
+        kw = store.keyword_search(scope, terms, ACTIVE_MEMORIES, 10)
+        qv = ports.embedder.embed_query(req.target)
+        close = {
+            i
+            for i, s in store.vector_search(scope, qv, ACTIVE_MEMORIES, 5)
+            if s >= ports.cal.related
+        }
+        for m in store.get_many(scope, [i for i, _ in kw] + sorted(close)):
+            if m.id in close or names(m):
+                found.setdefault(m.id, m)
         return list(found.values())
     ids = [m.id for m in messages]
     pos = ids.index(req.source_message_id) if req.source_message_id in ids else len(ids)
     earlier = [m for m in messages[:pos] if m.role == "user"]
     if earlier:
-        last = earlier[-1].id
-        in_batch = [w for w in written if last in w.source_message_ids]
-        if in_batch:
-            return in_batch
-    stored = store.list(scope, active)
+        said = [m for m in new if earlier[-1].id in m.source_message_ids]
+        if said:
+            return said
+    stored = ports.store.list(scope, ACTIVE_MEMORIES)
     if not stored:
         return []
     latest_batch = max(stored, key=lambda m: m.id).metadata.get("batch")
