@@ -3,6 +3,8 @@
 The public API is what ``__all__`` lists; everything else is internal.
 """
 
+from typing import TYPE_CHECKING
+
 from jiyi.config import MemoryConfig
 from jiyi.core.models import (
     Action,
@@ -34,13 +36,28 @@ from jiyi.errors import (
 )
 from jiyi.memory import Memory
 
+if TYPE_CHECKING:
+    from jiyi.client import AsyncClient, Client
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # The SDK needs httpx (the `server` extra); import it only when it is used.
+    if name in ("Client", "AsyncClient"):
+        from jiyi import client
+
+        return getattr(client, name)
+    raise AttributeError(f"module 'jiyi' has no attribute {name!r}")
+
 
 __all__ = [
     "PRESETS",
     "Action",
     "AddResult",
+    "AsyncClient",
     "AuthenticationError",
+    "Client",
     "ConflictError",
     "ContextBlock",
     "DeletionReceipt",

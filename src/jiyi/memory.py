@@ -343,13 +343,12 @@ class Memory:
         # Safety-critical facts (allergies, health, strong "never" preferences) go in even when
         # the turn does not mention them: "推荐个菜" must still see "对花生过敏".
         seen = {h.memory.id for h in hits}
-        pinned = [
-            m
-            for m in self.list(user_id=user_id, agent_id=agent_id)
-            if m.importance >= self.config.pin_importance
-            and m.id not in seen
-            and m.kind in (MemoryKind.FACT, MemoryKind.PREFERENCE)
-        ]
+        critical = SearchFilter(
+            kinds=(MemoryKind.FACT, MemoryKind.PREFERENCE),
+            min_importance=self.config.pin_importance,
+        )
+        pinned = [m for m in self.store.list(self._scope(user_id, agent_id), critical)
+                  if m.id not in seen]
         pinned.sort(key=lambda m: (-m.importance, m.id))
         hits += [SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[:10]]
         return assemble_context(hits, query=query, token_budget=token_budget)

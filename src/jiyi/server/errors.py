@@ -1,0 +1,115 @@
+"""The one place where errors become HTTP responses.
+
+Every error body is a JSON problem document ``{"status", "code", "message", "field"}``
+(``application/problem+json``); unexpected exceptions are logged server-side and answered
+with a generic 500 — a stack trace never reaches the client.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from jiyi.errors import (
+    AuthenticationError,
+    ConflictError,
+    ExtractionError,
+    InvalidInputError,
+    JiyiError,
+    MissingDependencyError,
+    NotFoundError,
+    PayloadTooLargeError,
+    PermissionDeniedError,
+    StorageUnavailableError,
+)
+
+log = logging.getLogger(__name__)
+PROBLEM = "application/problem+json"
+
+# Most specific first: PayloadTooLargeError is an InvalidInputError but means 413.
+STATUS: Sequence[tuple[type[JiyiError], int]] = (
+    (PayloadTooLargeError, 413),
+    (InvalidInputError, 422),
+    (NotFoundError, 404),
+    (PermissionDeniedError, 403),
+    (AuthenticationError, 401),
+    (ConflictError, 409),
+    (StorageUnavailableError, 503),
+    (ExtractionError, 502),
+    (MissingDependencyError, 500),
+)
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+               401: "unauthenticated", 400: "bad_request"}
+
+
+def status_for(exc: JiyiError) -> int:
+    for cls, status in STATUS:
+        if isinstance(exc, cls):
+            return status
+    return 500
+
+
+def problem(status: int, code: str, message: str, field: str | None = None,
+            headers: dict[str, str] | None = None) -> JSONResponse:
+    body = {"status": status, "code": code, "message": message, "field": field}
+    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+def _field(loc: Sequence[Any]) -> str | None:
+    # The first element says where the value came from (body, query, path, header).
+    parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else loc
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or None
+
+
+async def _jiyi_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, JiyiError)
+    status = status_for(exc)
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if status >= 500:
+        log.warning("request failed: %s (%s)", exc.code, exc.message)
+    return problem(status, exc.code, exc.message, exc.field, headers)
+
+
+async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    first = errors[0] if errors else {}
+    if first.get("type") == "json_invalid":
+        return problem(422, "invalid_input", "request body is not valid JSON")
+    field = _field(first.get("loc", ()))
+    msg = str(first.get("msg", "invalid request"))
+    message = f"{field}: {msg}" if field else msg
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more problem(s))"
+    return problem(422, "invalid_input", message, field)
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
+    headers = dict(exc.headers) if exc.headers else None
+    return problem(exc.status_code, code, detail, headers=headers)
+
+
+async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+    log.error("unhandled error", exc_info=exc)
+    return problem(500, "internal_error", "internal server error; see the server log")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the mapping on ``app``."""
+    app.add_exception_handler(JiyiError, _jiyi_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,135 @@
+"""``/v1/memories`` and ``/v1/users``: the Memory facade over HTTP.
+
+Every handler gets the tenant from the API key (``authenticate``) and the agent from
+``agent_for``; the body can narrow a request, never widen it. A memory another key may not
+see answers 404, exactly like one that does not exist, so ids cannot be probed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+
+from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem
+from jiyi.errors import NotFoundError
+from jiyi.keys import Principal
+from jiyi.server.auth import agent_for, authenticate, require_tenant_key, visible
+from jiyi.server.schemas import (
+    AddRequest,
+    HistoryResponse,
+    MemoryList,
+    SearchRequest,
+    SearchResponse,
+    UpdateRequest,
+)
+from jiyi.server.services import Services
+
+router = APIRouter(prefix="/v1", tags=["memories"])
+Auth = Annotated[Principal, Depends(authenticate)]
+
+
+def _services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+async def _visible(s: Services, who: Principal, memory_id: str) -> MemoryItem:
+    mem = s.memory(who.tenant)
+    found = await s.run(mem.get, memory_id)
+    if found is None or not visible(who, found):
+        raise NotFoundError(f"no memory with id {memory_id}", field="memory_id")
+    return found
+
+
+@router.post("/memories", response_model=AddResult)
+async def add_memories(body: AddRequest, request: Request, who: Auth) -> AddResult:
+    """Remember messages: episodes always; facts, preferences … when ``infer``."""
+    s = _services(request)
+    messages = [m.model_dump(exclude_none=True) for m in body.messages]
+    result = await s.run(
+        s.memory(who.tenant).add, messages, user_id=body.user_id,
+        agent_id=agent_for(who, body.agent_id), session_id=body.session_id,
+        timestamp=body.timestamp, infer=body.infer)
+    s.metrics.record_add(result)
+    return result
+
+
+@router.post("/memories/search", response_model=SearchResponse)
+async def search_memories(body: SearchRequest, request: Request, who: Auth) -> SearchResponse:
+    """Hybrid search over the user's memories, best first."""
+    s = _services(request)
+    hits = await s.run(
+        s.memory(who.tenant).search, body.query, user_id=body.user_id,
+        agent_id=agent_for(who, body.agent_id), top_k=body.top_k,
+        kinds=[k.value for k in body.kinds] if body.kinds is not None else None,
+        since=body.since, until=body.until, now=body.now)
+    return SearchResponse(results=hits)
+
+
+@router.get("/memories", response_model=MemoryList)
+async def list_memories(
+    request: Request, who: Auth,
+    user_id: Annotated[str, Query(min_length=1, max_length=256)],
+    agent_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None,
+    include_superseded: bool = False, include_episodes: bool = False,
+) -> MemoryList:
+    """The user's memories, oldest first."""
+    s = _services(request)
+    items = await s.run(
+        s.memory(who.tenant).list, user_id=user_id, agent_id=agent_for(who, agent_id),
+        include_superseded=include_superseded, include_episodes=include_episodes)
+    return MemoryList(memories=items)
+
+
+@router.get("/memories/{memory_id}", response_model=MemoryItem)
+async def get_memory(memory_id: str, request: Request, who: Auth) -> MemoryItem:
+    return await _visible(_services(request), who, memory_id)
+
+
+@router.patch("/memories/{memory_id}", response_model=MemoryItem)
+async def update_memory(memory_id: str, body: UpdateRequest, request: Request,
+                        who: Auth) -> MemoryItem:
+    """Replace a memory's content; the old version stays in its history."""
+    s = _services(request)
+    await _visible(s, who, memory_id)
+    return await s.run(s.memory(who.tenant).update, memory_id, body.content)
+
+
+@router.delete("/memories/{memory_id}", status_code=204, response_class=Response)
+async def delete_memory(memory_id: str, request: Request, who: Auth) -> Response:
+    """Hard-delete one memory (and, for an extracted one, the episodes it came from)."""
+    s = _services(request)
+    await _visible(s, who, memory_id)
+    await s.run(s.memory(who.tenant).delete, memory_id)
+    return Response(status_code=204)
+
+
+@router.get("/memories/{memory_id}/history", response_model=HistoryResponse)
+async def memory_history(memory_id: str, request: Request, who: Auth) -> HistoryResponse:
+    """The audit trail, oldest first; it outlives a hard delete (without content) — for a
+    tenant-wide key. An agent-bound key sees the trail only while the memory exists and is
+    visible to it, since a deleted memory's owner can no longer be checked."""
+    s = _services(request)
+    mem = s.memory(who.tenant)
+    current = await s.run(mem.get, memory_id)
+    trail: list[HistoryEntry]
+    if current is not None and not visible(who, current):
+        current = None
+        trail = []
+    elif current is None and who.agent_id is not None:
+        trail = []
+    else:
+        trail = await s.run(mem.history, memory_id)
+    if not trail:
+        raise NotFoundError(f"no memory with id {memory_id}", field="memory_id")
+    return HistoryResponse(memory_id=memory_id, history=trail)
+
+
+@router.delete("/users/{user_id}", response_model=DeletionReceipt, tags=["users"])
+async def delete_user(user_id: Annotated[str, Path(min_length=1, max_length=256)],
+                      request: Request, who: Auth) -> DeletionReceipt:
+    """Hard-delete everything stored about a user in this tenant; returns a receipt of what
+    was removed from each store, and when."""
+    require_tenant_key(who, "deleting a user")
+    return await _services(request).delete_user(who.tenant, user_id)

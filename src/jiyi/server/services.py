@@ -1,0 +1,94 @@
+"""What the request handlers share: stores, embedder, clock, metrics and the thread pool.
+
+SQLite and the embedder are synchronous, so every call into ``Memory`` goes through
+:meth:`Services.run`, which runs it in a worker thread bounded by a ``CapacityLimiter``;
+the event loop itself only parses, authenticates and serialises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import anyio
+import anyio.to_thread
+
+from jiyi.config import MemoryConfig
+from jiyi.core.models import DeletionReceipt
+from jiyi.core.ports import Clock, Embedder, MemoryStore
+from jiyi.keys import KeyStore
+from jiyi.memory import Memory
+from jiyi.server.metrics import Metrics
+from jiyi.sessions.base import SessionStore
+from jiyi.settings import Settings
+
+if TYPE_CHECKING:
+    from jiyi.server.auth import KeyCache
+
+T = TypeVar("T")
+
+
+@dataclass
+class Services:
+    settings: Settings
+    store: MemoryStore
+    embedder: Embedder
+    sessions: SessionStore
+    keys: KeyStore
+    clock: Clock
+    metrics: Metrics = field(default_factory=Metrics)
+    limiter: anyio.CapacityLimiter | None = None
+    key_cache: KeyCache = field(init=False)
+    _memories: dict[str, Memory] = field(default_factory=dict)
+    # Deleting a user bumps its epoch; a flush claimed under an older epoch is dropped, so a
+    # background write can never resurrect a deleted user.
+    user_epochs: dict[tuple[str, str], int] = field(default_factory=dict)
+    _user_locks: dict[tuple[str, str], asyncio.Lock] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        from jiyi.server.auth import KeyCache
+
+        self.key_cache = KeyCache(self.keys)
+
+    def memory(self, tenant: str) -> Memory:
+        """The tenant's Memory; all tenants share one store and one embedder."""
+        with self._lock:
+            mem = self._memories.get(tenant)
+            if mem is None:
+                mem = Memory(store=self.store, embedder=self.embedder, clock=self.clock,
+                             config=MemoryConfig.model_validate({"tenant": tenant}))
+                self._memories[tenant] = mem
+            return mem
+
+    def user_lock(self, tenant: str, user_id: str) -> asyncio.Lock:
+        """Serialises a user's deletion with background writes of that user's sessions."""
+        key = (tenant, user_id)
+        lock = self._user_locks.get(key)
+        if lock is None:
+            if len(self._user_locks) > 10_000:
+                for k in [k for k, v in self._user_locks.items() if not v.locked()]:
+                    del self._user_locks[k]
+            lock = self._user_locks[key] = asyncio.Lock()
+        return lock
+
+    async def delete_user(self, tenant: str, user_id: str) -> DeletionReceipt:
+        """Hard-delete a user from the long-term store and the session store."""
+        async with self.user_lock(tenant, user_id):
+            key = (tenant, user_id)
+            self.user_epochs[key] = self.user_epochs.get(key, 0) + 1
+            dropped = await self.sessions.delete_user(tenant, user_id)
+            receipt = await self.run(self.memory(tenant).delete_user, user_id)
+        receipt.removed["session_messages"] = dropped
+        return receipt
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run blocking ``fn`` in the bounded worker pool."""
+        if self.limiter is None:  # created lazily: a limiter belongs to a running loop
+            self.limiter = anyio.CapacityLimiter(self.settings.worker_threads)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs),
+                                              limiter=self.limiter)
