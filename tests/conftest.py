@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -51,3 +52,16 @@ def real_mem(tmp_path: Path, clock: FakeClock, e5) -> Iterator[Memory]:  # type:
     m = Memory(tmp_path / "jiyi.db", embedder=e5, clock=clock, config=MemoryConfig())
     yield m
     m.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    """In CI (JIYI_REQUIRE_SERVICES=1) a test skipped because a server is not configured
+    (its reason names a JIYI_TEST_* variable) is a failure: no silent skips there."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("JIYI_REQUIRE_SERVICES") == "1":
+        reason = str(report.longrepr)
+        if "JIYI_TEST_" in reason:
+            report.outcome = "failed"
+            report.longrepr = f"required service missing in CI: {reason}"
