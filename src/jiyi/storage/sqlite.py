@@ -36,6 +36,7 @@ from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, SearchFilter, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage._rows import COLUMNS, from_row, parse_ts, to_row, ts
+from jiyi.storage._vectors import top_k_cosine
 
 log = logging.getLogger(__name__)
 
@@ -390,7 +391,7 @@ class SqliteMemoryStore:
             return []
         mask = np.ones(len(m.ids), dtype=bool)
         if scope.agent_id is not None:
-            mask &= (m.agent == None) | (m.agent == scope.agent_id)  # noqa: E711 (numpy)
+            mask &= (m.agent == "") | (m.agent == scope.agent_id)
         if flt.statuses:
             mask &= np.isin(m.status, [s.value for s in flt.statuses])
         if flt.kinds:
@@ -401,14 +402,7 @@ class SqliteMemoryStore:
             mask &= m.observed < ts(flt.until)
         if flt.min_importance is not None:
             mask &= m.importance >= flt.min_importance
-        idx = np.flatnonzero(mask)
-        if idx.size == 0:
-            return []
-        sims = m.mat[idx] @ np.asarray(query, dtype=np.float32)
-        k = min(limit, idx.size)
-        top = np.argpartition(-sims, k - 1)[:k]
-        top = top[np.argsort(-sims[top])]
-        return [(m.ids[idx[i]], float(sims[i])) for i in top]
+        return [(m.ids[i], s) for i, s in top_k_cosine(m.mat, query, mask, limit)]
 
     def _matrix(self, scope: Scope) -> _Matrix | None:
         key = (scope.tenant, scope.user_id)
@@ -430,10 +424,11 @@ class SqliteMemoryStore:
         built = _Matrix(
             version=version,
             ids=[r[0] for r in rows],
-            agent=np.array([r[1] for r in rows], dtype=object),
-            status=np.array([r[2] for r in rows], dtype=object),
-            kind=np.array([r[3] for r in rows], dtype=object),
-            observed=np.array([r[4] for r in rows], dtype=object),
+            # Fixed-width unicode arrays: comparisons and isin run in C, not per object.
+            agent=np.array([r[1] or "" for r in rows], dtype=str),
+            status=np.array([r[2] for r in rows], dtype=str),
+            kind=np.array([r[3] for r in rows], dtype=str),
+            observed=np.array([r[4] for r in rows], dtype=str),
             importance=np.array([r[6] for r in rows], dtype=np.float64),
             mat=mat,
         )
