@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
 .PHONY: install demo test lint typecheck unit bench bench-retrieval bench-latency \
-        services-up services-down llm-model clean
+        services-up services-down llm-model llm-stop clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "jiyi needs Python >= 3.11"'
@@ -49,8 +49,14 @@ services-up:
 services-down:
 	bash scripts/services.sh down
 
+# Build/assemble the real local LLM (cached in ~/.cache/jiyi) and serve it on 127.0.0.1;
+# the endpoint is written to $${JIYI_LLM_DIR:-/tmp/jiyi-llm}/env. `make llm-stop` stops it.
 llm-model: install
 	PYTHON=$(PY) bash scripts/llm_model.sh install
+	PYTHON=$(PY) bash scripts/llm_model.sh serve
+
+llm-stop:
+	bash scripts/llm_model.sh stop
 
 clean:
 	rm -rf $(VENV) .jiyi .mypy_cache .ruff_cache .pytest_cache

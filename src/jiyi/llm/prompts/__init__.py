@@ -1,0 +1,1 @@
+"""Prompts as code: one module per prompt, each with its pydantic response schema."""
