@@ -98,13 +98,21 @@ def keyword_text(text: str) -> str:
 
 
 def query_terms(text: str) -> list[str]:
-    """Distinct content terms of a query, in order, without stopwords."""
+    """Distinct content terms of a query, in order, without stopwords.
+
+    Single Chinese characters (叫, 上, 人 …) are dropped when the query also has multi-character
+    words: in a small corpus a rare single character gets a high IDF and drags in unrelated
+    memories ("需要再叫上几个人吗" matched "我叫小明"). A query of single characters ("猫")
+    keeps them.
+    """
     seen: dict[str, None] = {}
     for tok in tokenize(text):
         if tok in STOPWORDS or (len(tok) == 1 and not has_cjk(tok) and not tok.isdigit()):
             continue
         seen.setdefault(tok, None)
-    return list(seen)
+    terms = list(seen)
+    multi = [t for t in terms if len(t) > 1 or not has_cjk(t)]
+    return multi if any(has_cjk(t) and len(t) > 1 for t in terms) else terms
 
 
 def estimate_tokens(text: str) -> int:
