@@ -44,6 +44,7 @@ from psycopg_pool import ConnectionPool
 from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, Origin, Scope, Status
 from jiyi.core.ports import ChangeSet, SearchFilter, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
+from jiyi.storage._pg_schema import HNSW_INDEX, MIGRATIONS
 from jiyi.storage._rows import COLUMNS
 
 log = logging.getLogger(__name__)
@@ -53,61 +54,6 @@ Cursor = psycopg.Cursor[tuple[Any, ...]]
 
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,62}")
 _MIGRATION_LOCK = "jiyi.migrations"
-# Versioned migrations; ``{s}`` is the quoted schema. Append, never edit an applied one.
-_MIGRATIONS: list[tuple[int, str, str]] = [
-    (
-        1,
-        "memories, history, keyword config, row-level security",
-        """
-CREATE TEXT SEARCH DICTIONARY {s}.jiyi_en_stem (TEMPLATE = snowball, Language = english);
-CREATE TEXT SEARCH CONFIGURATION {s}.jiyi_text (COPY = pg_catalog.simple);
-ALTER TEXT SEARCH CONFIGURATION {s}.jiyi_text
-    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart WITH {s}.jiyi_en_stem;
-CREATE TABLE {s}.memories (
-    pk bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    id text NOT NULL UNIQUE,
-    tenant text NOT NULL, user_id text NOT NULL, agent_id text,
-    kind text NOT NULL, topic text, content text NOT NULL,
-    importance double precision NOT NULL, confidence double precision NOT NULL,
-    origin text NOT NULL, source_message_ids jsonb NOT NULL, session_id text, quote text,
-    created_at timestamptz NOT NULL, observed_at timestamptz NOT NULL,
-    valid_from timestamptz, valid_to timestamptz, last_accessed_at timestamptz,
-    access_count integer NOT NULL DEFAULT 0, expires_at timestamptz,
-    status text NOT NULL, superseded_by text, version integer NOT NULL, metadata jsonb NOT NULL,
-    keywords text NOT NULL DEFAULT '',
-    tsv tsvector GENERATED ALWAYS AS (to_tsvector('{s}.jiyi_text'::regconfig, keywords)) STORED,
-    embedding vector
-);
-CREATE INDEX ix_memories_scope ON {s}.memories (tenant, user_id, status, kind);
-CREATE INDEX ix_memories_topic ON {s}.memories (tenant, user_id, topic);
-CREATE INDEX ix_memories_tsv ON {s}.memories USING gin (tsv);
-CREATE TABLE {s}.history (
-    hid bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    tenant text NOT NULL, user_id text NOT NULL, memory_id text NOT NULL,
-    action text NOT NULL, at timestamptz NOT NULL, content text, content_hash text NOT NULL,
-    version integer NOT NULL, related_id text, reason text
-);
-CREATE INDEX ix_history_memory ON {s}.history (tenant, memory_id);
-CREATE INDEX ix_history_user ON {s}.history (tenant, user_id);
-ALTER TABLE {s}.memories ENABLE ROW LEVEL SECURITY;
-ALTER TABLE {s}.memories FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON {s}.memories
-    USING (tenant = current_setting('jiyi.tenant', true))
-    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
-ALTER TABLE {s}.history ENABLE ROW LEVEL SECURITY;
-ALTER TABLE {s}.history FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON {s}.history
-    USING (tenant = current_setting('jiyi.tenant', true))
-    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
-""",
-    ),
-]
-
-#: The one vector index (public so bulk loaders can drop it and build it after the load).
-HNSW_INDEX = (
-    "CREATE INDEX IF NOT EXISTS ix_memories_embedding ON {s}.memories "
-    "USING hnsw (embedding vector_cosine_ops)"
-)
 _COLS = ", ".join(COLUMNS)
 _SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM {s}.memories m"
 _TIMES = frozenset(
@@ -263,7 +209,7 @@ class PostgresMemoryStore:
         )
         cur.execute(self._q("SELECT version FROM {s}.schema_migrations"))
         done = {r[0] for r in cur.fetchall()}
-        for version, name, ddl in _MIGRATIONS:
+        for version, name, ddl in MIGRATIONS:
             if version in done:
                 continue
             log.info("migrating schema %s to version %d (%s)", self.schema, version, name)
