@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from jiyi import Memory, MemoryConfig
+from jiyi.core.ports import Vector
 from jiyi.embedders import HashingEmbedder
 
 
@@ -65,3 +69,27 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         if "JIYI_TEST_" in reason:
             report.outcome = "failed"
             report.longrepr = f"required service missing in CI: {reason}"
+
+
+class SlowQueries:
+    """The hashing embedder whose query embeddings take ``delay`` seconds: a semantic
+    search channel over its time budget."""
+
+    name = "hashing-slow"
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.inner = HashingEmbedder()
+        self.dim = self.inner.dim
+        self.delay = delay
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Vector:
+        time.sleep(self.delay)
+        return self.inner.embed_query(text)
+
+
+@pytest.fixture
+def slow_embedder() -> SlowQueries:
+    return SlowQueries()

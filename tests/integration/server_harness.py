@@ -14,6 +14,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
+from jiyi.core.ports import Embedder
 from jiyi.embedders import HashingEmbedder
 from jiyi.keys import KeyStore
 from jiyi.server.app import create_app
@@ -67,12 +68,14 @@ class RunningServer:
 
 
 @contextmanager
-def running_server(tmp_path: Path, **settings: Any) -> Iterator[RunningServer]:
+def running_server(tmp_path: Path, *, embedder: Embedder | None = None,
+                   **settings: Any) -> Iterator[RunningServer]:
     clock = FakeClock()
     cfg = Settings(home=tmp_path, embedder="hashing", **settings)
     store = SqliteMemoryStore(tmp_path / "jiyi.db")
     keys = KeyStore(tmp_path / "keys.db")
-    app = create_app(cfg, store=store, embedder=HashingEmbedder(), keys=keys, clock=clock)
+    app = create_app(cfg, store=store, embedder=embedder or HashingEmbedder(), keys=keys,
+                     clock=clock)
     # Port 0: the kernel picks a free port; we read it back once uvicorn is listening.
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
                                            log_level="warning", lifespan="on"))

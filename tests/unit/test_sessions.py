@@ -1,9 +1,15 @@
-"""SessionStore guarantees, run against every backend (only the in-process one so far)."""
+"""SessionStore guarantees, run against every backend: in-process and Redis.
+
+The Redis parameter needs a real server (``scripts/services.sh up``, then export
+JIYI_TEST_REDIS_URL); without one it is skipped, never mocked.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -24,9 +30,24 @@ KEY = SessionKey("acme", "s1")
 ALICE = SessionOwner("alice")
 
 
-@pytest.fixture(params=["memory"])
+REDIS_URL = os.environ.get("JIYI_TEST_REDIS_URL")
+NO_REDIS = "Redis not configured: run `scripts/services.sh up` and export JIYI_TEST_REDIS_URL"
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.integration)])
 def store(request: pytest.FixtureRequest) -> Iterator[SessionStore]:
-    yield InMemorySessionStore()
+    if request.param == "memory":
+        yield InMemorySessionStore()
+        return
+    if not REDIS_URL:
+        pytest.skip(NO_REDIS)
+    from jiyi.sessions.redis import RedisSessionStore
+
+    # A fresh prefix per test: tests never see each other's keys, even in parallel runs.
+    redis_store = RedisSessionStore(REDIS_URL, prefix=f"jiyi-test-{uuid.uuid4().hex[:8]}:")
+    yield redis_store
+    asyncio.run(redis_store.clear())
+    asyncio.run(redis_store.close(T0))
 
 
 def msg(text: str, at: datetime = T0) -> SessionMessage:
@@ -154,7 +175,9 @@ def test_delete_user_removes_live_and_pending(store: SessionStore) -> None:
     asyncio.run(go())
 
 
-def test_close_returns_everything_unwritten(store: SessionStore) -> None:
+def test_close_returns_everything_unwritten() -> None:
+    store = InMemorySessionStore()  # in-process only: a durable store keeps them instead
+
     async def go() -> None:
         await append(store, "a")
         await append(store, "b", key=SessionKey("acme", "s2"))
@@ -163,4 +186,30 @@ def test_close_returns_everything_unwritten(store: SessionStore) -> None:
         assert sorted(f.reason for f in left) == ["ended", "shutdown"]
         with pytest.raises(ConflictError):
             await append(store, "late")
+    asyncio.run(go())
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(not REDIS_URL, reason=NO_REDIS)
+def test_redis_keeps_sessions_for_the_next_process() -> None:
+    from jiyi.sessions.redis import RedisSessionStore
+
+    assert REDIS_URL is not None
+    prefix = f"jiyi-test-{uuid.uuid4().hex[:8]}:"
+
+    async def go() -> None:
+        first = RedisSessionStore(REDIS_URL, prefix=prefix)
+        await append(first, "a")
+        await append(first, "b", key=SessionKey("acme", "s2"))
+        await first.end(SessionKey("acme", "s2"), window=3, now=T0)
+        assert await first.close(T0) == []
+        second = RedisSessionStore(REDIS_URL, prefix=prefix)
+        try:
+            live = await second.get(KEY, window=3, now=T0)
+            assert live is not None and [m.content for m in live.messages] == ["a"]
+            (f,) = await second.claim_due(T0, limit=10, lease=timedelta(seconds=30))
+            assert (f.session_id, [m.content for m in f.messages]) == ("s2", ["b"])
+        finally:
+            await second.clear()
+            await second.close(T0)
     asyncio.run(go())

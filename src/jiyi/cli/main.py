@@ -204,3 +204,10 @@ except ImportError:
     pass
 else:
     _register_serve(app)
+
+try:  # `jiyi worker` runs the durable queue's jobs (the server extra is not needed).
+    from jiyi.cli.worker import register as _register_worker
+except ImportError:
+    pass
+else:
+    _register_worker(app)

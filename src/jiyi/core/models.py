@@ -176,6 +176,9 @@ class AddResult(BaseModel):
     skipped: list[Skipped] = Field(default_factory=list)
     redactions: list[Redaction] = Field(default_factory=list)
     episodes: list[MemoryItem] = Field(default_factory=list)
+    # True when extraction was handed to a background worker (server with a work queue):
+    # the episodes are stored, ``events`` stay empty and the memories appear shortly.
+    queued: bool = False
 
 
 class SearchHit(BaseModel):
@@ -192,6 +195,8 @@ class ContextBlock(BaseModel):
     text: str
     memories: list[MemoryItem] = Field(default_factory=list)
     tokens: int
+    # True when semantic search missed its time budget and only keyword matches were used.
+    degraded: bool = False
 
 
 class HistoryEntry(BaseModel):

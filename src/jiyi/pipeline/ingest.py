@@ -3,6 +3,12 @@
 The order matters: PII is removed before anything is extracted, embedded or stored, so no
 store, index or cache ever sees it; forget requests run last so they can also retract what was
 said earlier in the same batch; everything lands in ONE ChangeSet, applied atomically.
+
+Served with a work queue the same path runs in two halves (:func:`stage` now, then
+:func:`extract_staged` in ``jiyi worker``): redact → episodes → apply, and later extract →
+admit → embed → reconcile → forget → apply, which also marks the batch's episodes
+``metadata["extracted"] = True`` in that same transaction. The mark is what makes a retried
+job idempotent: a batch whose episodes are all marked is done.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.ids import content_hash, new_id
@@ -111,6 +118,8 @@ class _Pending:
         self.history.append(entry)
 
     def remove(self, m: MemoryItem, reason: str) -> None:
+        if m.id in self.deletes:  # named twice (a forget target and a source episode)
+            return
         self.evict.append(m.content)
         if self.rows.pop(m.id, None) is not None:  # said and retracted in one batch
             self.history = [h for h in self.history if h.memory_id != m.id]
@@ -188,7 +197,11 @@ def _episodes(
     now: datetime,
     batch: str,
     opts: IngestOptions,
+    ids: dict[str, str] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> tuple[list[MemoryItem], list[str]]:
+    """Episodes of the kept messages; ``ids`` (message id → episode id) fixes their ids,
+    ``extra`` is added to their metadata."""
     episodes: list[MemoryItem] = []
     texts: list[str] = []
     for i, m in enumerate(clean):
@@ -196,7 +209,7 @@ def _episodes(
             continue
         episodes.append(
             MemoryItem(
-                id=new_id(),
+                id=(ids or {}).get(m.id or "") or new_id(),
                 tenant=scope.tenant,
                 user_id=scope.user_id,
                 agent_id=scope.agent_id,
@@ -209,7 +222,8 @@ def _episodes(
                 session_id=session_id,
                 created_at=now,
                 observed_at=m.timestamp or now,
-                metadata={"role": m.role, "name": m.name, "batch": batch, "pos": i},
+                metadata={"role": m.role, "name": m.name, "batch": batch, "pos": i,
+                          **(extra or {})},
             )
         )
         texts.append(episode_text(clean, i, opts.episode_context_turns))
@@ -259,19 +273,48 @@ def ingest(
 
     Returns the result and the texts whose cached embeddings must be evicted (deleted)."""
     batch = new_id()
-    messages = [m if m.id else m.model_copy(update={"id": f"msg-{new_id()}"}) for m in messages]
+    messages = _with_ids(messages)
     clean, skipped, redactions = redact_messages(messages, opts.pii_policy)
     extraction = _extract(ports, clean, now) if infer else Extraction()
     skipped += extraction.skipped
     # "别记这个" is not itself remembered, not even as an episode.
     forget_ids = {f.source_message_id for f in extraction.forget}
     episodes, episode_texts = _episodes(clean, forget_ids, scope, session_id, now, batch, opts)
-    admitted, rejected = _admit(extraction.candidates, opts)
-    skipped += rejected
-
-    vectors = ports.embedder.embed_documents(episode_texts + [c.content for c in admitted])
     pending = _Pending(now)
     result = AddResult(redactions=redactions, skipped=skipped)
+    _reconcile_batch(extraction, clean, episodes, episode_texts, scope=scope,
+                     session_id=session_id, batch=batch, ports=ports, opts=opts,
+                     pending=pending, result=result)
+    result.episodes = [e for e in episodes if e.id in pending.rows]
+    ports.store.apply(scope, pending.changeset())
+    return result, pending.evict
+
+
+def _with_ids(messages: list[Message]) -> list[Message]:
+    return [m if m.id else m.model_copy(update={"id": f"msg-{new_id()}"}) for m in messages]
+
+
+def _reconcile_batch(
+    extraction: Extraction,
+    clean: list[Message],
+    episodes: list[MemoryItem],
+    episode_texts: list[str],
+    *,
+    scope: Scope,
+    session_id: str | None,
+    batch: str,
+    ports: Ports,
+    opts: IngestOptions,
+    pending: _Pending,
+    result: AddResult,
+) -> None:
+    """Admit → embed (the new episodes too, in one call) → reconcile → forget, into
+    ``pending`` and ``result``."""
+    now = pending.now
+    admitted, rejected = _admit(extraction.candidates, opts)
+    result.skipped += rejected
+
+    vectors = ports.embedder.embed_documents(episode_texts + [c.content for c in admitted])
     for ep, text, vec in zip(episodes, episode_texts, vectors, strict=False):
         pending.add(ep, keyword_text(text), vec, _history(ep, Action.ADD, now, reason="episode"))
 
@@ -344,7 +387,94 @@ def ingest(
             for ep in _source_episodes(t, scope, ports.store, pending):
                 pending.remove(ep, reason="forget")
 
-    result.episodes = [e for e in episodes if e.id in pending.rows]
+
+# -- deferred extraction (server with a work queue) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A batch accepted for extraction later: what to write now and what the job carries.
+
+    ``messages`` are already redacted (the job payload is stored too, so it must not hold
+    PII); ``episode_ids`` maps message id → episode id so a retried job finds the episodes
+    it wrote, or rebuilds the ones that were never written."""
+
+    batch: str
+    result: AddResult
+    changes: ChangeSet
+    messages: list[Message]
+    episode_ids: dict[str, str]
+
+
+def stage(
+    messages: list[Message],
+    *,
+    scope: Scope,
+    session_id: str | None,
+    now: datetime,
+    ports: Ports,
+    opts: IngestOptions,
+    batch: str | None = None,
+) -> Staged:
+    """The first half: redact and build the episodes (marked not yet extracted). Writes
+    nothing; the caller enqueues the job, then applies ``changes``."""
+    batch = batch or new_id()
+    clean, skipped, redactions = redact_messages(_with_ids(messages), opts.pii_policy)
+    episodes, texts = _episodes(clean, set(), scope, session_id, now, batch, opts,
+                                extra={"extracted": False})
+    pending = _Pending(now)
+    for ep, text, vec in zip(episodes, texts, ports.embedder.embed_documents(texts), strict=True):
+        pending.add(ep, keyword_text(text), vec, _history(ep, Action.ADD, now, reason="episode"))
+    ids = {ep.source_message_ids[0]: ep.id for ep in episodes}
+    result = AddResult(redactions=redactions, skipped=skipped, episodes=episodes)
+    return Staged(batch, result, pending.changeset(), clean, ids)
+
+
+def extract_staged(
+    messages: list[Message],
+    *,
+    scope: Scope,
+    session_id: str | None,
+    batch: str,
+    episode_ids: dict[str, str],
+    now: datetime,
+    ports: Ports,
+    opts: IngestOptions,
+) -> tuple[AddResult, list[str]] | None:
+    """The second half, for a staged batch: extract, reconcile and mark its episodes
+    extracted, in one transaction. None when there was nothing to do: every surviving
+    episode is already marked (a retry after the commit), or all were deleted since.
+
+    An episode that is missing and has no history was never written (the producer died
+    between enqueueing and writing it): it is written now. One that is missing but has
+    history was deleted (forget, delete) and stays deleted.
+    """
+    stored = {m.id: m for m in ports.store.get_many(scope, list(episode_ids.values()))}
+    unwritten = {
+        i for i in episode_ids.values()
+        if i not in stored and not ports.store.history(scope.tenant, i)
+    }
+    if not unwritten and all(m.metadata.get("extracted") for m in stored.values()):
+        return None
+    extraction = _extract(ports, messages, now)
+    forget_ids = {f.source_message_id for f in extraction.forget}
+    pending = _Pending(now)
+    for m in stored.values():
+        if forget_ids & set(m.source_message_ids):  # "别记这个" is not kept as an episode
+            pending.remove(m, reason="forget")
+        else:  # a row update without a history line: the text did not change
+            pending.updates[m.id] = m.model_copy(
+                update={"metadata": {**m.metadata, "extracted": True}})
+    todo = [m for m in messages if episode_ids.get(m.id or "") in unwritten]
+    episodes, texts = _episodes(messages, forget_ids, scope, session_id, now, batch, opts,
+                                ids=episode_ids, extra={"extracted": True})
+    keep = [(e, t) for e, t in zip(episodes, texts, strict=True)
+            if e.source_message_ids and e.source_message_ids[0] in {m.id for m in todo}]
+    result = AddResult(skipped=list(extraction.skipped))
+    _reconcile_batch(extraction, messages, [e for e, _ in keep], [t for _, t in keep],
+                     scope=scope, session_id=session_id, batch=batch, ports=ports, opts=opts,
+                     pending=pending, result=result)
+    result.episodes = [e for e, _ in keep if e.id in pending.rows]
     ports.store.apply(scope, pending.changeset())
     return result, pending.evict
 

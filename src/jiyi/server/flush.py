@@ -9,6 +9,10 @@ tries the flush is written with ``infer=False`` — the episodes alone, which is
 "stored first" has to guarantee — so a broken extractor cannot keep a conversation out of
 memory. (A crash between commit and acknowledgement re-writes the episodes once more;
 extracted memories dedupe as NOOPs.)
+
+With a work queue the write is ``Memory.accept`` instead: the episodes are stored and an
+extraction job enqueued, keyed by the flush id, so a flush written twice (a crash before
+the ack, or an ack that could not reach Redis) is accepted once.
 """
 
 from __future__ import annotations
@@ -95,9 +99,15 @@ class Flusher:
         infer = f.attempts <= s.settings.flush_max_attempts
         msgs = [{"role": m.role, "content": m.content, "name": m.name, "id": m.id,
                  "timestamp": m.timestamp} for m in f.messages]
+        mem = s.memory(f.tenant)
         try:
-            result = await s.run(s.memory(f.tenant).add, msgs, user_id=f.user_id,
-                                 agent_id=f.agent_id, session_id=f.session_id, infer=infer)
+            if s.queue is not None and infer:
+                result = await s.run(mem.accept, msgs, queue=s.queue, user_id=f.user_id,
+                                     agent_id=f.agent_id, session_id=f.session_id,
+                                     batch_id=f"flush-{f.flush_id}", grace=s.queue_grace)
+            else:
+                result = await s.run(mem.add, msgs, user_id=f.user_id, agent_id=f.agent_id,
+                                     session_id=f.session_id, infer=infer)
         except Exception as exc:
             s.metrics.inc("jiyi_extraction_failures_total")
             log.warning("writing session %s failed on attempt %d: %s",
@@ -107,6 +117,7 @@ class Flusher:
                           f.session_id, f.attempts, exc)
                 await s.sessions.ack(f.flush_id)
             return False
+        s.changed(f.tenant, f.user_id)
         s.metrics.record_add(result)
         s.metrics.inc("jiyi_session_flushes_total", reason=f.reason,
                       mode="extract" if infer else "episodes_only")

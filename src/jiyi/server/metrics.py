@@ -27,6 +27,13 @@ HELP = {
     "jiyi_redactions_total": ("counter", "PII spans redacted before storage."),
     "jiyi_extraction_failures_total": ("counter", "Failed background session extractions."),
     "jiyi_session_flushes_total": ("counter", "Ended sessions written to long-term memory."),
+    "jiyi_redis_unavailable_total": (
+        "counter", "Calls served without Redis (in-process fallback or cache miss)."),
+    "jiyi_search_degraded_total": (
+        "counter", "Searches answered from keywords alone: semantic search was too slow."),
+    "jiyi_context_cache_total": (
+        "counter", "Context memory blocks served from (hit) or missing in (miss) the cache."),
+    "jiyi_jobs_total": ("counter", "Background jobs run by in-process workers, by outcome."),
 }
 
 

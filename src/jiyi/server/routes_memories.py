@@ -47,10 +47,19 @@ async def add_memories(body: AddRequest, request: Request, who: Auth) -> AddResu
     """Remember messages: episodes always; facts, preferences … when ``infer``."""
     s = _services(request)
     messages = [m.model_dump(exclude_none=True) for m in body.messages]
-    result = await s.run(
-        s.memory(who.tenant).add, messages, user_id=body.user_id,
-        agent_id=agent_for(who, body.agent_id), session_id=body.session_id,
-        timestamp=body.timestamp, infer=body.infer)
+    mem = s.memory(who.tenant)
+    agent = agent_for(who, body.agent_id)
+    if s.queue is not None and body.infer:
+        # Durable before the 200: the job is enqueued and the episodes are stored; a
+        # worker extracts (``queued: true``, no events yet).
+        result = await s.run(mem.accept, messages, queue=s.queue, user_id=body.user_id,
+                             agent_id=agent, session_id=body.session_id,
+                             timestamp=body.timestamp, grace=s.queue_grace)
+    else:
+        result = await s.run(mem.add, messages, user_id=body.user_id, agent_id=agent,
+                             session_id=body.session_id, timestamp=body.timestamp,
+                             infer=body.infer)
+    s.changed(who.tenant, body.user_id)
     s.metrics.record_add(result)
     return result
 
@@ -59,12 +68,14 @@ async def add_memories(body: AddRequest, request: Request, who: Auth) -> AddResu
 async def search_memories(body: SearchRequest, request: Request, who: Auth) -> SearchResponse:
     """Hybrid search over the user's memories, best first."""
     s = _services(request)
-    hits = await s.run(
-        s.memory(who.tenant).search, body.query, user_id=body.user_id,
+    found = await s.run(
+        s.memory(who.tenant).search_result, body.query, user_id=body.user_id,
         agent_id=agent_for(who, body.agent_id), top_k=body.top_k,
         kinds=[k.value for k in body.kinds] if body.kinds is not None else None,
         since=body.since, until=body.until, now=body.now)
-    return SearchResponse(results=hits)
+    if found.degraded:
+        s.metrics.inc("jiyi_search_degraded_total")
+    return SearchResponse(results=found.hits, degraded=found.degraded)
 
 
 @router.get("/memories", response_model=MemoryList)
@@ -92,16 +103,19 @@ async def update_memory(memory_id: str, body: UpdateRequest, request: Request,
                         who: Auth) -> MemoryItem:
     """Replace a memory's content; the old version stays in its history."""
     s = _services(request)
-    await _visible(s, who, memory_id)
-    return await s.run(s.memory(who.tenant).update, memory_id, body.content)
+    found = await _visible(s, who, memory_id)
+    updated = await s.run(s.memory(who.tenant).update, memory_id, body.content)
+    s.changed(who.tenant, found.user_id)
+    return updated
 
 
 @router.delete("/memories/{memory_id}", status_code=204, response_class=Response)
 async def delete_memory(memory_id: str, request: Request, who: Auth) -> Response:
     """Hard-delete one memory (and, for an extracted one, the episodes it came from)."""
     s = _services(request)
-    await _visible(s, who, memory_id)
+    found = await _visible(s, who, memory_id)
     await s.run(s.memory(who.tenant).delete, memory_id)
+    s.changed(who.tenant, found.user_id)
     return Response(status_code=204)
 
 

@@ -13,6 +13,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
 
+from jiyi.context_cache import cache_key
+from jiyi.core.models import ContextBlock
 from jiyi.errors import NotFoundError, PayloadTooLargeError
 from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate
@@ -95,9 +97,30 @@ async def context(body: ContextRequest, request: Request, who: Auth) -> ContextR
         if view is not None and view.user_id == body.user_id and not _hidden(who, view):
             window = view.messages
     lines, lang, used = session_budget(window, body.query, body.token_budget)
-    block = await s.run(s.memory(who.tenant).context, body.query, user_id=body.user_id,
-                        agent_id=agent, token_budget=max(50, body.token_budget - used),
-                        now=body.now)
+    block = await _memory_block(s, who.tenant, body, agent, max(50, body.token_budget - used))
     text, tokens = combine(block, lines, lang)
     kept = window[len(window) - len(lines):] if lines else []
-    return ContextResponse(text=text, memories=block.memories, tokens=tokens, session=kept)
+    return ContextResponse(text=text, memories=block.memories, tokens=tokens, session=kept,
+                           degraded=block.degraded)
+
+
+async def _memory_block(s: Services, tenant: str, body: ContextRequest, agent: str | None,
+                        budget: int) -> ContextBlock:
+    """The long-term part of a context, from the hot cache when the user is unchanged.
+    (A cached block skips the access-count update its search would have made.)"""
+    ttl = s.settings.context_cache_seconds
+    key = cache_key(agent, body.query, budget, body.now)
+    version = ""
+    if ttl > 0:
+        cached, version = await s.run(s.cache.get, tenant, body.user_id, key)
+        s.metrics.inc("jiyi_context_cache_total", result="hit" if cached else "miss")
+        if cached is not None:
+            return ContextBlock.model_validate(cached)
+    block = await s.run(s.memory(tenant).context, body.query, user_id=body.user_id,
+                        agent_id=agent, token_budget=budget, now=body.now)
+    if block.degraded:
+        s.metrics.inc("jiyi_search_degraded_total")
+    elif ttl > 0:  # a degraded block is not worth keeping
+        await s.run(s.cache.put, tenant, body.user_id, key, version,
+                    block.model_dump(mode="json"), ttl)
+    return block

@@ -82,6 +82,8 @@ class SessionMessageIn(_Body):
 
 class SearchResponse(BaseModel):
     results: list[SearchHit]
+    # True when semantic search missed its time budget: keyword matches only.
+    degraded: bool = False
 
 
 class MemoryList(BaseModel):
@@ -100,6 +102,7 @@ class ContextResponse(BaseModel):
     memories: list[MemoryItem] = Field(default_factory=list)
     tokens: int
     session: list[SessionMessage] = Field(default_factory=list)
+    degraded: bool = False  # the memories come from keyword matches only (see search)
 
 
 class Health(BaseModel):

@@ -12,16 +12,19 @@ import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.to_thread
 
 from jiyi.config import MemoryConfig
+from jiyi.context_cache import ContextCache, InProcessContextCache
 from jiyi.core.models import DeletionReceipt
 from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
 from jiyi.memory import Memory
+from jiyi.queue.base import WorkQueue
 from jiyi.server.metrics import Metrics
 from jiyi.sessions.base import SessionStore
 from jiyi.settings import Settings
@@ -41,6 +44,9 @@ class Services:
     keys: KeyStore
     clock: Clock
     metrics: Metrics = field(default_factory=Metrics)
+    # With a queue, writes store episodes now and extraction runs in a worker.
+    queue: WorkQueue | None = None
+    cache: ContextCache = field(default_factory=InProcessContextCache)
     limiter: anyio.CapacityLimiter | None = None
     key_cache: KeyCache = field(init=False)
     _memories: dict[str, Memory] = field(default_factory=dict)
@@ -61,7 +67,9 @@ class Services:
             mem = self._memories.get(tenant)
             if mem is None:
                 mem = Memory(store=self.store, embedder=self.embedder, clock=self.clock,
-                             config=MemoryConfig.model_validate({"tenant": tenant}))
+                             config=MemoryConfig.model_validate({
+                                 "tenant": tenant,
+                                 "vector_budget_ms": self.settings.vector_budget_ms}))
                 self._memories[tenant] = mem
             return mem
 
@@ -76,14 +84,29 @@ class Services:
             lock = self._user_locks[key] = asyncio.Lock()
         return lock
 
+    @property
+    def queue_grace(self) -> timedelta:
+        return timedelta(seconds=self.settings.queue_grace_seconds)
+
+    def changed(self, tenant: str, user_id: str) -> None:
+        """Something of this user was written or deleted: drop their cached context."""
+        self.cache.bump(tenant, user_id)
+
     async def delete_user(self, tenant: str, user_id: str) -> DeletionReceipt:
-        """Hard-delete a user from the long-term store and the session store."""
+        """Hard-delete a user from the long-term store, the session store and the queue
+        (queued jobs hold the user's words, and running one would write them back)."""
         async with self.user_lock(tenant, user_id):
             key = (tenant, user_id)
             self.user_epochs[key] = self.user_epochs.get(key, 0) + 1
             dropped = await self.sessions.delete_user(tenant, user_id)
+            jobs = 0
+            if self.queue is not None:
+                jobs = await self.run(self.queue.purge_user, tenant, user_id)
             receipt = await self.run(self.memory(tenant).delete_user, user_id)
+        self.changed(tenant, user_id)
         receipt.removed["session_messages"] = dropped
+        if self.queue is not None:
+            receipt.removed["queued_jobs"] = jobs
         return receipt
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -1,0 +1,120 @@
+"""``jiyi worker``: run background extraction from the durable queue.
+
+Reads the same settings as ``jiyi serve`` (``JIYI_STORE``, ``JIYI_QUEUE``, ``JIYI_REDIS`` …)
+and runs until SIGTERM/SIGINT, finishing the job in hand first. Safe to run any number
+of copies, on any hosts sharing the store; safe to ``kill -9`` (see ``jiyi.worker``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import threading
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+import typer
+
+from jiyi.config import MemoryConfig
+from jiyi.core.models import AddResult
+from jiyi.errors import InvalidInputError
+from jiyi.memory import Memory
+from jiyi.queue.base import Job, WorkQueue
+from jiyi.settings import Settings, load_settings
+from jiyi.worker import Worker
+
+log = logging.getLogger("jiyi.worker")
+
+
+def worker(
+    concurrency: Annotated[int, typer.Option(
+        "--concurrency", "-c", min=1, max=64, help="Jobs run at once (threads).")] = 1,
+    drain: Annotated[bool, typer.Option(
+        "--drain", help="Exit once no job is due instead of waiting for more.")] = False,
+    status: Annotated[bool, typer.Option(
+        "--status", help="Print the jobs per state as JSON and exit.")] = False,
+    dead: Annotated[bool, typer.Option(
+        "--dead", help="List dead jobs (failed too often) with their errors and exit.")]
+    = False,
+    retry_dead: Annotated[bool, typer.Option(
+        "--retry-dead", help="Move dead jobs back to the queue and exit.")] = False,
+) -> None:
+    """Run background extraction jobs from the durable queue until stopped."""
+    from jiyi import backends
+
+    settings = load_settings()
+    queue = backends.open_queue(settings)
+    if queue is None:
+        raise InvalidInputError(
+            "no work queue is configured: set JIYI_STORE=postgresql://… or JIYI_QUEUE=sqlite",
+            field="queue")
+    try:
+        if status or dead or retry_dead:
+            if retry_dead:
+                typer.echo(f"{queue.retry_dead(now=datetime.now(UTC))} dead job(s) requeued",
+                           err=True)
+            if dead:
+                for j in queue.dead():
+                    typer.echo(json.dumps({"id": j.id, "tenant": j.tenant, "user_id": j.user_id,
+                                           "attempts": j.attempts, "error": j.last_error},
+                                          ensure_ascii=False))
+            if status:
+                typer.echo(json.dumps(queue.counts()))
+            return
+        _run(settings, queue, concurrency=concurrency, drain=drain)
+    finally:
+        queue.close()
+
+
+def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> None:
+    from jiyi import backends
+
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    store = backends.open_store(settings)
+    embedder = backends.open_embedder(settings)
+    cache = backends.open_context_cache(settings, lambda: None)
+    memories: dict[str, Memory] = {}
+    lock = threading.Lock()
+
+    def memory(tenant: str) -> Memory:
+        with lock:
+            if tenant not in memories:
+                memories[tenant] = Memory(store=store, embedder=embedder,
+                                          config=MemoryConfig.model_validate({"tenant": tenant}))
+            return memories[tenant]
+
+    def done(job: Job, result: AddResult | None) -> None:
+        cache.bump(job.tenant, job.user_id)  # the server's cached context is stale now
+
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    lease = timedelta(seconds=settings.queue_lease_seconds)
+    workers = [Worker(q, memory, lease=lease, on_done=done) for _ in range(concurrency)]
+    typer.echo(f"jiyi worker: {concurrency} thread(s) on the {settings.queue_backend} queue "
+               f"{json.dumps(q.counts())}", err=True)
+    threads = [threading.Thread(target=w.run, args=(stop,), kwargs={"drain": drain},
+                                name=f"jiyi-worker-{i}") for i, w in enumerate(workers)]
+    for t in threads:
+        t.start()
+    try:
+        while any(t.is_alive() for t in threads):
+            for t in threads:
+                t.join(timeout=0.5)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+        close = getattr(cache, "close", None)
+        if callable(close):
+            close()
+        store.close()
+    typer.echo(f"jiyi worker: stopped after {sum(w.processed for w in workers)} job(s), "
+               f"{sum(w.failed for w in workers)} failure(s)", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``worker`` to the ``jiyi`` command group."""
+    app.command("worker")(worker)
