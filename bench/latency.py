@@ -43,17 +43,21 @@ def main() -> int:
     ap.add_argument("--memories", type=int, default=10_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--out", type=Path, default=Path("bench/results/latency.json"))
+    ap.add_argument("--db", type=Path, default=None,
+                    help="keep the store here and reuse it on the next run (skips ingest)")
     args = ap.parse_args()
     rng = random.Random(7)
     console = Console()
     with tempfile.TemporaryDirectory() as tmp:
-        mem = Memory(Path(tmp) / "latency.db")
+        db = args.db or Path(tmp) / "latency.db"
+        reuse = db.exists()
+        mem = Memory(db)
         texts = [rng.choice(TEMPLATES).format(i=i, p=rng.choice(PEOPLE), l=rng.choice(PLACES),
                                              t=rng.choice(THINGS)) for i in range(args.memories)]
         t0 = time.perf_counter()
-        with Progress(console=console, transient=True) as bar:
+        with Progress(console=console, transient=True, disable=reuse) as bar:
             task = bar.add_task("ingest (embedding every episode)", total=len(texts))
-            for i in range(0, len(texts), 250):
+            for i in range(0, 0 if reuse else len(texts), 250):
                 chunk = texts[i:i + 250]
                 mem.add([{"role": "user", "content": t} for t in chunk], user_id="bench",
                         infer=False)
@@ -82,7 +86,7 @@ def main() -> int:
     result = {
         "memories_in_scope": args.memories,
         "queries": args.queries,
-        "ingest_messages_per_s": round(args.memories / ingest_s, 1),
+        "ingest_messages_per_s": None if reuse else round(args.memories / ingest_s, 1),
         "search_ms_p50": round(statistics.median(search_ms), 2),
         "search_ms_p95": round(pct(search_ms, 0.95), 2),
         "query_embedding_ms_p50": round(statistics.median(embed_ms), 2),

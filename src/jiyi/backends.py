@@ -35,7 +35,9 @@ def open_store(settings: Settings) -> MemoryStore:
 def open_embedder(settings: Settings) -> Embedder:
     from jiyi.embedders import HashingEmbedder, default_embedder
 
-    return HashingEmbedder() if settings.embedder == "hashing" else default_embedder()
+    if settings.embedder == "hashing":
+        return HashingEmbedder()
+    return default_embedder(threads=settings.embed_threads)
 
 
 def open_queue(settings: Settings) -> WorkQueue | None:

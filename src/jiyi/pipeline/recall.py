@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.models import Scope, SearchHit
+from jiyi.core.models import MemoryItem, Scope, SearchHit
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
 from jiyi.core.retrieval import RetrievalConfig, fuse, plan_query
 
@@ -28,9 +28,11 @@ class Recalled:
 
 @dataclass(frozen=True)
 class VectorBudget:
-    """Run the dense channel on ``pool`` and wait at most ``seconds`` for it."""
+    """Run the dense channel on ``pool`` while the keyword channel runs in the caller's thread,
+    and wait at most ``seconds`` for it (None: wait for it, never degrade). The query
+    embedding runs in C and releases the GIL, so the two channels overlap on two cores."""
 
-    seconds: float
+    seconds: float | None
     pool: Executor
 
 
@@ -60,18 +62,26 @@ def recall(
     future = budget.pool.submit(dense_channel) if cfg.use_dense and budget else None
     if cfg.use_dense and budget is None:
         dense = dense_channel()
+    memories: dict[str, MemoryItem] = {}
+
+    def fetch(ids: list[str]) -> None:
+        for m in store.get_many(scope, [i for i in ids if i not in memories]):
+            if m.expires_at is None or m.expires_at > now:
+                memories[m.id] = m
+
     if cfg.use_keyword:
         terms = plan.terms + [e.lower() for e in plan.exact if e.lower() not in plan.terms]
         keyword = dict(store.keyword_search(scope, terms, flt, cfg.pool))
+        # Materialise the keyword hits while the query embedding is still running.
+        fetch(list(keyword))
     if future is not None and budget is not None:
         try:
             dense = future.result(timeout=budget.seconds)
         except FutureTimeout:
             future.cancel()
             degraded = True
-    ids = list(dict.fromkeys([*dense, *keyword]))
-    memories = {
-        m.id: m for m in store.get_many(scope, ids) if m.expires_at is None or m.expires_at > now
-    }
-    hits = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal)
-    return Recalled(hits[:top_k], degraded)
+    # A dense candidate below the calibrated floor with no keyword match could only be
+    # dropped by fusion (no relevance signal), so it is not worth reading from the store.
+    fetch([i for i, c in dense.items() if cal.semantic(c) >= cfg.min_relevance])
+    hits = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=top_k)
+    return Recalled(hits, degraded)

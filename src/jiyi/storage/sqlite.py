@@ -343,6 +343,9 @@ class SqliteMemoryStore:
         if not memory_ids:
             return []
         where, args = self._scope_sql(scope, None)
+        # Unary "+" keeps SQLite from driving this query by the (tenant, user_id) index,
+        # which scanned all of the user's rows; the id index finds each row directly.
+        where = where.replace("m.tenant", "+m.tenant").replace("m.user_id", "+m.user_id")
         found: dict[str, MemoryItem] = {}
         ids = list(dict.fromkeys(memory_ids))
         for start in range(0, len(ids), 500):  # stay under SQLite's variable limit
