@@ -8,14 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from jiyi.context_cache import ContextCache, InProcessContextCache
-from jiyi.core.ports import Embedder, MemoryStore
+from jiyi.core.ports import Embedder, Extractor, MemoryStore
 from jiyi.errors import MissingDependencyError
 from jiyi.queue.base import WorkQueue
 from jiyi.sessions.base import SessionStore
 from jiyi.sessions.memory import InMemorySessionStore
 from jiyi.settings import Settings
+
+if TYPE_CHECKING:
+    from jiyi.llm.client import UsageMeter
 
 
 def open_store(settings: Settings) -> MemoryStore:
@@ -38,6 +42,20 @@ def open_embedder(settings: Settings) -> Embedder:
     if settings.embedder == "hashing":
         return HashingEmbedder()
     return default_embedder(threads=settings.embed_threads)
+
+
+def open_extractor(settings: Settings, tenant: str, meter: UsageMeter | None) -> Extractor | None:
+    """An LLMExtractor (rules as fallback) when JIYI_LLM_BASE_URL is set, else None (rules)."""
+    if not settings.llm_base_url:
+        return None
+    try:
+        from jiyi.llm import ChatClient, LLMExtractor
+    except ImportError as exc:
+        raise MissingDependencyError(exc.name or "httpx", "llm") from exc
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    client = ChatClient(settings.llm_base_url, settings.llm_model, api_key=key,
+                        timeout=settings.llm_timeout, tenant=tenant, meter=meter)
+    return LLMExtractor(client)
 
 
 def open_queue(settings: Settings) -> WorkQueue | None:

@@ -360,7 +360,8 @@ class Memory:
     def delete(self, memory_id: str) -> None:
         """Hard-delete one memory: row, keyword index, vector, cached embedding and the
         content in its history. An extracted memory also takes the episodes it came from
-        (the user's original words), since leaving those would undo the deletion.
+        (the user's original words), since leaving those would undo the deletion, and any
+        derived reflection (kind summary) that cites it.
 
         Raises:
             NotFoundError: unknown id.
@@ -377,6 +378,14 @@ class Memory:
                 if src & set(ep.source_message_ids):
                     ids.append(ep.id)
                     texts.append(ep.content)
+        # Reflections derived from what goes are deleted too (they may quote it); the next
+        # consolidation recomputes them from what remains.
+        for s in self.store.list(
+            m.scope, SearchFilter(statuses=tuple(Status), kinds=(MemoryKind.SUMMARY,))
+        ):
+            if s.metadata.get("derived") and set(ids) & set(s.metadata.get("sources") or []):
+                ids.append(s.id)
+                texts.append(s.content)
         changes = ChangeSet(
             deletes=ids,
             history=[

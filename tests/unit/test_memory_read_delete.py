@@ -188,3 +188,24 @@ def test_bad_search_input_names_the_field(mem: Memory, kwargs, field) -> None:  
     with pytest.raises(InvalidInputError) as err:
         mem.search(**kwargs)
     assert err.value.field == field
+
+
+def test_deleting_a_source_deletes_reflections_derived_from_it(mem: Memory) -> None:
+    from jiyi.core.ids import new_id
+    from jiyi.core.models import MemoryItem, MemoryKind
+    from jiyi.core.ports import ChangeSet, Indexed
+
+    fact = mem.add("我对花生过敏", user_id="u1").events[0].memory
+    now = fact.created_at
+    summary = MemoryItem(
+        id=new_id(),
+        user_id="u1",
+        kind=MemoryKind.SUMMARY,
+        content="用户很在意饮食安全",
+        created_at=now,
+        observed_at=now,
+        metadata={"derived": True, "sources": [fact.id]},
+    )
+    mem.store.apply(fact.scope, ChangeSet(upserts=[Indexed(summary, "饮食 安全", None)]))
+    mem.delete(fact.id)
+    assert mem.get(summary.id) is None

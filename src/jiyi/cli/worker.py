@@ -81,7 +81,8 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
     def memory(tenant: str) -> Memory:
         with lock:
             if tenant not in memories:
-                memories[tenant] = Memory(store=store, embedder=embedder,
+                extractor = backends.open_extractor(settings, tenant, None)
+                memories[tenant] = Memory(store=store, embedder=embedder, extractor=extractor,
                                           config=MemoryConfig.model_validate({"tenant": tenant}))
             return memories[tenant]
 

@@ -168,9 +168,14 @@ def create_app(
         owned.append(keys)
     if settings.bootstrap_key is not None:
         keys.register(settings.bootstrap_key.get_secret_value(), settings.bootstrap_tenant)
+    llm_usage = None
+    if settings.llm_base_url:
+        from jiyi.llm.client import UsageMeter
+
+        llm_usage = UsageMeter()
     services = Services(settings=settings, store=store, embedder=embedder,
                         sessions=sessions, keys=keys, clock=clock or _utcnow, metrics=counters,
-                        queue=queue, cache=cache)
+                        queue=queue, cache=cache, llm_usage=llm_usage)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -216,8 +221,10 @@ def create_app(
 
     @app.get("/metrics", response_class=PlainTextResponse, tags=["ops"])
     async def metrics() -> PlainTextResponse:
-        return PlainTextResponse(services.metrics.render(),
-                                 media_type="text/plain; version=0.0.4")
+        text = services.metrics.render()
+        if services.llm_usage is not None:
+            text += services.llm_usage.prometheus()
+        return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
 
     # Outermost first: metrics see every response, including 413s from the body limit.
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_request_bytes)

@@ -30,6 +30,7 @@ from jiyi.sessions.base import SessionStore
 from jiyi.settings import Settings
 
 if TYPE_CHECKING:
+    from jiyi.llm.client import UsageMeter
     from jiyi.server.auth import KeyCache
 
 T = TypeVar("T")
@@ -50,6 +51,7 @@ class Services:
     limiter: anyio.CapacityLimiter | None = None
     key_cache: KeyCache = field(init=False)
     _memories: dict[str, Memory] = field(default_factory=dict)
+    llm_usage: UsageMeter | None = None  # prompt/completion tokens per tenant, for /metrics
     # Deleting a user bumps its epoch; a flush claimed under an older epoch is dropped, so a
     # background write can never resurrect a deleted user.
     user_epochs: dict[tuple[str, str], int] = field(default_factory=dict)
@@ -66,7 +68,11 @@ class Services:
         with self._lock:
             mem = self._memories.get(tenant)
             if mem is None:
+                from jiyi import backends
+
+                extractor = backends.open_extractor(self.settings, tenant, self.llm_usage)
                 mem = Memory(store=self.store, embedder=self.embedder, clock=self.clock,
+                             extractor=extractor,
                              config=MemoryConfig.model_validate({
                                  "tenant": tenant,
                                  "vector_budget_ms": self.settings.vector_budget_ms}))
