@@ -5,6 +5,9 @@ from __future__ import annotations
 import builtins
 import logging
 import os
+import threading
+import time
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -48,6 +51,9 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger(__name__)
+
+
+READ_FLUSH_SECONDS = 1.0  # how often counted reads are written back at most
 
 
 def default_path() -> Path:
@@ -116,10 +122,15 @@ class Memory:
                 self.config.vector_budget_ms / 1000,
                 ThreadPoolExecutor(4, thread_name_prefix="jiyi-dense"),
             )
-        # Access bookkeeping (last_accessed_at, access_count) is a write; it runs after the
-        # answer, on one ordered thread, and every read of stored rows waits for it first.
+        # Access bookkeeping (last_accessed_at, access_count) is a write. Reads are counted in
+        # memory and written at most once a second on one ordered thread, after the answer;
+        # every read of stored rows flushes them first, so callers always see their own reads.
         self._bookkeeping = ThreadPoolExecutor(1, thread_name_prefix="jiyi-touch")
         self._touch: Future[None] | None = None
+        self._reads: dict[Scope, Counter[str]] = {}
+        self._reads_at: datetime | None = None
+        self._reads_lock = threading.Lock()
+        self._flushed = time.monotonic()
         self._ingest_opts = IngestOptions(
             pii_policy=self.config.pii_policy,
             min_confidence=self.config.min_confidence,
@@ -495,9 +506,13 @@ class Memory:
             cal=self._cal,
             budget=self._budget,
         )
-        ids = [h.memory.id for h in found.hits]
-        if ids:
-            self._touch = self._bookkeeping.submit(self.store.touch, scope, ids, self._clock())
+        if found.hits:
+            with self._reads_lock:
+                self._reads.setdefault(scope, Counter()).update(h.memory.id for h in found.hits)
+                self._reads_at = self._clock()
+            idle = self._touch is None or self._touch.done()
+            if idle and time.monotonic() - self._flushed >= READ_FLUSH_SECONDS:
+                self._touch = self._bookkeeping.submit(self._flush_reads)
         return found
 
     def context(
@@ -560,14 +575,30 @@ class Memory:
         assert mid is not None
         return self.store.history(self.config.tenant, mid)
 
+    def _flush_reads(self) -> None:
+        with self._reads_lock:
+            pending, self._reads = self._reads, {}
+            at = self._reads_at or self._clock()
+            self._flushed = time.monotonic()
+        for scope, counts in pending.items():
+            by_count: dict[int, list[str]] = {}
+            for memory_id, n in counts.items():
+                by_count.setdefault(n, []).append(memory_id)
+            for n, ids in by_count.items():
+                for _ in range(n):  # touch() counts one read per call
+                    self.store.touch(scope, ids, at)
+
     def _settle(self) -> None:
-        """Wait for pending access bookkeeping, so reads see their own searches."""
+        """Write pending access bookkeeping, so reads see their own searches."""
         pending = self._touch
         if pending is not None:
             pending.result()
             self._touch = None
+        if self._reads:
+            self._flush_reads()
 
     def close(self) -> None:
+        self._settle()
         self._bookkeeping.shutdown(wait=True)
         if self._budget is not None:
             self._budget.pool.shutdown(wait=False, cancel_futures=True)
