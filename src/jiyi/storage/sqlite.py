@@ -22,25 +22,26 @@ import hashlib
 import logging
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, SearchFilter, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage._rows import COLUMNS, from_row, parse_ts, to_row, ts
+from jiyi.storage._scope_cache import ScopeCache
 from jiyi.storage._vectors import top_k_cosine
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+MAX_CACHED_SCOPES = 64  # users whose rows and vectors stay in memory
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
@@ -89,20 +90,6 @@ def _fts_query(token: str, terms: Sequence[str]) -> str:
     return f'scope : "{token}" AND tokens : ({quoted})'
 
 
-@dataclass
-class _Matrix:
-    """One user's vectors and the columns vector search filters on."""
-
-    version: int
-    ids: list[str]
-    agent: npt.NDArray[Any]
-    status: npt.NDArray[Any]
-    kind: npt.NDArray[Any]
-    observed: npt.NDArray[Any]  # fixed-width ISO strings compare like times
-    importance: npt.NDArray[np.float64]
-    mat: npt.NDArray[np.float32]
-
-
 class SqliteMemoryStore:
     """:class:`~jiyi.core.ports.MemoryStore` on one SQLite file.
 
@@ -127,7 +114,8 @@ class SqliteMemoryStore:
                 f"cannot open the SQLite store at {self.path}: {exc}", field="path"
             ) from exc
         self._lock = threading.RLock()
-        self._matrices: dict[tuple[str, str], _Matrix] = {}
+        # Per-user rows + vectors for the read path, least recently used dropped first.
+        self._caches: OrderedDict[tuple[str, str], ScopeCache] = OrderedDict()
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -252,7 +240,14 @@ class SqliteMemoryStore:
             if changes.deletes:
                 # Merge FTS segments so no older segment still lists the deleted terms.
                 db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
-            self._bump(db, scope)
+            version = self._bump(db, scope)
+            # Still inside the write lock: no other write of this process can interleave.
+            key = (scope.tenant, scope.user_id)
+            cached = self._caches.get(key)
+            if cached is not None and not (
+                cached.version == version - 1 and cached.patch(changes, version)
+            ):
+                self._caches.pop(key, None)
         if changes.deletes:
             self._checkpoint()
 
@@ -272,12 +267,13 @@ class SqliteMemoryStore:
             (scope.tenant, scope.user_id, memory_id),
         )
 
-    def _bump(self, db: sqlite3.Connection, scope: Scope) -> None:
-        db.execute(
+    def _bump(self, db: sqlite3.Connection, scope: Scope) -> int:
+        row = db.execute(
             "INSERT INTO scope_versions (tenant, user_id, version) VALUES (?, ?, 1) "
-            "ON CONFLICT (tenant, user_id) DO UPDATE SET version = version + 1",
+            "ON CONFLICT (tenant, user_id) DO UPDATE SET version = version + 1 RETURNING version",
             (scope.tenant, scope.user_id),
-        )
+        ).fetchone()
+        return int(row[0])
 
     def _checkpoint(self) -> None:
         with self._lock:
@@ -299,6 +295,11 @@ class SqliteMemoryStore:
                 )
         except StorageUnavailableError as exc:  # reads must not fail on bookkeeping
             log.warning("could not record access: %s", exc)
+            return
+        with self._lock:
+            cached = self._caches.get((scope.tenant, scope.user_id))
+            if cached is not None:
+                cached.touch(memory_ids, at)
 
     def delete_user(self, scope: Scope) -> dict[str, int]:
         args = (scope.tenant, scope.user_id)
@@ -324,7 +325,7 @@ class SqliteMemoryStore:
             ).rowcount
             db.execute("DELETE FROM scope_versions WHERE tenant = ? AND user_id = ?", args)
             db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
-        self._matrices.pop((scope.tenant, scope.user_id), None)
+        self._caches.pop((scope.tenant, scope.user_id), None)
         self._checkpoint()
         return {
             "memories": memories,
@@ -342,21 +343,8 @@ class SqliteMemoryStore:
     def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         if not memory_ids:
             return []
-        where, args = self._scope_sql(scope, None)
-        # Unary "+" keeps SQLite from driving this query by the (tenant, user_id) index,
-        # which scanned all of the user's rows; the id index finds each row directly.
-        where = where.replace("m.tenant", "+m.tenant").replace("m.user_id", "+m.user_id")
-        found: dict[str, MemoryItem] = {}
-        ids = list(dict.fromkeys(memory_ids))
-        for start in range(0, len(ids), 500):  # stay under SQLite's variable limit
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for row in self._read(
-                f"{_SELECT} WHERE m.id IN ({marks}) AND {where}", [*chunk, *args]
-            ):
-                item = from_row(row)
-                found[item.id] = item
-        return [found[i] for i in ids if i in found]
+        cached = self._cache(scope)
+        return [] if cached is None else cached.visible(scope, memory_ids)
 
     def list(
         self, scope: Scope, flt: SearchFilter, *, topic: str | None = None, limit: int | None = None
@@ -404,54 +392,38 @@ class SqliteMemoryStore:
     def vector_search(
         self, scope: Scope, query: Vector, flt: SearchFilter, limit: int
     ) -> builtins.list[tuple[str, float]]:
-        m = self._matrix(scope)
-        if m is None or not m.ids:
+        cached = self._cache(scope)
+        if cached is None or cached.mat is None:
             return []
-        mask = np.ones(len(m.ids), dtype=bool)
-        if scope.agent_id is not None:
-            mask &= (m.agent == "") | (m.agent == scope.agent_id)
-        if flt.statuses:
-            mask &= np.isin(m.status, [s.value for s in flt.statuses])
-        if flt.kinds:
-            mask &= np.isin(m.kind, [k.value for k in flt.kinds])
-        if flt.since is not None:
-            mask &= m.observed >= ts(flt.since)
-        if flt.until is not None:
-            mask &= m.observed < ts(flt.until)
-        if flt.min_importance is not None:
-            mask &= m.importance >= flt.min_importance
-        return [(m.ids[i], s) for i, s in top_k_cosine(m.mat, query, mask, limit)]
+        mask = cached.mask(scope, flt)
+        return [(cached.ids[i], s) for i, s in top_k_cosine(cached.mat, query, mask, limit)]
 
-    def _matrix(self, scope: Scope) -> _Matrix | None:
+    def _cache(self, scope: Scope) -> ScopeCache | None:
+        """The scope's cache, reloaded if any process wrote to the scope since it was built."""
         key = (scope.tenant, scope.user_id)
-        row = self._read("SELECT version FROM scope_versions WHERE tenant = ? AND user_id = ?", key)
-        version = row[0][0] if row else 0
-        cached = self._matrices.get(key)
-        if cached is not None and cached.version == version:
-            return cached
-        rows = self._read(
-            "SELECT m.id, m.agent_id, m.status, m.kind, m.observed_at, v.vec, m.importance "
-            "FROM memories m "
-            "JOIN vectors v ON v.pk = m.pk WHERE m.tenant = ? AND m.user_id = ? ORDER BY m.pk",
-            key,
-        )
-        if not rows:
-            self._matrices.pop(key, None)
-            return None
-        mat = np.frombuffer(b"".join(r[5] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-        built = _Matrix(
-            version=version,
-            ids=[r[0] for r in rows],
-            # Fixed-width unicode arrays: comparisons and isin run in C, not per object.
-            agent=np.array([r[1] or "" for r in rows], dtype=str),
-            status=np.array([r[2] for r in rows], dtype=str),
-            kind=np.array([r[3] for r in rows], dtype=str),
-            observed=np.array([r[4] for r in rows], dtype=str),
-            importance=np.array([r[6] for r in rows], dtype=np.float64),
-            mat=mat,
-        )
-        self._matrices[key] = built
-        return built
+        with self._lock:
+            row = self._read(
+                "SELECT version FROM scope_versions WHERE tenant = ? AND user_id = ?", key
+            )
+            version = row[0][0] if row else 0
+            cached = self._caches.get(key)
+            if cached is not None and cached.version == version:
+                self._caches.move_to_end(key)
+                return cached
+            rows = self._read(
+                f"SELECT {', '.join(f'm.{c}' for c in COLUMNS)}, v.vec FROM memories m "
+                "LEFT JOIN vectors v ON v.pk = m.pk WHERE m.tenant = ? AND m.user_id = ? "
+                "ORDER BY m.pk",
+                key,
+            )
+            if not rows:
+                self._caches.pop(key, None)
+                return None
+            built = ScopeCache.build(version, [(from_row(r[:-1]), r[-1]) for r in rows])
+            self._caches[key] = built
+            while len(self._caches) > MAX_CACHED_SCOPES:
+                self._caches.popitem(last=False)
+            return built
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         rows = self._read(
