@@ -41,7 +41,9 @@ from jiyi.storage._vectors import top_k_cosine
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
-MAX_CACHED_SCOPES = 64  # users whose rows and vectors stay in memory
+# Rows (with their vectors) kept in memory across all cached users, least recently used user
+# dropped first; ~200k rows is a few hundred MB. The user being read always stays.
+MAX_CACHED_ROWS = 200_000
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
@@ -421,8 +423,10 @@ class SqliteMemoryStore:
                 return None
             built = ScopeCache.build(version, [(from_row(r[:-1]), r[-1]) for r in rows])
             self._caches[key] = built
-            while len(self._caches) > MAX_CACHED_SCOPES:
-                self._caches.popitem(last=False)
+            total = sum(len(c.rows) for c in self._caches.values())
+            while total > MAX_CACHED_ROWS and len(self._caches) > 1:
+                _, dropped = self._caches.popitem(last=False)
+                total -= len(dropped.rows)
             return built
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
