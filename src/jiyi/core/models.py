@@ -216,6 +216,30 @@ class HistoryEntry(BaseModel):
     related_id: str | None = None  # superseded_by / the memory that replaced it
     reason: str | None = None
 
+    @classmethod
+    def of(
+        cls,
+        m: MemoryItem,
+        action: Action,
+        at: datetime,
+        *,
+        related: str | None = None,
+        reason: str | None = None,
+    ) -> HistoryEntry:
+        """The entry recording ``action`` on ``m``; a DELETE keeps no content, only its hash."""
+        from jiyi.core.ids import content_hash
+
+        return cls(
+            memory_id=m.id,
+            action=action,
+            at=at,
+            content=None if action == Action.DELETE else m.content,
+            content_hash=content_hash(m.content),
+            version=m.version,
+            related_id=related,
+            reason=reason or None,
+        )
+
 
 class DeletionReceipt(BaseModel):
     """What a hard delete removed, from which store, and when."""

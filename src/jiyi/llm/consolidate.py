@@ -29,7 +29,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from jiyi.core.calibration import calibration_for
-from jiyi.core.ids import content_hash, new_id
+from jiyi.core.ids import new_id
 from jiyi.core.models import (
     Action,
     HistoryEntry,
@@ -103,16 +103,7 @@ def find_duplicates(
 
 
 def _history(m: MemoryItem, action: Action, at: datetime, related: str | None) -> HistoryEntry:
-    return HistoryEntry(
-        memory_id=m.id,
-        action=action,
-        at=at,
-        content=None if action == Action.DELETE else m.content,
-        content_hash=content_hash(m.content),
-        version=m.version,
-        related_id=related,
-        reason="consolidate",
-    )
+    return HistoryEntry.of(m, action, at, related=related, reason="consolidate")
 
 
 def _reflect_llm(

@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.ids import content_hash, new_id
+from jiyi.core.ids import new_id
 from jiyi.core.models import (
     Action,
     AddResult,
@@ -81,16 +81,7 @@ class Ports:
 def _history(
     m: MemoryItem, action: Action, at: datetime, related: str | None = None, reason: str = ""
 ) -> HistoryEntry:
-    return HistoryEntry(
-        memory_id=m.id,
-        action=action,
-        at=at,
-        content=None if action == Action.DELETE else m.content,
-        content_hash=content_hash(m.content),
-        version=m.version,
-        related_id=related,
-        reason=reason or None,
-    )
+    return HistoryEntry.of(m, action, at, related=related, reason=reason)
 
 
 @dataclass
@@ -222,8 +213,13 @@ def _episodes(
                 session_id=session_id,
                 created_at=now,
                 observed_at=m.timestamp or now,
-                metadata={"role": m.role, "name": m.name, "batch": batch, "pos": i,
-                          **(extra or {})},
+                metadata={
+                    "role": m.role,
+                    "name": m.name,
+                    "batch": batch,
+                    "pos": i,
+                    **(extra or {}),
+                },
             )
         )
         texts.append(episode_text(clean, i, opts.episode_context_turns))
@@ -282,9 +278,19 @@ def ingest(
     episodes, episode_texts = _episodes(clean, forget_ids, scope, session_id, now, batch, opts)
     pending = _Pending(now)
     result = AddResult(redactions=redactions, skipped=skipped)
-    _reconcile_batch(extraction, clean, episodes, episode_texts, scope=scope,
-                     session_id=session_id, batch=batch, ports=ports, opts=opts,
-                     pending=pending, result=result)
+    _reconcile_batch(
+        extraction,
+        clean,
+        episodes,
+        episode_texts,
+        scope=scope,
+        session_id=session_id,
+        batch=batch,
+        ports=ports,
+        opts=opts,
+        pending=pending,
+        result=result,
+    )
     result.episodes = [e for e in episodes if e.id in pending.rows]
     ports.store.apply(scope, pending.changeset())
     return result, pending.evict
@@ -420,8 +426,9 @@ def stage(
     nothing; the caller enqueues the job, then applies ``changes``."""
     batch = batch or new_id()
     clean, skipped, redactions = redact_messages(_with_ids(messages), opts.pii_policy)
-    episodes, texts = _episodes(clean, set(), scope, session_id, now, batch, opts,
-                                extra={"extracted": False})
+    episodes, texts = _episodes(
+        clean, set(), scope, session_id, now, batch, opts, extra={"extracted": False}
+    )
     pending = _Pending(now)
     for ep, text, vec in zip(episodes, texts, ports.embedder.embed_documents(texts), strict=True):
         pending.add(ep, keyword_text(text), vec, _history(ep, Action.ADD, now, reason="episode"))
@@ -451,7 +458,8 @@ def extract_staged(
     """
     stored = {m.id: m for m in ports.store.get_many(scope, list(episode_ids.values()))}
     unwritten = {
-        i for i in episode_ids.values()
+        i
+        for i in episode_ids.values()
         if i not in stored and not ports.store.history(scope.tenant, i)
     }
     if not unwritten and all(m.metadata.get("extracted") for m in stored.values()):
@@ -464,16 +472,39 @@ def extract_staged(
             pending.remove(m, reason="forget")
         else:  # a row update without a history line: the text did not change
             pending.updates[m.id] = m.model_copy(
-                update={"metadata": {**m.metadata, "extracted": True}})
+                update={"metadata": {**m.metadata, "extracted": True}}
+            )
     todo = [m for m in messages if episode_ids.get(m.id or "") in unwritten]
-    episodes, texts = _episodes(messages, forget_ids, scope, session_id, now, batch, opts,
-                                ids=episode_ids, extra={"extracted": True})
-    keep = [(e, t) for e, t in zip(episodes, texts, strict=True)
-            if e.source_message_ids and e.source_message_ids[0] in {m.id for m in todo}]
+    episodes, texts = _episodes(
+        messages,
+        forget_ids,
+        scope,
+        session_id,
+        now,
+        batch,
+        opts,
+        ids=episode_ids,
+        extra={"extracted": True},
+    )
+    keep = [
+        (e, t)
+        for e, t in zip(episodes, texts, strict=True)
+        if e.source_message_ids and e.source_message_ids[0] in {m.id for m in todo}
+    ]
     result = AddResult(skipped=list(extraction.skipped))
-    _reconcile_batch(extraction, messages, [e for e, _ in keep], [t for _, t in keep],
-                     scope=scope, session_id=session_id, batch=batch, ports=ports, opts=opts,
-                     pending=pending, result=result)
+    _reconcile_batch(
+        extraction,
+        messages,
+        [e for e, _ in keep],
+        [t for _, t in keep],
+        scope=scope,
+        session_id=session_id,
+        batch=batch,
+        ports=ports,
+        opts=opts,
+        pending=pending,
+        result=result,
+    )
     result.episodes = [e for e, _ in keep if e.id in pending.rows]
     ports.store.apply(scope, pending.changeset())
     return result, pending.evict
