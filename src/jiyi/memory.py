@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import calibration_for
 from jiyi.core.context import assemble_context
-from jiyi.core.ids import content_hash
 from jiyi.core.inputs import as_utc, check_id, parse_messages
 from jiyi.core.models import (
     Action,
@@ -43,6 +42,7 @@ from jiyi.core.ports import (
 )
 from jiyi.core.text import keyword_text
 from jiyi.errors import InvalidInputError, NotFoundError
+from jiyi.pipeline.dependents import dependents
 from jiyi.pipeline.ingest import IngestOptions, Ports, extract_staged, ingest, stage
 from jiyi.pipeline.recall import Recalled, VectorBudget, recall
 
@@ -352,17 +352,7 @@ class Memory:
         vec = self.embedder.embed_documents([content])[0]
         changes = ChangeSet(
             upserts=[Indexed(new, keyword_text(content), vec)],
-            history=[
-                HistoryEntry(
-                    memory_id=new.id,
-                    action=Action.UPDATE,
-                    at=now,
-                    content=content,
-                    content_hash=content_hash(content),
-                    version=new.version,
-                    reason="manual_update",
-                )
-            ],
+            history=[HistoryEntry.of(new, Action.UPDATE, now, reason="manual_update")],
         )
         self.store.apply(old.scope, changes)
         self._evict([old.content])
@@ -379,36 +369,11 @@ class Memory:
         """
         m = self._find(memory_id)
         now = self._clock()
-        ids = [m.id]
-        texts = [m.content]
-        if m.kind != MemoryKind.EPISODE and m.source_message_ids:
-            src = set(m.source_message_ids)
-            for ep in self.store.list(
-                m.scope, SearchFilter(statuses=tuple(Status), kinds=(MemoryKind.EPISODE,))
-            ):
-                if src & set(ep.source_message_ids):
-                    ids.append(ep.id)
-                    texts.append(ep.content)
-        # Reflections derived from what goes are deleted too (they may quote it); the next
-        # consolidation recomputes them from what remains.
-        for s in self.store.list(
-            m.scope, SearchFilter(statuses=tuple(Status), kinds=(MemoryKind.SUMMARY,))
-        ):
-            if s.metadata.get("derived") and set(ids) & set(s.metadata.get("sources") or []):
-                ids.append(s.id)
-                texts.append(s.content)
+        gone = [m, *dependents(self.store, m.scope, m)]
+        texts = [g.content for g in gone]
         changes = ChangeSet(
-            deletes=ids,
-            history=[
-                HistoryEntry(
-                    memory_id=i,
-                    action=Action.DELETE,
-                    at=now,
-                    content_hash=content_hash(t),
-                    reason="delete",
-                )
-                for i, t in zip(ids, texts, strict=True)
-            ],
+            deletes=[g.id for g in gone],
+            history=[HistoryEntry.of(g, Action.DELETE, now, reason="delete") for g in gone],
         )
         self.store.apply(m.scope, changes)
         self._evict(texts)

@@ -209,3 +209,23 @@ def test_deleting_a_source_deletes_reflections_derived_from_it(mem: Memory) -> N
     mem.store.apply(fact.scope, ChangeSet(upserts=[Indexed(summary, "饮食 安全", None)]))
     mem.delete(fact.id)
     assert mem.get(summary.id) is None
+
+
+def test_a_forget_request_also_deletes_reflections_derived_from_it(mem: Memory) -> None:
+    from jiyi.core.ids import new_id
+    from jiyi.core.models import MemoryItem, MemoryKind
+    from jiyi.core.ports import ChangeSet, Indexed
+
+    bday = mem.add("我生日是5月3号", user_id="u1").events[0].memory
+    summary = MemoryItem(
+        id=new_id(),
+        user_id="u1",
+        kind=MemoryKind.SUMMARY,
+        content="用户在意生日",
+        created_at=bday.created_at,
+        observed_at=bday.created_at,
+        metadata={"derived": True, "sources": [bday.id]},
+    )
+    mem.store.apply(bday.scope, ChangeSet(upserts=[Indexed(summary, "生日", None)]))
+    mem.add("别记我的生日", user_id="u1")
+    assert mem.get(bday.id) is None and mem.get(summary.id) is None

@@ -51,6 +51,7 @@ from jiyi.core.ports import (
 from jiyi.core.reconcile import Decision, reconcile
 from jiyi.core.text import keyword_text, query_terms
 from jiyi.errors import ExtractionError
+from jiyi.pipeline.dependents import dependents
 
 log = logging.getLogger(__name__)
 NON_EPISODE = tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
@@ -389,9 +390,10 @@ def _reconcile_batch(
             pending.remove(t, reason="forget")
             result.events = [e for e in result.events if e.memory.id != t.id]
             result.events.append(MemoryEvent(event=Action.DELETE, memory=t))
-            # The user's own words go too: the episodes the memory was extracted from.
-            for ep in _source_episodes(t, scope, ports.store, pending):
-                pending.remove(ep, reason="forget")
+            # The user's own words go too (episodes of this batch or stored), and any
+            # reflection derived from them.
+            for dep in _pending_episodes(t, pending) + dependents(ports.store, scope, t):
+                pending.remove(dep, reason="forget")
 
 
 # -- deferred extraction (server with a work queue) ----------------------------------------
@@ -510,22 +512,13 @@ def extract_staged(
     return result, pending.evict
 
 
-def _source_episodes(
-    m: MemoryItem, scope: Scope, store: MemoryStore, pending: _Pending
-) -> list[MemoryItem]:
-    """Pending and stored episodes carrying any of ``m``'s source message ids."""
+def _pending_episodes(m: MemoryItem, pending: _Pending) -> list[MemoryItem]:
+    """Episodes of this batch carrying any of ``m``'s source message ids."""
     src = set(m.source_message_ids)
-    if not src:
-        return []
-    found = {
-        i.memory.id: i.memory
-        for i in pending.rows.values()
+    return [
+        i.memory for i in pending.rows.values()
         if i.memory.kind == MemoryKind.EPISODE and src & set(i.memory.source_message_ids)
-    }
-    for ep in store.list(scope, SearchFilter(statuses=tuple(Status), kinds=(MemoryKind.EPISODE,))):
-        if src & set(ep.source_message_ids):
-            found.setdefault(ep.id, ep)
-    return list(found.values())
+    ]
 
 
 def _forget_targets(
