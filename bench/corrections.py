@@ -33,7 +33,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from jiyi import Memory
-from jiyi.core.models import MemoryKind, Status
+from jiyi.core.models import MemoryKind
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
@@ -68,7 +68,7 @@ def run_case(mem: Memory, case: dict[str, Any]) -> dict[str, Any]:
     out["collateral"] = len(lost)
     if case["type"] != "correction":
         return out
-    new_value, old_value = case["new_value"].lower(), case["old_value"].lower()
+    new_value = case["new_value"].lower()
     old_ids = made[target]
     new_active = any(new_value in m.content.lower() for m in after.values())
     out["extracted"] = bool(old_ids)
