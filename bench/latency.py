@@ -24,8 +24,20 @@ from jiyi import Memory
 
 PEOPLE = ["妈妈", "老王", "Lily", "张医生", "同事小李", "Tom", "女儿", "房东"]
 PLACES = ["杭州", "成都", "the gym", "公司", "Shanghai", "超市", "医院", "机场"]
-THINGS = ["冷萃咖啡", "跑步计划", "体检报告", "周末露营", "Python project", "房租", "钢琴课",
-          "过敏药", "年终总结", "birthday party", "火锅", "搬家"]
+THINGS = [
+    "冷萃咖啡",
+    "跑步计划",
+    "体检报告",
+    "周末露营",
+    "Python project",
+    "房租",
+    "钢琴课",
+    "过敏药",
+    "年终总结",
+    "birthday party",
+    "火锅",
+    "搬家",
+]
 TEMPLATES = [
     "第{i}次聊天：今天和{p}在{l}聊了{t}，感觉还不错。",
     "我跟{p}约好下周去{l}，顺便处理{t}的事情（记录{i}）。",
@@ -33,9 +45,18 @@ TEMPLATES = [
     "{p}提醒我{t}要在{l}办好，编号 R{i:05d}。",
     "I spent the evening on {t} after visiting {l} with {p} (entry {i}).",
 ]
-QUERIES = ["上次和张医生聊了什么", "我的体检报告怎么样了", "what did Tom say about the gym",
-           "周末露营的计划", "房租什么时候交", "Lily birthday party", "R04213 是什么",
-           "最近在忙什么 Python project", "和妈妈去杭州", "钢琴课安排"]
+QUERIES = [
+    "上次和张医生聊了什么",
+    "我的体检报告怎么样了",
+    "what did Tom say about the gym",
+    "周末露营的计划",
+    "房租什么时候交",
+    "Lily birthday party",
+    "R04213 是什么",
+    "最近在忙什么 Python project",
+    "和妈妈去杭州",
+    "钢琴课安排",
+]
 
 
 def main() -> int:
@@ -43,8 +64,12 @@ def main() -> int:
     ap.add_argument("--memories", type=int, default=10_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--out", type=Path, default=Path("bench/results/latency.json"))
-    ap.add_argument("--db", type=Path, default=None,
-                    help="keep the store here and reuse it on the next run (skips ingest)")
+    ap.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="keep the store here and reuse it on the next run (skips ingest)",
+    )
     args = ap.parse_args()
     rng = random.Random(7)
     console = Console()
@@ -52,15 +77,20 @@ def main() -> int:
         db = args.db or Path(tmp) / "latency.db"
         reuse = db.exists()
         mem = Memory(db)
-        texts = [rng.choice(TEMPLATES).format(i=i, p=rng.choice(PEOPLE), l=rng.choice(PLACES),
-                                             t=rng.choice(THINGS)) for i in range(args.memories)]
+        texts = [
+            rng.choice(TEMPLATES).format(
+                i=i, p=rng.choice(PEOPLE), l=rng.choice(PLACES), t=rng.choice(THINGS)
+            )
+            for i in range(args.memories)
+        ]
         t0 = time.perf_counter()
         with Progress(console=console, transient=True, disable=reuse) as bar:
             task = bar.add_task("ingest (embedding every episode)", total=len(texts))
             for i in range(0, 0 if reuse else len(texts), 250):
-                chunk = texts[i:i + 250]
-                mem.add([{"role": "user", "content": t} for t in chunk], user_id="bench",
-                        infer=False)
+                chunk = texts[i : i + 250]
+                mem.add(
+                    [{"role": "user", "content": t} for t in chunk], user_id="bench", infer=False
+                )
                 bar.advance(task, len(chunk))
         ingest_s = time.perf_counter() - t0
         inner = getattr(mem.embedder, "inner", mem.embedder)
@@ -91,21 +121,28 @@ def main() -> int:
         "search_ms_p95": round(pct(search_ms, 0.95), 2),
         "query_embedding_ms_p50": round(statistics.median(embed_ms), 2),
         "query_embedding_ms_p95": round(pct(embed_ms, 0.95), 2),
-        "embedding_share_of_p50": round(statistics.median(embed_ms)
-                                        / statistics.median(search_ms), 3),
+        "embedding_share_of_p50": round(
+            statistics.median(embed_ms) / statistics.median(search_ms), 3
+        ),
         "target_search_ms_p95": 25.0,
     }
     table = Table(title=f"jiyi search latency, {args.memories:,} memories in one user scope")
     table.add_column("measure")
     table.add_column("p50 ms", justify="right")
     table.add_column("p95 ms", justify="right")
-    table.add_row("search (incl. query embedding)", str(result["search_ms_p50"]),
-                  str(result["search_ms_p95"]))
-    table.add_row("query embedding alone", str(result["query_embedding_ms_p50"]),
-                  str(result["query_embedding_ms_p95"]))
+    table.add_row(
+        "search (incl. query embedding)", str(result["search_ms_p50"]), str(result["search_ms_p95"])
+    )
+    table.add_row(
+        "query embedding alone",
+        str(result["query_embedding_ms_p50"]),
+        str(result["query_embedding_ms_p95"]),
+    )
     console.print(table)
-    console.print(f"ingest: {result['ingest_messages_per_s']} messages/s; embedding share of "
-                  f"median search: {result['embedding_share_of_p50']:.0%}")
+    console.print(
+        f"ingest: {result['ingest_messages_per_s']} messages/s; embedding share of "
+        f"median search: {result['embedding_share_of_p50']:.0%}"
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

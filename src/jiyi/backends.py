@@ -53,8 +53,14 @@ def open_extractor(settings: Settings, tenant: str, meter: UsageMeter | None) ->
     except ImportError as exc:
         raise MissingDependencyError(exc.name or "httpx", "llm") from exc
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-    client = ChatClient(settings.llm_base_url, settings.llm_model, api_key=key,
-                        timeout=settings.llm_timeout, tenant=tenant, meter=meter)
+    client = ChatClient(
+        settings.llm_base_url,
+        settings.llm_model,
+        api_key=key,
+        timeout=settings.llm_timeout,
+        tenant=tenant,
+        meter=meter,
+    )
     return LLMExtractor(client)
 
 
@@ -67,14 +73,16 @@ def open_queue(settings: Settings) -> WorkQueue | None:
     if backend == "sqlite":
         from jiyi.queue.sqlite import SqliteWorkQueue
 
-        return SqliteWorkQueue(settings.home / "queue.db",
-                               max_attempts=settings.queue_max_attempts, retry_base=retry)
+        return SqliteWorkQueue(
+            settings.home / "queue.db", max_attempts=settings.queue_max_attempts, retry_base=retry
+        )
     dsn = settings.store_dsn
     if dsn is None:
         from jiyi.errors import InvalidInputError
 
-        raise InvalidInputError("JIYI_QUEUE=postgres needs JIYI_STORE=postgresql://…",
-                                field="queue")
+        raise InvalidInputError(
+            "JIYI_QUEUE=postgres needs JIYI_STORE=postgresql://…", field="queue"
+        )
     from jiyi.queue.postgres import PostgresWorkQueue
 
     return PostgresWorkQueue(dsn, max_attempts=settings.queue_max_attempts, retry_base=retry)

@@ -36,8 +36,9 @@ class ContextCache(Protocol):
         """(the value or None, the user's current version — pass it to :meth:`put`)."""
         ...
 
-    def put(self, tenant: str, user_id: str, key: str, version: str,
-            value: dict[str, Any], ttl: float) -> None:
+    def put(
+        self, tenant: str, user_id: str, key: str, version: str, value: dict[str, Any], ttl: float
+    ) -> None:
         """Store ``value`` under ``version`` for ``ttl`` seconds (best effort)."""
         ...
 
@@ -52,8 +53,9 @@ class InProcessContextCache:
     def __init__(self, max_entries: int = 10_000) -> None:
         self._lock = threading.Lock()
         self._versions: dict[tuple[str, str], int] = {}
-        self._entries: OrderedDict[tuple[str, str, str, str], tuple[float, dict[str, Any]]] = \
+        self._entries: OrderedDict[tuple[str, str, str, str], tuple[float, dict[str, Any]]] = (
             OrderedDict()
+        )
         self.max_entries = max_entries
 
     def get(self, tenant: str, user_id: str, key: str) -> tuple[dict[str, Any] | None, str]:
@@ -65,8 +67,9 @@ class InProcessContextCache:
             self._entries.move_to_end((tenant, user_id, version, key))
             return hit[1], version
 
-    def put(self, tenant: str, user_id: str, key: str, version: str,
-            value: dict[str, Any], ttl: float) -> None:
+    def put(
+        self, tenant: str, user_id: str, key: str, version: str, value: dict[str, Any], ttl: float
+    ) -> None:
         with self._lock:
             if str(self._versions.get((tenant, user_id), 0)) != version:
                 return  # the user changed while this was computed
@@ -98,12 +101,19 @@ class RedisContextCache:
         on_unavailable: called on every Redis error.
     """
 
-    def __init__(self, url: str, *, prefix: str = "jiyi:", timeout: float = 0.5,
-                 on_unavailable: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "jiyi:",
+        timeout: float = 0.5,
+        on_unavailable: Callable[[], None] | None = None,
+    ) -> None:
         import redis
 
-        self._redis = redis.Redis.from_url(url, socket_timeout=timeout,
-                                           socket_connect_timeout=timeout)
+        self._redis = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
         self._get = self._redis.register_script(_GET)
         self.prefix = prefix
@@ -121,14 +131,17 @@ class RedisContextCache:
         v = version.decode() if isinstance(version, bytes) else str(version)
         return (json.loads(raw) if raw else None), v
 
-    def put(self, tenant: str, user_id: str, key: str, version: str,
-            value: dict[str, Any], ttl: float) -> None:
+    def put(
+        self, tenant: str, user_id: str, key: str, version: str, value: dict[str, Any], ttl: float
+    ) -> None:
         if not version:  # the version could not be read: do not cache
             return
         try:
-            self._redis.set(f"{self._vkey(tenant, user_id)}:{version}:{key}",
-                            json.dumps(value, ensure_ascii=False, default=str),
-                            px=max(1, int(ttl * 1000)))
+            self._redis.set(
+                f"{self._vkey(tenant, user_id)}:{version}:{key}",
+                json.dumps(value, ensure_ascii=False, default=str),
+                px=max(1, int(ttl * 1000)),
+            )
         except self._errors:
             self._on_unavailable()
 

@@ -78,7 +78,8 @@ class KeyStore:
             self._db.execute(
                 "INSERT OR IGNORE INTO api_keys(key_id, key_hash, tenant, agent_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (key_id, digest, tenant, agent_id, datetime.now(UTC).isoformat()))
+                (key_id, digest, tenant, agent_id, datetime.now(UTC).isoformat()),
+            )
         return Principal(key_id=key_id, tenant=tenant, agent_id=agent_id)
 
     def verify(self, key: str) -> Principal | None:
@@ -89,7 +90,9 @@ class KeyStore:
         with self._lock:
             row = self._db.execute(
                 "SELECT key_id, key_hash, tenant, agent_id FROM api_keys"
-                " WHERE key_hash = ? AND revoked_at IS NULL", (digest,)).fetchone()
+                " WHERE key_hash = ? AND revoked_at IS NULL",
+                (digest,),
+            ).fetchone()
         # The lookup is by hash already; compare_digest keeps the final check constant-time.
         if row is None or not hmac.compare_digest(row[1], digest):
             return None
@@ -100,14 +103,16 @@ class KeyStore:
         with self._lock:
             cur = self._db.execute(
                 "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL",
-                (datetime.now(UTC).isoformat(), key_id))
+                (datetime.now(UTC).isoformat(), key_id),
+            )
         return cur.rowcount > 0
 
     def count(self) -> int:
         """Active keys."""
         with self._lock:
             row = self._db.execute(
-                "SELECT count(*) FROM api_keys WHERE revoked_at IS NULL").fetchone()
+                "SELECT count(*) FROM api_keys WHERE revoked_at IS NULL"
+            ).fetchone()
         return int(row[0])
 
     def close(self) -> None:

@@ -50,10 +50,16 @@ class Worker:
             context cache and counts metrics here).
     """
 
-    def __init__(self, queue: WorkQueue, memory: Callable[[str], Memory], *,
-                 name: str | None = None, lease: timedelta = timedelta(minutes=2),
-                 clock: Clock | None = None,
-                 on_done: Callable[[Job, AddResult | None], None] | None = None) -> None:
+    def __init__(
+        self,
+        queue: WorkQueue,
+        memory: Callable[[str], Memory],
+        *,
+        name: str | None = None,
+        lease: timedelta = timedelta(minutes=2),
+        clock: Clock | None = None,
+        on_done: Callable[[Job, AddResult | None], None] | None = None,
+    ) -> None:
         self.queue = queue
         self.memory = memory
         self.name = name or f"{socket.gethostname()}:{os.getpid()}"
@@ -65,8 +71,9 @@ class Worker:
 
     def run_once(self) -> Job | None:
         """Claim and run one job; the job (with its outcome recorded), or None if idle."""
-        job = self.queue.claim(f"{self.name}:{threading.get_ident()}", lease=self.lease,
-                               now=self.clock())
+        job = self.queue.claim(
+            f"{self.name}:{threading.get_ident()}", lease=self.lease, now=self.clock()
+        )
         if job is None:
             return None
         try:
@@ -74,10 +81,19 @@ class Worker:
         except Exception as exc:  # a job must never take the worker down
             self.failed += 1
             state = self.queue.fail(job.id, _describe(exc), now=self.clock())
-            level = logging.ERROR if state == "dead" or isinstance(exc, InvalidInputError) \
+            level = (
+                logging.ERROR
+                if state == "dead" or isinstance(exc, InvalidInputError)
                 else logging.WARNING
-            log.log(level, "job %s failed (attempt %d, now %s): %s", job.id, job.attempts,
-                    state, _describe(exc))
+            )
+            log.log(
+                level,
+                "job %s failed (attempt %d, now %s): %s",
+                job.id,
+                job.attempts,
+                state,
+                _describe(exc),
+            )
             return job
         if not self.queue.complete(job.id, now=self.clock()):
             log.info("job %s was purged or finished elsewhere while it ran", job.id)

@@ -22,26 +22,39 @@ PG_DSN = os.environ.get("JIYI_TEST_PG_DSN")
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.integration)])
 def queue(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[WorkQueue]:
     if request.param == "sqlite":
-        q: WorkQueue = SqliteWorkQueue(tmp_path / "queue.db", max_attempts=3,
-                                       retry_base=timedelta(seconds=10))
+        q: WorkQueue = SqliteWorkQueue(
+            tmp_path / "queue.db", max_attempts=3, retry_base=timedelta(seconds=10)
+        )
         yield q
         q.close()
         return
     if not PG_DSN:
-        pytest.skip("PostgreSQL not configured: run `scripts/services.sh up` and export "
-                    "JIYI_TEST_PG_DSN (CI always does)")
+        pytest.skip(
+            "PostgreSQL not configured: run `scripts/services.sh up` and export "
+            "JIYI_TEST_PG_DSN (CI always does)"
+        )
     from jiyi.queue.postgres import PostgresWorkQueue
 
-    pq = PostgresWorkQueue(PG_DSN, schema=f"q_{uuid.uuid4().hex[:10]}", max_attempts=3,
-                           retry_base=timedelta(seconds=10))
+    pq = PostgresWorkQueue(
+        PG_DSN,
+        schema=f"q_{uuid.uuid4().hex[:10]}",
+        max_attempts=3,
+        retry_base=timedelta(seconds=10),
+    )
     yield pq
     pq.drop()
     pq.close()
 
 
 def job(i: int | str, user: str = "alice", tenant: str = "acme") -> Job:
-    return Job(id=f"job-{i}", kind="extract", tenant=tenant, user_id=user,
-               payload={"messages": [{"content": f"我对花生过敏 {i}"}]}, created_at=T0)
+    return Job(
+        id=f"job-{i}",
+        kind="extract",
+        tenant=tenant,
+        user_id=user,
+        payload={"messages": [{"content": f"我对花生过敏 {i}"}]},
+        created_at=T0,
+    )
 
 
 def test_jobs_come_out_oldest_first_with_their_payload(queue: WorkQueue) -> None:
@@ -52,7 +65,10 @@ def test_jobs_come_out_oldest_first_with_their_payload(queue: WorkQueue) -> None
     first = got[0]
     assert first is not None
     assert (first.state, first.attempts, first.payload) == (
-        "running", 1, {"messages": [{"content": "我对花生过敏 0"}]})
+        "running",
+        1,
+        {"messages": [{"content": "我对花生过敏 0"}]},
+    )
 
 
 def test_enqueue_is_idempotent_by_id(queue: WorkQueue) -> None:
@@ -90,8 +106,9 @@ def test_failures_back_off_then_go_dead_and_can_be_retried(queue: WorkQueue) -> 
     states = []
     for wait in (0, 10, 20):  # retry_base 10 s, doubling
         now += timedelta(seconds=wait)
-        assert queue.claim("w", lease=LEASE, now=now - timedelta(microseconds=1)) is None \
-            or wait == 0
+        assert (
+            queue.claim("w", lease=LEASE, now=now - timedelta(microseconds=1)) is None or wait == 0
+        )
         claimed = queue.claim("w", lease=LEASE, now=now)
         assert claimed is not None, wait
         states.append(queue.fail(claimed.id, "ExtractionError: timeout", now=now))
@@ -131,7 +148,7 @@ def test_concurrent_workers_never_share_a_job(queue: WorkQueue) -> None:
     lock = threading.Lock()
 
     def work() -> None:
-        while (j := queue.claim(threading.current_thread().name, lease=LEASE, now=T0)):
+        while j := queue.claim(threading.current_thread().name, lease=LEASE, now=T0):
             with lock:
                 seen.append(j.id)
             queue.complete(j.id, now=T0)

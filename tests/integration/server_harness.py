@@ -68,17 +68,20 @@ class RunningServer:
 
 
 @contextmanager
-def running_server(tmp_path: Path, *, embedder: Embedder | None = None,
-                   **settings: Any) -> Iterator[RunningServer]:
+def running_server(
+    tmp_path: Path, *, embedder: Embedder | None = None, **settings: Any
+) -> Iterator[RunningServer]:
     clock = FakeClock()
     cfg = Settings(home=tmp_path, embedder="hashing", **settings)
     store = SqliteMemoryStore(tmp_path / "jiyi.db")
     keys = KeyStore(tmp_path / "keys.db")
-    app = create_app(cfg, store=store, embedder=embedder or HashingEmbedder(), keys=keys,
-                     clock=clock)
+    app = create_app(
+        cfg, store=store, embedder=embedder or HashingEmbedder(), keys=keys, clock=clock
+    )
     # Port 0: the kernel picks a free port; we read it back once uvicorn is listening.
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0,
-                                           log_level="warning", lifespan="on"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

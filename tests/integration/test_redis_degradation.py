@@ -37,9 +37,26 @@ class PrivateRedis:
 
     def start(self) -> None:
         assert REDIS is not None
-        subprocess.run([REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                        "--appendonly", "no", "--daemonize", "yes", "--dir", str(self.dir),
-                        "--pidfile", str(self.dir / "redis.pid")], check=True)
+        subprocess.run(
+            [
+                REDIS,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "yes",
+                "--dir",
+                str(self.dir),
+                "--pidfile",
+                str(self.dir / "redis.pid"),
+            ],
+            check=True,
+        )
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -68,8 +85,10 @@ class PrivateRedis:
 @pytest.fixture
 def redis(tmp_path: Path) -> Iterator[PrivateRedis]:
     if REDIS is None:
-        pytest.skip("redis-server not installed: run `scripts/services.sh up` "
-                    "(it installs Redis and exports JIYI_TEST_REDIS_URL)")
+        pytest.skip(
+            "redis-server not installed: run `scripts/services.sh up` "
+            "(it installs Redis and exports JIYI_TEST_REDIS_URL)"
+        )
     r = PrivateRedis(tmp_path)
     r.start()
     yield r
@@ -82,23 +101,32 @@ def test_sessions_and_context_survive_redis_dying(tmp_path: Path, redis: Private
         sessions = srv.services.sessions
         assert isinstance(sessions, FallbackSessionStore)
         key = srv.key("acme")
-        with httpx.Client(base_url=srv.url, headers={"Authorization": f"Bearer {key}"},
-                          timeout=30) as h:
+        with httpx.Client(
+            base_url=srv.url, headers={"Authorization": f"Bearer {key}"}, timeout=30
+        ) as h:
+
             def say(session: str, text: str) -> httpx.Response:
-                return h.post(f"/v1/sessions/{session}/messages",
-                              json={"user_id": "r1", "content": text})
+                return h.post(
+                    f"/v1/sessions/{session}/messages", json={"user_id": "r1", "content": text}
+                )
 
             def context(session: str) -> httpx.Response:
-                return h.post("/v1/context", json={"user_id": "r1", "query": "推荐晚饭",
-                                                   "session_id": session})
+                return h.post(
+                    "/v1/context",
+                    json={"user_id": "r1", "query": "推荐晚饭", "session_id": session},
+                )
 
             assert say("before", "我对花生过敏").status_code == 200
-            assert h.post("/v1/memories", json={"messages": "我喜欢吃辣",
-                                                "user_id": "r1"}).status_code == 200
+            assert (
+                h.post("/v1/memories", json={"messages": "我喜欢吃辣", "user_id": "r1"}).status_code
+                == 200
+            )
             assert context("before").status_code == 200
             assert sessions.fallback.stats()["live"] == 0  # it lives in Redis
-            assert srv.services.metrics.value("jiyi_redis_unavailable_total",
-                                              component="sessions") == 0
+            assert (
+                srv.services.metrics.value("jiyi_redis_unavailable_total", component="sessions")
+                == 0
+            )
 
             redis.kill()
 
@@ -108,13 +136,16 @@ def test_sessions_and_context_survive_redis_dying(tmp_path: Path, redis: Private
             ctx = context("during")
             assert ctx.status_code == 200, ctx.text
             assert "火锅" in ctx.json()["text"]
-            assert h.post("/v1/memories", json={"messages": "我住在成都",
-                                                "user_id": "r1"}).status_code == 200
+            assert (
+                h.post("/v1/memories", json={"messages": "我住在成都", "user_id": "r1"}).status_code
+                == 200
+            )
             assert h.post("/v1/sessions/during/end").status_code == 200
             assert h.get("/v1/sessions/before").status_code == 404  # in the dead Redis
             assert sessions.degraded
-            assert srv.services.metrics.value("jiyi_redis_unavailable_total",
-                                              component="sessions") > 0
+            assert (
+                srv.services.metrics.value("jiyi_redis_unavailable_total", component="sessions") > 0
+            )
             assert "jiyi_redis_unavailable_total" in h.get("/metrics").text
             srv.sweep()  # the fallback session is written to long-term memory
             eps = h.get("/v1/memories", params={"user_id": "r1", "include_episodes": True})

@@ -48,10 +48,19 @@ def test_health_docs_and_openapi(srv: RunningServer) -> None:
         assert h.get("/healthz").json()["status"] == "ok"
         assert h.get("/docs").status_code == 200
         paths = h.get("/openapi.json").json()["paths"]
-    for p in ("/v1/memories", "/v1/memories/search", "/v1/memories/{memory_id}",
-              "/v1/memories/{memory_id}/history", "/v1/users/{user_id}",
-              "/v1/sessions/{session_id}/messages", "/v1/sessions/{session_id}",
-              "/v1/sessions/{session_id}/end", "/v1/context", "/healthz", "/metrics"):
+    for p in (
+        "/v1/memories",
+        "/v1/memories/search",
+        "/v1/memories/{memory_id}",
+        "/v1/memories/{memory_id}/history",
+        "/v1/users/{user_id}",
+        "/v1/sessions/{session_id}/messages",
+        "/v1/sessions/{session_id}",
+        "/v1/sessions/{session_id}/end",
+        "/v1/context",
+        "/healthz",
+        "/metrics",
+    ):
         assert p in paths
 
 
@@ -61,7 +70,8 @@ def test_memory_lifecycle_through_the_sdk(client: Client) -> None:
     fact = next(e.memory for e in added.events if "花生过敏" in e.memory.content)
     hits = client.search("花生", user_id="sdk-u", top_k=5)
     assert hits[0].memory.id in {e.memory.id for e in added.events} | {
-        ep.id for ep in added.episodes}
+        ep.id for ep in added.episodes
+    }
     assert {"keyword", "semantic"} <= set(hits[0].scores)
     got = client.get(fact.id)
     assert got is not None and got.content == fact.content
@@ -84,24 +94,49 @@ def test_memory_lifecycle_through_the_sdk(client: Client) -> None:
 
 def test_raw_http_paths_and_fields(srv: RunningServer, key: str) -> None:
     with raw(srv, key) as h:
-        r = h.post("/v1/memories", json={
-            "messages": [{"role": "user", "content": "I live in Berlin and I love jazz."}],
-            "user_id": "raw-u", "agent_id": "planner", "session_id": "r1", "infer": True})
+        r = h.post(
+            "/v1/memories",
+            json={
+                "messages": [{"role": "user", "content": "I live in Berlin and I love jazz."}],
+                "user_id": "raw-u",
+                "agent_id": "planner",
+                "session_id": "r1",
+                "infer": True,
+            },
+        )
         assert r.status_code == 200
         body = r.json()
         assert set(body) >= {"events", "skipped"}
         mem = body["events"][0]["memory"]
-        assert {"id", "content", "kind", "topic", "status", "source_message_ids",
-                "created_at"} <= set(mem)
-        r = h.post("/v1/memories/search", json={
-            "query": "where does the user live", "user_id": "raw-u", "agent_id": "planner",
-            "top_k": 3, "kinds": ["fact", "preference"], "since": "2020-01-01T00:00:00Z",
-            "until": "2030-01-01T00:00:00Z", "now": "2026-11-29T08:00:00+08:00"})
+        assert {
+            "id",
+            "content",
+            "kind",
+            "topic",
+            "status",
+            "source_message_ids",
+            "created_at",
+        } <= set(mem)
+        r = h.post(
+            "/v1/memories/search",
+            json={
+                "query": "where does the user live",
+                "user_id": "raw-u",
+                "agent_id": "planner",
+                "top_k": 3,
+                "kinds": ["fact", "preference"],
+                "since": "2020-01-01T00:00:00Z",
+                "until": "2030-01-01T00:00:00Z",
+                "now": "2026-11-29T08:00:00+08:00",
+            },
+        )
         assert r.status_code == 200
         assert all(x["memory"]["kind"] in ("fact", "preference") for x in r.json()["results"])
         assert {"score", "scores"} <= set(r.json()["results"][0])
-        r = h.get("/v1/memories", params={"user_id": "raw-u", "agent_id": "planner",
-                                          "include_superseded": "true"})
+        r = h.get(
+            "/v1/memories",
+            params={"user_id": "raw-u", "agent_id": "planner", "include_superseded": "true"},
+        )
         assert r.status_code == 200 and r.json()["memories"]
         mid = mem["id"]
         assert h.get(f"/v1/memories/{mid}").json()["id"] == mid
@@ -110,12 +145,21 @@ def test_raw_http_paths_and_fields(srv: RunningServer, key: str) -> None:
         assert len(h.get(f"/v1/memories/{mid}/history").json()["history"]) == 2
         assert h.delete(f"/v1/memories/{mid}").status_code == 204
         assert h.get(f"/v1/memories/{mid}").status_code == 404
-        r = h.post("/v1/sessions/r1/messages", json={"user_id": "raw-u", "role": "user",
-                                                     "content": "Plan a trip for me"})
+        r = h.post(
+            "/v1/sessions/r1/messages",
+            json={"user_id": "raw-u", "role": "user", "content": "Plan a trip for me"},
+        )
         assert r.status_code == 200 and r.json()["messages"][-1]["content"] == "Plan a trip for me"
         assert h.get("/v1/sessions/r1").json()["total"] == 1
-        r = h.post("/v1/context", json={"user_id": "raw-u", "session_id": "r1",
-                                        "query": "trip ideas", "token_budget": 400})
+        r = h.post(
+            "/v1/context",
+            json={
+                "user_id": "raw-u",
+                "session_id": "r1",
+                "query": "trip ideas",
+                "token_budget": 400,
+            },
+        )
         assert set(r.json()) >= {"text", "memories", "tokens"}
         assert "Plan a trip for me" in r.json()["text"]
         assert h.post("/v1/sessions/r1/end").json()["ended"] is True
@@ -136,17 +180,18 @@ def test_no_key_or_wrong_key_is_401(srv: RunningServer) -> None:
         c.list(user_id="u")
 
 
-def test_validation_errors_name_the_field(srv: RunningServer, key: str,
-                                          client: Client) -> None:
+def test_validation_errors_name_the_field(srv: RunningServer, key: str, client: Client) -> None:
     with raw(srv, key) as h:
-        r = h.post("/v1/memories", json={"messages": [{"role": "bot", "content": "x"}],
-                                         "user_id": "u"})
+        r = h.post(
+            "/v1/memories", json={"messages": [{"role": "bot", "content": "x"}], "user_id": "u"}
+        )
         assert r.status_code == 422
         assert r.json()["field"] == "messages[0].role" and r.json()["code"] == "invalid_input"
         r = h.post("/v1/memories/search", json={"query": "x", "user_id": "u", "top_k": 0})
         assert (r.status_code, r.json()["field"]) == (422, "top_k")
-        r = h.post("/v1/memories", content=b"{not json", headers={"content-type":
-                                                                   "application/json"})
+        r = h.post(
+            "/v1/memories", content=b"{not json", headers={"content-type": "application/json"}
+        )
         assert r.status_code == 422 and "Traceback" not in r.text
         r = h.post("/v1/memories", json={"messages": "hi", "user_id": "u", "since": 1})
         assert (r.status_code, r.json()["field"]) == (422, "since")
@@ -165,8 +210,8 @@ def test_oversize_payload_is_413(srv: RunningServer, key: str, client: Client) -
             for _ in range(30):
                 yield b"x" * 1000
             yield b'", "user_id": "u"}'
-        r = h.post("/v1/memories", content=chunks(), headers={"content-type":
-                                                               "application/json"})
+
+        r = h.post("/v1/memories", content=chunks(), headers={"content-type": "application/json"})
         assert r.status_code == 413
     with pytest.raises(PayloadTooLargeError):
         client.add("x" * 30_000, user_id="u")
@@ -205,8 +250,7 @@ def test_async_client_mirrors_the_sync_one(srv: RunningServer, key: str) -> None
         async with AsyncClient(srv.url, key) as c:
             assert (await c.health()).status == "ok"
             r = await c.add("我下周去成都出差", user_id="async-u")
-            results = await asyncio.gather(*(c.search("成都", user_id="async-u")
-                                             for _ in range(5)))
+            results = await asyncio.gather(*(c.search("成都", user_id="async-u") for _ in range(5)))
             assert all(res for res in results)
             mid = r.events[0].memory.id
             assert (await c.get(mid)) is not None
@@ -221,14 +265,17 @@ def test_async_client_mirrors_the_sync_one(srv: RunningServer, key: str) -> None
             with pytest.raises(NotFoundError):
                 await c.delete(mid)
             assert (await c.delete_user("async-u")).removed
+
     asyncio.run(go())
 
 
 def test_unreachable_server_is_a_jiyi_error(tmp_path: Path) -> None:
     from jiyi.errors import StorageUnavailableError
 
-    with Client("http://127.0.0.1:9", "jy_x", timeout=2) as c, \
-            pytest.raises(StorageUnavailableError):
+    with (
+        Client("http://127.0.0.1:9", "jy_x", timeout=2) as c,
+        pytest.raises(StorageUnavailableError),
+    ):
         c.health()
 
 

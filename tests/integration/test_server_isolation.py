@@ -32,18 +32,32 @@ def seed_tenant_a(srv: RunningServer) -> dict[str, Any]:
     with Client(srv.url, srv.key("acme")) as a:
         for i, u in enumerate(users):
             for j, agent in enumerate([None, *agents]):
-                r = a.add(f"我对{MARK}{i}{j}过敏。我住在{MARK}城{i}{j}。", user_id=u,
-                          agent_id=agent, session_id=f"sess-{i}{j}")
+                r = a.add(
+                    f"我对{MARK}{i}{j}过敏。我住在{MARK}城{i}{j}。",
+                    user_id=u,
+                    agent_id=agent,
+                    session_id=f"sess-{i}{j}",
+                )
                 ids += [e.memory.id for e in r.events] + [ep.id for ep in r.episodes]
             sid = f"live-{u}"
             a.add_message(sid, f"{MARK} 会话内容 {i}", user_id=u)
             sessions.append(sid)
-        snapshot = {u: sorted((m.id, m.content, m.version)
-                              for m in a.list(user_id=u, include_episodes=True,
-                                              include_superseded=True)) for u in users}
+        snapshot = {
+            u: sorted(
+                (m.id, m.content, m.version)
+                for m in a.list(user_id=u, include_episodes=True, include_superseded=True)
+            )
+            for u in users
+        }
         windows = {s: a.get_session(s) for s in sessions}
-    return {"users": users, "agents": agents, "ids": ids, "sessions": sessions,
-            "snapshot": snapshot, "windows": windows}
+    return {
+        "users": users,
+        "agents": agents,
+        "ids": ids,
+        "sessions": sessions,
+        "snapshot": snapshot,
+        "windows": windows,
+    }
 
 
 def forged_request(rng: random.Random, a: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
@@ -69,42 +83,50 @@ def forged_request(rng: random.Random, a: dict[str, Any]) -> tuple[str, str, dic
             params["agent_id"] = agent
         return "GET", "/v1/memories", {"params": params}
     if choice == 5:
-        return "POST", "/v1/memories/search", {"json": {
-            **body, "query": rng.choice([MARK, "过敏", "住在哪里", mid]), "top_k": 50}}
+        return (
+            "POST",
+            "/v1/memories/search",
+            {"json": {**body, "query": rng.choice([MARK, "过敏", "住在哪里", mid]), "top_k": 50}},
+        )
     if choice == 6:
-        return "POST", "/v1/context", {"json": {**body, "query": "我对什么过敏",
-                                                "session_id": sid}}
+        return "POST", "/v1/context", {"json": {**body, "query": "我对什么过敏", "session_id": sid}}
     if choice == 7:
         return "GET", f"/v1/sessions/{sid}", {}
     if choice == 8:
         return "POST", f"/v1/sessions/{sid}/end", {}
     if choice == 9:
-        return "POST", f"/v1/sessions/{sid}/messages", {"json": {
-            **body, "role": "user", "content": "forged message"}}
+        return (
+            "POST",
+            f"/v1/sessions/{sid}/messages",
+            {"json": {**body, "role": "user", "content": "forged message"}},
+        )
     if choice == 10:  # a tenant field in the body is refused, not obeyed
-        return "POST", "/v1/memories/search", {"json": {**body, "query": MARK,
-                                                        "tenant": "acme"}}
+        return "POST", "/v1/memories/search", {"json": {**body, "query": MARK, "tenant": "acme"}}
     if choice == 11:  # headers cannot pick a tenant either
-        return "GET", "/v1/memories", {"params": {"user_id": user},
-                                       "headers": {"X-Tenant": "acme", "X-Jiyi-Tenant": "acme"}}
+        return (
+            "GET",
+            "/v1/memories",
+            {"params": {"user_id": user}, "headers": {"X-Tenant": "acme", "X-Jiyi-Tenant": "acme"}},
+        )
     if choice == 12:
         return "DELETE", f"/v1/users/{user}", {}
-    return "POST", "/v1/memories", {"json": {**body, "messages": "我喜欢喝茶",
-                                             "session_id": sid}}
+    return "POST", "/v1/memories", {"json": {**body, "messages": "我喜欢喝茶", "session_id": sid}}
 
 
 def test_forged_requests_return_no_foreign_data(srv: RunningServer) -> None:
     a = seed_tenant_a(srv)
     rng = random.Random(20261129)
-    b_keys = [srv.key("globex"), srv.key("globex", agent="planner"),
-              srv.key("globex", agent="coach")]
+    b_keys = [
+        srv.key("globex"),
+        srv.key("globex", agent="planner"),
+        srv.key("globex", agent="coach"),
+    ]
     foreign_ids = set(a["ids"])
     statuses: dict[int, int] = {}
     with httpx.Client(base_url=srv.url, timeout=30) as h:
         for n in range(N_REQUESTS):
             method, path, kw = forged_request(rng, a)
-            headers = {"Authorization": f"Bearer {rng.choice(b_keys)}",
-                       **kw.pop("headers", {})}
+            headers = {"Authorization": f"Bearer {rng.choice(b_keys)}", **kw.pop("headers", {})}
             r = h.request(method, path, headers=headers, **kw)
             statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
             assert r.status_code < 500, (n, method, path, r.text)
@@ -121,9 +143,10 @@ def test_forged_requests_return_no_foreign_data(srv: RunningServer) -> None:
     # Tenant A is exactly as it was.
     with Client(srv.url, srv.key("acme")) as c:
         for u in a["users"]:
-            now = sorted((m.id, m.content, m.version)
-                         for m in c.list(user_id=u, include_episodes=True,
-                                         include_superseded=True))
+            now = sorted(
+                (m.id, m.content, m.version)
+                for m in c.list(user_id=u, include_episodes=True, include_superseded=True)
+            )
             assert now == a["snapshot"][u]
         for sid, before in a["windows"].items():
             after = c.get_session(sid)
@@ -146,7 +169,11 @@ def _memory_ids(obj: Any) -> set[str]:
 
 def test_missing_or_other_tenant_key_never_reaches_data(srv: RunningServer) -> None:
     with httpx.Client(base_url=srv.url, timeout=30) as h:
-        for headers in ({}, {"Authorization": "Bearer"}, {"Authorization": "Bearer acme"},
-                        {"Authorization": "Token jy_x"}):
+        for headers in (
+            {},
+            {"Authorization": "Bearer"},
+            {"Authorization": "Bearer acme"},
+            {"Authorization": "Token jy_x"},
+        ):
             r = h.get("/v1/memories", params={"user_id": "alice"}, headers=headers)
             assert r.status_code == 401 and json.loads(r.text)["code"] == "unauthenticated"

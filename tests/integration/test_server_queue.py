@@ -16,8 +16,7 @@ from jiyi.client import Client
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("queue"), queue="sqlite",
-                        queue_workers=1) as s:
+    with running_server(tmp_path_factory.mktemp("queue"), queue="sqlite", queue_workers=1) as s:
         yield s
 
 
@@ -41,12 +40,12 @@ def facts(client: Client, user: str) -> list[str]:
 
 
 def test_add_is_acknowledged_with_episodes_and_extracted_in_the_background(
-        srv: RunningServer, client: Client) -> None:
+    srv: RunningServer, client: Client
+) -> None:
     res = client.add("我对花生过敏", user_id="q1")
     assert res.queued and res.events == [] and len(res.episodes) == 1
     assert wait_for(lambda: facts(client, "q1")) == ["用户对花生过敏"]
-    eps = [m for m in client.list(user_id="q1", include_episodes=True)
-           if m.kind.value == "episode"]
+    eps = [m for m in client.list(user_id="q1", include_episodes=True) if m.kind.value == "episode"]
     assert [e.metadata["extracted"] for e in eps] == [True]
     assert srv.services.queue is not None
     assert wait_for(lambda: srv.services.queue.counts()["done"] >= 1)  # type: ignore[union-attr]
@@ -77,14 +76,18 @@ def test_deleting_a_user_drops_their_queued_jobs(srv: RunningServer, client: Cli
     assert receipt.removed["queued_jobs"] == 0
 
 
-def test_slow_semantic_search_answers_degraded_with_keywords(tmp_path: Path,
-                                                            slow_embedder) -> None:  # type: ignore[no-untyped-def]
+def test_slow_semantic_search_answers_degraded_with_keywords(tmp_path: Path, slow_embedder) -> None:  # type: ignore[no-untyped-def]
     with running_server(tmp_path, embedder=slow_embedder, vector_budget_ms=100) as s:
         key = s.key("acme")
-        with httpx.Client(base_url=s.url, headers={"Authorization": f"Bearer {key}"},
-                          timeout=30) as h:
-            assert h.post("/v1/memories", json={"messages": "我对花生过敏",
-                                                "user_id": "d1"}).status_code == 200
+        with httpx.Client(
+            base_url=s.url, headers={"Authorization": f"Bearer {key}"}, timeout=30
+        ) as h:
+            assert (
+                h.post(
+                    "/v1/memories", json={"messages": "我对花生过敏", "user_id": "d1"}
+                ).status_code
+                == 200
+            )
             fast = h.post("/v1/memories/search", json={"query": "花生", "user_id": "d1"}).json()
             assert fast["degraded"] is False
             slow_embedder.delay = 1.0

@@ -19,8 +19,9 @@ WINDOW = 10
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    with running_server(tmp_path_factory.mktemp("sessions"), session_window=WINDOW,
-                        session_ttl_seconds=600) as s:
+    with running_server(
+        tmp_path_factory.mktemp("sessions"), session_window=WINDOW, session_ttl_seconds=600
+    ) as s:
         yield s
 
 
@@ -31,19 +32,24 @@ def client(srv: RunningServer) -> Iterator[Client]:
 
 
 def episodes(client: Client, user: str) -> list[str]:
-    return [m.content for m in client.list(user_id=user, include_episodes=True)
-            if m.kind.value == "episode"]
+    return [
+        m.content
+        for m in client.list(user_id=user, include_episodes=True)
+        if m.kind.value == "episode"
+    ]
 
 
-def test_50_concurrent_appends_keep_the_last_n_in_order(srv: RunningServer,
-                                                        client: Client) -> None:
+def test_50_concurrent_appends_keep_the_last_n_in_order(srv: RunningServer, client: Client) -> None:
     key = srv.key("acme")
 
     def post(i: int) -> dict[str, Any]:
-        with httpx.Client(base_url=srv.url, timeout=30,
-                          headers={"Authorization": f"Bearer {key}"}) as h:
-            r = h.post("/v1/sessions/conc/messages",
-                       json={"user_id": "conc-u", "role": "user", "content": f"消息{i:02d}"})
+        with httpx.Client(
+            base_url=srv.url, timeout=30, headers={"Authorization": f"Bearer {key}"}
+        ) as h:
+            r = h.post(
+                "/v1/sessions/conc/messages",
+                json={"user_id": "conc-u", "role": "user", "content": f"消息{i:02d}"},
+            )
             assert r.status_code == 200, r.text
             body: dict[str, Any] = r.json()
             return body
@@ -64,8 +70,9 @@ def test_50_concurrent_appends_keep_the_last_n_in_order(srv: RunningServer,
     assert sorted(episodes(client, "conc-u")) == sorted(f"消息{i:02d}" for i in range(50))
 
 
-def test_end_writes_episodes_and_extractions_in_the_background(srv: RunningServer,
-                                                               client: Client) -> None:
+def test_end_writes_episodes_and_extractions_in_the_background(
+    srv: RunningServer, client: Client
+) -> None:
     client.add_message("s-end", "我对花生过敏", user_id="end-u")
     client.add_message("s-end", "好的，记住了", user_id="end-u", role="assistant")
     view = client.end_session("s-end")
@@ -86,8 +93,9 @@ def test_ttl_expiry_flushes_without_a_request(srv: RunningServer, client: Client
     assert "我下个月搬去深圳" in episodes(client, "ttl-u")
 
 
-def test_failed_write_is_retried_and_loses_nothing(srv: RunningServer, client: Client,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_write_is_retried_and_loses_nothing(
+    srv: RunningServer, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     mem = srv.services.memory("acme")
     real_add = mem.add
     calls: list[bool] = []
@@ -112,7 +120,8 @@ def test_failed_write_is_retried_and_loses_nothing(srv: RunningServer, client: C
 
 
 def test_extraction_that_keeps_failing_still_stores_episodes(
-        srv: RunningServer, client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    srv: RunningServer, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     mem = srv.services.memory("acme")
     real_add = mem.add
 

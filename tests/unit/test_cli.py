@@ -72,8 +72,9 @@ def test_add_search_list_history_forget_round_trip(db: str) -> None:
 
     forgot = jiyi("forget", memory_id, "--path", db)
     assert forgot.exit_code == 0, forgot.output
-    assert memory_id not in [m["id"] for m in ok_json("list", "--user", "u1", "--all",
-                                                      "--path", db)]
+    assert memory_id not in [
+        m["id"] for m in ok_json("list", "--user", "u1", "--all", "--path", db)
+    ]
     history = ok_json("history", memory_id, "--path", db)
     assert history[-1]["action"] == "DELETE"
     assert all(h["content"] is None for h in history)  # erased by the hard delete
@@ -112,21 +113,25 @@ def test_forget_user_asks_first_unless_yes(db: str) -> None:
     assert ok_json("list", "--user", "u1", "--all", "--path", db) == []
 
 
-@pytest.mark.parametrize(("args", "field"), [
-    (("add", "我对花生过敏", "--user", ""), "user_id"),
-    (("search", "花生", "--user", "   "), "user_id"),
-    (("search", "花生", "--user", "u1", "--top-k", "0"), "top_k"),
-    (("search", "花生", "--user", "u1", "--kind", "nonsense"), "kinds"),
-    (("add", "你好", "--user", "u1", "--role", "robot"), "role"),
-    (("context", "花生", "--user", "u1", "--budget", "10"), "token_budget"),
-    (("forget", "--path"), None),  # usage error from click, also exit 2
-    (("forget",), "memory_id"),
-    (("forget", "some-id", "--user", "u1"), "user_id"),
-    (("forget", "no-such-id"), "memory_id"),
-    (("history", ""), "memory_id"),
-])
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (("add", "我对花生过敏", "--user", ""), "user_id"),
+        (("search", "花生", "--user", "   "), "user_id"),
+        (("search", "花生", "--user", "u1", "--top-k", "0"), "top_k"),
+        (("search", "花生", "--user", "u1", "--kind", "nonsense"), "kinds"),
+        (("add", "你好", "--user", "u1", "--role", "robot"), "role"),
+        (("context", "花生", "--user", "u1", "--budget", "10"), "token_budget"),
+        (("forget", "--path"), None),  # usage error from click, also exit 2
+        (("forget",), "memory_id"),
+        (("forget", "some-id", "--user", "u1"), "user_id"),
+        (("forget", "no-such-id"), "memory_id"),
+        (("history", ""), "memory_id"),
+    ],
+)
 def test_bad_input_is_one_line_on_stderr_with_exit_2(
-        db: str, args: tuple[str, ...], field: str | None) -> None:
+    db: str, args: tuple[str, ...], field: str | None
+) -> None:
     full = [*args] if args[-1] == "--path" else [*args, "--path", db]
     result = jiyi(*full)
     assert result.exit_code == 2, result.output
@@ -155,26 +160,43 @@ def test_demo_recalls_session_1_in_session_2(tmp_path: Path) -> None:
 
 def _locomo_results() -> dict[str, Any]:
     cfg = {
-        "recall": {g: {"@5": 0.5, "@10": 0.6, "@25": 0.7}
-                   for g in ("all_1_4", "cat1", "cat2", "cat3", "cat4", "cat5")},
+        "recall": {
+            g: {"@5": 0.5, "@10": 0.6, "@25": 0.7}
+            for g in ("all_1_4", "cat1", "cat2", "cat3", "cat4", "cat5")
+        },
         "questions": {"all_1_4": 10, "cat1": 2, "cat2": 3, "cat3": 1, "cat4": 4, "cat5": 2},
-        "session_recall@10": 0.8, "search_ms_p50": 9.1, "search_ms_p95": 20.2,
+        "session_recall@10": 0.8,
+        "search_ms_p50": 9.1,
+        "search_ms_p95": 20.2,
     }
-    return {"dataset": "locomo", "messages": 100, "ingest_messages_per_s": 50.0,
-            "mean_context_tokens": 300.0,
-            "configs": {"jiyi": cfg, "bm25_only": cfg, "dense_only": cfg}}
+    return {
+        "dataset": "locomo",
+        "messages": 100,
+        "ingest_messages_per_s": 50.0,
+        "mean_context_tokens": 300.0,
+        "configs": {"jiyi": cfg, "bm25_only": cfg, "dense_only": cfg},
+    }
 
 
 def _dulemon_results() -> dict[str, Any]:
-    cfg = {"recall": {"@1": 0.3, "@3": 0.5, "@5": 0.6, "@10": 0.7},
-           "search_ms_p50": 5.0, "search_ms_p95": 8.0}
-    return {"dataset": "dulemon", "personas": 40, "queries": 30,
-            "ingest_messages_per_s": 80.0, "configs": {"jiyi": cfg, "bm25_only": cfg}}
+    cfg = {
+        "recall": {"@1": 0.3, "@3": 0.5, "@5": 0.6, "@10": 0.7},
+        "search_ms_p50": 5.0,
+        "search_ms_p95": 8.0,
+    }
+    return {
+        "dataset": "dulemon",
+        "personas": 40,
+        "queries": 30,
+        "ingest_messages_per_s": 80.0,
+        "configs": {"jiyi": cfg, "bm25_only": cfg},
+    }
 
 
 @pytest.mark.parametrize("results", [_locomo_results(), _dulemon_results()])
 def test_bench_table_shows_every_config(
-        results: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    results: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     print_retrieval(make_console(), results)
     out = capsys.readouterr().out
     for name in results["configs"]:
@@ -189,11 +211,12 @@ def test_bench_retrieval_missing_file_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_cli_works_without_the_server_extra() -> None:
     # As if fastapi (and so jiyi.cli.serve) could not be imported.
-    code = ("import sys; sys.modules['jiyi.cli.serve'] = None\n"
-            "from typer.testing import CliRunner\n"
-            "from jiyi.cli.main import app\n"
-            "r = CliRunner().invoke(app, ['--help'])\n"
-            "assert r.exit_code == 0 and 'demo' in r.stdout and 'serve' not in r.stdout\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
+    code = (
+        "import sys; sys.modules['jiyi.cli.serve'] = None\n"
+        "from typer.testing import CliRunner\n"
+        "from jiyi.cli.main import app\n"
+        "r = CliRunner().invoke(app, ['--help'])\n"
+        "assert r.exit_code == 0 and 'demo' in r.stdout and 'serve' not in r.stdout\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -33,12 +33,16 @@ def facts(mem: Memory, user: str = "u1") -> list[str]:
 
 
 def episodes(mem: Memory, user: str = "u1") -> list[dict[str, object]]:
-    return [m.metadata for m in mem.list(user_id=user, include_episodes=True)
-            if m.kind == MemoryKind.EPISODE]
+    return [
+        m.metadata
+        for m in mem.list(user_id=user, include_episodes=True)
+        if m.kind == MemoryKind.EPISODE
+    ]
 
 
-def test_accept_stores_episodes_now_and_the_worker_extracts(mem: Memory,
-                                                            queue: SqliteWorkQueue) -> None:
+def test_accept_stores_episodes_now_and_the_worker_extracts(
+    mem: Memory, queue: SqliteWorkQueue
+) -> None:
     res = mem.accept("我对花生过敏，我的手机号是13812345678", queue=queue, user_id="u1")
     assert res.queued and res.events == [] and len(res.episodes) == 1
     assert [(r.kind, r.count) for r in res.redactions] == [("phone", 1)]
@@ -51,8 +55,7 @@ def test_accept_stores_episodes_now_and_the_worker_extracts(mem: Memory,
     assert facts(mem) == ["用户对花生过敏"] and [e["extracted"] for e in episodes(mem)] == [True]
 
 
-def test_a_fast_worker_never_races_the_episode_write(mem: Memory,
-                                                   queue: SqliteWorkQueue) -> None:
+def test_a_fast_worker_never_races_the_episode_write(mem: Memory, queue: SqliteWorkQueue) -> None:
     class ClaimsAtOnce(SqliteWorkQueue):
         def enqueue(self, job: Job, *, now, delay=timedelta(0)):  # type: ignore[no-untyped-def]
             stored = super().enqueue(job, now=now, delay=delay)
@@ -85,7 +88,8 @@ def test_a_batch_accepted_twice_is_stored_once(mem: Memory, queue: SqliteWorkQue
 
 
 def test_episodes_lost_with_the_producer_are_written_by_the_worker(
-        mem: Memory, queue: SqliteWorkQueue, clock) -> None:  # type: ignore[no-untyped-def]
+    mem: Memory, queue: SqliteWorkQueue, clock
+) -> None:  # type: ignore[no-untyped-def]
     class DiesAfterEnqueue(SqliteWorkQueue):
         def enqueue(self, job: Job, *, now, delay=timedelta(0)):  # type: ignore[no-untyped-def]
             stored = super().enqueue(job, now=now, delay=delay)
@@ -104,8 +108,9 @@ def test_episodes_lost_with_the_producer_are_written_by_the_worker(
     assert facts(mem) == ["用户在腾讯工作"] and [e["extracted"] for e in episodes(mem)] == [True]
 
 
-def test_deferred_forget_removes_the_memory_and_the_request(mem: Memory,
-                                                          queue: SqliteWorkQueue) -> None:
+def test_deferred_forget_removes_the_memory_and_the_request(
+    mem: Memory, queue: SqliteWorkQueue
+) -> None:
     mem.add("我生日是5月3号", user_id="u1")
     mem.accept("别记我的生日", queue=queue, user_id="u1")
     mem.process(claim(queue, mem))

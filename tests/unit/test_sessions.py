@@ -54,11 +54,19 @@ def msg(text: str, at: datetime = T0) -> SessionMessage:
     return SessionMessage(id=f"m-{text}", seq=0, role="user", content=text, timestamp=at)
 
 
-async def append(store: SessionStore, text: str, *, key: SessionKey = KEY,
-                 owner: SessionOwner = ALICE, now: datetime = T0, window: int = 3,
-                 max_messages: int = 100):
-    return await store.append(key, msg(text, now), owner=owner, window=window, ttl=TTL,
-                              max_messages=max_messages, now=now)
+async def append(
+    store: SessionStore,
+    text: str,
+    *,
+    key: SessionKey = KEY,
+    owner: SessionOwner = ALICE,
+    now: datetime = T0,
+    window: int = 3,
+    max_messages: int = 100,
+):
+    return await store.append(
+        key, msg(text, now), owner=owner, window=window, ttl=TTL, max_messages=max_messages, now=now
+    )
 
 
 def test_window_is_the_newest_messages_in_order(store: SessionStore) -> None:
@@ -70,6 +78,7 @@ def test_window_is_the_newest_messages_in_order(store: SessionStore) -> None:
         assert view.total == 5
         got = await store.get(KEY, window=10, now=T0)
         assert got is not None and [m.content for m in got.messages] == [f"t{i}" for i in range(5)]
+
     asyncio.run(go())
 
 
@@ -123,18 +132,24 @@ def test_end_hands_the_transcript_over_once(store: SessionStore) -> None:
         (f,) = await store.claim_due(T0, limit=10, lease=timedelta(seconds=30))
         assert (f.reason, f.user_id, f.attempts) == ("ended", "alice", 1)
         # Claimed: hidden for the lease, then due again with attempts counted.
-        assert await store.claim_due(T0 + timedelta(seconds=29), limit=10,
-                                     lease=timedelta(seconds=30)) == []
-        (again,) = await store.claim_due(T0 + timedelta(seconds=30), limit=10,
-                                         lease=timedelta(seconds=30))
+        assert (
+            await store.claim_due(T0 + timedelta(seconds=29), limit=10, lease=timedelta(seconds=30))
+            == []
+        )
+        (again,) = await store.claim_due(
+            T0 + timedelta(seconds=30), limit=10, lease=timedelta(seconds=30)
+        )
         assert again.flush_id == f.flush_id and again.attempts == 2
         # Backoff doubles: the third claim waits 60 s.
         later = T0 + timedelta(seconds=89)
         assert await store.claim_due(later, limit=10, lease=timedelta(seconds=30)) == []
         await store.ack(f.flush_id)
         await store.ack(f.flush_id)  # idempotent
-        assert await store.claim_due(T0 + timedelta(days=1), limit=10,
-                                     lease=timedelta(seconds=30)) == []
+        assert (
+            await store.claim_due(T0 + timedelta(days=1), limit=10, lease=timedelta(seconds=30))
+            == []
+        )
+
     asyncio.run(go())
 
 
@@ -147,6 +162,7 @@ def test_idle_sessions_expire_into_the_queue(store: SessionStore) -> None:
         assert await store.get(KEY, window=3, now=later) is None
         (f,) = await store.claim_due(later, limit=10, lease=timedelta(seconds=30))
         assert f.reason == "expired" and [m.content for m in f.messages] == ["old"]
+
     asyncio.run(go())
 
 
@@ -157,6 +173,7 @@ def test_append_after_ttl_starts_a_new_session(store: SessionStore) -> None:
         assert [m.content for m in view.messages] == ["new"] and view.total == 1
         (f,) = await store.claim_due(T0 + TTL * 2, limit=10, lease=timedelta(seconds=30))
         assert [m.content for m in f.messages] == ["old"]
+
     asyncio.run(go())
 
 
@@ -172,6 +189,7 @@ def test_delete_user_removes_live_and_pending(store: SessionStore) -> None:
         assert await store.get(SessionKey("acme", "s3"), window=3, now=T0) is not None
         assert await store.get(SessionKey("globex", "s4"), window=3, now=T0) is not None
         assert await store.claim_due(T0, limit=10, lease=timedelta(seconds=1)) == []
+
     asyncio.run(go())
 
 
@@ -186,6 +204,7 @@ def test_close_returns_everything_unwritten() -> None:
         assert sorted(f.reason for f in left) == ["ended", "shutdown"]
         with pytest.raises(ConflictError):
             await append(store, "late")
+
     asyncio.run(go())
 
 
@@ -212,4 +231,5 @@ def test_redis_keeps_sessions_for_the_next_process() -> None:
         finally:
             await second.clear()
             await second.close(T0)
+
     asyncio.run(go())

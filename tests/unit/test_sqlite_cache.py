@@ -18,13 +18,24 @@ EMB = HashingEmbedder(dim=64)
 
 
 def item(text: str) -> MemoryItem:
-    return MemoryItem(id=new_id(), tenant="t", user_id="u", kind=MemoryKind.FACT, content=text,
-                      created_at=T, observed_at=T)
+    return MemoryItem(
+        id=new_id(),
+        tenant="t",
+        user_id="u",
+        kind=MemoryKind.FACT,
+        content=text,
+        created_at=T,
+        observed_at=T,
+    )
 
 
 def put(store: SqliteMemoryStore, *items: MemoryItem) -> None:
-    store.apply(U, ChangeSet(upserts=[Indexed(m, keyword_text(m.content),
-                                              EMB.embed_query(m.content)) for m in items]))
+    store.apply(
+        U,
+        ChangeSet(
+            upserts=[Indexed(m, keyword_text(m.content), EMB.embed_query(m.content)) for m in items]
+        ),
+    )
 
 
 def test_writes_through_this_process_are_patched_into_the_cache(tmp_path: Path) -> None:
@@ -37,8 +48,9 @@ def test_writes_through_this_process_are_patched_into_the_cache(tmp_path: Path) 
     hits = store.vector_search(U, EMB.embed_query("绿茶"), SearchFilter(), 5)
     assert hits[0][0] == second.id
     store.apply(U, ChangeSet(updates=[first.model_copy(update={"status": Status.SUPERSEDED})]))
-    assert [h[0] for h in store.vector_search(U, EMB.embed_query("红茶"), SearchFilter(), 5)] \
-        == [second.id]
+    assert [h[0] for h in store.vector_search(U, EMB.embed_query("红茶"), SearchFilter(), 5)] == [
+        second.id
+    ]
     assert store.get_many(U, [first.id])[0].status == Status.SUPERSEDED
 
 

@@ -28,8 +28,13 @@ from jiyi.cli.options import JsonOpt, echo_json, one_line_errors
 from jiyi.cli.output import make_console, make_table
 
 # LoCoMo's question categories (Maharana et al., 2024); 5 (adversarial) is reported apart.
-LOCOMO_CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop",
-                     5: "adversarial"}
+LOCOMO_CATEGORIES = {
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    4: "single-hop",
+    5: "adversarial",
+}
 RESULTS_DIR = Path("bench") / "results"
 
 
@@ -38,8 +43,9 @@ class Dataset(StrEnum):
     DULEMON = "dulemon"
 
 
-bench_app = typer.Typer(help="Retrieval-quality benchmarks (outside the unit tests).",
-                        no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Retrieval-quality benchmarks (outside the unit tests).", no_args_is_help=True
+)
 
 
 def _pct(value: float | None) -> str:
@@ -55,8 +61,12 @@ def _best(rows: Mapping[str, Mapping[str, float | None]], col: str, name: str) -
     return bool(vals) and rows[name][col] == max(vals)
 
 
-def _numbers_table(title: str, rows: Mapping[str, Mapping[str, float | None]],
-                   higher_is_better: set[str], fmt: Mapping[str, Callable[[Any], str]]) -> Table:
+def _numbers_table(
+    title: str,
+    rows: Mapping[str, Mapping[str, float | None]],
+    higher_is_better: set[str],
+    fmt: Mapping[str, Callable[[Any], str]],
+) -> Table:
     """One row per config; the best value of each recall column in bold."""
     cols = list(next(iter(rows.values())))
     table = make_table(title=title)
@@ -67,8 +77,9 @@ def _numbers_table(title: str, rows: Mapping[str, Mapping[str, float | None]],
         cells = []
         for c in cols:
             text = fmt.get(c, _pct)(row[c])
-            cells.append(f"[bold]{text}[/]" if c in higher_is_better and _best(rows, c, name)
-                         else text)
+            cells.append(
+                f"[bold]{text}[/]" if c in higher_is_better and _best(rows, c, name) else text
+            )
         table.add_row(name, *cells)
     return table
 
@@ -77,28 +88,52 @@ def print_retrieval(console: Console, results: Mapping[str, Any]) -> None:
     """Print a results dict of run_locomo / run_dulemon as rich tables (recall in %)."""
     configs: Mapping[str, Any] = results["configs"]
     if results.get("dataset") == "dulemon":
-        rows = {name: {**{f"R{k}": c["recall"][k] for k in c["recall"]},
-                       "p50 ms": c["search_ms_p50"], "p95 ms": c["search_ms_p95"]}
-                for name, c in configs.items()}
+        rows = {
+            name: {
+                **{f"R{k}": c["recall"][k] for k in c["recall"]},
+                "p50 ms": c["search_ms_p50"],
+                "p95 ms": c["search_ms_p95"],
+            }
+            for name, c in configs.items()
+        }
         recall_cols = {c for c in next(iter(rows.values())) if c.startswith("R@")}
-        console.print(_numbers_table(
-            "DuLeMon persona recall (%), search latency", rows, recall_cols,
-            {"p50 ms": _ms, "p95 ms": _ms}))
-        console.print(f"{results['personas']} persona sentences, {results['queries']} queries; "
-                      f"ingest {results['ingest_messages_per_s']} msgs/s")
+        console.print(
+            _numbers_table(
+                "DuLeMon persona recall (%), search latency",
+                rows,
+                recall_cols,
+                {"p50 ms": _ms, "p95 ms": _ms},
+            )
+        )
+        console.print(
+            f"{results['personas']} persona sentences, {results['queries']} queries; "
+            f"ingest {results['ingest_messages_per_s']} msgs/s"
+        )
         return
 
     def rec(c: Mapping[str, Any], group: str, k: str) -> float | None:
         value: float | None = c["recall"].get(group, {}).get(k)
         return value
 
-    main = {name: {"R@5": rec(c, "all_1_4", "@5"), "R@10": rec(c, "all_1_4", "@10"),
-                   "R@25": rec(c, "all_1_4", "@25"), "session R@10": c["session_recall@10"],
-                   "p50 ms": c["search_ms_p50"], "p95 ms": c["search_ms_p95"]}
-            for name, c in configs.items()}
-    console.print(_numbers_table(
-        "LoCoMo evidence recall (%), categories 1–4", main,
-        {"R@5", "R@10", "R@25", "session R@10"}, {"p50 ms": _ms, "p95 ms": _ms}))
+    main = {
+        name: {
+            "R@5": rec(c, "all_1_4", "@5"),
+            "R@10": rec(c, "all_1_4", "@10"),
+            "R@25": rec(c, "all_1_4", "@25"),
+            "session R@10": c["session_recall@10"],
+            "p50 ms": c["search_ms_p50"],
+            "p95 ms": c["search_ms_p95"],
+        }
+        for name, c in configs.items()
+    }
+    console.print(
+        _numbers_table(
+            "LoCoMo evidence recall (%), categories 1–4",
+            main,
+            {"R@5", "R@10", "R@25", "session R@10"},
+            {"p50 ms": _ms, "p95 ms": _ms},
+        )
+    )
 
     first = next(iter(configs.values()))
     counts: Mapping[str, int] = first.get("questions", {})
@@ -111,14 +146,20 @@ def print_retrieval(console: Console, results: Mapping[str, Any]) -> None:
     for cat, label in LOCOMO_CATEGORIES.items():
         if cat == 5:
             by_cat.add_section()  # adversarial: reported apart, not in the 1–4 numbers
-        by_cat.add_row(f"{cat} {label}", str(counts.get(f"cat{cat}", "")), *(
-            "/".join(_pct(rec(c, f"cat{cat}", k)) for k in ("@5", "@10", "@25"))
-            for c in configs.values()))
+        by_cat.add_row(
+            f"{cat} {label}",
+            str(counts.get(f"cat{cat}", "")),
+            *(
+                "/".join(_pct(rec(c, f"cat{cat}", k)) for k in ("@5", "@10", "@25"))
+                for c in configs.values()
+            ),
+        )
     console.print(by_cat)
     extra = f"ingest {results['ingest_messages_per_s']} msgs/s ({results['messages']} messages)"
     if "mean_context_tokens" in results:
-        extra += f"; mean context block {results['mean_context_tokens']} tokens " \
-                 f"({next(iter(configs))})"
+        extra += (
+            f"; mean context block {results['mean_context_tokens']} tokens ({next(iter(configs))})"
+        )
     console.print(extra)
 
 
@@ -126,8 +167,13 @@ def run_retrieval(dataset: Dataset, data: Path) -> dict[str, Any]:
     """Run the benchmark with a progress bar on stderr."""
     from jiyi.evaluation.runner import run_dulemon, run_locomo
 
-    bar = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), console=make_console(stderr=True))
+    bar = Progress(
+        TextColumn("{task.description:<12}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=make_console(stderr=True),
+    )
     tasks: dict[str, TaskID] = {}
 
     def progress(stage: str, done: int, total: int) -> None:
@@ -144,14 +190,25 @@ def run_retrieval(dataset: Dataset, data: Path) -> dict[str, Any]:
 
 @bench_app.command()
 def retrieval(
-    dataset: Annotated[Dataset, typer.Option(
-        "--dataset", "-d", help="locomo (English, LoCoMo JSON) or dulemon (Chinese, JSONL).")],
-    data: Annotated[Path, typer.Argument(
-        metavar="PATH", exists=True, dir_okay=False, help="The dataset file.")],
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", dir_okay=False, show_default=False,
-        help="Where to write the JSON (default: bench/results/retrieval_<dataset>.json).")]
-    = None,
+    dataset: Annotated[
+        Dataset,
+        typer.Option(
+            "--dataset", "-d", help="locomo (English, LoCoMo JSON) or dulemon (Chinese, JSONL)."
+        ),
+    ],
+    data: Annotated[
+        Path, typer.Argument(metavar="PATH", exists=True, dir_okay=False, help="The dataset file.")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            dir_okay=False,
+            show_default=False,
+            help="Where to write the JSON (default: bench/results/retrieval_<dataset>.json).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Recall@k and latency of jiyi's fused ranking vs. BM25-only and dense-only."""

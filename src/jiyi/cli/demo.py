@@ -44,15 +44,22 @@ def run_demo(console: Console, path: Path) -> None:
             table.add_row(m["role"], Text(m["content"]))
         console.print(table)
 
-        _step(console, 3, "mem.add()：抽取、脱敏、去重，一次写入 (extract, redact, store)；"
-                          "首次加载模型约 1 秒")
+        _step(
+            console,
+            3,
+            "mem.add()：抽取、脱敏、去重，一次写入 (extract, redact, store)；首次加载模型约 1 秒",
+        )
         result = mem.add(SESSION_1, user_id=USER, session_id="session-1")
         print_add_result(console, result, ids=False)
 
     _step(console, 4, "关闭会话 1 的 Memory (close it) — 内存里什么都不留 (nothing kept in RAM)")
 
-    _step(console, 5, "会话 2：新的 Memory 打开同一个文件 (session 2: a new Memory, same file)；"
-                      f"用户说：{SESSION_2_QUERY}")
+    _step(
+        console,
+        5,
+        "会话 2：新的 Memory 打开同一个文件 (session 2: a new Memory, same file)；"
+        f"用户说：{SESSION_2_QUERY}",
+    )
     with open_memory(path) as mem:
         block = mem.context(SESSION_2_QUERY, user_id=USER)
     _step(console, 6, "mem.context()：放进系统提示词的记忆块 (the system-prompt block)")
@@ -63,10 +70,16 @@ def run_demo(console: Console, path: Path) -> None:
 
 
 def demo(
-    path: Annotated[Path | None, typer.Option(
-        "--path", "-p", dir_okay=False,
-        help="SQLite file to use (default: a fresh temporary one, deleted afterwards).",
-        show_default=False)] = None,
+    path: Annotated[
+        Path | None,
+        typer.Option(
+            "--path",
+            "-p",
+            dir_okay=False,
+            help="SQLite file to use (default: a fresh temporary one, deleted afterwards).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """A two-session Chinese demo: remember in session 1, recall in session 2."""
     console = make_console()

@@ -53,9 +53,12 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: Annotated[bool, typer.Option(
-        "--version", callback=_version, is_eager=True, help="Print the version and exit.")]
-    = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     """记忆 jiyi: cross-session memory for AI agents (Chinese and English)."""
 
@@ -65,18 +68,27 @@ def add(
     text: Annotated[str, typer.Argument(help="The message, e.g. 我对花生过敏.")],
     user: UserOpt,
     agent: AgentOpt = None,
-    session: Annotated[str | None, typer.Option(
-        "--session", "-s", help="The conversation this message belongs to.")] = None,
+    session: Annotated[
+        str | None,
+        typer.Option("--session", "-s", help="The conversation this message belongs to."),
+    ] = None,
     role: Annotated[str, typer.Option(help="Who said it: user, assistant or system.")] = "user",
-    no_infer: Annotated[bool, typer.Option(
-        "--no-infer", help="Keep the message as an episode only; extract nothing.")] = False,
+    no_infer: Annotated[
+        bool,
+        typer.Option("--no-infer", help="Keep the message as an episode only; extract nothing."),
+    ] = False,
     path: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Remember a message: extract facts/preferences, redact PII, reconcile."""
     with open_memory(path) as mem:
-        result = mem.add([{"role": role, "content": text}], user_id=user, agent_id=agent,
-                         session_id=session, infer=not no_infer)
+        result = mem.add(
+            [{"role": role, "content": text}],
+            user_id=user,
+            agent_id=agent,
+            session_id=session,
+            infer=not no_infer,
+        )
     if as_json:
         echo_json(result)
     else:
@@ -89,9 +101,14 @@ def search(
     user: UserOpt,
     agent: AgentOpt = None,
     top_k: Annotated[int, typer.Option("--top-k", "-k", help="How many hits (1-200).")] = 10,
-    kind: Annotated[list[str] | None, typer.Option(
-        "--kind", help="Only this kind (repeatable): fact, preference, event, goal, state, "
-                       "summary, episode.")] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--kind",
+            help="Only this kind (repeatable): fact, preference, event, goal, state, "
+            "summary, episode.",
+        ),
+    ] = None,
     path: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -108,15 +125,17 @@ def search(
 def list_(
     user: UserOpt,
     agent: AgentOpt = None,
-    all_: Annotated[bool, typer.Option(
-        "--all", help="Also superseded memories and episodes (raw messages).")] = False,
+    all_: Annotated[
+        bool, typer.Option("--all", help="Also superseded memories and episodes (raw messages).")
+    ] = False,
     path: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A user's memories, oldest first."""
     with open_memory(path) as mem:
-        items = mem.list(user_id=user, agent_id=agent, include_superseded=all_,
-                         include_episodes=all_)
+        items = mem.list(
+            user_id=user, agent_id=agent, include_superseded=all_, include_episodes=all_
+        )
     if as_json:
         echo_json(items)
     else:
@@ -125,26 +144,33 @@ def list_(
 
 @app.command()
 def forget(
-    memory_id: Annotated[str | None, typer.Argument(
-        metavar="ID", help="The memory to delete (or use --user).", show_default=False)] = None,
-    user: Annotated[str | None, typer.Option(
-        "--user", "-u", help="Delete everything stored about this user instead.")] = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")]
-    = False,
+    memory_id: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="ID", help="The memory to delete (or use --user).", show_default=False
+        ),
+    ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option("--user", "-u", help="Delete everything stored about this user instead."),
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     path: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Hard-delete one memory (ID), or everything of a user (--user)."""
     if memory_id is None and user is None:
-        raise InvalidInputError("give a memory ID, or --user to delete all of a user's data",
-                                field="memory_id")
+        raise InvalidInputError(
+            "give a memory ID, or --user to delete all of a user's data", field="memory_id"
+        )
     if memory_id is not None and user is not None:
         raise InvalidInputError("give a memory ID or --user, not both", field="user_id")
     if user is not None:
         check_id(user, "user_id")
         if not yes:
-            typer.confirm(f"Delete everything stored about user {user!r}? "
-                          "This cannot be undone", abort=True)
+            typer.confirm(
+                f"Delete everything stored about user {user!r}? This cannot be undone", abort=True
+            )
     with open_memory(path) as mem:
         if user is not None:
             receipt = mem.delete_user(user)

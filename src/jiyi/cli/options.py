@@ -21,17 +21,28 @@ from jiyi.memory import Memory
 
 # -- shared options (typer's form of sqlite-utils' shared option decorators) ---------------
 
-PathOpt = Annotated[Path | None, typer.Option(
-    "--path", "-p", dir_okay=False,
-    help="SQLite file (default: $JIYI_HOME/jiyi.db, else ./.jiyi/jiyi.db).",
-    show_default=False)]
+PathOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--path",
+        "-p",
+        dir_okay=False,
+        help="SQLite file (default: $JIYI_HOME/jiyi.db, else ./.jiyi/jiyi.db).",
+        show_default=False,
+    ),
+]
 UserOpt = Annotated[str, typer.Option("--user", "-u", help="Whose memory (user id).")]
-AgentOpt = Annotated[str | None, typer.Option(
-    "--agent", "-a", help="Agent id: writes are private to it; reads see its own + shared.")]
+AgentOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--agent", "-a", help="Agent id: writes are private to it; reads see its own + shared."
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 
 
 # -- errors ---------------------------------------------------------------------------------
+
 
 def error_line(exc: JiyiError) -> str:
     """``error: <message> (field: x)`` — what the user sees instead of a traceback."""
@@ -63,6 +74,7 @@ class JiyiGroup(TyperGroup):
 
 
 # -- opening a Memory ------------------------------------------------------------------------
+
 
 class LazyEmbedder:
     """The default embedder, loaded on first use.
@@ -121,6 +133,7 @@ def open_memory(path: Path | None) -> Iterator[Memory]:
 
 
 # -- output ----------------------------------------------------------------------------------
+
 
 def to_jsonable(value: Any) -> Any:
     """Pydantic models (or lists of them) as JSON-ready data."""

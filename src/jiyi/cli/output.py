@@ -37,8 +37,12 @@ SKIP_REASONS = {
     "not_user_stated": "不是用户本人说的 (not user-stated)",
     "forget_no_match": "要忘记的内容没找到 (nothing to forget)",
 }
-REDACTION_NAMES = {"phone": "手机号", "id_card": "身份证号", "bank_card": "银行卡号",
-                   "email": "邮箱"}
+REDACTION_NAMES = {
+    "phone": "手机号",
+    "id_card": "身份证号",
+    "bank_card": "银行卡号",
+    "email": "邮箱",
+}
 
 
 def make_console(*, stderr: bool = False) -> Console:
@@ -78,9 +82,15 @@ def _content_cell(m: MemoryItem) -> Text:
     return Text(m.content).append("\n" + m.id, style="dim")
 
 
-def memory_table(items: Sequence[MemoryItem], *, title: str | None = None,
-                 events: Sequence[str] | None = None, ids: bool = True,
-                 observed: bool = False, status: bool = False) -> Table:
+def memory_table(
+    items: Sequence[MemoryItem],
+    *,
+    title: str | None = None,
+    events: Sequence[str] | None = None,
+    ids: bool = True,
+    observed: bool = False,
+    status: bool = False,
+) -> Table:
     """kind, topic, content, importance of each memory; optionally the write event, the
     id (under the content), the status and the day it was observed."""
     table = make_table(title=title)
@@ -133,9 +143,14 @@ def redactions_line(redactions: Sequence[Redaction]) -> str:
 def print_add_result(console: Console, result: AddResult, *, ids: bool = True) -> None:
     """What was stored, what was skipped and why, and the redactions."""
     if result.events:
-        console.print(memory_table([e.memory for e in result.events], ids=ids,
-                                   events=[e.event.value for e in result.events],
-                                   title="记下了 (stored)"))
+        console.print(
+            memory_table(
+                [e.memory for e in result.events],
+                ids=ids,
+                events=[e.event.value for e in result.events],
+                title="记下了 (stored)",
+            )
+        )
     else:
         console.print("没有抽取出新的记忆 (nothing extracted)")
     if result.skipped:
@@ -163,8 +178,13 @@ def print_hits(console: Console, hits: Sequence[SearchHit]) -> None:
     table.add_column("content / id", overflow="fold")
     table.add_column("observed", no_wrap=True)
     for i, h in enumerate(hits, 1):
-        table.add_row(str(i), f"{h.score:.3f}", _kind_cell(h.memory), _content_cell(h.memory),
-                      _day(h.memory.observed_at))
+        table.add_row(
+            str(i),
+            f"{h.score:.3f}",
+            _kind_cell(h.memory),
+            _content_cell(h.memory),
+            _day(h.memory.observed_at),
+        )
     console.print(table)
 
 
@@ -181,16 +201,16 @@ def print_history(console: Console, entries: Sequence[HistoryEntry]) -> None:
     table.add_column("related")
     for e in entries:
         content = Text(e.content) if e.content is not None else Text("(erased)", style="dim")
-        table.add_row(_when(e.at), e.action.value, str(e.version), content, e.reason or "",
-                      e.related_id or "")
+        table.add_row(
+            _when(e.at), e.action.value, str(e.version), content, e.reason or "", e.related_id or ""
+        )
     console.print(table)
 
 
 def print_context(console: Console, block: ContextBlock) -> None:
     # Printed as-is (no panel, no wrapping) so it can be pasted into a prompt.
     console.print(Text(block.text), soft_wrap=True)
-    console.print(Text(f"({block.tokens} tokens, {len(block.memories)} memories)",
-                       style="dim"))
+    console.print(Text(f"({block.tokens} tokens, {len(block.memories)} memories)", style="dim"))
 
 
 def print_receipt(console: Console, receipt: DeletionReceipt) -> None:

@@ -22,10 +22,10 @@ def _key_store(settings: Settings) -> KeyStore:
 
 
 def serve(
-    host: Annotated[str | None, typer.Option(help="Address to listen on [default: 127.0.0.1, "
-                                             "or JIYI_HOST].")] = None,
-    port: Annotated[int | None, typer.Option(help="Port [default: 8765, or JIYI_PORT].")]
-    = None,
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on [default: 127.0.0.1, or JIYI_HOST].")
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="Port [default: 8765, or JIYI_PORT].")] = None,
 ) -> None:
     """Run the REST service (OpenAPI docs at /docs). At first start, creates and prints an
     API key rather than running open."""
@@ -41,30 +41,46 @@ def serve(
         keys = _key_store(settings)
         if keys.count() == 0 and settings.bootstrap_key is None:
             key, who = keys.create(settings.bootstrap_tenant)
-            typer.echo(f"jiyi: first start — created an API key for tenant '{who.tenant}'.\n"
-                       f"It is shown only this once; keep it (only its hash is stored):\n\n"
-                       f"    {key}\n", err=True)
-        logging.basicConfig(level=settings.log_level.upper(),
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+            typer.echo(
+                f"jiyi: first start — created an API key for tenant '{who.tenant}'.\n"
+                f"It is shown only this once; keep it (only its hash is stored):\n\n"
+                f"    {key}\n",
+                err=True,
+            )
+        logging.basicConfig(
+            level=settings.log_level.upper(),
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
         app = create_app(settings, keys=keys)
     except JiyiError as exc:
         typer.echo(f"error: {exc.message}", err=True)
         raise typer.Exit(2) from exc
-    typer.echo(f"jiyi: serving on http://{settings.host}:{settings.port} "
-               f"(docs at /docs, data in {settings.home})", err=True)
+    typer.echo(
+        f"jiyi: serving on http://{settings.host}:{settings.port} "
+        f"(docs at /docs, data in {settings.home})",
+        err=True,
+    )
     try:
         # One process, one event loop; blocking work runs in the worker thread pool.
-        uvicorn.run(app, host=settings.host, port=settings.port,
-                    log_level=settings.log_level.lower(), access_log=False)
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level.lower(),
+            access_log=False,
+        )
     finally:
         keys.close()
 
 
 def keys_create(
     tenant: Annotated[str, typer.Option(help="Tenant the key belongs to.")],
-    agent: Annotated[str | None, typer.Option(
-        help="Bind the key to this agent: it cannot read other agents' private memories."
-    )] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            help="Bind the key to this agent: it cannot read other agents' private memories."
+        ),
+    ] = None,
 ) -> None:
     """Create an API key and print it once (stdout); only its hash is stored."""
     try:
@@ -78,8 +94,10 @@ def keys_create(
         typer.echo(f"error: {exc.message}", err=True)
         raise typer.Exit(2) from exc
     bound = f", agent '{who.agent_id}'" if who.agent_id else ""
-    typer.echo(f"created key {who.key_id} for tenant '{who.tenant}'{bound}; "
-               "it will not be shown again:", err=True)
+    typer.echo(
+        f"created key {who.key_id} for tenant '{who.tenant}'{bound}; it will not be shown again:",
+        err=True,
+    )
     typer.echo(key)
 
 

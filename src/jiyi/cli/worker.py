@@ -28,17 +28,24 @@ log = logging.getLogger("jiyi.worker")
 
 
 def worker(
-    concurrency: Annotated[int, typer.Option(
-        "--concurrency", "-c", min=1, max=64, help="Jobs run at once (threads).")] = 1,
-    drain: Annotated[bool, typer.Option(
-        "--drain", help="Exit once no job is due instead of waiting for more.")] = False,
-    status: Annotated[bool, typer.Option(
-        "--status", help="Print the jobs per state as JSON and exit.")] = False,
-    dead: Annotated[bool, typer.Option(
-        "--dead", help="List dead jobs (failed too often) with their errors and exit.")]
-    = False,
-    retry_dead: Annotated[bool, typer.Option(
-        "--retry-dead", help="Move dead jobs back to the queue and exit.")] = False,
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", "-c", min=1, max=64, help="Jobs run at once (threads).")
+    ] = 1,
+    drain: Annotated[
+        bool, typer.Option("--drain", help="Exit once no job is due instead of waiting for more.")
+    ] = False,
+    status: Annotated[
+        bool, typer.Option("--status", help="Print the jobs per state as JSON and exit.")
+    ] = False,
+    dead: Annotated[
+        bool,
+        typer.Option(
+            "--dead", help="List dead jobs (failed too often) with their errors and exit."
+        ),
+    ] = False,
+    retry_dead: Annotated[
+        bool, typer.Option("--retry-dead", help="Move dead jobs back to the queue and exit.")
+    ] = False,
 ) -> None:
     """Run background extraction jobs from the durable queue until stopped."""
     from jiyi import backends
@@ -48,17 +55,28 @@ def worker(
     if queue is None:
         raise InvalidInputError(
             "no work queue is configured: set JIYI_STORE=postgresql://… or JIYI_QUEUE=sqlite",
-            field="queue")
+            field="queue",
+        )
     try:
         if status or dead or retry_dead:
             if retry_dead:
-                typer.echo(f"{queue.retry_dead(now=datetime.now(UTC))} dead job(s) requeued",
-                           err=True)
+                typer.echo(
+                    f"{queue.retry_dead(now=datetime.now(UTC))} dead job(s) requeued", err=True
+                )
             if dead:
                 for j in queue.dead():
-                    typer.echo(json.dumps({"id": j.id, "tenant": j.tenant, "user_id": j.user_id,
-                                           "attempts": j.attempts, "error": j.last_error},
-                                          ensure_ascii=False))
+                    typer.echo(
+                        json.dumps(
+                            {
+                                "id": j.id,
+                                "tenant": j.tenant,
+                                "user_id": j.user_id,
+                                "attempts": j.attempts,
+                                "error": j.last_error,
+                            },
+                            ensure_ascii=False,
+                        )
+                    )
             if status:
                 typer.echo(json.dumps(queue.counts()))
             return
@@ -70,8 +88,9 @@ def worker(
 def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> None:
     from jiyi import backends
 
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     store = backends.open_store(settings)
     embedder = backends.open_embedder(settings)
     cache = backends.open_context_cache(settings, lambda: None)
@@ -82,8 +101,12 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
         with lock:
             if tenant not in memories:
                 extractor = backends.open_extractor(settings, tenant, None)
-                memories[tenant] = Memory(store=store, embedder=embedder, extractor=extractor,
-                                          config=MemoryConfig.model_validate({"tenant": tenant}))
+                memories[tenant] = Memory(
+                    store=store,
+                    embedder=embedder,
+                    extractor=extractor,
+                    config=MemoryConfig.model_validate({"tenant": tenant}),
+                )
             return memories[tenant]
 
     def done(job: Job, result: AddResult | None) -> None:
@@ -94,10 +117,17 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
         signal.signal(sig, lambda *_: stop.set())
     lease = timedelta(seconds=settings.queue_lease_seconds)
     workers = [Worker(q, memory, lease=lease, on_done=done) for _ in range(concurrency)]
-    typer.echo(f"jiyi worker: {concurrency} thread(s) on the {settings.queue_backend} queue "
-               f"{json.dumps(q.counts())}", err=True)
-    threads = [threading.Thread(target=w.run, args=(stop,), kwargs={"drain": drain},
-                                name=f"jiyi-worker-{i}") for i, w in enumerate(workers)]
+    typer.echo(
+        f"jiyi worker: {concurrency} thread(s) on the {settings.queue_backend} queue "
+        f"{json.dumps(q.counts())}",
+        err=True,
+    )
+    threads = [
+        threading.Thread(
+            target=w.run, args=(stop,), kwargs={"drain": drain}, name=f"jiyi-worker-{i}"
+        )
+        for i, w in enumerate(workers)
+    ]
     for t in threads:
         t.start()
     try:
@@ -112,8 +142,11 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
         if callable(close):
             close()
         store.close()
-    typer.echo(f"jiyi worker: stopped after {sum(w.processed for w in workers)} job(s), "
-               f"{sum(w.failed for w in workers)} failure(s)", err=True)
+    typer.echo(
+        f"jiyi worker: stopped after {sum(w.processed for w in workers)} job(s), "
+        f"{sum(w.failed for w in workers)} failure(s)",
+        err=True,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -39,14 +39,27 @@ T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 
 _BY_CODE: dict[str, type[JiyiError]] = {
-    cls.code: cls for cls in (
-        InvalidInputError, PayloadTooLargeError, NotFoundError, PermissionDeniedError,
-        AuthenticationError, ConflictError, StorageUnavailableError, ExtractionError)
+    cls.code: cls
+    for cls in (
+        InvalidInputError,
+        PayloadTooLargeError,
+        NotFoundError,
+        PermissionDeniedError,
+        AuthenticationError,
+        ConflictError,
+        StorageUnavailableError,
+        ExtractionError,
+    )
 }
 _BY_STATUS: dict[int, type[JiyiError]] = {
-    401: AuthenticationError, 403: PermissionDeniedError, 404: NotFoundError,
-    409: ConflictError, 413: PayloadTooLargeError, 422: InvalidInputError,
-    502: ExtractionError, 503: StorageUnavailableError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    413: PayloadTooLargeError,
+    422: InvalidInputError,
+    502: ExtractionError,
+    503: StorageUnavailableError,
 }
 
 
@@ -73,15 +86,19 @@ def error_for(resp: httpx.Response) -> JiyiError:
     field_ = body.get("field")
     field_ = field_ if isinstance(field_, str) else None
     cls = _BY_CODE.get(code) or _BY_STATUS.get(resp.status_code)
-    err: JiyiError = (cls(message, field=field_) if cls is not None
-                      else ServerError(message, status=resp.status_code, field=field_))
+    err: JiyiError = (
+        cls(message, field=field_)
+        if cls is not None
+        else ServerError(message, status=resp.status_code, field=field_)
+    )
     err.status = resp.status_code  # type: ignore[attr-defined]
     return err
 
 
 def transport_error(exc: httpx.HTTPError, base_url: str) -> JiyiError:
     return StorageUnavailableError(
-        f"cannot reach the jiyi server at {base_url} ({type(exc).__name__}); is it running?")
+        f"cannot reach the jiyi server at {base_url} ({type(exc).__name__}); is it running?"
+    )
 
 
 @dataclass(frozen=True)
@@ -108,8 +125,11 @@ def _model(cls: type[M]) -> Callable[[httpx.Response], M]:
         try:
             return cls.model_validate_json(resp.content)
         except ValidationError as exc:
-            raise ServerError(f"unexpected response from server: {exc.error_count()} "
-                              "field(s) did not match", status=resp.status_code) from exc
+            raise ServerError(
+                f"unexpected response from server: {exc.error_count()} field(s) did not match",
+                status=resp.status_code,
+            ) from exc
+
     return parse
 
 
@@ -129,40 +149,96 @@ def _seg(value: str) -> str:
 
 # -- the API, one function per endpoint ------------------------------------------------
 
-def add(messages: str | Sequence[dict[str, Any]], *, user_id: str, agent_id: str | None,
-        session_id: str | None, timestamp: datetime | str | None,
-        infer: bool) -> Call[AddResult]:
-    return Call("POST", "/v1/memories", _model(AddResult), json=_body(
-        messages=messages if isinstance(messages, str) else list(messages), user_id=user_id,
-        agent_id=agent_id, session_id=session_id, timestamp=timestamp, infer=infer))
+
+def add(
+    messages: str | Sequence[dict[str, Any]],
+    *,
+    user_id: str,
+    agent_id: str | None,
+    session_id: str | None,
+    timestamp: datetime | str | None,
+    infer: bool,
+) -> Call[AddResult]:
+    return Call(
+        "POST",
+        "/v1/memories",
+        _model(AddResult),
+        json=_body(
+            messages=messages if isinstance(messages, str) else list(messages),
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            timestamp=timestamp,
+            infer=infer,
+        ),
+    )
 
 
-def search(query: str, *, user_id: str, agent_id: str | None, top_k: int,
-           kinds: Sequence[str] | None, since: datetime | str | None,
-           until: datetime | str | None, now: datetime | str | None) -> Call[list[SearchHit]]:
+def search(
+    query: str,
+    *,
+    user_id: str,
+    agent_id: str | None,
+    top_k: int,
+    kinds: Sequence[str] | None,
+    since: datetime | str | None,
+    until: datetime | str | None,
+    now: datetime | str | None,
+) -> Call[list[SearchHit]]:
     parse = _model(SearchResponse)
-    return Call("POST", "/v1/memories/search", lambda r: parse(r).results, json=_body(
-        query=query, user_id=user_id, agent_id=agent_id, top_k=top_k,
-        kinds=list(kinds) if kinds is not None else None, since=since, until=until, now=now))
+    return Call(
+        "POST",
+        "/v1/memories/search",
+        lambda r: parse(r).results,
+        json=_body(
+            query=query,
+            user_id=user_id,
+            agent_id=agent_id,
+            top_k=top_k,
+            kinds=list(kinds) if kinds is not None else None,
+            since=since,
+            until=until,
+            now=now,
+        ),
+    )
 
 
-def context(query: str, *, user_id: str, agent_id: str | None, session_id: str | None,
-            token_budget: int, now: datetime | str | None) -> Call[ContextResponse]:
-    return Call("POST", "/v1/context", _model(ContextResponse), json=_body(
-        query=query, user_id=user_id, agent_id=agent_id, session_id=session_id,
-        token_budget=token_budget, now=now))
+def context(
+    query: str,
+    *,
+    user_id: str,
+    agent_id: str | None,
+    session_id: str | None,
+    token_budget: int,
+    now: datetime | str | None,
+) -> Call[ContextResponse]:
+    return Call(
+        "POST",
+        "/v1/context",
+        _model(ContextResponse),
+        json=_body(
+            query=query,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            token_budget=token_budget,
+            now=now,
+        ),
+    )
 
 
 def get(memory_id: str) -> Call[MemoryItem | None]:
-    return Call("GET", f"/v1/memories/{_seg(memory_id)}", _model(MemoryItem),
-                none_on_404=True)
+    return Call("GET", f"/v1/memories/{_seg(memory_id)}", _model(MemoryItem), none_on_404=True)
 
 
-def list_(*, user_id: str, agent_id: str | None, include_superseded: bool,
-          include_episodes: bool) -> Call[list[MemoryItem]]:
-    params: dict[str, Any] = {"user_id": user_id,
-                              "include_superseded": str(include_superseded).lower(),
-                              "include_episodes": str(include_episodes).lower()}
+def list_(
+    *, user_id: str, agent_id: str | None, include_superseded: bool, include_episodes: bool
+) -> Call[list[MemoryItem]]:
+    params: dict[str, Any] = {
+        "user_id": user_id,
+        "include_superseded": str(include_superseded).lower(),
+        "include_episodes": str(include_episodes).lower(),
+    }
     if agent_id is not None:
         params["agent_id"] = agent_id
     parse = _model(MemoryList)
@@ -170,8 +246,9 @@ def list_(*, user_id: str, agent_id: str | None, include_superseded: bool,
 
 
 def update(memory_id: str, content: str) -> Call[MemoryItem]:
-    return Call("PATCH", f"/v1/memories/{_seg(memory_id)}", _model(MemoryItem),
-                json={"content": content})
+    return Call(
+        "PATCH", f"/v1/memories/{_seg(memory_id)}", _model(MemoryItem), json={"content": content}
+    )
 
 
 def delete(memory_id: str) -> Call[None]:
@@ -187,21 +264,31 @@ def delete_user(user_id: str) -> Call[DeletionReceipt]:
     return Call("DELETE", f"/v1/users/{_seg(user_id)}", _model(DeletionReceipt))
 
 
-def add_message(session_id: str, content: str, *, user_id: str, role: str,
-                agent_id: str | None, name: str | None) -> Call[SessionView]:
-    return Call("POST", f"/v1/sessions/{_seg(session_id)}/messages", _model(SessionView),
-                json=_body(user_id=user_id, agent_id=agent_id, role=role, content=content,
-                           name=name))
+def add_message(
+    session_id: str,
+    content: str,
+    *,
+    user_id: str,
+    role: str,
+    agent_id: str | None,
+    name: str | None,
+) -> Call[SessionView]:
+    return Call(
+        "POST",
+        f"/v1/sessions/{_seg(session_id)}/messages",
+        _model(SessionView),
+        json=_body(user_id=user_id, agent_id=agent_id, role=role, content=content, name=name),
+    )
 
 
 def get_session(session_id: str) -> Call[SessionView | None]:
-    return Call("GET", f"/v1/sessions/{_seg(session_id)}", _model(SessionView),
-                none_on_404=True)
+    return Call("GET", f"/v1/sessions/{_seg(session_id)}", _model(SessionView), none_on_404=True)
 
 
 def end_session(session_id: str) -> Call[SessionView | None]:
-    return Call("POST", f"/v1/sessions/{_seg(session_id)}/end", _model(SessionView),
-                none_on_404=True)
+    return Call(
+        "POST", f"/v1/sessions/{_seg(session_id)}/end", _model(SessionView), none_on_404=True
+    )
 
 
 def health() -> Call[Health]:

@@ -20,50 +20,117 @@ T = TypeVar("T")
 class AsyncClient:
     """A jiyi server, awaited. See :class:`jiyi.Client` for the methods and errors."""
 
-    def __init__(self, base_url: str, api_key: str, *, timeout: float = 30.0,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
-        self._http = httpx.AsyncClient(base_url=self.base_url, headers=_ops.headers(api_key),
-                                       timeout=timeout, transport=transport)
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers=_ops.headers(api_key),
+            timeout=timeout,
+            transport=transport,
+        )
 
     async def _do(self, call: _ops.Call[T]) -> T:
         try:
-            resp = await self._http.request(call.method, call.path, json=call.json,
-                                            params=call.params or None)
+            resp = await self._http.request(
+                call.method, call.path, json=call.json, params=call.params or None
+            )
         except httpx.HTTPError as exc:
             raise _ops.transport_error(exc, self.base_url) from exc
         return call.result(resp)
 
-    async def add(self, messages: str | Sequence[dict[str, Any]], *, user_id: str,
-                  agent_id: str | None = None, session_id: str | None = None,
-                  timestamp: datetime | str | None = None, infer: bool = True) -> AddResult:
-        return await self._do(_ops.add(messages, user_id=user_id, agent_id=agent_id,
-                                       session_id=session_id, timestamp=timestamp, infer=infer))
+    async def add(
+        self,
+        messages: str | Sequence[dict[str, Any]],
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        timestamp: datetime | str | None = None,
+        infer: bool = True,
+    ) -> AddResult:
+        return await self._do(
+            _ops.add(
+                messages,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                timestamp=timestamp,
+                infer=infer,
+            )
+        )
 
-    async def search(self, query: str, *, user_id: str, agent_id: str | None = None,
-                     top_k: int = 10, kinds: Sequence[str] | None = None,
-                     since: datetime | str | None = None, until: datetime | str | None = None,
-                     now: datetime | str | None = None) -> builtins.list[SearchHit]:
-        return await self._do(_ops.search(query, user_id=user_id, agent_id=agent_id,
-                                          top_k=top_k, kinds=kinds, since=since, until=until,
-                                          now=now))
+    async def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        top_k: int = 10,
+        kinds: Sequence[str] | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        now: datetime | str | None = None,
+    ) -> builtins.list[SearchHit]:
+        return await self._do(
+            _ops.search(
+                query,
+                user_id=user_id,
+                agent_id=agent_id,
+                top_k=top_k,
+                kinds=kinds,
+                since=since,
+                until=until,
+                now=now,
+            )
+        )
 
-    async def context(self, query: str, *, user_id: str, agent_id: str | None = None,
-                      session_id: str | None = None, token_budget: int = 800,
-                      now: datetime | str | None = None) -> ContextResponse:
-        return await self._do(_ops.context(query, user_id=user_id, agent_id=agent_id,
-                                           session_id=session_id, token_budget=token_budget,
-                                           now=now))
+    async def context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        token_budget: int = 800,
+        now: datetime | str | None = None,
+    ) -> ContextResponse:
+        return await self._do(
+            _ops.context(
+                query,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                token_budget=token_budget,
+                now=now,
+            )
+        )
 
     async def get(self, memory_id: str) -> MemoryItem | None:
         return await self._do(_ops.get(memory_id))
 
-    async def list(self, *, user_id: str, agent_id: str | None = None,
-                   include_superseded: bool = False,
-                   include_episodes: bool = False) -> builtins.list[MemoryItem]:
-        return await self._do(_ops.list_(user_id=user_id, agent_id=agent_id,
-                                         include_superseded=include_superseded,
-                                         include_episodes=include_episodes))
+    async def list(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        include_superseded: bool = False,
+        include_episodes: bool = False,
+    ) -> builtins.list[MemoryItem]:
+        return await self._do(
+            _ops.list_(
+                user_id=user_id,
+                agent_id=agent_id,
+                include_superseded=include_superseded,
+                include_episodes=include_episodes,
+            )
+        )
 
     async def update(self, memory_id: str, content: str) -> MemoryItem:
         return await self._do(_ops.update(memory_id, content))
@@ -77,11 +144,21 @@ class AsyncClient:
     async def delete_user(self, user_id: str) -> DeletionReceipt:
         return await self._do(_ops.delete_user(user_id))
 
-    async def add_message(self, session_id: str, content: str, *, user_id: str,
-                          role: str = "user", agent_id: str | None = None,
-                          name: str | None = None) -> SessionView:
-        return await self._do(_ops.add_message(session_id, content, user_id=user_id, role=role,
-                                               agent_id=agent_id, name=name))
+    async def add_message(
+        self,
+        session_id: str,
+        content: str,
+        *,
+        user_id: str,
+        role: str = "user",
+        agent_id: str | None = None,
+        name: str | None = None,
+    ) -> SessionView:
+        return await self._do(
+            _ops.add_message(
+                session_id, content, user_id=user_id, role=role, agent_id=agent_id, name=name
+            )
+        )
 
     async def get_session(self, session_id: str) -> SessionView | None:
         return await self._do(_ops.get_session(session_id))

@@ -31,55 +31,124 @@ class Client:
     and StorageUnavailableError when the server cannot be reached.
     """
 
-    def __init__(self, base_url: str, api_key: str, *, timeout: float = 30.0,
-                 transport: httpx.BaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
-        self._http = httpx.Client(base_url=self.base_url, headers=_ops.headers(api_key),
-                                  timeout=timeout, transport=transport)
+        self._http = httpx.Client(
+            base_url=self.base_url,
+            headers=_ops.headers(api_key),
+            timeout=timeout,
+            transport=transport,
+        )
 
     def _do(self, call: _ops.Call[T]) -> T:
         try:
-            resp = self._http.request(call.method, call.path, json=call.json,
-                                      params=call.params or None)
+            resp = self._http.request(
+                call.method, call.path, json=call.json, params=call.params or None
+            )
         except httpx.HTTPError as exc:
             raise _ops.transport_error(exc, self.base_url) from exc
         return call.result(resp)
 
     # -- Memory's methods --------------------------------------------------------------
 
-    def add(self, messages: str | Sequence[dict[str, Any]], *, user_id: str,
-            agent_id: str | None = None, session_id: str | None = None,
-            timestamp: datetime | str | None = None, infer: bool = True) -> AddResult:
+    def add(
+        self,
+        messages: str | Sequence[dict[str, Any]],
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        timestamp: datetime | str | None = None,
+        infer: bool = True,
+    ) -> AddResult:
         """Remember messages (see :meth:`jiyi.Memory.add`)."""
-        return self._do(_ops.add(messages, user_id=user_id, agent_id=agent_id,
-                                 session_id=session_id, timestamp=timestamp, infer=infer))
+        return self._do(
+            _ops.add(
+                messages,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                timestamp=timestamp,
+                infer=infer,
+            )
+        )
 
-    def search(self, query: str, *, user_id: str, agent_id: str | None = None,
-               top_k: int = 10, kinds: Sequence[str] | None = None,
-               since: datetime | str | None = None, until: datetime | str | None = None,
-               now: datetime | str | None = None) -> builtins.list[SearchHit]:
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        top_k: int = 10,
+        kinds: Sequence[str] | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+        now: datetime | str | None = None,
+    ) -> builtins.list[SearchHit]:
         """Hybrid search, best first (see :meth:`jiyi.Memory.search`)."""
-        return self._do(_ops.search(query, user_id=user_id, agent_id=agent_id, top_k=top_k,
-                                    kinds=kinds, since=since, until=until, now=now))
+        return self._do(
+            _ops.search(
+                query,
+                user_id=user_id,
+                agent_id=agent_id,
+                top_k=top_k,
+                kinds=kinds,
+                since=since,
+                until=until,
+                now=now,
+            )
+        )
 
-    def context(self, query: str, *, user_id: str, agent_id: str | None = None,
-                session_id: str | None = None, token_budget: int = 800,
-                now: datetime | str | None = None) -> ContextResponse:
+    def context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        token_budget: int = 800,
+        now: datetime | str | None = None,
+    ) -> ContextResponse:
         """The system-prompt block: relevant memories plus the session window."""
-        return self._do(_ops.context(query, user_id=user_id, agent_id=agent_id,
-                                     session_id=session_id, token_budget=token_budget, now=now))
+        return self._do(
+            _ops.context(
+                query,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                token_budget=token_budget,
+                now=now,
+            )
+        )
 
     def get(self, memory_id: str) -> MemoryItem | None:
         """The memory, or None if there is none the key may see."""
         return self._do(_ops.get(memory_id))
 
-    def list(self, *, user_id: str, agent_id: str | None = None,
-             include_superseded: bool = False,
-             include_episodes: bool = False) -> builtins.list[MemoryItem]:
+    def list(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        include_superseded: bool = False,
+        include_episodes: bool = False,
+    ) -> builtins.list[MemoryItem]:
         """The user's memories, oldest first."""
-        return self._do(_ops.list_(user_id=user_id, agent_id=agent_id,
-                                   include_superseded=include_superseded,
-                                   include_episodes=include_episodes))
+        return self._do(
+            _ops.list_(
+                user_id=user_id,
+                agent_id=agent_id,
+                include_superseded=include_superseded,
+                include_episodes=include_episodes,
+            )
+        )
 
     def update(self, memory_id: str, content: str) -> MemoryItem:
         """Replace a memory's content; raises NotFoundError for an unknown id."""
@@ -99,11 +168,22 @@ class Client:
 
     # -- sessions --------------------------------------------------------------------------
 
-    def add_message(self, session_id: str, content: str, *, user_id: str, role: str = "user",
-                    agent_id: str | None = None, name: str | None = None) -> SessionView:
+    def add_message(
+        self,
+        session_id: str,
+        content: str,
+        *,
+        user_id: str,
+        role: str = "user",
+        agent_id: str | None = None,
+        name: str | None = None,
+    ) -> SessionView:
         """Append to a session; returns the current window."""
-        return self._do(_ops.add_message(session_id, content, user_id=user_id, role=role,
-                                         agent_id=agent_id, name=name))
+        return self._do(
+            _ops.add_message(
+                session_id, content, user_id=user_id, role=role, agent_id=agent_id, name=name
+            )
+        )
 
     def get_session(self, session_id: str) -> SessionView | None:
         """The live session's window, or None."""

@@ -50,8 +50,7 @@ class BodyLimitMiddleware:
         self.limit = limit
 
     async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
-        resp = problem(413, "payload_too_large",
-                       f"request body is larger than {self.limit} bytes")
+        resp = problem(413, "payload_too_large", f"request body is larger than {self.limit} bytes")
         await resp(scope, receive, send)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -107,10 +106,14 @@ def _start_workers(services: Services, stop: threading.Event) -> list[threading.
 
     threads = []
     for i in range(services.settings.queue_workers):
-        worker = Worker(queue, services.memory, clock=services.clock, on_done=done,
-                        lease=timedelta(seconds=services.settings.queue_lease_seconds))
-        t = threading.Thread(target=worker.run, args=(stop,), name=f"jiyi-worker-{i}",
-                             daemon=True)
+        worker = Worker(
+            queue,
+            services.memory,
+            clock=services.clock,
+            on_done=done,
+            lease=timedelta(seconds=services.settings.queue_lease_seconds),
+        )
+        t = threading.Thread(target=worker.run, args=(stop,), name=f"jiyi-worker-{i}", daemon=True)
         t.start()
         threads.append(t)
     return threads
@@ -173,9 +176,18 @@ def create_app(
         from jiyi.llm.client import UsageMeter
 
         llm_usage = UsageMeter()
-    services = Services(settings=settings, store=store, embedder=embedder,
-                        sessions=sessions, keys=keys, clock=clock or _utcnow, metrics=counters,
-                        queue=queue, cache=cache, llm_usage=llm_usage)
+    services = Services(
+        settings=settings,
+        store=store,
+        embedder=embedder,
+        sessions=sessions,
+        keys=keys,
+        clock=clock or _utcnow,
+        metrics=counters,
+        queue=queue,
+        cache=cache,
+        llm_usage=llm_usage,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -206,9 +218,11 @@ def create_app(
                 resource.close()
 
     app = FastAPI(
-        title="jiyi 记忆", version=jiyi.__version__, lifespan=lifespan,
+        title="jiyi 记忆",
+        version=jiyi.__version__,
+        lifespan=lifespan,
         description="Cross-session memory for AI agents. Authenticate with "
-                    "`Authorization: Bearer <key>`; errors are application/problem+json.",
+        "`Authorization: Bearer <key>`; errors are application/problem+json.",
     )
     app.state.services = services
     install_error_handlers(app)

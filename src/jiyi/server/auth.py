@@ -48,7 +48,8 @@ async def authenticate(request: Request) -> Principal:
     if scheme.lower() != "bearer" or not key.strip():
         raise AuthenticationError(
             "missing API key; send 'Authorization: Bearer <key>' (create one with "
-            "'jiyi keys create --tenant NAME')")
+            "'jiyi keys create --tenant NAME')"
+        )
     principal = await services.key_cache.principal(key.strip(), services)
     if principal is None:
         raise AuthenticationError("unknown or revoked API key")
@@ -61,16 +62,18 @@ def agent_for(principal: Principal, requested: str | None) -> str | None:
     if principal.agent_id is None:
         return requested
     if requested is not None and requested != principal.agent_id:
-        raise PermissionDeniedError(
-            "this API key is bound to another agent", field="agent_id")
+        raise PermissionDeniedError("this API key is bound to another agent", field="agent_id")
     return principal.agent_id
 
 
 def visible(principal: Principal, memory: MemoryItem) -> bool:
     """Whether the key may see this memory: shared memories (agent_id None) and its own
     agent's are visible to an agent-bound key; everything in the tenant to a tenant key."""
-    return (principal.agent_id is None or memory.agent_id is None
-            or memory.agent_id == principal.agent_id)
+    return (
+        principal.agent_id is None
+        or memory.agent_id is None
+        or memory.agent_id == principal.agent_id
+    )
 
 
 def require_tenant_key(principal: Principal, what: str) -> None:

@@ -32,13 +32,17 @@ def window_lines(messages: Sequence[SessionMessage], budget: int) -> list[str]:
     return lines[::-1]
 
 
-def session_budget(messages: Sequence[SessionMessage], query: str, token_budget: int) -> tuple[
-        list[str], str, int]:
+def session_budget(
+    messages: Sequence[SessionMessage], query: str, token_budget: int
+) -> tuple[list[str], str, int]:
     """(window lines, language, tokens they take) for the session part of a context."""
     if not messages:
         return [], "zh" if has_cjk(query) else "en", 0
-    lang = "zh" if has_cjk(query) or any(has_cjk(m.content) for m in messages[-3:]) else \
-        pick_language(query, [])
+    lang = (
+        "zh"
+        if has_cjk(query) or any(has_cjk(m.content) for m in messages[-3:])
+        else pick_language(query, [])
+    )
     header_cost = estimate_tokens(WINDOW_HEADER[lang]) + 1
     cap = max(0, min(token_budget // 2, token_budget - MIN_MEMORY_BUDGET) - header_cost)
     lines = window_lines(messages, cap)

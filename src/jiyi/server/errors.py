@@ -45,8 +45,13 @@ STATUS: Sequence[tuple[type[JiyiError], int]] = (
     (ExtractionError, 502),
     (MissingDependencyError, 500),
 )
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-               401: "unauthenticated", 400: "bad_request"}
+_HTTP_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    401: "unauthenticated",
+    400: "bad_request",
+}
 
 
 def status_for(exc: JiyiError) -> int:
@@ -56,8 +61,13 @@ def status_for(exc: JiyiError) -> int:
     return 500
 
 
-def problem(status: int, code: str, message: str, field: str | None = None,
-            headers: dict[str, str] | None = None) -> JSONResponse:
+def problem(
+    status: int,
+    code: str,
+    message: str,
+    field: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     body = {"status": status, "code": code, "message": message, "field": field}
     return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
 

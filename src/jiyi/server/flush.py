@@ -97,29 +97,58 @@ class Flusher:
     async def _write(self, f: PendingFlush) -> bool:
         s = self.services
         infer = f.attempts <= s.settings.flush_max_attempts
-        msgs = [{"role": m.role, "content": m.content, "name": m.name, "id": m.id,
-                 "timestamp": m.timestamp} for m in f.messages]
+        msgs = [
+            {
+                "role": m.role,
+                "content": m.content,
+                "name": m.name,
+                "id": m.id,
+                "timestamp": m.timestamp,
+            }
+            for m in f.messages
+        ]
         mem = s.memory(f.tenant)
         try:
             if s.queue is not None and infer:
-                result = await s.run(mem.accept, msgs, queue=s.queue, user_id=f.user_id,
-                                     agent_id=f.agent_id, session_id=f.session_id,
-                                     batch_id=f"flush-{f.flush_id}", grace=s.queue_grace)
+                result = await s.run(
+                    mem.accept,
+                    msgs,
+                    queue=s.queue,
+                    user_id=f.user_id,
+                    agent_id=f.agent_id,
+                    session_id=f.session_id,
+                    batch_id=f"flush-{f.flush_id}",
+                    grace=s.queue_grace,
+                )
             else:
-                result = await s.run(mem.add, msgs, user_id=f.user_id, agent_id=f.agent_id,
-                                     session_id=f.session_id, infer=infer)
+                result = await s.run(
+                    mem.add,
+                    msgs,
+                    user_id=f.user_id,
+                    agent_id=f.agent_id,
+                    session_id=f.session_id,
+                    infer=infer,
+                )
         except Exception as exc:
             s.metrics.inc("jiyi_extraction_failures_total")
-            log.warning("writing session %s failed on attempt %d: %s",
-                        f.session_id, f.attempts, type(exc).__name__)
+            log.warning(
+                "writing session %s failed on attempt %d: %s",
+                f.session_id,
+                f.attempts,
+                type(exc).__name__,
+            )
             if isinstance(exc, InvalidInputError) and f.attempts >= GIVE_UP_AFTER:
-                log.error("dropping session %s after %d attempts: %s",
-                          f.session_id, f.attempts, exc)
+                log.error(
+                    "dropping session %s after %d attempts: %s", f.session_id, f.attempts, exc
+                )
                 await s.sessions.ack(f.flush_id)
             return False
         s.changed(f.tenant, f.user_id)
         s.metrics.record_add(result)
-        s.metrics.inc("jiyi_session_flushes_total", reason=f.reason,
-                      mode="extract" if infer else "episodes_only")
+        s.metrics.inc(
+            "jiyi_session_flushes_total",
+            reason=f.reason,
+            mode="extract" if infer else "episodes_only",
+        )
         await s.sessions.ack(f.flush_id)
         return True

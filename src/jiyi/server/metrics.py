@@ -28,11 +28,17 @@ HELP = {
     "jiyi_extraction_failures_total": ("counter", "Failed background session extractions."),
     "jiyi_session_flushes_total": ("counter", "Ended sessions written to long-term memory."),
     "jiyi_redis_unavailable_total": (
-        "counter", "Calls served without Redis (in-process fallback or cache miss)."),
+        "counter",
+        "Calls served without Redis (in-process fallback or cache miss).",
+    ),
     "jiyi_search_degraded_total": (
-        "counter", "Searches answered from keywords alone: semantic search was too slow."),
+        "counter",
+        "Searches answered from keywords alone: semantic search was too slow.",
+    ),
     "jiyi_context_cache_total": (
-        "counter", "Context memory blocks served from (hit) or missing in (miss) the cache."),
+        "counter",
+        "Context memory blocks served from (hit) or missing in (miss) the cache.",
+    ),
     "jiyi_jobs_total": ("counter", "Background jobs run by in-process workers, by outcome."),
 }
 
@@ -40,8 +46,9 @@ HELP = {
 def _fmt(labels: Labels) -> str:
     if not labels:
         return ""
-    inner = ",".join(f'{k}="{v.replace(chr(92), "/").replace(chr(34), chr(39))}"'
-                     for k, v in labels)
+    inner = ",".join(
+        f'{k}="{v.replace(chr(92), "/").replace(chr(34), chr(39))}"' for k, v in labels
+    )
     return "{" + inner + "}"
 
 
@@ -135,6 +142,7 @@ class MetricsMiddleware:
             route = scope.get("route")
             template = getattr(route, "path", None) or "unmatched"
             method = str(scope.get("method", ""))
-            self.metrics.inc("jiyi_http_requests_total", method=method, route=template,
-                             status=str(status))
+            self.metrics.inc(
+                "jiyi_http_requests_total", method=method, route=template, status=str(status)
+            )
             self.metrics.observe(time.perf_counter() - start, method=method, route=template)

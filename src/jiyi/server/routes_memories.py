@@ -52,13 +52,26 @@ async def add_memories(body: AddRequest, request: Request, who: Auth) -> AddResu
     if s.queue is not None and body.infer:
         # Durable before the 200: the job is enqueued and the episodes are stored; a
         # worker extracts (``queued: true``, no events yet).
-        result = await s.run(mem.accept, messages, queue=s.queue, user_id=body.user_id,
-                             agent_id=agent, session_id=body.session_id,
-                             timestamp=body.timestamp, grace=s.queue_grace)
+        result = await s.run(
+            mem.accept,
+            messages,
+            queue=s.queue,
+            user_id=body.user_id,
+            agent_id=agent,
+            session_id=body.session_id,
+            timestamp=body.timestamp,
+            grace=s.queue_grace,
+        )
     else:
-        result = await s.run(mem.add, messages, user_id=body.user_id, agent_id=agent,
-                             session_id=body.session_id, timestamp=body.timestamp,
-                             infer=body.infer)
+        result = await s.run(
+            mem.add,
+            messages,
+            user_id=body.user_id,
+            agent_id=agent,
+            session_id=body.session_id,
+            timestamp=body.timestamp,
+            infer=body.infer,
+        )
     s.changed(who.tenant, body.user_id)
     s.metrics.record_add(result)
     return result
@@ -69,10 +82,16 @@ async def search_memories(body: SearchRequest, request: Request, who: Auth) -> S
     """Hybrid search over the user's memories, best first."""
     s = _services(request)
     found = await s.run(
-        s.memory(who.tenant).search_result, body.query, user_id=body.user_id,
-        agent_id=agent_for(who, body.agent_id), top_k=body.top_k,
+        s.memory(who.tenant).search_result,
+        body.query,
+        user_id=body.user_id,
+        agent_id=agent_for(who, body.agent_id),
+        top_k=body.top_k,
         kinds=[k.value for k in body.kinds] if body.kinds is not None else None,
-        since=body.since, until=body.until, now=body.now)
+        since=body.since,
+        until=body.until,
+        now=body.now,
+    )
     if found.degraded:
         s.metrics.inc("jiyi_search_degraded_total")
     return SearchResponse(results=found.hits, degraded=found.degraded)
@@ -80,16 +99,22 @@ async def search_memories(body: SearchRequest, request: Request, who: Auth) -> S
 
 @router.get("/memories", response_model=MemoryList)
 async def list_memories(
-    request: Request, who: Auth,
+    request: Request,
+    who: Auth,
     user_id: Annotated[str, Query(min_length=1, max_length=256)],
     agent_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None,
-    include_superseded: bool = False, include_episodes: bool = False,
+    include_superseded: bool = False,
+    include_episodes: bool = False,
 ) -> MemoryList:
     """The user's memories, oldest first."""
     s = _services(request)
     items = await s.run(
-        s.memory(who.tenant).list, user_id=user_id, agent_id=agent_for(who, agent_id),
-        include_superseded=include_superseded, include_episodes=include_episodes)
+        s.memory(who.tenant).list,
+        user_id=user_id,
+        agent_id=agent_for(who, agent_id),
+        include_superseded=include_superseded,
+        include_episodes=include_episodes,
+    )
     return MemoryList(memories=items)
 
 
@@ -99,8 +124,9 @@ async def get_memory(memory_id: str, request: Request, who: Auth) -> MemoryItem:
 
 
 @router.patch("/memories/{memory_id}", response_model=MemoryItem)
-async def update_memory(memory_id: str, body: UpdateRequest, request: Request,
-                        who: Auth) -> MemoryItem:
+async def update_memory(
+    memory_id: str, body: UpdateRequest, request: Request, who: Auth
+) -> MemoryItem:
     """Replace a memory's content; the old version stays in its history."""
     s = _services(request)
     found = await _visible(s, who, memory_id)
@@ -141,8 +167,9 @@ async def memory_history(memory_id: str, request: Request, who: Auth) -> History
 
 
 @router.delete("/users/{user_id}", response_model=DeletionReceipt, tags=["users"])
-async def delete_user(user_id: Annotated[str, Path(min_length=1, max_length=256)],
-                      request: Request, who: Auth) -> DeletionReceipt:
+async def delete_user(
+    user_id: Annotated[str, Path(min_length=1, max_length=256)], request: Request, who: Auth
+) -> DeletionReceipt:
     """Hard-delete everything stored about a user in this tenant; returns a receipt of what
     was removed from each store, and when."""
     require_tenant_key(who, "deleting a user")

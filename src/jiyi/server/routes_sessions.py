@@ -38,29 +38,41 @@ def _hidden(who: Principal, view: SessionView | None) -> bool:
 
 
 @router.post("/sessions/{session_id}/messages", response_model=SessionView)
-async def append_message(session_id: SessionId, body: SessionMessageIn, request: Request,
-                         who: Auth) -> SessionView:
+async def append_message(
+    session_id: SessionId, body: SessionMessageIn, request: Request, who: Auth
+) -> SessionView:
     """Append one message atomically; returns the current window (newest N, oldest first)."""
     s = _services(request)
     if len(body.content) > s.memory(who.tenant).config.max_message_chars:
         raise PayloadTooLargeError("content is too long", field="content")
     now = s.clock()
-    msg = SessionMessage(id=f"msg-{uuid.uuid4().hex}", seq=0, role=body.role,
-                         content=body.content, name=body.name, timestamp=now)
+    msg = SessionMessage(
+        id=f"msg-{uuid.uuid4().hex}",
+        seq=0,
+        role=body.role,
+        content=body.content,
+        name=body.name,
+        timestamp=now,
+    )
     st = s.settings
     return await s.sessions.append(
-        SessionKey(who.tenant, session_id), msg,
+        SessionKey(who.tenant, session_id),
+        msg,
         owner=SessionOwner(body.user_id, agent_for(who, body.agent_id)),
-        window=st.session_window, ttl=timedelta(seconds=st.session_ttl_seconds),
-        max_messages=st.session_max_messages, now=now)
+        window=st.session_window,
+        ttl=timedelta(seconds=st.session_ttl_seconds),
+        max_messages=st.session_max_messages,
+        now=now,
+    )
 
 
 @router.get("/sessions/{session_id}", response_model=SessionView)
 async def get_session(session_id: SessionId, request: Request, who: Auth) -> SessionView:
     """The live session's window; 404 when none is live (ended, expired or never begun)."""
     s = _services(request)
-    view = await s.sessions.get(SessionKey(who.tenant, session_id),
-                                window=s.settings.session_window, now=s.clock())
+    view = await s.sessions.get(
+        SessionKey(who.tenant, session_id), window=s.settings.session_window, now=s.clock()
+    )
     if view is None or _hidden(who, view):
         raise NotFoundError(f"no live session {session_id}", field="session_id")
     return view
@@ -92,20 +104,23 @@ async def context(body: ContextRequest, request: Request, who: Auth) -> ContextR
     agent = agent_for(who, body.agent_id)
     window: list[SessionMessage] = []
     if body.session_id is not None:
-        view = await s.sessions.get(SessionKey(who.tenant, body.session_id),
-                                    window=s.settings.session_window, now=s.clock())
+        view = await s.sessions.get(
+            SessionKey(who.tenant, body.session_id), window=s.settings.session_window, now=s.clock()
+        )
         if view is not None and view.user_id == body.user_id and not _hidden(who, view):
             window = view.messages
     lines, lang, used = session_budget(window, body.query, body.token_budget)
     block = await _memory_block(s, who.tenant, body, agent, max(50, body.token_budget - used))
     text, tokens = combine(block, lines, lang)
-    kept = window[len(window) - len(lines):] if lines else []
-    return ContextResponse(text=text, memories=block.memories, tokens=tokens, session=kept,
-                           degraded=block.degraded)
+    kept = window[len(window) - len(lines) :] if lines else []
+    return ContextResponse(
+        text=text, memories=block.memories, tokens=tokens, session=kept, degraded=block.degraded
+    )
 
 
-async def _memory_block(s: Services, tenant: str, body: ContextRequest, agent: str | None,
-                        budget: int) -> ContextBlock:
+async def _memory_block(
+    s: Services, tenant: str, body: ContextRequest, agent: str | None, budget: int
+) -> ContextBlock:
     """The long-term part of a context, from the hot cache when the user is unchanged.
     (A cached block skips the access-count update its search would have made.)"""
     ttl = s.settings.context_cache_seconds
@@ -116,11 +131,18 @@ async def _memory_block(s: Services, tenant: str, body: ContextRequest, agent: s
         s.metrics.inc("jiyi_context_cache_total", result="hit" if cached else "miss")
         if cached is not None:
             return ContextBlock.model_validate(cached)
-    block = await s.run(s.memory(tenant).context, body.query, user_id=body.user_id,
-                        agent_id=agent, token_budget=budget, now=body.now)
+    block = await s.run(
+        s.memory(tenant).context,
+        body.query,
+        user_id=body.user_id,
+        agent_id=agent,
+        token_budget=budget,
+        now=body.now,
+    )
     if block.degraded:
         s.metrics.inc("jiyi_search_degraded_total")
     elif ttl > 0:  # a degraded block is not worth keeping
-        await s.run(s.cache.put, tenant, body.user_id, key, version,
-                    block.model_dump(mode="json"), ttl)
+        await s.run(
+            s.cache.put, tenant, body.user_id, key, version, block.model_dump(mode="json"), ttl
+        )
     return block

@@ -40,7 +40,8 @@ def _one_message(value: object) -> object:
 class AddRequest(_Body):
     messages: Annotated[list[MessageIn], BeforeValidator(_one_message)] = Field(
         description="one user message as a string, or a list of {role, content} messages",
-        examples=["我对花生过敏", [{"role": "user", "content": "我下周去成都出差"}]])
+        examples=["我对花生过敏", [{"role": "user", "content": "我下周去成都出差"}]],
+    )
     user_id: Id
     agent_id: Id | None = None
     session_id: Id | None = None

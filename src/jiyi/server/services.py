@@ -71,11 +71,15 @@ class Services:
                 from jiyi import backends
 
                 extractor = backends.open_extractor(self.settings, tenant, self.llm_usage)
-                mem = Memory(store=self.store, embedder=self.embedder, clock=self.clock,
-                             extractor=extractor,
-                             config=MemoryConfig.model_validate({
-                                 "tenant": tenant,
-                                 "vector_budget_ms": self.settings.vector_budget_ms}))
+                mem = Memory(
+                    store=self.store,
+                    embedder=self.embedder,
+                    clock=self.clock,
+                    extractor=extractor,
+                    config=MemoryConfig.model_validate(
+                        {"tenant": tenant, "vector_budget_ms": self.settings.vector_budget_ms}
+                    ),
+                )
                 self._memories[tenant] = mem
             return mem
 
@@ -119,5 +123,6 @@ class Services:
         """Run blocking ``fn`` in the bounded worker pool."""
         if self.limiter is None:  # created lazily: a limiter belongs to a running loop
             self.limiter = anyio.CapacityLimiter(self.settings.worker_threads)
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs),
-                                              limiter=self.limiter)
+        return await anyio.to_thread.run_sync(
+            functools.partial(fn, *args, **kwargs), limiter=self.limiter
+        )

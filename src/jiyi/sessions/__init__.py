@@ -11,6 +11,11 @@ from jiyi.sessions.base import (
 from jiyi.sessions.memory import InMemorySessionStore
 
 __all__ = [
-    "InMemorySessionStore", "PendingFlush", "SessionKey", "SessionMessage", "SessionOwner",
-    "SessionStore", "SessionView",
+    "InMemorySessionStore",
+    "PendingFlush",
+    "SessionKey",
+    "SessionMessage",
+    "SessionOwner",
+    "SessionStore",
+    "SessionView",
 ]

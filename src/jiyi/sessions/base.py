@@ -91,8 +91,15 @@ class SessionStore(Protocol):
     """
 
     async def append(
-        self, key: SessionKey, message: SessionMessage, *, owner: SessionOwner, window: int,
-        ttl: timedelta, max_messages: int, now: datetime,
+        self,
+        key: SessionKey,
+        message: SessionMessage,
+        *,
+        owner: SessionOwner,
+        window: int,
+        ttl: timedelta,
+        max_messages: int,
+        now: datetime,
     ) -> SessionView:
         """Append ``message`` (its ``seq`` is assigned here) and return the new window.
 

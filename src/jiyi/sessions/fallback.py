@@ -50,9 +50,14 @@ class FallbackSessionStore:
         retry_after: seconds to skip the primary after it failed.
     """
 
-    def __init__(self, primary: SessionStore, fallback: InMemorySessionStore | None = None, *,
-                 on_unavailable: Callable[[], None] | None = None,
-                 retry_after: float = 5.0) -> None:
+    def __init__(
+        self,
+        primary: SessionStore,
+        fallback: InMemorySessionStore | None = None,
+        *,
+        on_unavailable: Callable[[], None] | None = None,
+        retry_after: float = 5.0,
+    ) -> None:
         self.primary = primary
         self.fallback = fallback or InMemorySessionStore()
         self._on_unavailable = on_unavailable or (lambda: None)
@@ -74,26 +79,45 @@ class FallbackSessionStore:
         except StorageUnavailableError as exc:
             self._down_until = time.monotonic() + self.retry_after
             self._on_unavailable()
-            log.warning("session store unavailable, using the in-process fallback for %.0f s: %s",
-                        self.retry_after, exc.message)
+            log.warning(
+                "session store unavailable, using the in-process fallback for %.0f s: %s",
+                self.retry_after,
+                exc.message,
+            )
             return False, None
 
     async def _in_fallback(self, key: SessionKey, now: datetime) -> bool:
         return await self.fallback.get(key, window=1, now=now) is not None
 
     async def append(
-        self, key: SessionKey, message: SessionMessage, *, owner: SessionOwner, window: int,
-        ttl: timedelta, max_messages: int, now: datetime,
+        self,
+        key: SessionKey,
+        message: SessionMessage,
+        *,
+        owner: SessionOwner,
+        window: int,
+        ttl: timedelta,
+        max_messages: int,
+        now: datetime,
     ) -> SessionView:
         if not await self._in_fallback(key, now):
-            ok, view = await self._try(lambda: self.primary.append(
-                key, message, owner=owner, window=window, ttl=ttl,
-                max_messages=max_messages, now=now))
+            ok, view = await self._try(
+                lambda: self.primary.append(
+                    key,
+                    message,
+                    owner=owner,
+                    window=window,
+                    ttl=ttl,
+                    max_messages=max_messages,
+                    now=now,
+                )
+            )
             if ok:
                 assert view is not None
                 return view
-        return await self.fallback.append(key, message, owner=owner, window=window, ttl=ttl,
-                                          max_messages=max_messages, now=now)
+        return await self.fallback.append(
+            key, message, owner=owner, window=window, ttl=ttl, max_messages=max_messages, now=now
+        )
 
     async def get(self, key: SessionKey, *, window: int, now: datetime) -> SessionView | None:
         view = await self.fallback.get(key, window=window, now=now)
@@ -117,8 +141,9 @@ class FallbackSessionStore:
     async def claim_due(self, now: datetime, *, limit: int, lease: timedelta) -> list[PendingFlush]:
         out = await self.fallback.claim_due(now, limit=limit, lease=lease)
         if len(out) < limit:
-            _, more = await self._try(lambda: self.primary.claim_due(
-                now, limit=limit - len(out), lease=lease))
+            _, more = await self._try(
+                lambda: self.primary.claim_due(now, limit=limit - len(out), lease=lease)
+            )
             out += more or []
         return out
 

@@ -36,10 +36,16 @@ class _Live:
 
     def view(self, session_id: str, window: int, *, ended: bool = False) -> SessionView:
         return SessionView(
-            session_id=session_id, user_id=self.owner.user_id, agent_id=self.owner.agent_id,
-            messages=list(self.messages[-window:]), total=len(self.messages),
-            started_at=self.started_at, last_active_at=self.last_active_at,
-            expires_at=self.expires_at, ended=ended)
+            session_id=session_id,
+            user_id=self.owner.user_id,
+            agent_id=self.owner.agent_id,
+            messages=list(self.messages[-window:]),
+            total=len(self.messages),
+            started_at=self.started_at,
+            last_active_at=self.last_active_at,
+            expires_at=self.expires_at,
+            ended=ended,
+        )
 
 
 @dataclass
@@ -59,15 +65,25 @@ class InMemorySessionStore:
 
     # -- helpers (call with the lock held) ----------------------------------------------
 
-    def _hand_over(self, key: SessionKey, live: _Live, now: datetime,
-                   reason: Literal["ended", "expired", "shutdown"]) -> None:
+    def _hand_over(
+        self,
+        key: SessionKey,
+        live: _Live,
+        now: datetime,
+        reason: Literal["ended", "expired", "shutdown"],
+    ) -> None:
         del self._live[key]
         if not live.messages:
             return
         flush = PendingFlush(
-            flush_id=uuid.uuid4().hex, tenant=key.tenant, session_id=key.session_id,
-            user_id=live.owner.user_id, agent_id=live.owner.agent_id,
-            messages=live.messages, reason=reason)
+            flush_id=uuid.uuid4().hex,
+            tenant=key.tenant,
+            session_id=key.session_id,
+            user_id=live.owner.user_id,
+            agent_id=live.owner.agent_id,
+            messages=live.messages,
+            reason=reason,
+        )
         self._pending[flush.flush_id] = _Pending(flush, now)
 
     def _current(self, key: SessionKey, now: datetime) -> _Live | None:
@@ -80,25 +96,33 @@ class InMemorySessionStore:
     # -- SessionStore -------------------------------------------------------------------
 
     async def append(
-        self, key: SessionKey, message: SessionMessage, *, owner: SessionOwner, window: int,
-        ttl: timedelta, max_messages: int, now: datetime,
+        self,
+        key: SessionKey,
+        message: SessionMessage,
+        *,
+        owner: SessionOwner,
+        window: int,
+        ttl: timedelta,
+        max_messages: int,
+        now: datetime,
     ) -> SessionView:
         with self._lock:
             if self._closed:
                 raise ConflictError("the session store is shutting down; retry shortly")
             live = self._current(key, now)
             if live is None:
-                live = _Live(owner=owner, started_at=now, last_active_at=now,
-                             expires_at=now + ttl)
+                live = _Live(owner=owner, started_at=now, last_active_at=now, expires_at=now + ttl)
                 self._live[key] = live
             elif live.owner != owner:
                 raise ConflictError(
                     "session belongs to another user or agent; use a new session_id",
-                    field="session_id")
+                    field="session_id",
+                )
             if len(live.messages) >= max_messages:
                 raise PayloadTooLargeError(
                     f"session already holds {max_messages} messages; end it and start a new one",
-                    field="session_id")
+                    field="session_id",
+                )
             live.messages.append(message.model_copy(update={"seq": len(live.messages) + 1}))
             live.last_active_at = now
             live.expires_at = now + ttl
@@ -127,8 +151,9 @@ class InMemorySessionStore:
 
     async def claim_due(self, now: datetime, *, limit: int, lease: timedelta) -> list[PendingFlush]:
         with self._lock:
-            due = sorted((p for p in self._pending.values() if p.due_at <= now),
-                         key=lambda p: p.due_at)[:limit]
+            due = sorted(
+                (p for p in self._pending.values() if p.due_at <= now), key=lambda p: p.due_at
+            )[:limit]
             out: list[PendingFlush] = []
             for p in due:
                 p.flush = p.flush.model_copy(update={"attempts": p.flush.attempts + 1})
@@ -143,11 +168,17 @@ class InMemorySessionStore:
     async def delete_user(self, tenant: str, user_id: str) -> int:
         with self._lock:
             removed = 0
-            for k in [k for k, s in self._live.items()
-                      if k.tenant == tenant and s.owner.user_id == user_id]:
+            for k in [
+                k
+                for k, s in self._live.items()
+                if k.tenant == tenant and s.owner.user_id == user_id
+            ]:
                 removed += len(self._live.pop(k).messages)
-            for fid in [f for f, p in self._pending.items()
-                        if p.flush.tenant == tenant and p.flush.user_id == user_id]:
+            for fid in [
+                f
+                for f, p in self._pending.items()
+                if p.flush.tenant == tenant and p.flush.user_id == user_id
+            ]:
                 removed += len(self._pending.pop(fid).flush.messages)
             return removed
 

@@ -103,7 +103,9 @@ end
 """
 
 # ARGV: prefix, k, tenant, sid, now, user, agent, ttl, max, window, grace, message
-_APPEND = _COMMON + """
+_APPEND = (
+    _COMMON
+    + """
 local k, tenant, sid, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local user, agent = ARGV[6], ARGV[7]
 local ttl, maxn, window, grace = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]),
@@ -125,9 +127,12 @@ redis.call('PEXPIRE', h, ttl + grace)
 redis.call('PEXPIRE', m, ttl + grace)
 return {'ok', view(k, window)}
 """
+)
 
 # ARGV: prefix, k, tenant, sid, now, window, end(0|1)
-_GET_OR_END = _COMMON + """
+_GET_OR_END = (
+    _COMMON
+    + """
 local k, tenant, sid, now, window = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]),
   tonumber(ARGV[6])
 if not current(k, tenant, sid, now) then return false end
@@ -135,9 +140,12 @@ local v = view(k, window)
 if ARGV[7] == '1' then hand_over(k, tenant, sid, now, 'ended') end
 return v
 """
+)
 
 # ARGV: prefix, now, limit
-_EXPIRE = _COMMON + """
+_EXPIRE = (
+    _COMMON
+    + """
 local now, limit = tonumber(ARGV[2]), tonumber(ARGV[3])
 local stale = redis.call('ZRANGEBYSCORE', P .. 'deadlines', '-inf', now, 'LIMIT', 0, limit)
 for _, k in ipairs(stale) do
@@ -150,9 +158,12 @@ for _, k in ipairs(stale) do
 end
 return #stale
 """
+)
 
 # ARGV: prefix, now, limit, lease
-_CLAIM = _COMMON + """
+_CLAIM = (
+    _COMMON
+    + """
 local now, limit, lease = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local out = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'due', '-inf', now, 'LIMIT', 0, limit)) do
@@ -165,9 +176,12 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'due', '-inf', now, 'LIMIT'
 end
 return out
 """.replace("MAX_LEASE_MS", str(MAX_LEASE_MS))
+)
 
 # ARGV: prefix, flush id
-_ACK = _COMMON + """
+_ACK = (
+    _COMMON
+    + """
 local id = ARGV[2]
 local h = redis.call('HMGET', fkey(id, 'h'), 'tenant', 'user')
 if h[1] then redis.call('SREM', ukey(h[1], h[2], 'f'), id) end
@@ -175,9 +189,12 @@ redis.call('DEL', fkey(id, 'h'), fkey(id, 'm'))
 redis.call('ZREM', P .. 'due', id)
 return 1
 """
+)
 
 # ARGV: prefix, tenant, user
-_DELETE_USER = _COMMON + """
+_DELETE_USER = (
+    _COMMON
+    + """
 local tenant, user = ARGV[2], ARGV[3]
 local removed = 0
 for _, k in ipairs(redis.call('SMEMBERS', ukey(tenant, user, 's'))) do
@@ -193,6 +210,7 @@ end
 redis.call('DEL', ukey(tenant, user, 's'), ukey(tenant, user, 'f'))
 return removed
 """
+)
 
 
 def _ms(t: datetime) -> int:
@@ -227,22 +245,37 @@ class RedisSessionStore:
         grace: how long keys outlive the session ttl as a leak guard (see module doc).
     """
 
-    def __init__(self, url: str, *, prefix: str = "jiyi:", timeout: float = 1.0,
-                 grace: timedelta = DEFAULT_GRACE) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "jiyi:",
+        timeout: float = 1.0,
+        grace: timedelta = DEFAULT_GRACE,
+    ) -> None:
         try:
             import redis
         except ImportError as exc:
             raise MissingDependencyError("redis", "redis") from exc
         # The sync client in worker threads rather than redis.asyncio: the store is called
         # from several event loops (server, tests, CLI) and a sync pool is safe across them.
-        self._redis = redis.Redis.from_url(url, socket_timeout=timeout,
-                                           socket_connect_timeout=timeout)
+        self._redis = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
         self.prefix = prefix
         self._grace_ms = int(grace.total_seconds() * 1000)
-        self._scripts = {name: self._redis.register_script(src) for name, src in {
-            "append": _APPEND, "get": _GET_OR_END, "expire": _EXPIRE, "claim": _CLAIM,
-            "ack": _ACK, "delete_user": _DELETE_USER}.items()}
+        self._scripts = {
+            name: self._redis.register_script(src)
+            for name, src in {
+                "append": _APPEND,
+                "get": _GET_OR_END,
+                "expire": _EXPIRE,
+                "claim": _CLAIM,
+                "ack": _ACK,
+                "delete_user": _DELETE_USER,
+            }.items()
+        }
 
     async def _call(self, name: str, *args: Any) -> Any:
         return await self._run(lambda: self._scripts[name](args=[self.prefix, *args]))
@@ -257,48 +290,70 @@ class RedisSessionStore:
 
     @staticmethod
     def _k(key: SessionKey) -> str:
-        return json.dumps([key.tenant, key.session_id], ensure_ascii=False,
-                          separators=(",", ":"))
+        return json.dumps([key.tenant, key.session_id], ensure_ascii=False, separators=(",", ":"))
 
     @staticmethod
     def _view(session_id: str, raw: list[Any], *, ended: bool = False) -> SessionView:
         user, agent, started, last, expires, total, msgs = raw
         total = int(total)
         return SessionView(
-            session_id=session_id, user_id=_str(user), agent_id=_str(agent) or None,
-            messages=_messages(msgs, total - len(msgs) + 1), total=total,
-            started_at=_dt(started), last_active_at=_dt(last), expires_at=_dt(expires),
-            ended=ended)
+            session_id=session_id,
+            user_id=_str(user),
+            agent_id=_str(agent) or None,
+            messages=_messages(msgs, total - len(msgs) + 1),
+            total=total,
+            started_at=_dt(started),
+            last_active_at=_dt(last),
+            expires_at=_dt(expires),
+            ended=ended,
+        )
 
     # -- SessionStore -------------------------------------------------------------------
 
     async def append(
-        self, key: SessionKey, message: SessionMessage, *, owner: SessionOwner, window: int,
-        ttl: timedelta, max_messages: int, now: datetime,
+        self,
+        key: SessionKey,
+        message: SessionMessage,
+        *,
+        owner: SessionOwner,
+        window: int,
+        ttl: timedelta,
+        max_messages: int,
+        now: datetime,
     ) -> SessionView:
         body = message.model_dump_json(exclude={"seq"})
         res = await self._call(
-            "append", self._k(key), key.tenant, key.session_id, _ms(now), owner.user_id,
-            owner.agent_id or "", int(ttl.total_seconds() * 1000), max_messages, window,
-            self._grace_ms, body)
+            "append",
+            self._k(key),
+            key.tenant,
+            key.session_id,
+            _ms(now),
+            owner.user_id,
+            owner.agent_id or "",
+            int(ttl.total_seconds() * 1000),
+            max_messages,
+            window,
+            self._grace_ms,
+            body,
+        )
         status = _str(res[0])
         if status == "conflict":
-            raise ConflictError("session belongs to another user or agent; use a new session_id",
-                                field="session_id")
+            raise ConflictError(
+                "session belongs to another user or agent; use a new session_id", field="session_id"
+            )
         if status == "full":
             raise PayloadTooLargeError(
                 f"session already holds {max_messages} messages; end it and start a new one",
-                field="session_id")
+                field="session_id",
+            )
         return self._view(key.session_id, res[1])
 
     async def get(self, key: SessionKey, *, window: int, now: datetime) -> SessionView | None:
-        res = await self._call("get", self._k(key), key.tenant, key.session_id, _ms(now),
-                               window, 0)
+        res = await self._call("get", self._k(key), key.tenant, key.session_id, _ms(now), window, 0)
         return None if not res else self._view(key.session_id, res)
 
     async def end(self, key: SessionKey, *, window: int, now: datetime) -> SessionView | None:
-        res = await self._call("get", self._k(key), key.tenant, key.session_id, _ms(now),
-                               window, 1)
+        res = await self._call("get", self._k(key), key.tenant, key.session_id, _ms(now), window, 1)
         return None if not res else self._view(key.session_id, res, ended=True)
 
     async def expire(self, now: datetime) -> int:
@@ -313,11 +368,18 @@ class RedisSessionStore:
         rows = await self._call("claim", _ms(now), limit, int(lease.total_seconds() * 1000))
         out = []
         for fid, tenant, sid, user, agent, reason, attempts, msgs in rows:
-            out.append(PendingFlush(
-                flush_id=_str(fid), tenant=_str(tenant), session_id=_str(sid),
-                user_id=_str(user), agent_id=_str(agent) or None, messages=_messages(msgs, 1),
-                reason=cast(Literal["ended", "expired", "shutdown"], _str(reason)),
-                attempts=int(attempts)))
+            out.append(
+                PendingFlush(
+                    flush_id=_str(fid),
+                    tenant=_str(tenant),
+                    session_id=_str(sid),
+                    user_id=_str(user),
+                    agent_id=_str(agent) or None,
+                    messages=_messages(msgs, 1),
+                    reason=cast(Literal["ended", "expired", "shutdown"], _str(reason)),
+                    attempts=int(attempts),
+                )
+            )
         return out
 
     async def ack(self, flush_id: str) -> None:
@@ -335,13 +397,19 @@ class RedisSessionStore:
 
     async def stats(self) -> dict[str, int]:
         """Live sessions and pending flushes."""
-        live, pending = await self._run(lambda: (
-            self._redis.zcard(self.prefix + "deadlines"), self._redis.zcard(self.prefix + "due")))
+        live, pending = await self._run(
+            lambda: (
+                self._redis.zcard(self.prefix + "deadlines"),
+                self._redis.zcard(self.prefix + "due"),
+            )
+        )
         return {"live": int(live), "pending": int(pending)}
 
     async def clear(self) -> None:
         """Delete every key under this store's prefix (tests and ``jiyi`` maintenance)."""
+
         def go() -> None:
             for k in self._redis.scan_iter(match=self.prefix + "*", count=500):
                 self._redis.delete(k)
+
         await self._run(go)

@@ -128,4 +128,3 @@ class ScopeCache:
         if flt.min_importance is not None:
             mask &= self.importance >= flt.min_importance
         return mask
-
