@@ -23,6 +23,7 @@ demo: install
 
 lint: install
 	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff format --check src tests bench
 
 typecheck: install
 	$(VENV)/bin/mypy

@@ -7,8 +7,8 @@ Every case of bench/data/corrections_{a,b}.jsonl is one user: its background fac
 one message a day, then the correction (or the "其实 / actually" remark) a week later, then
 the query is searched. Reported per half, language and type:
 
-  applied     corrections where every memory made from the corrected fact is inactive and an
-              active memory holds the new value;
+  applied     corrections where every memory made from the corrected fact that states the old
+              value is inactive and an active memory holds the new value;
   top-1       corrections whose first search hit states the new value (and is not outdated);
   collateral  memories of the *other* facts that the correction or remark deactivated or
               deleted (target: 0);
@@ -54,9 +54,11 @@ def _made(result: Any) -> set[str]:
 def run_case(mem: Memory, case: dict[str, Any]) -> dict[str, Any]:
     user = case["id"]
     made: list[set[str]] = []
+    contents: dict[str, str] = {}
     for i, fact in enumerate(case["facts"]):
         res = mem.add(fact, user_id=user, timestamp=START + timedelta(days=i))
         made.append(_made(res))
+        contents |= {e.memory.id: e.memory.content for e in res.events}
     said_at = START + timedelta(days=len(case["facts"]) + 7)
     before = {m.id for m in mem.list(user_id=user)}
     mem.add(case["say"], user_id=user, timestamp=said_at)
@@ -69,7 +71,11 @@ def run_case(mem: Memory, case: dict[str, Any]) -> dict[str, Any]:
     if case["type"] != "correction":
         return out
     new_value = case["new_value"].lower()
-    old_ids = made[target]
+    # The old value must be gone: the target's memories that state it (a target such as
+    # "我在腾讯做产品经理" also made a role memory that a change of employer leaves true).
+    old_value = case["old_value"].lower()
+    stating = {i for i in made[target] if old_value in contents.get(i, "").lower()}
+    old_ids = stating or made[target]
     new_active = any(new_value in m.content.lower() for m in after.values())
     out["extracted"] = bool(old_ids)
     out["applied"] = bool(old_ids) and not (old_ids & set(after)) and new_active

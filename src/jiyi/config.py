@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from jiyi.core.pii import PiiPolicy
 from jiyi.core.retrieval import PRESETS, RetrievalConfig
@@ -19,6 +21,9 @@ class MemoryConfig(BaseModel):
         episode_context_turns: earlier turns embedded with each episode.
         retrieval: fusion weights; defaults to the ``balanced`` preset.
         context_min_score: hits below this fused score stay out of context blocks.
+        context_min_semantic: a hit with no keyword, identifier or slot match needs at least
+            this calibrated semantic relevance to enter a context block.
+        timezone: IANA name of the timezone dates are shown in (per call: ``timezone=``).
         pin_importance: facts/preferences at least this important join every context block.
         vector_budget_ms: if set, semantic search that takes longer is dropped and results
             come from keywords alone, marked degraded (the server sets it; None: no limit).
@@ -33,5 +38,18 @@ class MemoryConfig(BaseModel):
     episode_context_turns: int = Field(1, ge=0, le=5)
     retrieval: RetrievalConfig = PRESETS["balanced"]
     context_min_score: float = Field(0.25, ge=0.0)
+    context_min_semantic: float = Field(0.7, ge=0.0, le=1.0)
+    timezone: str = "UTC"
     pin_importance: float = Field(0.85, ge=0.0, le=1.0)
     vector_budget_ms: int | None = Field(None, gt=0)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(
+                f"{value!r} is not a known IANA timezone (e.g. Asia/Shanghai)"
+            ) from exc
+        return value

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import calibration_for
 from jiyi.core.context import assemble_context
-from jiyi.core.inputs import as_utc, check_id, parse_messages
+from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
 from jiyi.core.models import (
     Action,
     AddResult,
@@ -42,8 +42,9 @@ from jiyi.core.ports import (
 )
 from jiyi.core.text import keyword_text
 from jiyi.errors import InvalidInputError, NotFoundError
+from jiyi.pipeline.deferred import extract_staged, stage
 from jiyi.pipeline.dependents import dependents
-from jiyi.pipeline.ingest import IngestOptions, Ports, extract_staged, ingest, stage
+from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
 from jiyi.pipeline.recall import Recalled, VectorBudget, recall
 
 if TYPE_CHECKING:
@@ -293,7 +294,9 @@ class Memory:
         if staged.messages and not queue.release(staged.batch, now=self._clock()):
             # Only after a stall longer than ``grace``: a worker took the job meanwhile.
             log.warning("batch %s was claimed before its episodes were written", staged.batch)
-        return staged.result.model_copy(update={"queued": bool(staged.messages)})
+        # A re-delivered batch was queued by its first delivery: report it the same way.
+        again = any(s.reason == "duplicate_message" for s in staged.result.skipped)
+        return staged.result.model_copy(update={"queued": bool(staged.messages) or again})
 
     def process(self, job: Job) -> AddResult | None:
         """Run a job from :meth:`accept` (``jiyi worker`` calls this): extract from its
@@ -488,13 +491,22 @@ class Memory:
         agent_id: str | None = None,
         token_budget: int = 800,
         now: datetime | str | None = None,
+        timezone: str | None = None,
     ) -> ContextBlock:
         """A system-prompt block of the memories relevant to ``query``, within
-        ``token_budget`` tokens; says so when nothing relevant is known."""
+        ``token_budget`` tokens; says so when nothing relevant is known.
+
+        Only relevant hits are shown (a keyword, identifier or slot match, or semantic
+        relevance of at least ``config.context_min_semantic``); safety-critical facts are
+        always included; corrected facts carry their history as a label; dates are shown in
+        ``timezone`` (IANA name, default ``config.timezone``).
+        """
         if not isinstance(token_budget, int) or token_budget < 50:
             raise InvalidInputError("token_budget must be an integer ≥ 50", field="token_budget")
-        found = self.search_result(query, user_id=user_id, agent_id=agent_id, top_k=30, now=now)
-        hits = [h for h in found.hits if h.score >= self.config.context_min_score]
+        tz = zone(timezone if timezone is not None else self.config.timezone, "timezone")
+        ref = self._now(now)
+        found = self.search_result(query, user_id=user_id, agent_id=agent_id, top_k=30, now=ref)
+        hits = [h for h in found.hits if self._relevant(h)]
         # Safety-critical facts (allergies, health, strong "never" preferences) go in even when
         # the turn does not mention them: "推荐个菜" must still see "对花生过敏".
         seen = {h.memory.id for h in hits}
@@ -502,13 +514,28 @@ class Memory:
             kinds=(MemoryKind.FACT, MemoryKind.PREFERENCE),
             min_importance=self.config.pin_importance,
         )
-        pinned = [
-            m for m in self.store.list(self._scope(user_id, agent_id), critical) if m.id not in seen
-        ]
+        scope = self._scope(user_id, agent_id)
+        pinned = [m for m in self.store.list(scope, critical) if m.id not in seen]
         pinned.sort(key=lambda m: (-m.importance, m.id))
         hits += [SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[:10]]
-        block = assemble_context(hits, query=query, token_budget=token_budget)
+        older = [
+            str(h.memory.metadata["supersedes"])
+            for h in hits
+            if h.memory.metadata.get("supersedes")
+        ]
+        previous = {m.id: m for m in self.store.get_many(scope, older)} if older else {}
+        block = assemble_context(
+            hits, query=query, token_budget=token_budget, now=ref, tz=tz, previous=previous
+        )
         return block.model_copy(update={"degraded": True}) if found.degraded else block
+
+    def _relevant(self, h: SearchHit) -> bool:
+        """Worth a context line: above the fused floor and with a real relevance signal."""
+        s = h.scores
+        if h.score < self.config.context_min_score:
+            return False
+        lexical = s.get("keyword", 0.0) > 0 or s.get("exact", 0.0) > 0 or s.get("slot", 0.0) > 0
+        return lexical or s.get("semantic", 0.0) >= self.config.context_min_semantic
 
     def get(self, memory_id: str) -> MemoryItem | None:
         """The memory with this id (any status), or None if there is none."""

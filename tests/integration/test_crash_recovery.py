@@ -30,25 +30,39 @@ PG_DSN = os.environ.get("JIYI_TEST_PG_DSN")
 REDIS_URL = os.environ.get("JIYI_TEST_REDIS_URL")
 pytestmark = [
     pytest.mark.integration,
-    pytest.mark.skipif(not (PG_DSN and REDIS_URL), reason=(
-        "PostgreSQL/Redis not configured: run `scripts/services.sh up` and export "
-        "JIYI_TEST_PG_DSN and JIYI_TEST_REDIS_URL")),
+    pytest.mark.skipif(
+        not (PG_DSN and REDIS_URL),
+        reason=(
+            "PostgreSQL/Redis not configured: run `scripts/services.sh up` and export "
+            "JIYI_TEST_PG_DSN and JIYI_TEST_REDIS_URL"
+        ),
+    ),
 ]
 KEY = "jy_crash-test-key-0123456789abcdef"
 BATCHES = 200  # × 5 messages = 1,000
 PER_BATCH = 5
 # One template per topic in each language, so a batch never states one topic twice.
 TOPICS = [
-    (("我对{}过敏", ["花生", "芒果", "海鲜", "牛奶", "鸡蛋"]),
-     ("I'm allergic to {}", ["peanuts", "shellfish", "pollen", "penicillin", "cats"])),
-    (("我住在{}", ["杭州", "成都", "北京", "上海", "西安"]),
-     ("I live in {}", ["Berlin", "Paris", "Boston", "Madrid", "Oslo"])),
-    (("我在{}工作", ["腾讯", "阿里巴巴", "华为", "字节跳动", "百度"]),
-     ("I work at {}", ["Siemens", "Google", "Airbus", "Nokia", "Philips"])),
-    (("我喜欢{}", ["爵士乐", "摇滚乐", "古典音乐", "民谣", "京剧"]),
-     ("I love {}", ["jazz", "hiking", "chess", "sushi", "opera"])),
-    (("我的猫叫{}", ["阿橘", "咪咪", "小黑", "团子", "豆豆"]),
-     ("My dog's name is {}", ["Rex", "Bella", "Max", "Luna", "Charlie"])),
+    (
+        ("我对{}过敏", ["花生", "芒果", "海鲜", "牛奶", "鸡蛋"]),
+        ("I'm allergic to {}", ["peanuts", "shellfish", "pollen", "penicillin", "cats"]),
+    ),
+    (
+        ("我住在{}", ["杭州", "成都", "北京", "上海", "西安"]),
+        ("I live in {}", ["Berlin", "Paris", "Boston", "Madrid", "Oslo"]),
+    ),
+    (
+        ("我在{}工作", ["腾讯", "阿里巴巴", "华为", "字节跳动", "百度"]),
+        ("I work at {}", ["Siemens", "Google", "Airbus", "Nokia", "Philips"]),
+    ),
+    (
+        ("我喜欢{}", ["爵士乐", "摇滚乐", "古典音乐", "民谣", "京剧"]),
+        ("I love {}", ["jazz", "hiking", "chess", "sushi", "opera"]),
+    ),
+    (
+        ("我的猫叫{}", ["阿橘", "咪咪", "小黑", "团子", "豆豆"]),
+        ("My dog's name is {}", ["Rex", "Bella", "Max", "Luna", "Charlie"]),
+    ),
 ]
 
 
@@ -56,8 +70,13 @@ def batch(i: int) -> dict[str, Any]:
     msgs = []
     for t, (zh, en) in enumerate(TOPICS):
         template, values = zh if (i + t) % 2 == 0 else en
-        msgs.append({"role": "user", "id": f"m-{i:03d}-{t}",
-                     "content": template.format(values[(i // 2 + t) % len(values)])})
+        msgs.append(
+            {
+                "role": "user",
+                "id": f"m-{i:03d}-{t}",
+                "content": template.format(values[(i // 2 + t) % len(values)]),
+            }
+        )
     return {"user_id": f"crash-u{i:03d}", "messages": msgs}
 
 
@@ -92,12 +111,20 @@ class Procs:
     def __init__(self, home: Path, dsn: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "JIYI_HOME": str(home), "JIYI_STORE": dsn,
-                    "JIYI_REDIS": str(REDIS_URL), "JIYI_EMBEDDER": "hashing",
-                    "JIYI_PORT": str(self.port), "JIYI_BOOTSTRAP_KEY": KEY,
-                    "JIYI_QUEUE_WORKERS": "0", "JIYI_QUEUE_LEASE_SECONDS": "3",
-                    "JIYI_QUEUE_GRACE_SECONDS": "5",
-                    "JIYI_LOG_LEVEL": "warning", "OMP_NUM_THREADS": "1"}
+        self.env = {
+            **os.environ,
+            "JIYI_HOME": str(home),
+            "JIYI_STORE": dsn,
+            "JIYI_REDIS": str(REDIS_URL),
+            "JIYI_EMBEDDER": "hashing",
+            "JIYI_PORT": str(self.port),
+            "JIYI_BOOTSTRAP_KEY": KEY,
+            "JIYI_QUEUE_WORKERS": "0",
+            "JIYI_QUEUE_LEASE_SECONDS": "3",
+            "JIYI_QUEUE_GRACE_SECONDS": "5",
+            "JIYI_LOG_LEVEL": "warning",
+            "OMP_NUM_THREADS": "1",
+        }
         self.logs = home / "logs"
         self.logs.mkdir(parents=True, exist_ok=True)
         self.server: subprocess.Popen[bytes] | None = None
@@ -111,7 +138,11 @@ class Procs:
         self.files.append(log)
         return subprocess.Popen(
             [sys.executable, "-c", "from jiyi.cli.main import app; app()", *args],
-            env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def start(self) -> None:
         self.server = self._spawn("serve")
@@ -162,14 +193,21 @@ def retried_jobs(dsn: str) -> int:
         return int(row[0]) if row else 0
 
 
-def send(url: str, batches: list[int], acked: set[int], stop: threading.Event,
-         on_ack: threading.Event | None = None, kill_after: int = 0) -> None:
+def send(
+    url: str,
+    batches: list[int],
+    acked: set[int],
+    stop: threading.Event,
+    on_ack: threading.Event | None = None,
+    kill_after: int = 0,
+) -> None:
     def post(i: int) -> None:
         if stop.is_set():
             return
         try:
-            with httpx.Client(base_url=url, timeout=30,
-                              headers={"Authorization": f"Bearer {KEY}"}) as h:
+            with httpx.Client(
+                base_url=url, timeout=30, headers={"Authorization": f"Bearer {KEY}"}
+            ) as h:
                 r = h.post("/v1/memories", json=batch(i))
         except httpx.HTTPError:
             return  # not acknowledged: the client will send it again
@@ -189,8 +227,9 @@ def test_kill_9_mid_ingest_loses_no_acknowledged_message(tmp_path: Path, databas
     try:
         acked: set[int] = set()
         stop, half = threading.Event(), threading.Event()
-        sender = threading.Thread(target=send, args=(procs.url, list(range(BATCHES)), acked,
-                                                     stop, half, BATCHES * 2 // 5))
+        sender = threading.Thread(
+            target=send, args=(procs.url, list(range(BATCHES)), acked, stop, half, BATCHES * 2 // 5)
+        )
         sender.start()
         assert half.wait(120), "ingest stalled"
         procs.kill9()  # server and worker, while requests are in flight
@@ -212,18 +251,30 @@ def test_kill_9_mid_ingest_loses_no_acknowledged_message(tmp_path: Path, databas
         assert c.get("dead", 0) == 0, c
 
         episodes = extracted = memories = 0
-        with httpx.Client(base_url=procs.url, timeout=30,
-                          headers={"Authorization": f"Bearer {KEY}"}) as h:
+        with httpx.Client(
+            base_url=procs.url, timeout=30, headers={"Authorization": f"Bearer {KEY}"}
+        ) as h:
             for i in range(BATCHES):
                 b = batch(i)
-                items = h.get("/v1/memories", params={
-                    "user_id": b["user_id"], "include_episodes": True,
-                    "include_superseded": True}).json()["memories"]
+                items = h.get(
+                    "/v1/memories",
+                    params={
+                        "user_id": b["user_id"],
+                        "include_episodes": True,
+                        "include_superseded": True,
+                    },
+                ).json()["memories"]
                 for m in b["messages"]:
-                    eps = [x for x in items if x["kind"] == "episode"
-                           and x["source_message_ids"] == [m["id"]]]
-                    facts = [x for x in items if x["kind"] != "episode"
-                             and m["id"] in x["source_message_ids"]]
+                    eps = [
+                        x
+                        for x in items
+                        if x["kind"] == "episode" and x["source_message_ids"] == [m["id"]]
+                    ]
+                    facts = [
+                        x
+                        for x in items
+                        if x["kind"] != "episode" and m["id"] in x["source_message_ids"]
+                    ]
                     assert eps, f"message {m['id']} was acknowledged but has no episode"
                     assert all(e["metadata"]["extracted"] for e in eps), m["id"]
                     assert facts, f"nothing was extracted from {m['id']}: {m['content']}"
@@ -232,9 +283,11 @@ def test_kill_9_mid_ingest_loses_no_acknowledged_message(tmp_path: Path, databas
                     memories += bool(facts)
         total = BATCHES * PER_BATCH
         assert (episodes, extracted, memories) == (total, total, total)
-        print(f"\ncrash test: {acked_at_kill * PER_BATCH} messages acknowledged before kill -9, "
-              f"queue then {at_kill}; after restart {total} episodes, {extracted} extracted, "
-              f"{memories} with memories; {retried_jobs(database)} job(s) re-run after the "
-              f"crash; {time.monotonic() - t0:.1f} s")
+        print(
+            f"\ncrash test: {acked_at_kill * PER_BATCH} messages acknowledged before kill -9, "
+            f"queue then {at_kill}; after restart {total} episodes, {extracted} extracted, "
+            f"{memories} with memories; {retried_jobs(database)} job(s) re-run after the "
+            f"crash; {time.monotonic() - t0:.1f} s"
+        )
     finally:
         procs.stop()

@@ -1,12 +1,27 @@
-"""Assemble the natural-language memory block an agent puts in its system prompt."""
+"""Assemble the natural-language memory block an agent puts in its system prompt.
+
+What earns a line (in this order of checks):
+
+1. Only what the user said: assistant and system turns are never presented as the user's
+   words, and a message that is nothing but PII placeholders ("我的手机号是[手机号]") says
+   nothing worth a line.
+2. Episodes whose memories are already in the block add nothing; an outdated episode (its
+   fact was corrected) is left out when the current value is in the block, else labelled.
+3. Current values come first; a corrected fact carries its history as a label
+   ("用户住在上海（以前：用户住在北京）"), never as a second current fact.
+4. Dates are the day a thing happens, in the user's timezone: "明天去上海出差" said on 11-29
+   shows 11-30, and when it was said.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, tzinfo
 
 from jiyi.core.extraction.segment import is_chitchat
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, SearchHit
-from jiyi.core.text import estimate_tokens, has_cjk
+from jiyi.core.text import estimate_tokens, has_cjk, query_terms
 
 LABELS = {
     "zh": {
@@ -16,7 +31,7 @@ LABELS = {
         MemoryKind.GOAL: "目标",
         MemoryKind.STATE: "近况",
         MemoryKind.SUMMARY: "总结",
-        MemoryKind.EPISODE: "对话",
+        MemoryKind.EPISODE: "用户说过",
     },
     "en": {
         MemoryKind.PREFERENCE: "Preference",
@@ -25,7 +40,7 @@ LABELS = {
         MemoryKind.GOAL: "Goal",
         MemoryKind.STATE: "State",
         MemoryKind.SUMMARY: "Summary",
-        MemoryKind.EPISODE: "Conversation",
+        MemoryKind.EPISODE: "The user said",
     },
 }
 HEADER = {
@@ -42,6 +57,17 @@ COLD = {
     "en": "You have no relevant memories of this user yet. Do not assume or invent their "
     "history or preferences; ask when you need to know.",
 }
+_WORDS = {
+    "zh": {"before": "以前：", "outdated": "已过时", "said": "说于", "on": "日期"},
+    "en": {"before": "previously: ", "outdated": "outdated", "said": "said", "on": "on"},
+}
+_PLACEHOLDER = re.compile(r"\[[^\[\]\d@]{1,16}\]")
+# Words that only name the kind of PII that was removed ("my phone number is [phone]").
+_PII_WORDS = frozenset(
+    "手机 手机号 手机号码 电话 号码 电话号码 邮箱 身份证 身份证号 银行卡 卡号 地址 住址 护照 "
+    "微信 微信号 qq 账号 车牌 车牌号 phone number email address card id passport account "
+    "plate mobile cell contact".split()
+)
 
 
 def pick_language(query: str, memories: Sequence[MemoryItem]) -> str:
@@ -55,69 +81,122 @@ def pick_language(query: str, memories: Sequence[MemoryItem]) -> str:
     return "en"
 
 
-def _line(m: MemoryItem, lang: str) -> str:
-    when = m.observed_at.strftime("%Y-%m-%d")
+def placeholder_only(text: str) -> bool:
+    """Is ``text`` nothing but redacted PII and words naming it?"""
+    if not _PLACEHOLDER.search(text):
+        return False
+    rest = _PLACEHOLDER.sub(" ", text)
+    return not [t for t in query_terms(rest) if t not in _PII_WORDS]
+
+
+def _day(t: datetime, tz: tzinfo) -> str:
+    return t.astimezone(tz).strftime("%Y-%m-%d")
+
+
+def _outdated(m: MemoryItem, now: datetime) -> bool:
+    return m.valid_to is not None and m.valid_to <= now
+
+
+def _line(
+    m: MemoryItem,
+    lang: str,
+    tz: tzinfo,
+    now: datetime,
+    previous: Mapping[str, MemoryItem],
+) -> str:
+    w = _WORDS[lang]
+    said = _day(m.observed_at, tz)
     if m.kind == MemoryKind.EPISODE:
-        who = m.metadata.get("name") or m.metadata.get("role") or ""
+        who = m.metadata.get("name")
         who = f"{who}: " if who else ""
-        return f"- ({when}) {who}{m.content}"
+        flag = f", {w['outdated']}" if _outdated(m, now) else ""
+        return f"- ({said}{flag}) {who}{m.content}"
+    text = m.content
+    old = previous.get(str(m.metadata.get("supersedes") or ""))
+    if old is not None and old.content != m.content:
+        text += (
+            f"（{w['before']}{old.content}）" if lang == "zh" else f" ({w['before']}{old.content})"
+        )
     if m.kind in (MemoryKind.EVENT, MemoryKind.STATE, MemoryKind.GOAL):
-        return f"- {m.content} ({when})"
-    return f"- {m.content}"
+        when = m.valid_from if m.kind != MemoryKind.STATE and m.valid_from else None
+        if when is not None and _day(when, tz) != said:
+            return f"- {text} ({w['on']} {_day(when, tz)}; {w['said']} {said})"
+        return f"- {text} ({said})"
+    return f"- {text}"
 
 
-def _worth_showing(m: MemoryItem, covered: set[str]) -> bool:
-    """Episodes earn a line only when they add something: not small talk, not system text,
-    and not a message whose extracted memories are already in the block."""
+def _worth_showing(m: MemoryItem, covered: set[str], shown: set[str], now: datetime) -> bool:
     if m.kind != MemoryKind.EPISODE:
         return True
-    if m.metadata.get("role") == "system" or is_chitchat(m.content):
+    if m.metadata.get("role", "user") != "user" or is_chitchat(m.content):
         return False
+    if placeholder_only(m.content):
+        return False
+    if _outdated(m, now) and m.superseded_by in shown:
+        return False  # the correction is in the block; the old words add only confusion
     return not (set(m.source_message_ids) & covered)
 
 
-def assemble_context(hits: Sequence[SearchHit], *, query: str, token_budget: int) -> ContextBlock:
+def assemble_context(
+    hits: Sequence[SearchHit],
+    *,
+    query: str,
+    token_budget: int,
+    now: datetime | None = None,
+    tz: tzinfo = UTC,
+    previous: Mapping[str, MemoryItem] | None = None,
+) -> ContextBlock:
     """Group hits by kind (groups ordered by their best hit), most relevant first within a
     group, and stop before ``token_budget`` (estimated tokens) is exceeded.
 
-    With no hits, returns a cold-start line that tells the model not to invent history.
+    Args:
+        hits: best first; pinned safety facts included.
+        now: for outdated labels (default: the newest time seen among the hits).
+        tz: the user's timezone, for the dates shown.
+        previous: superseded versions by id, to label a corrected fact with its history.
+
+    With nothing worth showing, returns a cold-start line that tells the model not to invent
+    history.
     """
+    ref = now or datetime.now(UTC)
     covered = {
         sid
         for h in hits
         if h.memory.kind != MemoryKind.EPISODE
         for sid in h.memory.source_message_ids
     }
-    hits = [h for h in hits if _worth_showing(h.memory, covered)]
+    shown = {h.memory.id for h in hits if h.memory.kind != MemoryKind.EPISODE}
+    hits = [h for h in hits if _worth_showing(h.memory, covered, shown, ref)]
     lang = pick_language(query, [h.memory for h in hits])
     if not hits:
         text = COLD[lang]
         return ContextBlock(text=text, memories=[], tokens=estimate_tokens(text))
+    before = previous or {}
     fixed = estimate_tokens(HEADER[lang]) + estimate_tokens(FOOTER[lang]) + 2
     used = fixed
-    chosen: list[SearchHit] = []
+    chosen: list[tuple[SearchHit, str]] = []
     seen_lines: set[str] = set()
     for h in hits:  # hits arrive best first
-        line = _line(h.memory, lang)
+        line = _line(h.memory, lang, tz, ref, before)
         cost = estimate_tokens(line) + 1
         if line in seen_lines:
             continue
         if used + cost + 4 > token_budget:  # 4: a group label line may be needed
             continue
         seen_lines.add(line)
-        chosen.append(h)
+        chosen.append((h, line))
         used += cost
     if not chosen:
         text = COLD[lang]
         return ContextBlock(text=text, memories=[], tokens=estimate_tokens(text))
     order: list[MemoryKind] = []
     groups: dict[MemoryKind, list[str]] = {}
-    for h in chosen:
+    for h, line in chosen:
         kind = h.memory.kind
         if kind not in groups:
             order.append(kind)
             groups[kind] = []
-        groups[kind].append(_line(h.memory, lang))
+        groups[kind].append(line)
     parts = [HEADER[lang]]
     for kind in order:
         parts.append(f"[{LABELS[lang][kind]}]")
@@ -125,5 +204,5 @@ def assemble_context(hits: Sequence[SearchHit], *, query: str, token_budget: int
     parts.append(FOOTER[lang])
     text = "\n".join(parts)
     return ContextBlock(
-        text=text, memories=[h.memory for h in chosen], tokens=estimate_tokens(text)
+        text=text, memories=[h.memory for h, _ in chosen], tokens=estimate_tokens(text)
     )

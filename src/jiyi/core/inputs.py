@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jiyi.core.models import Message
 from jiyi.errors import InvalidInputError, PayloadTooLargeError
@@ -40,6 +41,20 @@ def as_utc(value: object, field: str) -> datetime | None:
     if not isinstance(value, datetime):
         raise InvalidInputError(f"{field} must be a datetime or ISO-8601 string", field=field)
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def zone(name: object, field: str) -> ZoneInfo:
+    """An IANA timezone ("Asia/Shanghai", "UTC"), or InvalidInputError naming ``field``."""
+    if not isinstance(name, str) or not name.strip() or len(name) > 64:
+        raise InvalidInputError(
+            f"{field} must be an IANA timezone name such as Asia/Shanghai", field=field
+        )
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise InvalidInputError(
+            f"{field} {name!r} is not a known IANA timezone (e.g. Asia/Shanghai, UTC)", field=field
+        ) from exc
 
 
 def parse_messages(messages: object, *, default_time: datetime, max_chars: int) -> list[Message]:

@@ -73,7 +73,8 @@ class MemoryItem(BaseModel):
     user_id: str
     agent_id: str | None = None
     kind: MemoryKind
-    topic: str | None = None
+    topic: str | None = None  # the slot: subject + attribute (see jiyi.core.slots)
+    value: str | None = None  # what the slot holds (上海, 1989, 阿橘, yes), when known
     content: str
     importance: float = Field(0.5, ge=0.0, le=1.0)
     confidence: float = Field(0.8, ge=0.0, le=1.0)
@@ -114,7 +115,8 @@ class Candidate(BaseModel):
     """A memory proposed by an extractor, before admission, PII and reconciliation."""
 
     kind: MemoryKind
-    topic: str | None = None
+    topic: str | None = None  # the slot (see jiyi.core.slots)
+    value: str | None = None  # the slot's value as said, compared by jiyi.core.slots
     content: str
     importance: float = Field(0.5, ge=0.0, le=1.0)
     confidence: float = Field(0.8, ge=0.0, le=1.0)
@@ -123,6 +125,10 @@ class Candidate(BaseModel):
     source_message_ids: list[str] = Field(default_factory=list)
     role: Role = "user"
     is_correction: bool = False
+    # The value the user said was wrong ("…, not Rachel" / "不是初二"): a correction that
+    # names what it replaces may retire that value even in a sibling slot (allergy.walnut →
+    # allergy.almond), matched by value, never by similarity.
+    replaces: str | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     expires_at: datetime | None = None
@@ -157,7 +163,7 @@ class Extraction(BaseModel):
 class Redaction(BaseModel):
     """One PII span found in the input (the value itself is never kept)."""
 
-    kind: Literal["id_card", "bank_card", "phone", "email"]
+    kind: str  # a PII kind from jiyi.core.pii (id_card, phone, passport, address, …)
     count: int = 1
 
 

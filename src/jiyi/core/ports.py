@@ -47,9 +47,11 @@ class ChangeSet:
     updates: list[MemoryItem] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)  # hard deletes by id
     history: list[HistoryEntry] = field(default_factory=list)
+    # Ids of the caller's messages this write consumed: a re-delivered message is skipped.
+    messages: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.upserts or self.updates or self.deletes or self.history)
+        return bool(self.upserts or self.updates or self.deletes or self.history or self.messages)
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,13 @@ class MemoryStore(Protocol):
         """(id, cosine) pairs for the nearest memories with a vector, best first. Exact or
         approximate, but never silently drops matching rows because other users' rows
         outnumber this scope's."""
+        ...
+
+    def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
+        """The ids among ``message_ids`` that an earlier ``apply`` recorded in
+        ``ChangeSet.messages`` for the scope's tenant and user (any agent). Recorded ids
+        outlive hard deletes of the memories made from them (a forgotten message that is
+        delivered again stays forgotten) and go with ``delete_user``."""
         ...
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:

@@ -1,16 +1,27 @@
-"""Reconcile a candidate memory against what is already stored.
+"""Reconcile a candidate memory against what is already stored — by slot and value.
 
-Rules, in order (first match wins):
-1. Timeline kinds (state, event): append, never overwrite — unless the same content was
-   already recorded (NOOP), so repeating "我在减肥" does not grow the timeline.
-2. The same content already active (same topic and same normalised content, or a cosine at
-   or above the calibrated duplicate threshold) → NOOP: refresh observed time, keep the
-   higher importance and confidence; no new row.
-3. Same topic, different content (a changed preference or corrected fact) → SUPERSEDE: the
-   new memory is added and the old one becomes ``superseded`` with ``superseded_by``.
-4. A correction without a topic match supersedes the most similar active memory if it is
-   at least ``related``.
-5. Otherwise ADD.
+A candidate's ``topic`` is its slot and ``value`` what it says about it (see
+:mod:`jiyi.core.slots`). Rules, in order (first match wins):
+
+1. **Same slot, same value** (compared explicitly after normalisation; without values, the
+   same normalised content) → NOOP: the stored memory is refreshed (observed time,
+   importance, confidence, sources), no new row.
+2. **Same slot, different value** → SUPERSEDE the slot's newest active memory: the old one
+   becomes ``superseded`` with ``valid_to`` and ``superseded_by``; the reason is
+   ``user_correction`` when the user marked it as one (其实 / 说错了 / actually …), else
+   ``value_changed``. Timeline slots (past events) append instead: ADD.
+3. **A correction that names the wrong value** ("I'm allergic to almonds, not walnuts",
+   "我喜欢的是象棋，刚才说成围棋了") → SUPERSEDE the active memory of the sibling slot that
+   holds the named value (``health.allergy.walnut`` for ``health.allergy.almond``), matched
+   by value; the caller finds it (``replaced``).
+4. **A correction with no slot match**: stored memories that embedding similarity proposes
+   (cosine ≥ the calibrated ``related``) are considered only if their slot is *compatible*
+   (same area and attribute, subject named generically on one side: ``pet.pet.name`` ~
+   ``pet.cat.name``) and their kind is the candidate's. Exactly one such proposal →
+   SUPERSEDE it; none or several → ADD. Similarity proposes, the slot decides.
+5. **No slot** (an extractor that could not place the memory): the same normalised content
+   already active → NOOP; anything else → ADD. Nothing is superseded without a slot.
+6. Otherwise ADD. A memory of another slot is never touched, whatever its cosine.
 """
 
 from __future__ import annotations
@@ -18,19 +29,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.models import Action, Candidate, MemoryItem, MemoryKind
+from jiyi.core.models import Action, Candidate, MemoryItem
+from jiyi.core.slots import compatible, is_timeline_slot, same_value
 from jiyi.core.text import normalize
 
-TIMELINE_KINDS = frozenset({MemoryKind.STATE, MemoryKind.EVENT})
+__all__ = ["Decision", "reconcile"]
+
+USER_CORRECTION = "user_correction"
+VALUE_CHANGED = "value_changed"
 
 
 @dataclass(frozen=True)
 class Decision:
-    """What to do with one candidate; ``target`` is the stored memory it refers to."""
+    """What to do with one candidate; ``target`` is the stored memory it refers to and
+    ``reason`` why (for a SUPERSEDE: ``user_correction`` or ``value_changed``)."""
 
     action: Action
     candidate: Candidate
     target: MemoryItem | None = None
+    reason: str = ""
 
 
 def _same_text(a: str, b: str) -> bool:
@@ -38,34 +55,63 @@ def _same_text(a: str, b: str) -> bool:
     return normalize(a).strip(strip) == normalize(b).strip(strip)
 
 
+def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:
+    if candidate.value is not None and stored.value is not None:
+        return same_value(candidate.value, stored.value)
+    return _same_text(candidate.content, stored.content)
+
+
 def reconcile(
     candidate: Candidate,
-    same_topic: list[MemoryItem],
+    same_slot: list[MemoryItem],
     similar: list[tuple[MemoryItem, float]],
     cal: Calibration,
+    replaced: list[MemoryItem] | None = None,
 ) -> Decision:
     """Decide ADD / NOOP / SUPERSEDE for ``candidate``.
 
     Args:
         candidate: the admitted, redacted candidate.
-        same_topic: active memories of the same user/agent with the candidate's topic.
-        similar: active non-episode memories with their cosine to the candidate, best first.
-        cal: the embedder's calibration (duplicate and related thresholds).
+        same_slot: active memories of the same user/agent whose topic equals the candidate's
+            (empty when the candidate has no topic).
+        similar: active non-episode memories with their cosine to the candidate, best first;
+            only consulted for rules 4 and 5.
+        cal: the embedder's calibration (its ``related`` threshold).
+        replaced: active memories of the slot holding the value the candidate says was
+            wrong (``candidate.replaces``), for rule 3.
     """
-    for m in same_topic:
-        if _same_text(m.content, candidate.content):
-            return Decision(Action.NOOP, candidate, m)
-    for m, cos in similar:
-        if cos >= cal.duplicate and m.kind == candidate.kind:
-            return Decision(Action.NOOP, candidate, m)
-    if candidate.kind in TIMELINE_KINDS:
+    slot = candidate.topic
+    if not slot:  # rule 5
+        for m, _ in similar:
+            if m.kind == candidate.kind and _same_text(m.content, candidate.content):
+                return Decision(Action.NOOP, candidate, m)
         return Decision(Action.ADD, candidate)
-    if same_topic and candidate.topic:
-        # Newest first: the chain's head is the one to supersede.
-        head = max(same_topic, key=lambda m: m.id)
-        return Decision(Action.SUPERSEDE, candidate, head)
-    if candidate.is_correction:
-        for m, cos in similar:
-            if cos >= cal.related and m.kind not in TIMELINE_KINDS:
-                return Decision(Action.SUPERSEDE, candidate, m)
-    return Decision(Action.ADD, candidate)
+    for m in same_slot:  # rule 1
+        if _says_the_same(candidate, m):
+            return Decision(Action.NOOP, candidate, m)
+    if same_slot:  # rule 2
+        if is_timeline_slot(slot):
+            return Decision(Action.ADD, candidate)
+        head = max(same_slot, key=lambda m: (m.created_at, m.id))  # the chain's newest link
+        reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED
+        return Decision(Action.SUPERSEDE, candidate, head, reason)
+    wrong = [m for m in replaced or [] if m.kind == candidate.kind and m.topic != slot]
+    if wrong and not is_timeline_slot(slot):  # rule 3
+        head = max(wrong, key=lambda m: (m.created_at, m.id))
+        return Decision(Action.SUPERSEDE, candidate, head, USER_CORRECTION)
+    if candidate.is_correction and not is_timeline_slot(slot):  # rule 4
+        proposals = {
+            m.id: m
+            for m, cos in similar
+            if cos >= cal.related
+            and m.kind == candidate.kind
+            and m.topic
+            and m.topic != slot
+            and compatible(m.topic, slot)
+        }
+        if len(proposals) == 1:
+            (target,) = proposals.values()
+            if not _says_the_same(candidate, target):
+                return Decision(Action.SUPERSEDE, candidate, target, USER_CORRECTION)
+            return Decision(Action.NOOP, candidate, target)
+    return Decision(Action.ADD, candidate)  # rule 6

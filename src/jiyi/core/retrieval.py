@@ -10,6 +10,13 @@ capture what evidence in a conversation looks like:
 - **session**: turns in a session that holds several strong hits are likelier evidence than
   an isolated lexical match in an unrelated session.
 
+Two signals come from what is stored about a memory rather than its text:
+
+- **slot**: a query that asks about an attribute ("我住在哪里" → ``location.home``, see
+  :mod:`jiyi.core.intents`) prefers the memory that holds it;
+- **outdated**: a memory whose ``valid_to`` has passed (an episode whose fact was corrected)
+  keeps only ``outdated_factor`` of its score, so the current value ranks first.
+
 Every hit returns its component scores so a ranking can be explained and tuned.
 """
 
@@ -25,6 +32,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from jiyi.core.calibration import Calibration
+from jiyi.core.intents import query_slots, slot_matches
 from jiyi.core.models import MemoryItem, SearchHit
 from jiyi.core.text import query_terms
 from jiyi.core.timewords import TimeWindow, find_time_window
@@ -52,6 +60,8 @@ class RetrievalConfig(BaseModel):
     w_neighbor: float = 0.2
     w_speaker: float = 0.2
     w_session: float = 0.0
+    w_slot: float = 0.25
+    outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
     min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop
     recency_half_life_days: float = 30.0
@@ -71,6 +81,8 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_time=0.0,
         w_neighbor=0.0,
         w_speaker=0.0,
+        w_slot=0.0,
+        outdated_factor=1.0,
     ),
     "dense_only": RetrievalConfig(
         use_keyword=False,
@@ -82,6 +94,8 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_time=0.0,
         w_neighbor=0.0,
         w_speaker=0.0,
+        w_slot=0.0,
+        outdated_factor=1.0,
     ),
 }
 
@@ -94,6 +108,7 @@ class QueryPlan:
     terms: list[str]
     exact: list[str]
     window: TimeWindow | None
+    slots: tuple[str, ...] = ()  # slot prefixes the query asks about
 
 
 def plan_query(text: str, now: datetime) -> QueryPlan:
@@ -104,6 +119,7 @@ def plan_query(text: str, now: datetime) -> QueryPlan:
         terms=query_terms(text),
         exact=list(dict.fromkeys(exact)),
         window=find_time_window(text, now),
+        slots=query_slots(text),
     )
 
 
@@ -157,6 +173,8 @@ def fuse(
         )
         name = str(m.metadata.get("name") or "").lower()
         spk = 1.0 if name and name in speakers else 0.0
+        slot = 1.0 if slot_matches(m.topic, plan.slots) else 0.0
+        outdated = m.valid_to is not None and m.valid_to <= now
         w_rec = cfg.w_recency * (4.0 if recent_mode else 1.0)
         score = (
             cfg.w_semantic * sem
@@ -166,7 +184,10 @@ def fuse(
             + cfg.w_exact * ex
             + cfg.w_time * tw
             + cfg.w_speaker * spk
+            + cfg.w_slot * slot
         )
+        if outdated:
+            score *= cfg.outdated_factor
         base[mid] = score
         parts[mid] = {
             "semantic": sem,
@@ -176,6 +197,8 @@ def fuse(
             "exact": ex,
             "time": tw,
             "speaker": spk,
+            "slot": slot,
+            "outdated": 1.0 if outdated else 0.0,
         }
 
     # Neighbour and session evidence use the base scores of the other candidates.

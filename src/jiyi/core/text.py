@@ -13,6 +13,7 @@ import re
 import threading
 import unicodedata
 from functools import lru_cache
+from pathlib import Path
 from types import ModuleType
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -46,9 +47,45 @@ def has_cjk(text: str) -> bool:
     return _CJK.search(text) is not None
 
 
+def _zhconv() -> ModuleType:
+    # zhconv reads its table on first use through a file handle it never closes (a
+    # ResourceWarning); handing it the path explicitly makes it use a ``with`` block.
+    import zhconv
+    import zhconv.zhconv as impl
+
+    if impl.zhcdicts is None:
+        with _jieba_lock:
+            if impl.zhcdicts is None:
+                impl.loaddict(str(Path(impl.__file__).with_name("zhcdict.json")))
+    module: ModuleType = zhconv
+    return module
+
+
+@lru_cache(maxsize=8192)
+def to_simplified(text: str) -> str:
+    """Traditional Chinese → simplified (zhconv's character and phrase tables); text without
+    Chinese is returned as is. For matching and indexing only: what is stored keeps the
+    user's own characters, so 我對花生過敏 and 我对花生过敏 extract and match alike."""
+    if not has_cjk(text):
+        return text
+    return str(_zhconv().convert(text, "zh-cn"))
+
+
+def to_traditional(text: str) -> str:
+    """Simplified → traditional, to answer a user in the script they wrote in."""
+    if not has_cjk(text):
+        return text
+    return str(_zhconv().convert(text, "zh-hant"))
+
+
+def is_traditional(text: str) -> bool:
+    """Does ``text`` use traditional characters (it changes when simplified)?"""
+    return has_cjk(text) and to_simplified(text) != text
+
+
 def normalize(text: str) -> str:
-    """NFKC (full-width → half-width), lower case, collapsed whitespace."""
-    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+    """NFKC (full-width → half-width), simplified Chinese, lower case, collapsed whitespace."""
+    return " ".join(to_simplified(unicodedata.normalize("NFKC", text)).lower().split())
 
 
 def _jieba() -> ModuleType:

@@ -5,23 +5,48 @@ from __future__ import annotations
 from jiyi.core.models import MemoryItem, MemoryKind, Scope, Status
 from jiyi.core.ports import MemoryStore, SearchFilter
 
+_ANY_STATUS = tuple(Status)
+_EPISODES = SearchFilter(statuses=_ANY_STATUS, kinds=(MemoryKind.EPISODE,))
 _EPISODES_AND_SUMMARIES = SearchFilter(
-    statuses=tuple(Status), kinds=(MemoryKind.EPISODE, MemoryKind.SUMMARY)
+    statuses=_ANY_STATUS, kinds=(MemoryKind.EPISODE, MemoryKind.SUMMARY)
 )
 
 
+def source_episodes(store: MemoryStore, scope: Scope, m: MemoryItem) -> list[MemoryItem]:
+    """The stored episodes ``m`` was extracted from (those carrying one of its message ids)."""
+    if m.kind == MemoryKind.EPISODE or not m.source_message_ids:
+        return []
+    src = set(m.source_message_ids)
+    return [r for r in store.list(scope, _EPISODES) if src & set(r.source_message_ids)]
+
+
+def older_versions(store: MemoryStore, scope: Scope, m: MemoryItem) -> list[MemoryItem]:
+    """The versions ``m`` superseded, newest first (following ``metadata['supersedes']``)."""
+    chain: list[MemoryItem] = []
+    seen = {m.id}
+    prev = m.metadata.get("supersedes")
+    while isinstance(prev, str) and prev not in seen:
+        found = store.get_many(scope, [prev])
+        if not found:
+            break
+        seen.add(prev)
+        chain.append(found[0])
+        prev = found[0].metadata.get("supersedes")
+    return chain
+
+
 def dependents(store: MemoryStore, scope: Scope, m: MemoryItem) -> list[MemoryItem]:
-    """Stored memories that would keep ``m`` alive: the episodes an extracted memory came
-    from (the user's own words — leaving them would undo the deletion) and derived
-    reflections (kind summary) citing ``m`` or those episodes; the next consolidation
-    recomputes reflections from what remains."""
+    """Stored memories that would keep ``m`` alive: its older versions (a deleted home city
+    must not come back as "以前住北京"), the episodes it and they came from (the user's own
+    words — leaving them would undo the deletion) and derived reflections (kind summary)
+    citing any of these; the next consolidation recomputes reflections from what remains."""
+    versions = [m, *older_versions(store, scope, m)]
     rows = store.list(scope, _EPISODES_AND_SUMMARIES)
-    src = set(m.source_message_ids) if m.kind != MemoryKind.EPISODE else set()
-    found = {
-        r.id: r
-        for r in rows
-        if r.kind == MemoryKind.EPISODE and r.id != m.id and src & set(r.source_message_ids)
-    }
+    src = {i for v in versions if v.kind != MemoryKind.EPISODE for i in v.source_message_ids}
+    found = {v.id: v for v in versions[1:]}
+    for r in rows:
+        if r.kind == MemoryKind.EPISODE and r.id != m.id and src & set(r.source_message_ids):
+            found[r.id] = r
     gone = {m.id, *found}
     for r in rows:
         cites = set(r.metadata.get("sources") or [])

@@ -50,6 +50,26 @@ CREATE POLICY tenant_isolation ON {s}.history
     WITH CHECK (tenant = current_setting('jiyi.tenant', true));
 """,
     ),
+    (
+        2,
+        "slot values",
+        "ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS value text;",
+    ),
+    (
+        3,
+        "message ids already consumed (idempotent writes)",
+        """
+CREATE TABLE {s}.messages_seen (
+    tenant text NOT NULL, user_id text NOT NULL, message_id text NOT NULL,
+    PRIMARY KEY (tenant, user_id, message_id)
+);
+ALTER TABLE {s}.messages_seen ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {s}.messages_seen FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON {s}.messages_seen
+    USING (tenant = current_setting('jiyi.tenant', true))
+    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
+""",
+    ),
 ]
 
 #: The one vector index (public so bulk loaders can drop it and build it after the load).

@@ -34,6 +34,7 @@ COLUMNS = (
     "superseded_by",
     "version",
     "metadata",
+    "value",  # added in schema 2 (slot values), hence last
 )
 _TIMES = frozenset(
     {"created_at", "observed_at", "valid_from", "valid_to", "last_accessed_at", "expires_at"}

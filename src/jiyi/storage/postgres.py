@@ -354,6 +354,14 @@ class PostgresMemoryStore:
                     ),
                     (scope.tenant, scope.user_id, ids),
                 )
+            if changes.messages:
+                cur.executemany(
+                    self._q(
+                        "INSERT INTO {s}.messages_seen (tenant, user_id, message_id) "
+                        "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+                    ),
+                    [(scope.tenant, scope.user_id, i) for i in dict.fromkeys(changes.messages)],
+                )
             if changes.history:
                 cur.executemany(
                     self._q(
@@ -377,6 +385,19 @@ class PostgresMemoryStore:
                         for h in changes.history
                     ],
                 )
+
+    def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
+        if not message_ids:
+            return set()
+        rows = self._read(
+            scope.tenant,
+            self._q(
+                "SELECT message_id FROM {s}.messages_seen WHERE tenant = %s AND user_id = %s "
+                "AND message_id = ANY(%s)"
+            ),
+            (scope.tenant, scope.user_id, list(dict.fromkeys(message_ids))),
+        )
+        return {str(r[0]) for r in rows}
 
     def touch(self, scope: Scope, memory_ids: Sequence[str], at: datetime) -> None:
         if not memory_ids:
@@ -408,11 +429,16 @@ class PostgresMemoryStore:
             memories, vectors = cur.fetchone() or (0, 0)
             cur.execute(self._q("DELETE FROM {s}.history WHERE tenant = %s AND user_id = %s"), args)
             history = cur.rowcount
+            cur.execute(
+                self._q("DELETE FROM {s}.messages_seen WHERE tenant = %s AND user_id = %s"), args
+            )
+            seen = cur.rowcount
         return {
             "memories": int(memories),
             "keyword_index": int(memories),  # the tsvector lives in the row
             "vectors": int(vectors),
             "history": int(history),
+            "message_ids": int(seen),
         }
 
     # -- reads ----------------------------------------------------------------------------

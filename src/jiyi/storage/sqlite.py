@@ -40,11 +40,11 @@ from jiyi.storage._vectors import top_k_cosine
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Rows (with their vectors) kept in memory across all cached users, least recently used user
 # dropped first; ~200k rows is a few hundred MB. The user being read always stays.
 MAX_CACHED_ROWS = 200_000
-_SCHEMA = f"""
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -54,7 +54,8 @@ CREATE TABLE IF NOT EXISTS memories (
     source_message_ids TEXT NOT NULL, session_id TEXT, quote TEXT,
     created_at TEXT NOT NULL, observed_at TEXT NOT NULL, valid_from TEXT, valid_to TEXT,
     last_accessed_at TEXT, access_count INTEGER NOT NULL DEFAULT 0, expires_at TEXT,
-    status TEXT NOT NULL, superseded_by TEXT, version INTEGER NOT NULL, metadata TEXT NOT NULL
+    status TEXT NOT NULL, superseded_by TEXT, version INTEGER NOT NULL, metadata TEXT NOT NULL,
+    value TEXT
 );
 CREATE INDEX IF NOT EXISTS ix_memories_scope ON memories(tenant, user_id, status, kind);
 CREATE INDEX IF NOT EXISTS ix_memories_topic ON memories(tenant, user_id, topic);
@@ -72,12 +73,17 @@ CREATE TABLE IF NOT EXISTS history (
     version INTEGER NOT NULL, related_id TEXT, reason TEXT
 );
 CREATE INDEX IF NOT EXISTS ix_history_memory ON history(tenant, user_id, memory_id);
+CREATE TABLE IF NOT EXISTS messages_seen (
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, message_id TEXT NOT NULL,
+    PRIMARY KEY (tenant, user_id, message_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS scope_versions (
     tenant TEXT NOT NULL, user_id TEXT NOT NULL, version INTEGER NOT NULL,
     PRIMARY KEY (tenant, user_id)
 );
-PRAGMA user_version = {SCHEMA_VERSION};
 """
+# Applied in order to files written by an older version (``PRAGMA user_version``).
+_MIGRATIONS: dict[int, str] = {2: "ALTER TABLE memories ADD COLUMN value TEXT"}
 _SELECT = "SELECT " + ", ".join(f"m.{c}" for c in COLUMNS) + " FROM memories m"
 _PLACEHOLDERS = ", ".join("?" for _ in COLUMNS)
 
@@ -111,6 +117,7 @@ class SqliteMemoryStore:
             self._db.execute("PRAGMA secure_delete=ON")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            self._migrate()
         except sqlite3.Error as exc:
             raise StorageUnavailableError(
                 f"cannot open the SQLite store at {self.path}: {exc}", field="path"
@@ -120,6 +127,24 @@ class SqliteMemoryStore:
         self._caches: OrderedDict[tuple[str, str], ScopeCache] = OrderedDict()
 
     # -- plumbing -------------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        """Bring a file written by an older jiyi up to SCHEMA_VERSION. A new file already has
+        every column (CREATE TABLE is current), so only the version number is set."""
+        current = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if current >= SCHEMA_VERSION:
+            return
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(memories)")}
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for version in sorted(_MIGRATIONS):
+                if version > current and "value" not in columns:
+                    self._db.execute(_MIGRATIONS[version])
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.Error:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -239,6 +264,10 @@ class SqliteMemoryStore:
                         h.reason,
                     ),
                 )
+            db.executemany(
+                "INSERT OR IGNORE INTO messages_seen (tenant, user_id, message_id) VALUES (?,?,?)",
+                [(scope.tenant, scope.user_id, i) for i in dict.fromkeys(changes.messages)],
+            )
             if changes.deletes:
                 # Merge FTS segments so no older segment still lists the deleted terms.
                 db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
@@ -284,6 +313,19 @@ class SqliteMemoryStore:
             except sqlite3.OperationalError as exc:  # a reader elsewhere holds the WAL
                 log.warning("WAL checkpoint after delete deferred: %s", exc)
 
+    def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
+        ids = list(dict.fromkeys(message_ids))
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):  # SQLite caps bound parameters
+            chunk = ids[start : start + 500]
+            rows = self._read(
+                "SELECT message_id FROM messages_seen WHERE tenant = ? AND user_id = ? "
+                f"AND message_id IN ({','.join('?' * len(chunk))})",
+                [scope.tenant, scope.user_id, *chunk],
+            )
+            found.update(r[0] for r in rows)
+        return found
+
     def touch(self, scope: Scope, memory_ids: Sequence[str], at: datetime) -> None:
         if not memory_ids:
             return
@@ -325,6 +367,9 @@ class SqliteMemoryStore:
             history = db.execute(
                 "DELETE FROM history WHERE tenant = ? AND user_id = ?", args
             ).rowcount
+            seen = db.execute(
+                "DELETE FROM messages_seen WHERE tenant = ? AND user_id = ?", args
+            ).rowcount
             db.execute("DELETE FROM scope_versions WHERE tenant = ? AND user_id = ?", args)
             db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
         self._caches.pop((scope.tenant, scope.user_id), None)
@@ -334,6 +379,7 @@ class SqliteMemoryStore:
             "keyword_index": len(pks),
             "vectors": vectors,
             "history": history,
+            "message_ids": seen,
         }
 
     # -- reads ----------------------------------------------------------------------------

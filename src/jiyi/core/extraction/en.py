@@ -40,13 +40,37 @@ _I = re.IGNORECASE
 
 
 def _drink(c: str, ctx: Context) -> list[Hit]:
-    if re.match(
-        rf"^(?:{IM} (?:a |strictly |fully )?|i eat |i follow a |i keep )"
-        r"(?:vegetarian|vegan|pescatarian|plant-based|halal|kosher)\b",
+    m = re.match(
+        rf"^(?:{IM} (?:not|no longer) (?:a )?(?P<x>vegetarian|vegan|pescatarian)(?: any ?more)?|"
+        r"i(?:'ve| have)? stopped being (?:a )?(?P<y>vegetarian|vegan|pescatarian)|"
+        r"i(?:'ve| have)? (?:started )?eat(?:ing)? meat again)",
         c,
         _I,
-    ):
-        return [Hit(P, "diet.style", "diet.style", polarity="like")]
+    )
+    if m:  # "I'm not vegetarian anymore"
+        style = (m.group("x") or m.group("y") or "vegetarian").lower()
+        content = None if re.search(r"\bmeat\b", c, _I) else f"User is no longer {style}"
+        return [
+            Hit(
+                P,
+                "diet.style",
+                "diet.style",
+                content=content,
+                value=f"not {style}",
+                correction=True,
+            )
+        ]
+    m = re.match(
+        rf"^(?:{IM} (?:a |strictly |fully )?(?:now )?|i eat |i follow a |i keep |"
+        r"i(?:'m| am) on an? |i(?:'ve| have)? (?:switched|moved|changed) to (?:an? )?|"
+        r"i(?:'m| am) doing )"
+        r"(?P<x>vegetarian|vegan|pescatarian|plant-based|halal|kosher|keto|paleo|low-carb|"
+        r"mediterranean|intermittent fasting|carnivore)\b",
+        c,
+        _I,
+    )
+    if m:
+        return [Hit(P, "diet.style", "diet.style", polarity="like", value=m.group("x").lower())]
     m = re.search(
         r"\b(?P<p>no|without|with|extra|less|a little|light|don't (?:take|put|add|want)|"
         r"never (?:take|put|add)|take it with(?:out)?|just)\s+(?:any\s+)?"
@@ -69,6 +93,7 @@ def _drink(c: str, ctx: Context) -> list[Hit]:
             if re.match(r"^i\b", c, _I)
             else (f"User takes {ctx.drink_word or ctx.drink} {clean_value(c)}")
         )
+        value = f"{m.group('p')} {m.group('x')}".lower() if m else "black"
         return [
             Hit(
                 P,
@@ -76,32 +101,45 @@ def _drink(c: str, ctx: Context) -> list[Hit]:
                 "drink.addin",
                 content=content,
                 polarity="dislike" if neg else "like",
+                value=value,
             )
         ]
-    m = re.match(r"^(?:i )?only (?:drink|order|get|have) (?P<x>.+)$", c, _I)
+    m = re.match(
+        r"^(?:i )?(?:only|usually|always|now|mostly)? ?(?:drink|order|get|have|take)"
+        r"(?: an?)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|moved) (?:over )?to "
+        r"(?P<y>.+)$|^i(?:'ve| have)? started (?:drinking|ordering) (?P<z>.+)$",
+        c,
+        _I,
+    )
     if m:
-        word = clean_value(m.group("x")).lower()
-        words = re.sub(r"s$", "", word).split()
-        # "oat milk lattes": the drink is the head noun at the end.
-        kind = next(
-            (
-                DRINKS[" ".join(words[i:])]
-                for i in range(len(words))
-                if " ".join(words[i:]) in DRINKS
-            ),
-            None,
-        )
-        if kind and kind[1]:
-            return [
-                Hit(
-                    P,
-                    f"diet.{kind[0]}.type",
-                    "drink.type",
-                    polarity="like",
-                    content=f"User only drinks {word}",
-                )
-            ]
+        word = clean_value(m.group("x") or m.group("y") or m.group("z")).lower()
+        word = re.split(r"\s+(?:now|these days|instead|lately|every \w+)\b", word)[0]
+        if (hit := drink_type(word, c)) is not None:
+            return [hit]
     return []
+
+
+def drink_type(word: str, clause: str) -> Hit | None:
+    """A drink order: "oat milk lattes" → diet.coffee.type = oat milk latte; None when the
+    phrase names no known drink type."""
+    words = re.sub(r"s$", "", word).split()
+    # "oat milk lattes": the drink is the head noun at the end.
+    kind = next(
+        (DRINKS[" ".join(words[i:])] for i in range(len(words)) if " ".join(words[i:]) in DRINKS),
+        None,
+    )
+    if not kind or not kind[1]:
+        return None
+    only = re.search(r"\bonly\b", clause, _I)
+    return Hit(
+        P,
+        f"diet.{kind[0]}.type",
+        "drink.type",
+        polarity="like",
+        content=f"User {'only drinks' if only else 'drinks'} {word}",
+        value=" ".join(words),
+        correction=bool(re.search(r"switched|changed|moved|started|now", clause, _I)),
+    )
 
 
 def _avoid(c: str, ctx: Context) -> list[Hit]:
@@ -131,13 +169,16 @@ _NEG = (
     r"don't (?:really |much |particularly )?(?:like|love|enjoy|eat|drink|care for|do)|"
     r"do not (?:like|eat|drink|enjoy)|never (?:eat|drink|touch)|no longer (?:like|eat|drink|"
     r"enjoy)|avoid|(?:am|'m) not (?:a )?(?:big |huge )?fan of|(?:am|'m) not into|"
+    r"(?:have |'ve )?given up|(?:am|'m) done with|(?:have |'ve )?stopped (?:playing|doing)|"
+    r"no longer (?:play|do)|don't (?:play|do) .+ any ?more|"
     r"(?:am|'m) not interested in|(?:am|'m) not (?:really |that |very )?big on|gave up|quit|"
     r"stopped (?:eating|drinking)"
 )
 _POS = (
     r"love|like|adore|enjoy|prefer|(?:am|'m) into|(?:am|'m) (?:a )?(?:big |huge )?fan of|"
     r"(?:am|'m) obsessed with|(?:am|'m) crazy about|(?:am|'m) interested in|(?:am|'m) big on|"
-    r"can't live without|always (?:eat|drink|order|get)"
+    r"can't live without|always (?:eat|drink|order|get)|(?:am|'m) (?:all|really) about|"
+    r"(?:have |'ve )?(?:gotten|got) (?:really )?into|(?:am|'m) hooked on"
 )
 
 
@@ -178,9 +219,8 @@ def _preference(c: str, ctx: Context) -> list[Hit]:
             _I,
         )
         if f:
-            return [
-                Hit(P, f"favorite.{normalize_object(f.group('cat'))}", "favorite", polarity="like")
-            ]
+            cat, fav = normalize_object(f.group("cat")), clean_value(f.group("x"))
+            return [Hit(P, f"favorite.{cat}", "favorite", polarity="like", value=fav)]
         m = re.match(
             r"^(?P<x>.+?) (?:is|are) my (?:absolute |all-time )?(?:favou?rite|fave)"
             r"(?P<v>)\b",
@@ -315,7 +355,9 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
             _I,
         )
     )
-    return [Hit(F, f"habit.{slug(m.group('x'))}", "habit")] if m else []
+    if not m or re.search(r"\b(?:that|it|this|those|them)\b(?: up| out)?$", m.group("x"), _I):
+        return []  # "I always mix that up": about something said, not a routine
+    return [Hit(F, f"habit.{slug(m.group('x'))}", "habit")]
 
 
 _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (

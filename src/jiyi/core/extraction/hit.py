@@ -25,6 +25,7 @@ class Hit:
     ttl: timedelta | None = None  # expiry counted from ``when`` (or from observation)
     polarity: str | None = None  # "like" / "dislike" for preferences
     obj: str | None = None  # the object as said, for metadata
+    value: str | None = None  # the slot's value (上海, 1989, 阿橘); None: judged by content
 
 
 @dataclass

@@ -30,6 +30,7 @@ from jiyi.core.extraction.segment import (
     is_third_party,
     split_clauses,
 )
+from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh import match_zh, third_person_zh
 from jiyi.core.models import (
     Candidate,
@@ -40,7 +41,7 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.pii import redact_pii
-from jiyi.core.text import has_cjk
+from jiyi.core.text import has_cjk, is_traditional, to_simplified, to_traditional
 
 __all__ = ["RuleExtractor"]
 
@@ -64,7 +65,8 @@ _FILLER_ZH = re.compile(
 # Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
 _FILLER_EN = re.compile(
     r"^(?:(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|just so you know|for the record|"
-    r"and also|anyway)\b[,:\s]*|(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|"
+    r"and also|anyway|these days|nowadays|lately|currently|right now)\b[,:\s]*|"
+    r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|"
     r"to be honest|hmm+)\s*[,:!]\s*)",
     re.IGNORECASE,
 )
@@ -76,9 +78,35 @@ _REMEMBER = re.compile(
 )
 
 
-def _prepare(clause: str) -> tuple[str, bool]:
+# "我其实是…" / "我实际上住…": the marker sits after the subject.
+_INNER_MARKER_ZH = re.compile(r"^我(?:其实|实际上|事实上|确实)")
+# A tail naming the wrong value: "我妹妹叫李静不是李婷", "I was born in 1986 not 1987".
+_NOT_TAIL_ZH = re.compile(r"(?<=[\u4e00-\u9fff\w])[，,]?(?:而)?不是(?P<y>[^，,。不]{1,12})$")
+_NOT_TAIL_EN = re.compile(
+    r"(?P<pre>\S)(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<y>[\w'. -]{1,30})$", re.I
+)
+_AUX_EN = frozenset(
+    "do does did am is are was were can could will would should have has had 'm 're i".split()
+)
+
+
+def _not_tail(text: str) -> tuple[str, str | None]:
+    """Split off a tail that names the value being replaced."""
+    m = _NOT_TAIL_ZH.search(text)
+    if m and m.start() >= 2:
+        return text[: m.start()].strip(), m.group("y").strip()
+    m = _NOT_TAIL_EN.search(text)
+    if m:
+        before = text[: m.start("pre") + 1]
+        last = before.split()[-1].lower() if before.split() else ""
+        if last not in _AUX_EN and not last.endswith(("n't", "'m", "'re")):
+            return before.strip(), m.group("y").strip()
+    return text, None
+
+
+def _prepare(clause: str) -> tuple[str, bool, str | None]:
     """Strip fillers, "remember that" and correction markers; report whether one was a
-    correction marker."""
+    correction marker, and the value a "…, not Y" tail says was wrong."""
     text = clause.replace("’", "'").replace("‘", "'").strip()
     corrected = False
     prev = None
@@ -86,11 +114,13 @@ def _prepare(clause: str) -> tuple[str, bool]:
         prev = text
         for pattern in (_FILLER_ZH, _FILLER_EN, _REMEMBER):
             text = pattern.sub("", text, count=1).strip()
-        for pattern in (_CORRECTION_ZH, _CORRECTION_EN):
-            stripped = pattern.sub("", text, count=1).strip()
+        for pattern in (_CORRECTION_ZH, _CORRECTION_EN, _INNER_MARKER_ZH):
+            stripped = pattern.sub("我" if pattern is _INNER_MARKER_ZH else "", text, count=1)
+            stripped = stripped.strip()
             corrected = corrected or stripped != text
             text = stripped
-    return text, corrected
+    text, replaces = _not_tail(text)
+    return text, corrected or replaces is not None, replaces
 
 
 def _candidate(
@@ -107,9 +137,12 @@ def _candidate(
         )
         expires = base + hit.ttl
     metadata = {"rule": hit.rule, "lang": lang, "polarity": hit.polarity, "object": hit.obj}
+    # Keyed slots (pref.茶, health.allergy.花生) hold a polarity; others say their value.
+    value = hit.value if hit.value is not None else hit.polarity
     return Candidate(
         kind=hit.kind,
         topic=hit.topic,
+        value=value,
         content=content,
         importance=score_importance(quote, hit.kind),
         confidence=CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED,
@@ -157,6 +190,10 @@ class RuleExtractor:
 
     def _message(self, msg: Message, now: datetime, out: Extraction) -> None:
         text = redact_pii(msg.content)[0].strip()
+        # Rules match simplified Chinese; what a traditional-Chinese user said is turned back
+        # into their script (content and quote) when the candidates are built.
+        trad = is_traditional(text)
+        text = to_simplified(text)
         if msg.role != "user":
             out.skipped.append(Skipped(text=text, reason=f"{msg.role}_text"))
             return
@@ -176,7 +213,7 @@ class RuleExtractor:
         forgot = False
         correcting = False
         for raw in split_clauses(text):
-            clause, marker = _prepare(raw)
+            clause, marker, replaces = _prepare(raw)
             correcting = correcting or marker
             if not clause or is_chitchat(clause):
                 continue
@@ -185,10 +222,18 @@ class RuleExtractor:
                 out.forget.append(ForgetRequest(text=raw, target=target, source_message_id=msg.id))
                 forgot = True
                 continue
-            if re.match(r"^(?:不是|not)\b", clause) or clause.startswith("不是"):
-                # "…叫小美，不是小丽": the clause before was a correction.
+            wrong = re.match(
+                r"^(?:而)?不是(?P<y>.*)$|^not\s+(?P<z>.*)$|"
+                r"^(?:刚才|之前|上次|我)?(?:说成|写成|打成|说错成|记成)(?:了)?(?P<w>.+?)了?$",
+                clause,
+                re.I,
+            )
+            if wrong:
+                # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
+                said = clean_value(wrong.group("y") or wrong.group("z") or wrong.group("w") or "")
                 for cand in found.values():
                     cand.is_correction = True
+                    cand.replaces = cand.replaces or said or None
                 continue
             family_pronoun = bool(ctx.extra) and bool(
                 re.match(r"^(?:她|他)(?!们)|^(?:he|she|he's|she's|his|her)\b", clause, re.I)
@@ -202,12 +247,18 @@ class RuleExtractor:
                 cand = _candidate(
                     hit, raw, clause, lang, msg, observed, correcting or hit.correction
                 )
+                cand.replaces = replaces
                 previous = found.pop(hit.topic, None)
                 # Within one message the last word on a slot wins ("不住北京了，搬到上海了"),
                 # and inherits the correction flag of what it overrides.
                 if previous is not None and previous.is_correction:
                     cand.is_correction = True
                 found[hit.topic] = cand
+        if trad:
+            for cand in found.values():
+                cand.content = to_traditional(cand.content)
+                cand.quote = to_traditional(cand.quote) if cand.quote else cand.quote
+                cand.value = to_traditional(cand.value) if cand.value else cand.value
         out.candidates.extend(found.values())
         if not found and not forgot:
             chat = all(is_chitchat(_prepare(c)[0]) for c in split_clauses(text))

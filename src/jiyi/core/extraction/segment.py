@@ -18,8 +18,9 @@ __all__ = ["is_chitchat", "is_passive", "is_request_or_question", "is_third_part
 # English "and"/"but" only split when a new subject or verb follows, so "salt and pepper"
 # stays one object.
 _SPLIT_RE = re.compile(
-    r"[，,。；;！!？?\n…~～]+|\.(?=\s|$)|\s+-\s+"
-    r"|(?:而且|并且|但是|不过|可是|另外|还有就是|然后)"
+    r"[，,。；;！!？?\n…~～]+|(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bJr)(?<!\bMt)"
+    r"\.(?=\s|$)|\s+-\s+"
+    r"|(?:而且|并且|但是|不过(?!敏)|可是|另外|还有就是|然后)"
     r"|\s+(?:but|and also|and|plus|although|though|so)\s+(?=(?:i|i'm|i've|i'd|my|also|don't|"
     r"never|hate|love|like|prefer|am|work|live|usually|always|please|he|she|he's|she's|his|"
     r"her)\b)",

@@ -52,7 +52,9 @@ _ZH_TRAIL = (
     "些",
 )
 # A leading verb says how the object is consumed, not what it is: 吃火锅 / 喝奶茶 → 火锅 / 奶茶.
-_ZH_VERB_LEAD = re.compile(r"^(?:吃|喝|看|听|玩|穿|抽|去|带|含)(?=.)")
+_ZH_VERB_LEAD = re.compile(
+    r"^(?:吃|喝|看|听|玩|穿|抽|去|带|含)(?=.)|^(?:打|踢|弹|下|练|骑|滑|拉)(?=..)"
+)
 _EN_LEAD = re.compile(
     r"^(?:(?:the|a|an|some|any|my|all|most|eating|drinking|watching|listening to|playing|"
     r"reading|going to|having|to eat|to drink|to watch|to play|food with|foods with|things with|"
@@ -61,7 +63,9 @@ _EN_LEAD = re.compile(
 )
 _EN_TRAIL = re.compile(
     r"\s+(?:a lot|so much|very much|too|anymore|any more|again|the most|more than anything|"
-    r"at all|in general|either|these days|lately|now|please|to me|for me)$",
+    r"at all|in general|either|these days|lately|now|please|to me|for me|on weekends|"
+    r"on the weekends?|every \w+|at night|in the mornings?|after work|with friends|"
+    r"in my free time|in my spare time|sometimes|a lot these days)$",
     re.IGNORECASE,
 )
 # "-ies" words whose singular ends in "-ie", not "-y".

@@ -37,43 +37,72 @@ F, P, G, E, S = (
 # ------------------------------------------------------------------ food, drink, preferences
 
 
+_ADDIN = re.compile(
+    r"(?P<p>不加|不放|不要|别加|无|去|少|半|微|全|多加|加|要加|只加|换成?|正常|多|零|标准|"
+    r"[一二三四五六七八九\d]分)(?P<x>糖|燕麦奶|牛奶|脱脂奶|椰奶|豆奶|奶(?![油茶酪昔])|冰|奶盖)"
+)
+_NO_ADDIN = frozenset({"不加", "不放", "不要", "别加", "无", "去", "零"})
+_TYPE_RE = re.compile(
+    r"(?:只|都|一般|通常|平时|现在|最近|改|开始|换成|改成)(?:喝|点|要)(?P<x>[^，,。]+?)(?:了|的)?$|"
+    r"(?:咖啡|茶)(?:一般|通常|都|只)(?:喝|要|点)(?P<y>.+)$"
+)
+
+
+def _drink_type_word(phrase: str) -> tuple[str, str] | None:
+    """The drink type named in ``phrase`` (燕麦拿铁 → coffee, 燕麦拿铁), or None."""
+    word = clean_value(phrase)
+    for key in sorted(DRINKS, key=len, reverse=True):
+        category, is_type = DRINKS[key]
+        if is_type and key in word.lower() and len(word) <= len(key) + 4:
+            return category, word
+    return None
+
+
 def _drink(c: str, ctx: Context) -> list[Hit]:
-    m = re.search(
-        r"(?P<p>不加|不放|不要|别加|无|去|少|半|微|全|多加|加|要加|只加|换成?)"
-        r"(?P<x>糖|燕麦奶|牛奶|脱脂奶|椰奶|豆奶|奶(?![油茶酪昔])|冰|奶盖)",
-        c,
-    )
-    if m and ctx.drink:
-        attr = {"糖": "sugar", "冰": "ice", "奶盖": "topping"}.get(m.group("x"), "milk")
-        content = (
-            None
-            if not ctx.drink_word or ctx.drink_word in c
-            else (f"用户喝{ctx.drink_word}{clean_value(c[m.start() :])}")
-        )
-        pol = "dislike" if m.group("p") in {"不加", "不放", "不要", "别加", "无", "去"} else "like"
-        return [Hit(P, f"diet.{ctx.drink}.{attr}", "drink.addin", content=content, polarity=pol)]
-    m = re.search(
-        r"只(?:喝|点|要)(?P<x>.+)$|(?:咖啡|茶)(?:一般|通常|都|只)(?:喝|要|点)(?P<y>.+)$", c
-    )
-    if m:
-        word = clean_value(m.group("x") or m.group("y"))
-        kind = DRINKS.get(word.lower())
-        if kind and kind[1]:
+    adds = list(_ADDIN.finditer(c)) if ctx.drink else []
+    if adds and ctx.drink:  # 三分糖去冰: one hit per add-in
+        hits = []
+        for m in adds:
+            attr = {"糖": "sugar", "冰": "ice", "奶盖": "topping"}.get(m.group("x"), "milk")
             content = (
                 None
-                if ctx.drink_word is None or ctx.drink_word in c
-                else (f"用户喝{ctx.drink_word}只喝{word}")
+                if not ctx.drink_word or ctx.drink_word in c
+                else (f"用户喝{ctx.drink_word}{clean_value(c[m.start() :])}")
             )
-            return [
+            pol = "dislike" if m.group("p") in _NO_ADDIN else "like"
+            hits.append(
                 Hit(
                     P,
-                    f"diet.{kind[0]}.type",
-                    "drink.type",
+                    f"diet.{ctx.drink}.{attr}",
+                    "drink.addin",
                     content=content,
-                    polarity="like",
-                    obj=word,
+                    polarity=pol,
+                    value=m.group("p") + m.group("x"),
                 )
-            ]
+            )
+        return hits
+    t = _TYPE_RE.search(c)
+    found = _drink_type_word(t.group("x") or t.group("y")) if t else None
+    if t and found:
+        category, word = found
+        content = (
+            None
+            if ctx.drink_word is None or ctx.drink_word in c
+            else (f"用户喝{ctx.drink_word}只喝{word}")
+        )
+        change = bool(re.search(r"改|换|开始|现在|最近", c[: t.end()]))
+        return [
+            Hit(
+                P,
+                f"diet.{category}.type",
+                "drink.type",
+                content=content,
+                polarity="like",
+                obj=word,
+                value=word,
+                correction=change,
+            )
+        ]
     return []
 
 
@@ -91,13 +120,17 @@ def _avoid(c: str, ctx: Context) -> list[Hit]:
 
 
 _NEG_VERBS = (
-    r"不再喜欢|不喜欢|不太喜欢|不怎么喜欢|不爱吃|不爱喝|不爱|讨厌|厌恶|反感|受不了|接受不了|吃不了|"
+    r"不再喜欢|不喜欢|不再(?:打|玩|踢|弹|下|练|跑|骑|滑)|现在不(?:打|玩|踢|弹|下|练|骑|滑)|"
+    r"不(?:打|玩|踢|弹|下|练|骑|滑)(?=.+了$)|不太喜欢|不怎么喜欢|不爱吃|不爱喝|不爱|讨厌|厌恶|反感|受不了|接受不了|吃不了|"
     r"吃不惯|喝不了|不感冒|不想吃|不想喝|怕|不能吃|不能喝|不敢吃|不吃|不喝|不碰|不抽|忌口|戒了"
 )
 _POS_VERBS = r"喜欢|爱吃|爱喝|爱看|爱听|爱玩|热爱|偏爱|偏好|钟爱|迷上了?|爱上了?|喜爱|痴迷|爱"
 
 
 def _preference(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(r"^(?:我)?(?:真正|其实)?(?:喜欢|爱)的(?:其实)?是(?P<x>.+)$", c)
+    if m and (o := object_key(m.group("x"))):  # 我喜欢的是象棋
+        return [Hit(P, f"pref.{o}", "pref.is", polarity="like", obj=clean_value(m.group("x")))]
     m = re.match(r"^(?:我)?(?:最喜欢|最爱)的(?P<cat>.{1,6}?)是(?P<x>.+)$", c)
     if m:  # 我最喜欢的颜色是蓝色: one favourite per category
         return [
@@ -107,6 +140,7 @@ def _preference(c: str, ctx: Context) -> list[Hit]:
                 "favorite",
                 polarity="like",
                 obj=clean_value(m.group("x")),
+                value=clean_value(m.group("x")),
             )
         ]
     m = re.search(rf"(?P<v>{_NEG_VERBS})(?P<x>.+)$", c)
@@ -123,7 +157,7 @@ def _preference(c: str, ctx: Context) -> list[Hit]:
         m = re.match(r"^(?P<x>.+?)是我的?最爱(?P<v>)|^我的?最爱是(?P<y>.+)$", c)
         if m and m.group("y"):
             return (
-                [Hit(P, f"pref.{o}", "pref.favorite", polarity="like")]
+                [Hit(P, f"pref.{o}", "pref.favorite", polarity="like", value="like")]
                 if (o := object_key(m.group("y")))
                 else []
             )
@@ -132,9 +166,8 @@ def _preference(c: str, ctx: Context) -> list[Hit]:
     if not m or not (o := object_key(m.group("x"))):
         return []
     change = (bool(CHANGE_RE.search(c)) and pol == "dislike") or bool(re.search(r"现在|开始|改", c))
-    return [
-        Hit(P, f"pref.{o}", "pref", polarity=pol, obj=clean_value(m.group("x")), correction=change)
-    ]
+    obj = clean_value(m.group("x"))
+    return [Hit(P, f"pref.{o}", "pref", polarity=pol, obj=obj, correction=change, value=pol)]
 
 
 # ------------------------------------------------------------------ goals, plans, states, events
@@ -175,7 +208,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         return []
     key = slug(goal.group("x") if goal else c)
     if date is not None and not _DAY_EXPR.search(date[1]):
-        return [Hit(E, f"plan.{key}", "plan.dated", when=date[0], ttl=EVENT_TTL)]
+        day = date[0].date().isoformat()
+        return [Hit(E, f"plan.{key}", "plan.dated", when=date[0], ttl=EVENT_TTL, value=day)]
     return [Hit(G, f"goal.{key}", "goal", when=date[0] if date else None)]
 
 
@@ -219,6 +253,7 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
             "event.past",
             when=window.start,
             ttl=EVENT_TTL,
+            value=window.start.date().isoformat(),
         )
     ]
 

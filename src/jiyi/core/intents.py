@@ -1,0 +1,121 @@
+"""Which slots a query asks about, from its words alone (zh + en, no model).
+
+"我现在住在哪个城市" asks for ``location.home``; "what's my cat's name" for ``pet``. A memory
+whose slot answers the question is worth more than a raw message that merely sounds alike:
+E5 puts "我住在哪里" closer to the outdated episode "我住在北京" than to the fact
+"用户住在上海", and closer to unrelated short facts than to the answer. The cues below name
+the attributes of jiyi's own slot schema (jiyi.core.extraction), not any data set.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.text import to_simplified
+
+__all__ = ["query_slots", "slot_matches"]
+
+_I = re.IGNORECASE
+# (cue, slot prefixes it asks about). A prefix matches a topic equal to it or below it.
+_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(p, _I), prefixes)
+    for p, prefixes in (
+        (
+            r"住|搬家|搬到|搬去|哪个城市|什么城市|家在|\b(?:live|living|lives|moved|move|based|"
+            r"reside|city)\b",
+            ("location.home",),
+        ),
+        (
+            r"老家|家乡|故乡|哪里人|哪儿人|\b(?:hometown|grew up|originally from|where .* from)\b",
+            ("location.hometown",),
+        ),
+        (
+            r"职业|做什么工作|什么工作|干什么的|做什么的|岗位|职位|\b(?:job|occupation|profession|"
+            r"career|do for a living|job title|role)\b",
+            ("work.role",),
+        ),
+        (
+            r"公司|单位|哪家|在哪上班|在哪里上班|在哪工作|在哪里工作|老板|跳槽|\b(?:employer|company|"
+            r"where do i work|who do i work for|firm)\b",
+            ("work.employer", "location.work"),
+        ),
+        (r"工作|上班|\b(?:work|works|working)\b", ("work", "location.work")),
+        (r"名字|叫什么|称呼|怎么叫|\b(?:name|named|called)\b", ("identity.name", "name")),
+        (r"生日|\b(?:birthday|bday)\b", ("birthday",)),
+        (
+            r"出生|哪年|哪一年|几几年|\b(?:born|birth year|what year)\b",
+            ("identity.birth_year", "identity.generation"),
+        ),
+        (r"几岁|多大|年龄|\b(?:how old|age)\b", ("identity.age", "age")),
+        (
+            r"猫|狗|宠物|兔|鹦鹉|仓鼠|鱼|龟|\b(?:cat|cats|dog|dogs|pet|pets|puppy|kitten|bunny|rabbit|"
+            r"hamster|parrot|fish|turtle)\b",
+            ("pet",),
+        ),
+        (
+            r"女儿|儿子|老婆|老公|妻子|丈夫|孩子|娃|妈|爸|父亲|母亲|家人|奶奶|爷爷|外婆|外公|姥姥|"
+            r"哥|姐|弟|妹|\b(?:daughter|son|wife|husband|kid|kids|child|children|mom|mum|mother|"
+            r"dad|father|sister|brother|family|grandma|grandpa|grandmother|grandfather|spouse|"
+            r"partner)\b",
+            ("family",),
+        ),
+        (
+            r"过敏|病|药|身体|健康|忌口|能吃|能不能吃|不能吃|\b(?:allerg\w*|medic\w*|health|"
+            r"condition|diabet\w*|can i eat|safe to eat)\b",
+            ("health", "family"),
+        ),
+        (
+            r"咖啡|茶|奶茶|饮料|喝什么|怎么喝|\b(?:coffee|tea|latte|drink|drinks|milk|sugar|"
+            r"order at)\b",
+            ("diet",),
+        ),
+        (r"吃素|素食|饮食|\b(?:vegetarian|vegan|diet)\b", ("diet", "pref", "health")),
+        (r"爱好|兴趣|消遣|运动|\b(?:hobby|hobbies|interest\w*|sport|sports|pastime)\b", ("pref",)),
+        # Asking to recommend or pick something is asking which tastes to respect.
+        (
+            r"喜欢|讨厌|偏好|最爱|推荐|挑|选|\b(?:like|likes|love|hate|prefer|favou?rite|enjoy|"
+            r"into|recommend\w*|suggest\w*|pick|choose)\b",
+            ("pref", "favorite", "diet"),
+        ),
+        (
+            r"学校|年级|读书|上学|大学|专业|几年级|初[一二三]|高[一二三]|\b(?:school|grade|college|"
+            r"university|major|study|studying)\b",
+            ("education", "family"),
+        ),
+        (r"习惯|每天|平时|经常|\b(?:routine|habit|habits|usually|every day|daily)\b", ("habit",)),
+        (
+            r"计划|打算|目标|安排|行程|出差|旅行|\b(?:plan|plans|planning|goal|goals|schedule|"
+            r"trip|travel)\b",
+            ("goal", "plan"),
+        ),
+        (r"最近|近况|状态|怎么样了|\b(?:lately|recently|these days|how am i)\b", ("state",)),
+        (r"结婚|单身|离婚|对象|\b(?:married|single|divorced|engaged)\b", ("family.marital",)),
+    )
+)
+# Asking about a relative or a pet, "name" / "age" / "school" are theirs, not the user's.
+_SUBJECT_AREAS = ("family", "pet")
+_USER_ONLY = ("identity", "name", "age", "birthday", "education")
+
+
+def query_slots(query: str) -> tuple[str, ...]:
+    """The slot prefixes ``query`` asks about, most specific cues first; () when none."""
+    text = to_simplified(query)
+    found: dict[str, None] = {}
+    for pattern, prefixes in _CUES:
+        if pattern.search(text):
+            for p in prefixes:
+                found.setdefault(p, None)
+    if any(p in found for p in _SUBJECT_AREAS):
+        for p in list(found):
+            if p.startswith(_USER_ONLY):
+                del found[p]
+    if "work.role" in found or "work.employer" in found:  # the specific cue wins
+        found.pop("work", None)
+    return tuple(found)
+
+
+def slot_matches(topic: str | None, prefixes: tuple[str, ...]) -> bool:
+    """Is ``topic`` one of ``prefixes`` or below one of them?"""
+    if not topic or not prefixes:
+        return False
+    return any(topic == p or topic.startswith(p + ".") for p in prefixes)

@@ -1,0 +1,107 @@
+"""Slots and values: what a fact is about, and what it says about it.
+
+A memory's ``topic`` is its **slot**: a dotted key naming the subject and the attribute,
+``location.home``, ``pet.cat.name``, ``family.daughter.age``, ``diet.coffee.type``,
+``health.allergy.花生``. Its ``value`` is what the slot holds (上海, 阿橘, 7, 冷萃, yes).
+Reconciliation compares slots by equality and values explicitly, never by embedding
+similarity: E5 puts "用户是1988年出生的" and "用户是1989年出生的" at cosine 0.98, so a cosine
+threshold cannot tell a correction from a repetition, and it puts unrelated preferences close
+enough that a threshold would retire the wrong one.
+
+Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from jiyi.core.text import to_simplified
+
+__all__ = [
+    "GENERIC_SUBJECTS",
+    "compatible",
+    "is_timeline_slot",
+    "normalize_value",
+    "same_value",
+]
+
+# Middle segments that name no particular subject: a correction phrased with them
+# ("它叫橘子" → pet.pet.name, "孩子今年七岁" → family.child.age) may be matched to a stored slot
+# that names one (pet.cat.name, family.daughter.age) — never the other way between two
+# specific subjects (a son's name is not a daughter's).
+GENERIC_SUBJECTS = frozenset({"pet", "child", "kid", "family", "relative", "unknown"})
+
+# Areas whose slots are timelines: every occurrence is its own memory (a past event said
+# twice with different dates happened twice), so a new value appends instead of superseding.
+_TIMELINE_AREAS = frozenset({"event"})
+
+_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+_DIGITS |= {"七": 7, "八": 8, "九": 9}
+_ZH_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百]+")
+_EDGE = " \t\"'“”‘’()（）[]【】《》<>:：,，.。!！?？;；、~～-_"
+_PARTICLES = ("了", "啦", "呀", "啊", "哦", "吧", "呢", "嘛", "的")
+# Administrative suffixes that do not change a place: 北京市 = 北京, 广东省 = 广东.
+_PLACE_SUFFIX = re.compile(r"(?<=[\u4e00-\u9fff]{2})(?:市|省|自治区|特别行政区)$")
+_EN_ARTICLE = re.compile(r"^(?:the|a|an|my|our)\s+", re.IGNORECASE)
+
+
+def _zh_int(word: str) -> str:
+    """一九八八 → 1988 (digit by digit); 二十八 → 28, 十 → 10, 一百零二 → 102 (positional)."""
+    if not any(c in word for c in "十百"):
+        return "".join(str(_DIGITS[c]) for c in word)
+    total, current = 0, 0
+    for c in word:
+        if c == "百":
+            total += (current or 1) * 100
+            current = 0
+        elif c == "十":
+            total += (current or 1) * 10
+            current = 0
+        else:
+            current = _DIGITS[c]
+    return str(total + current)
+
+
+def normalize_value(value: str) -> str:
+    """The comparable form of a slot value: NFKC, simplified Chinese, lower case, Chinese
+    numerals as digits, edge punctuation, particles, articles and administrative suffixes
+    removed. ``normalize_value("北京市") == normalize_value("北京")``."""
+    text = to_simplified(unicodedata.normalize("NFKC", value)).lower().strip(_EDGE)
+    changed = True
+    while changed and text:
+        changed = False
+        for p in _PARTICLES:
+            if text.endswith(p) and len(text) > len(p):
+                text, changed = text[: -len(p)].strip(_EDGE), True
+    text = _EN_ARTICLE.sub("", text)
+    text = _ZH_NUMBER.sub(lambda m: _zh_int(m.group(0)), text)
+    text = _PLACE_SUFFIX.sub("", text)
+    return " ".join(text.split())
+
+
+def same_value(a: str | None, b: str | None) -> bool:
+    """Do two values of one slot say the same thing? Compared after normalisation; a missing
+    value equals nothing (the caller falls back to comparing contents)."""
+    if a is None or b is None:
+        return False
+    return normalize_value(a) == normalize_value(b)
+
+
+def is_timeline_slot(slot: str) -> bool:
+    """Slots whose values accumulate (past events) instead of replacing each other."""
+    return slot.split(".", 1)[0] in _TIMELINE_AREAS
+
+
+def compatible(a: str, b: str) -> bool:
+    """Could slots ``a`` and ``b`` name the same thing, said once specifically and once
+    generically? Same number of segments, same area and same attribute, and every differing
+    middle segment is generic on one side (``pet.pet.name`` ~ ``pet.cat.name``, but never
+    ``family.son.name`` ~ ``family.daughter.name``). Equal slots are compatible."""
+    pa, pb = a.split("."), b.split(".")
+    if len(pa) != len(pb) or pa[0] != pb[0] or pa[-1] != pb[-1]:
+        return False
+    return all(
+        x == y or x in GENERIC_SUBJECTS or y in GENERIC_SUBJECTS
+        for x, y in zip(pa, pb, strict=True)
+    )
