@@ -500,6 +500,11 @@ _DATE_RULES: list[_DateRule] = [
         ),
         _date_en,
     ),
+    # "on the 30th": the next 30th (this month or the next).
+    (
+        re.compile(r"\bon the (?P<day>\d{1,2})(?:st|nd|rd|th)\b(?! of)", re.I),
+        lambda m, now: _future_day_of_month(now, int(m.group("day"))),
+    ),
 ]
 
 

@@ -266,14 +266,16 @@ _GOAL = re.compile(
 _COARSE = re.compile(r"next year|明年", _I)
 _STATE = re.compile(
     rf"^(?:(?:lately|recently|these days|this week|currently|right now|at the moment|today|"
-    rf"tonight),?\s+)?(?:{IM}|i've been|i have been)\s+(?:currently |still |really |so |very |"
+    rf"tonight),?\s+)?(?:{IM}|i've been|i have been|)\s*(?:currently |still |really |so |very |"
     r"a bit |kind of |feeling |pretty |super |quite )*(?P<x>sick|ill|unwell|tired|exhausted|"
     r"stressed(?: out)?|burned out|burnt out|depressed|anxious|busy|swamped|on a diet|dieting|"
     r"fasting|injured|jet ?lagged|unemployed|between jobs|job hunting|looking for (?:a )?(?:new )?"
     r"job|training for .+|studying for .+|preparing for .+|recovering from .+|learning .+|"
     r"cutting (?:out|back on) .+|working on .+|on vacation|on holiday|on leave|on maternity leave|"
     r"off work|down with .+|sick with .+|renovating .+|moving(?: house)?|in (?:the )?hospital|"
-    r"doing keto|on keto|quitting .+|off sugar|off caffeine|losing weight)\b",
+    r"doing keto|on keto|quitting .+|off sugar|off caffeine|losing weight|"
+    r"fighting .+|dealing with .+|battling .+|cramming for .+|prepping for .+|"
+    r"on (?:a )?(?:business trip|work trip|trip)\b.*|away on .+|traveling for work)",
     _I,
 )
 _AILMENT = re.compile(
@@ -349,8 +351,10 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
             _I,
         )
         or re.match(
-            r"^i (?P<x>.+?) every (?:other )?(?:day|morning|night|evening|week|weekend|month|"
-            r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)(?: morning| evening| night)?$",
+            r"^i (?P<x>.+?) (?:every (?:other )?(?:day|morning|night|evening|week|weekend|month|"
+            r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|on (?:weekends|(?:mon|tues|wednes|thurs|"
+            r"fri|satur|sun)days))(?: (?:and|&) (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?"
+            r"(?: mornings?| evenings?| nights?)?$",
             c,
             _I,
         )

@@ -225,7 +225,8 @@ def _family(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"{key}.health.{CONDITIONS[cm.group(0).lower()][0]}", "family.health")]
     n = re.match(
         rf"^{ADV}(?P<v>loves|likes|adores|enjoys|hates|doesn't like|does not like|"
-        r"can't stand|can't eat|cannot eat|doesn't eat|does not eat|can't have)"
+        r"can't stand|can't eat|cannot eat|doesn't eat|does not eat|can't have|"
+        r"(?:is|'s) (?:obsessed with|into|crazy about|a huge fan of|a big fan of))"
         r"\s+(?P<x>.+)$",
         rest,
         _I,
@@ -234,6 +235,7 @@ def _family(c: str, ctx: Context) -> list[Hit]:
         pol = (
             "like"
             if n.group("v").lower() in {"loves", "likes", "adores", "enjoys"}
+            or re.match(r"(?:is|'s) ", n.group("v"), _I)
             else ("dislike")
         )
         return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, value=pol)]
@@ -243,6 +245,16 @@ def _family(c: str, ctx: Context) -> list[Hit]:
 
 
 def _pet(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        rf"^(?:my|our) (?P<pet>{_PET})(?: (?P<name>[A-Z][a-z]+))? (?:is|just turned|turned) "
+        r"(?P<x>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+        r"(?: years? old| months? old)?\b",
+        c,
+    )
+    if m and m.group("pet").lower() in PETS_EN:  # "my cat Luna turned 12 this spring"
+        key = f"pet.{PETS_EN[m.group('pet').lower()]}"
+        ctx.extra["pet_en"] = key
+        return [Hit(F, f"{key}.age", "pet.age", value=_number(m.group("x")))]
     m = re.match(
         rf"^(?:my|our) (?P<pet>{_PET})(?:'s name is|'s name's| is called| is named|,? named|"
         r",? called|'s (?:new )?name is now| is now called| is now named|'s been renamed(?: to)?|"
@@ -359,7 +371,7 @@ _NOT_ROLE = frozenset(
 
 def _identity(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
-        r"^(?:my name is|my name's|i'm called|i am called|(?:you can )?call me|"
+        r"^(?:my name is|my name's|i'm called|i am called|(?:you can )?(?:just )?call me|"
         r"the name's|people call me)\s+(?P<x>\S.*)$",
         c,
         _I,
@@ -391,7 +403,8 @@ def _identity(c: str, ctx: Context) -> list[Hit]:
     if m := re.match(r"^i was (?:actually )?born in (?P<x>\d{4})$", c, _I):
         return [Hit(F, "identity.birth_year", "birth_year", value=m.group("x"))]
     m = re.match(
-        rf"^(?:{IM} (?:originally )?from|i grew up in|my hometown is|i was born in)\s+(?P<x>\S.*)$",
+        rf"^(?:(?:{IM} )?originally from|{IM} from|i grew up in|my hometown is|i was born in)"
+        r"\s+(?P<x>\S.*)$",
         c,
         _I,
     )
@@ -415,7 +428,8 @@ def _identity(c: str, ctx: Context) -> list[Hit]:
 def _home(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         rf"^(?:(?:i|we) (?P<neg>don't |do not |no longer )?(?:now |currently |still )?"
-        rf"live in|(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?P<mv>moved)"
+        rf"live (?:out )?in|(?:i|we)(?:'ve| have) been living in|"
+        rf"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?P<mv>moved)"
         rf"(?: from .+?)? to|(?:i|we)(?:'ve| have)? (?:just |recently |finally )?"
         rf"(?P<mv2>relocated|moved (?:back|over|out)|settled down)(?: from .+?)? (?:to|in)|"
         rf"{IM} (?:now )?(?:based|living|settled) in|my home is in|home is)\s+(?P<x>.+)$",
@@ -478,6 +492,15 @@ def _work(c: str, ctx: Context) -> list[Hit]:
     if m and not DRINK_RE.search(said) and not DRINK_RE.search(singular):  # "switched to lattes"
         employer = _place(said)
         return [Hit(F, "work.employer", "employer.change", correction=True, value=employer)]
+    m = re.match(
+        rf"^{IM} (?:a |an )?(?P<x>freshman|sophomore|junior|senior|grad student|phd student|"
+        r"undergrad|(?:first|second|third|fourth|final)[- ]year(?: student)?|high school student|"
+        r"college student|master's student|med student|law student)(?: at (?P<y>.+))?$",
+        c,
+        _I,
+    )
+    if m:  # "I'm a sophomore at Ohio State"
+        return [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
     m = re.match(rf"^(?:{IM} (?:a )?student at|i study at|i go to school at)\s+(?P<x>\S.*)$", c, _I)
     if m:
         return [Hit(F, "education.school", "school", value=_place(m.group("x")))]

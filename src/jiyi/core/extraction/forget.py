@@ -21,6 +21,10 @@ _FORGET_ZH = (
     re.compile(_POLITE_ZH + r"把(?P<t>.+?)(?:给)?(?:忘掉|忘了|忘记|删掉|删了|删除|去掉|清除|抹掉)"),
     re.compile(_POLITE_ZH + r"(?:忘掉|忘记|删掉|删除|清除|抹掉)(?P<t>.*)$"),
     re.compile(r"^(?P<t>.+?)(?:就)?(?:别|不要|不用)(?:再)?(?:记|记住|存|保存)(?:了|啦|下来|住)?$"),
+    # "刚才说的过敏那条删掉吧": the thing first, then the verb.
+    re.compile(
+        r"^(?P<t>.+?)(?:就|也)?(?:给)?(?:删掉|删除|删了|去掉|忘掉|清除|抹掉)(?:吧|了|啊|哈)?$"
+    ),
 )
 _NOT_FORGET_ZH = re.compile(r"别忘|不要忘|忘不了|不会忘|^我忘")
 _FORGET_EN = re.compile(

@@ -78,6 +78,19 @@ _REMEMBER = re.compile(
 )
 
 
+# Asides at the end of an English clause: "i'm 29 btw", "born in 1987 if that helps".
+_TRAILING_EN = re.compile(
+    r"(?:,?\s+(?:btw|lol|haha|fyi|if that helps|just so you know|by the way|though|tbh|"
+    r"if you need to know|for context)[.!]*)+$",
+    re.IGNORECASE,
+)
+# A clause that makes the rest of the message conditional, and hedges that take back a wish.
+_HYPOTHETICAL = re.compile(
+    r"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b", re.IGNORECASE
+)
+_DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably not|never going to happen)\b")
+# A clause that names the user (or their family) again after one about someone else.
+_SELF = re.compile(r"^(?:我|咱|i\b|i'm|i've|my\b|we\b|our\b)", re.IGNORECASE)
 # "我其实是…" / "我实际上住…": the marker sits after the subject.
 _INNER_MARKER_ZH = re.compile(r"^我(?:其实|实际上|事实上|确实)")
 # A tail naming the wrong value: "我妹妹叫李静不是李婷", "I was born in 1986 not 1987".
@@ -119,6 +132,7 @@ def _prepare(clause: str) -> tuple[str, bool, str | None]:
             stripped = stripped.strip()
             corrected = corrected or stripped != text
             text = stripped
+    text = _TRAILING_EN.sub("", text).strip()
     text, replaces = _not_tail(text)
     return text, corrected or replaces is not None, replaces
 
@@ -212,6 +226,7 @@ class RuleExtractor:
         found: dict[str, Candidate] = {}
         forgot = False
         correcting = False
+        other = hypothetical = False
         for raw in split_clauses(text):
             clause, marker, replaces = _prepare(raw)
             correcting = correcting or marker
@@ -238,7 +253,18 @@ class RuleExtractor:
             family_pronoun = bool(ctx.extra) and bool(
                 re.match(r"^(?:她|他)(?!们)|^(?:he|she|he's|she's|his|her)\b", clause, re.I)
             )
-            if is_request_or_question(clause) or (is_third_party(clause) and not family_pronoun):
+            if _HYPOTHETICAL.match(clause):
+                hypothetical = True  # "如果可以的话，我也想养只猫": what follows is not a plan
+                continue
+            if is_third_party(clause) and not family_pronoun:
+                other = True  # "我闺蜜最近在减肥，每天只吃沙拉": both clauses are hers
+                continue
+            if other and not _SELF.match(clause):
+                continue
+            other = False
+            if is_request_or_question(clause):
+                continue
+            if hypothetical or _DOUBT.search(clause):
                 continue
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
             if not hits and re.search(r"[A-Za-z]", clause):

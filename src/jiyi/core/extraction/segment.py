@@ -117,10 +117,17 @@ _QUESTION_EN_RE = re.compile(
     r"do i|am i|did i|have i|what do i|i wonder|i'd like|i would like|can i|could i|i need you)\b",
     re.IGNORECASE,
 )
+_OTHERS_ZH = (
+    r"朋友|同事|老板|领导|同学|室友|邻居|客户|闺蜜|发小|哥们|网友|前任|上司|下属|组长|经理|舍友|"
+    r"学长|学姐|学弟|学妹|队友|老师"
+)
 _THIRD_PARTY_RE = re.compile(
-    r"^(?:他|她|它|他们|她们|大家|别人|我(?:的)?(?:朋友|同事|老板|领导|同学|室友|邻居|客户)|朋友|同事|"
-    r"(?:he|she|they|he's|she's|they're|his|her|their|everyone|my (?:friend|colleague|boss|"
-    r"coworker|roommate|neighbou?r|classmate|client)s?)\b)",
+    rf"^(?:他|她|它|他们|她们|大家|别人|有人|有个人|某人|我(?:的)?(?:{_OTHERS_ZH})|(?:{_OTHERS_ZH})|"
+    r"隔壁|楼上|楼下|对门|(?:[^我]{1,4}的)?小[王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐]"
+    r"(?=[^\s，,]{2})|老[王李张刘陈杨赵黄周吴](?=[^\s，,]{2})|"
+    r"(?:he|she|they|he's|she's|they're|his|her|their|everyone|somebody|someone|"
+    r"(?:my|our|a|one of my) (?:friend|colleague|boss|coworker|co-worker|roommate|neighbou?r|"
+    r"classmate|client|best friend|buddy|bestie|ex|manager|teammate|landlord|teacher)s?)\b)",
     re.IGNORECASE,
 )
 

@@ -165,8 +165,8 @@ def _pet(c: str, ctx: Context) -> list[Hit]:
             Hit(F, f"pet.{_pet_key(m.group('pet'))}.name", "pet.name", value=_name(m.group("x")))
         ]
     m = re.match(
-        rf"^(?:我)?(?:养了|养着|养|有)(?:一只|两只|一条|只|条|一个)?(?P<pet>{_PET})"
-        r"(?:[，,]?(?:它|牠)?(?:叫|名叫|名字叫)(?P<x>.+))?$",
+        rf"^(?:我|我们)?(?:家里?|家里面)?(?:养了|养着|养|有)(?:一只|两只|三只|一条|只|条|一个)?"
+        rf"(?:[^，,的]{{1,4}}的)?(?P<pet>{_PET})(?:[，,]?(?:它|牠)?(?:叫|名叫|名字叫)(?P<x>.+))?$",
         c,
     )
     if m:
@@ -180,7 +180,7 @@ def _pet(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["pet"] = _pet_key(m.group("pet"))
         return []
     n = re.match(
-        r"^(?:它|牠)?(?:现在|已经)?(?:的名字)?(?:改名)?(?:叫|名叫|名字叫|名字是|改名为|改叫)"
+        r"^(?:它|牠)?(?:现在|已经)?(?:的名字|名字)?(?:改名)?(?:叫|名叫|名字叫|名字是|改名为|改叫)"
         r"(?P<x>\S+)",
         c,
     )
@@ -418,7 +418,9 @@ def _work(c: str, ctx: Context) -> list[Hit]:
         rf"^(?:我)?(?:现在)?(?:是|当|做)(?:一名|一个|一位|个|名|位)?[\u4e00-\u9fffA-Za-z]{{0,8}}?"
         rf"{_ROLE_SUFFIX}$",
         c,
-    ) or re.match(r"^我(?:是)?做.{1,10}的$|^我的(?:职业|工作)是.+", c):
+    ) or re.match(r"^(?:我)?(?:是)?做.{1,10}的$|^我的(?:职业|工作)是.+", c):
+        if re.search(r"学生$", c):  # 我是初二的学生 / 我是大学生: a stage of education
+            return [Hit(F, "education.stage", "student", value=_role(c))]
         return [Hit(F, "work.role", "role", value=_role(c))]
     m = re.match(
         r"^(?:我)?(?:现在)?在(?P<x>.+?)(?:读书|上学|读大学|读研|读博|念书|读本科|上大学)", c
@@ -426,10 +428,16 @@ def _work(c: str, ctx: Context) -> list[Hit]:
     if m:
         return [Hit(F, "education.school", "school", value=clean_value(m.group("x")))]
     m = re.match(
-        r"^(?:我)?(?:现在|今年)?(?:正)?在?(?:读|上)(?P<x>大[一二三四]|研[一二三]|高[一二三]|初[一二三]|"
-        r"[一二三四五六]年级|博士|研究生|硕士)",
+        r"^(?:我)?(?:现在|今年|目前)?(?:是)?(?:正)?(?:在)?(?:读|上|念)?(?P<x>大[一二三四]|研[一二三]|"
+        r"高[一二三]|初[一二三]|博[一二三四五]|[一二三四五六]年级|博士|研究生|硕士|研究所|大学|高中)"
+        r"(?:了|的学生|学生)?$",
         c,
-    )
+    ) or re.match(r"^(?:我)?(?:现在)?(?:在)?(?:读|念)(?P<x>研究所|大学|高中|博士|硕士)", c)
+    if m:
+        return [Hit(F, "education.stage", "school.stage", value=m.group("x"))]
+    m = re.match(r"^(?:我)?(?:是)?(?:学|读|念)(?P<x>[\u4e00-\u9fff]{2,8}?)(?:专业)?的$", c)
+    if m and len(c) <= 12:  # 学金融的
+        return [Hit(F, "education.major", "major", value=m.group("x"))]
     if m:
         return [Hit(F, "education.stage", "school.stage", value=m.group("x"))]
     if m := re.match(r"^我(?:已经)?(?P<x>结婚了|已婚|单身|离婚了|离异)", c):
