@@ -1,7 +1,18 @@
-"""Validate raw caller input into domain objects, with errors that name the field."""
+"""Validate raw caller input into domain objects, with errors that name the field.
+
+What every text and time that reaches a store must satisfy (the REST schemas apply the same
+rules through :func:`text_problem`, :func:`id_problem` and :func:`time_problem`):
+
+- text is valid Unicode that UTF-8 can encode: no lone surrogates (a JSON ``"\\ud800"``
+  decodes to one), and no NUL, which PostgreSQL cannot store in ``text``;
+- ids are 1–256 characters with at least one non-blank, and no control characters;
+- times lie in [1900-01-01, 9999-01-01) UTC: anything outside cannot be stored, compared or
+  shifted by a TTL without overflowing (year 9999 + 7 days), and is never a real chat time.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -11,23 +22,75 @@ from jiyi.core.models import Message
 from jiyi.errors import InvalidInputError, PayloadTooLargeError
 
 MAX_ID_CHARS = 256
+MAX_NAME_CHARS = 256
 ROLES = ("user", "assistant", "system")
+MIN_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+MAX_TIME = datetime(9999, 1, 1, tzinfo=UTC)  # exclusive: leaves room for TTLs and windows
 _ALLOWED_KEYS = {"role", "content", "name", "id", "timestamp"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+def text_problem(value: str) -> str | None:
+    """Why ``value`` cannot be stored as text, or None if it can."""
+    if "\x00" in value:
+        return "must not contain NUL (\\u0000) characters"
+    if _SURROGATE.search(value):
+        return "must be valid Unicode (it contains a lone surrogate such as \\ud800)"
+    return None
+
+
+def id_problem(value: str) -> str | None:
+    """Why ``value`` is not a usable id, or None."""
+    if not value.strip():
+        return "must be a non-empty string"
+    if len(value) > MAX_ID_CHARS:
+        return f"is longer than {MAX_ID_CHARS} characters"
+    why = text_problem(value)
+    if why is None and _CONTROL.search(value):
+        return "must not contain control characters"
+    return why
+
+
+def time_problem(value: datetime) -> tuple[datetime | None, str | None]:
+    """(the time in UTC, None) or (None, why it is out of range). Naive means UTC."""
+    try:
+        utc = (value if value.tzinfo is not None else value.replace(tzinfo=UTC)).astimezone(UTC)
+    except (OverflowError, ValueError):
+        utc = None
+    if utc is None or not MIN_TIME <= utc < MAX_TIME:
+        return None, "must be between 1900-01-01 and 9998-12-31 (UTC)"
+    return utc, None
+
+
+def check_text(value: object, field: str, *, max_chars: int | None = None) -> str:
+    """A string that can be stored (see the module docstring)."""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{field} must be a string", field=field)
+    why = text_problem(value)
+    if why is not None:
+        raise InvalidInputError(f"{field} {why}", field=field)
+    if max_chars is not None and len(value) > max_chars:
+        raise InvalidInputError(f"{field} is longer than {max_chars} characters", field=field)
+    return value
 
 
 def check_id(value: object, field: str, *, required: bool = True) -> str | None:
-    """A non-empty string of at most 256 characters, or None when not required."""
+    """A non-empty string of at most 256 characters without control characters, NUL or
+    lone surrogates; or None when not required."""
     if value is None and not required:
         return None
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         raise InvalidInputError(f"{field} must be a non-empty string", field=field)
-    if len(value) > MAX_ID_CHARS:
-        raise InvalidInputError(f"{field} is longer than {MAX_ID_CHARS} characters", field=field)
+    why = id_problem(value)
+    if why is not None:
+        raise InvalidInputError(f"{field} {why}", field=field)
     return value
 
 
 def as_utc(value: object, field: str) -> datetime | None:
-    """Accept a datetime or an ISO-8601 string; naive times are taken as UTC."""
+    """Accept a datetime or an ISO-8601 string; naive times are taken as UTC. The time must
+    lie in [1900-01-01, 9999-01-01) UTC. The tzinfo given is kept."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -40,6 +103,9 @@ def as_utc(value: object, field: str) -> datetime | None:
             ) from exc
     if not isinstance(value, datetime):
         raise InvalidInputError(f"{field} must be a datetime or ISO-8601 string", field=field)
+    _, why = time_problem(value)
+    if why is not None:
+        raise InvalidInputError(f"{field} {why}", field=field)
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
@@ -94,9 +160,7 @@ def parse_messages(messages: object, *, default_time: datetime, max_chars: int) 
             raise InvalidInputError(
                 f"{f}.role is {role!r}; use one of 'user', 'assistant', 'system'", field=f"{f}.role"
             )
-        content = item.get("content")
-        if not isinstance(content, str):
-            raise InvalidInputError(f"{f}.content must be a string", field=f"{f}.content")
+        content = check_text(item.get("content"), f"{f}.content")
         if len(content) > max_chars:
             raise PayloadTooLargeError(
                 f"{f}.content has {len(content)} characters; the limit is {max_chars} "
@@ -104,8 +168,8 @@ def parse_messages(messages: object, *, default_time: datetime, max_chars: int) 
                 field=f"{f}.content",
             )
         name = item.get("name")
-        if name is not None and not isinstance(name, str):
-            raise InvalidInputError(f"{f}.name must be a string", field=f"{f}.name")
+        if name is not None:
+            check_text(name, f"{f}.name", max_chars=MAX_NAME_CHARS)
         mid = check_id(item.get("id"), f"{f}.id", required=False)
         when = as_utc(item.get("timestamp"), f"{f}.timestamp") or default_time
         out.append(Message(role=role, content=content, name=name, id=mid, timestamp=when))

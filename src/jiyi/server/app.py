@@ -33,6 +33,7 @@ from jiyi.server.schemas import Health
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionStore
 from jiyi.settings import Settings
+from jiyi.storage._rows import bad_rows
 from jiyi.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -223,6 +224,9 @@ def create_app(
         lifespan=lifespan,
         description="Cross-session memory for AI agents. Authenticate with "
         "`Authorization: Bearer <key>`; errors are application/problem+json.",
+        # An API path is answered where it was sent: a redirect from /v1/users/alice%2F to
+        # /v1/users/alice would point a retried DELETE at another user.
+        redirect_slashes=False,
     )
     app.state.services = services
     install_error_handlers(app)
@@ -235,6 +239,8 @@ def create_app(
 
     @app.get("/metrics", response_class=PlainTextResponse, tags=["ops"])
     async def metrics() -> PlainTextResponse:
+        for table, n in bad_rows().items():
+            services.metrics.set("jiyi_bad_rows_skipped_total", float(n), table=table)
         text = services.metrics.render()
         if services.llm_usage is not None:
             text += services.llm_usage.prometheus()

@@ -61,6 +61,12 @@ def status_for(exc: JiyiError) -> int:
     return 500
 
 
+def _printable(text: str | None) -> str | None:
+    # A message may quote what the client sent (a field name, an id): a lone surrogate in
+    # it would make the error response itself fail to encode.
+    return None if text is None else text.encode("utf-8", "replace").decode("utf-8")
+
+
 def problem(
     status: int,
     code: str,
@@ -68,8 +74,38 @@ def problem(
     field: str | None = None,
     headers: dict[str, str] | None = None,
 ) -> JSONResponse:
-    body = {"status": status, "code": code, "message": message, "field": field}
+    body = {
+        "status": status,
+        "code": code,
+        "message": _printable(message),
+        "field": _printable(field),
+    }
     return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+_MEANING = {
+    401: "No API key, or an unknown or revoked one.",
+    403: "The key is bound to another agent, or needs to be tenant-wide.",
+    404: "No such memory, session or route in the key's scope.",
+    409: "Conflicts with stored state: a session of another user, or an Idempotency-Key "
+    "reused with a different body.",
+    413: "The body is larger than JIYI_MAX_REQUEST_BYTES, or a message longer than allowed.",
+    422: "Invalid input; `field` names the offending field.",
+    502: "Extraction failed (an LLM extractor without a usable fallback).",
+    503: "Storage (SQLite, PostgreSQL or Redis) is unavailable; retry later.",
+}
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses, each an ``application/problem+json``
+    :class:`~jiyi.server.schemas.Problem` (what :func:`problem` really sends)."""
+    from jiyi.server.schemas import Problem
+
+    schema = Problem.model_json_schema()
+    return {
+        code: {"description": _MEANING[code], "content": {PROBLEM: {"schema": schema}}}
+        for code in codes
+    }
 
 
 def _field(loc: Sequence[Any]) -> str | None:
@@ -97,7 +133,7 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     if first.get("type") == "json_invalid":
         return problem(422, "invalid_input", "request body is not valid JSON")
     field = _field(first.get("loc", ()))
-    msg = str(first.get("msg", "invalid request"))
+    msg = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
     message = f"{field}: {msg}" if field else msg
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem(s))"

@@ -40,6 +40,10 @@ HELP = {
         "Context memory blocks served from (hit) or missing in (miss) the cache.",
     ),
     "jiyi_jobs_total": ("counter", "Background jobs run by in-process workers, by outcome."),
+    "jiyi_bad_rows_skipped_total": (
+        "counter",
+        "Stored rows that could not be decoded and were skipped on read, by table.",
+    ),
 }
 
 
@@ -65,6 +69,12 @@ class Metrics:
         with self._lock:
             series = self._counters[name]
             series[key] = series.get(key, 0.0) + value
+
+    def set(self, name: str, value: float, **labels: str) -> None:
+        """Set a counter kept elsewhere (e.g. a process-wide count) to its current value."""
+        key = tuple(sorted(labels.items()))
+        with self._lock:
+            self._counters[name][key] = value
 
     def observe(self, seconds: float, **labels: str) -> None:
         key = tuple(sorted(labels.items()))

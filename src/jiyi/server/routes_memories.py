@@ -10,11 +10,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from pydantic import AfterValidator
 
+from jiyi.core.inputs import MAX_ID_CHARS
 from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem
 from jiyi.errors import NotFoundError
 from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate, require_tenant_key, visible
+from jiyi.server.errors import error_responses
 from jiyi.server.schemas import (
     AddRequest,
     HistoryResponse,
@@ -22,11 +25,14 @@ from jiyi.server.schemas import (
     SearchRequest,
     SearchResponse,
     UpdateRequest,
+    valid_id,
 )
 from jiyi.server.services import Services
 
-router = APIRouter(prefix="/v1", tags=["memories"])
+router = APIRouter(prefix="/v1", tags=["memories"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]
+MemoryId = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)]
+QueryId = Annotated[str, Query(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)]
 
 
 def _services(request: Request) -> Services:
@@ -42,7 +48,7 @@ async def _visible(s: Services, who: Principal, memory_id: str) -> MemoryItem:
     return found
 
 
-@router.post("/memories", response_model=AddResult)
+@router.post("/memories", response_model=AddResult, responses=error_responses(403, 409, 413, 502))
 async def add_memories(body: AddRequest, request: Request, who: Auth) -> AddResult:
     """Remember messages: episodes always; facts, preferences … when ``infer``."""
     s = _services(request)
@@ -77,7 +83,7 @@ async def add_memories(body: AddRequest, request: Request, who: Auth) -> AddResu
     return result
 
 
-@router.post("/memories/search", response_model=SearchResponse)
+@router.post("/memories/search", response_model=SearchResponse, responses=error_responses(403, 413))
 async def search_memories(body: SearchRequest, request: Request, who: Auth) -> SearchResponse:
     """Hybrid search over the user's memories, best first."""
     s = _services(request)
@@ -97,12 +103,12 @@ async def search_memories(body: SearchRequest, request: Request, who: Auth) -> S
     return SearchResponse(results=found.hits, degraded=found.degraded)
 
 
-@router.get("/memories", response_model=MemoryList)
+@router.get("/memories", response_model=MemoryList, responses=error_responses(403))
 async def list_memories(
     request: Request,
     who: Auth,
-    user_id: Annotated[str, Query(min_length=1, max_length=256)],
-    agent_id: Annotated[str | None, Query(min_length=1, max_length=256)] = None,
+    user_id: QueryId,
+    agent_id: QueryId | None = None,
     include_superseded: bool = False,
     include_episodes: bool = False,
 ) -> MemoryList:
@@ -118,14 +124,16 @@ async def list_memories(
     return MemoryList(memories=items)
 
 
-@router.get("/memories/{memory_id}", response_model=MemoryItem)
-async def get_memory(memory_id: str, request: Request, who: Auth) -> MemoryItem:
+@router.get("/memories/{memory_id}", response_model=MemoryItem, responses=error_responses(404))
+async def get_memory(memory_id: MemoryId, request: Request, who: Auth) -> MemoryItem:
     return await _visible(_services(request), who, memory_id)
 
 
-@router.patch("/memories/{memory_id}", response_model=MemoryItem)
+@router.patch(
+    "/memories/{memory_id}", response_model=MemoryItem, responses=error_responses(404, 413)
+)
 async def update_memory(
-    memory_id: str, body: UpdateRequest, request: Request, who: Auth
+    memory_id: MemoryId, body: UpdateRequest, request: Request, who: Auth
 ) -> MemoryItem:
     """Replace a memory's content; the old version stays in its history."""
     s = _services(request)
@@ -135,8 +143,13 @@ async def update_memory(
     return updated
 
 
-@router.delete("/memories/{memory_id}", status_code=204, response_class=Response)
-async def delete_memory(memory_id: str, request: Request, who: Auth) -> Response:
+@router.delete(
+    "/memories/{memory_id}",
+    status_code=204,
+    response_class=Response,
+    responses=error_responses(404),
+)
+async def delete_memory(memory_id: MemoryId, request: Request, who: Auth) -> Response:
     """Hard-delete one memory (and, for an extracted one, the episodes it came from)."""
     s = _services(request)
     found = await _visible(s, who, memory_id)
@@ -145,8 +158,10 @@ async def delete_memory(memory_id: str, request: Request, who: Auth) -> Response
     return Response(status_code=204)
 
 
-@router.get("/memories/{memory_id}/history", response_model=HistoryResponse)
-async def memory_history(memory_id: str, request: Request, who: Auth) -> HistoryResponse:
+@router.get(
+    "/memories/{memory_id}/history", response_model=HistoryResponse, responses=error_responses(404)
+)
+async def memory_history(memory_id: MemoryId, request: Request, who: Auth) -> HistoryResponse:
     """The audit trail, oldest first; it outlives a hard delete (without content) — for a
     tenant-wide key. An agent-bound key sees the trail only while the memory exists and is
     visible to it, since a deleted memory's owner can no longer be checked."""
@@ -166,11 +181,20 @@ async def memory_history(memory_id: str, request: Request, who: Auth) -> History
     return HistoryResponse(memory_id=memory_id, history=trail)
 
 
-@router.delete("/users/{user_id}", response_model=DeletionReceipt, tags=["users"])
+# ``:path``: a user id may contain "/" (sent as %2F); the route must name exactly that user,
+# never redirect to a shorter id.
+@router.delete(
+    "/users/{user_id:path}",
+    response_model=DeletionReceipt,
+    tags=["users"],
+    responses=error_responses(403),
+)
 async def delete_user(
-    user_id: Annotated[str, Path(min_length=1, max_length=256)], request: Request, who: Auth
+    user_id: Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)],
+    request: Request,
+    who: Auth,
 ) -> DeletionReceipt:
     """Hard-delete everything stored about a user in this tenant; returns a receipt of what
-    was removed from each store, and when."""
+    was removed from each store, and when. A user id containing "/" is sent as %2F."""
     require_tenant_key(who, "deleting a user")
     return await _services(request).delete_user(who.tenant, user_id)

@@ -12,20 +12,23 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
+from pydantic import AfterValidator
 
 from jiyi.context_cache import cache_key
+from jiyi.core.inputs import MAX_ID_CHARS
 from jiyi.core.models import ContextBlock
 from jiyi.errors import NotFoundError, PayloadTooLargeError
 from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate
 from jiyi.server.context import combine, session_budget
-from jiyi.server.schemas import ContextRequest, ContextResponse, SessionMessageIn
+from jiyi.server.errors import error_responses
+from jiyi.server.schemas import ContextRequest, ContextResponse, SessionMessageIn, valid_id
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionKey, SessionMessage, SessionOwner, SessionView
 
-router = APIRouter(prefix="/v1", tags=["sessions"])
+router = APIRouter(prefix="/v1", tags=["sessions"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]
-SessionId = Annotated[str, Path(min_length=1, max_length=256)]
+SessionId = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)]
 
 
 def _services(request: Request) -> Services:
@@ -37,7 +40,11 @@ def _hidden(who: Principal, view: SessionView | None) -> bool:
     return view is None or (who.agent_id is not None and view.agent_id != who.agent_id)
 
 
-@router.post("/sessions/{session_id}/messages", response_model=SessionView)
+@router.post(
+    "/sessions/{session_id}/messages",
+    response_model=SessionView,
+    responses=error_responses(403, 404, 409, 413),
+)
 async def append_message(
     session_id: SessionId, body: SessionMessageIn, request: Request, who: Auth
 ) -> SessionView:
@@ -66,7 +73,7 @@ async def append_message(
     )
 
 
-@router.get("/sessions/{session_id}", response_model=SessionView)
+@router.get("/sessions/{session_id}", response_model=SessionView, responses=error_responses(404))
 async def get_session(session_id: SessionId, request: Request, who: Auth) -> SessionView:
     """The live session's window; 404 when none is live (ended, expired or never begun)."""
     s = _services(request)
@@ -78,7 +85,9 @@ async def get_session(session_id: SessionId, request: Request, who: Auth) -> Ses
     return view
 
 
-@router.post("/sessions/{session_id}/end", response_model=SessionView)
+@router.post(
+    "/sessions/{session_id}/end", response_model=SessionView, responses=error_responses(404, 409)
+)
 async def end_session(session_id: SessionId, request: Request, who: Auth) -> SessionView:
     """End the session; its messages are written to long-term memory in the background
     (the response does not wait for extraction)."""
@@ -95,7 +104,12 @@ async def end_session(session_id: SessionId, request: Request, who: Auth) -> Ses
     return view
 
 
-@router.post("/context", response_model=ContextResponse, tags=["context"])
+@router.post(
+    "/context",
+    response_model=ContextResponse,
+    tags=["context"],
+    responses=error_responses(403, 413),
+)
 async def context(body: ContextRequest, request: Request, who: Auth) -> ContextResponse:
     """What an agent puts in its system prompt at session start and every turn: the
     long-term memories relevant to ``query`` plus the live session window, within

@@ -10,13 +10,41 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
 from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, SearchHit
 from jiyi.sessions.base import SessionMessage
 
-Id = Annotated[str, Field(min_length=1, max_length=256)]
-Text = Annotated[str, Field(min_length=1)]
+
+# The same rules as the library's ``jiyi.core.inputs``, applied while parsing, so a bad value
+# is a 422 naming its field before any handler runs.
+def valid_text(value: str) -> str:
+    why = text_problem(value)
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
+def valid_id(value: str) -> str:
+    why = id_problem(value)
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
+def valid_time(value: datetime) -> datetime:
+    _, why = time_problem(value)
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
+Id = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)]
+Text = Annotated[str, Field(min_length=1), AfterValidator(valid_text)]
+Content = Annotated[str, AfterValidator(valid_text)]
+Name = Annotated[str, Field(max_length=MAX_NAME_CHARS), AfterValidator(valid_text)]
+When = Annotated[datetime, AfterValidator(valid_time)]
 
 
 class _Body(BaseModel):
@@ -25,10 +53,10 @@ class _Body(BaseModel):
 
 class MessageIn(_Body):
     role: Literal["user", "assistant", "system"] = "user"
-    content: str
-    name: str | None = None
-    id: str | None = None
-    timestamp: datetime | None = None
+    content: Content
+    name: Name | None = None
+    id: Id | None = None
+    timestamp: When | None = None
 
 
 def _one_message(value: object) -> object:
@@ -45,7 +73,7 @@ class AddRequest(_Body):
     user_id: Id
     agent_id: Id | None = None
     session_id: Id | None = None
-    timestamp: datetime | None = None
+    timestamp: When | None = None
     infer: bool = True
 
 
@@ -55,9 +83,9 @@ class SearchRequest(_Body):
     agent_id: Id | None = None
     top_k: int = Field(10, ge=1, le=200)
     kinds: list[MemoryKind] | None = None
-    since: datetime | None = None
-    until: datetime | None = None
-    now: datetime | None = None
+    since: When | None = None
+    until: When | None = None
+    now: When | None = None
 
 
 class UpdateRequest(_Body):
@@ -70,7 +98,7 @@ class ContextRequest(_Body):
     agent_id: Id | None = None
     session_id: Id | None = None
     token_budget: int = Field(800, ge=50, le=100_000)
-    now: datetime | None = None
+    now: When | None = None
 
 
 class SessionMessageIn(_Body):
@@ -78,7 +106,7 @@ class SessionMessageIn(_Body):
     agent_id: Id | None = None
     role: Literal["user", "assistant", "system"] = "user"
     content: Text
-    name: str | None = None
+    name: Name | None = None
 
 
 class SearchResponse(BaseModel):

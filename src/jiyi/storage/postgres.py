@@ -45,7 +45,7 @@ from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, Origin, Scope
 from jiyi.core.ports import ChangeSet, SearchFilter, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage._pg_schema import HNSW_INDEX, MIGRATIONS
-from jiyi.storage._rows import COLUMNS
+from jiyi.storage._rows import COLUMNS, check_types, decode_rows
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,7 @@ def _from_row(row: Sequence[Any]) -> MemoryItem:
         elif col in _ENUMS:
             v = _ENUMS[col](v)
         data[col] = v
+    check_types(data)  # raises ValueError: decode_rows skips the row
     return MemoryItem.model_construct(**data)
 
 
@@ -452,7 +453,8 @@ class PostgresMemoryStore:
         rows = self._read(
             tenant, f"{_SELECT} WHERE m.id = %s AND m.tenant = %s", [memory_id, tenant]
         )
-        return _from_row(rows[0]) if rows else None
+        found = decode_rows(rows, _from_row, "memories")
+        return found[0] if found else None
 
     def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         if not memory_ids:
@@ -460,7 +462,7 @@ class PostgresMemoryStore:
         where, args = self._scope_sql(scope, None)
         ids = list(dict.fromkeys(memory_ids))
         rows = self._read(scope.tenant, f"{_SELECT} WHERE m.id = ANY(%s) AND {where}", [ids, *args])
-        found = {item.id: item for item in map(_from_row, rows)}
+        found = {item.id: item for item in decode_rows(rows, _from_row, "memories")}
         return [found[i] for i in ids if i in found]
 
     def list(
@@ -473,7 +475,7 @@ class PostgresMemoryStore:
         sql = f'{_SELECT} WHERE {where} ORDER BY m.id COLLATE "C"'  # byte order, as in SQLite
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [_from_row(r) for r in self._read(scope.tenant, sql, args)]
+        return decode_rows(self._read(scope.tenant, sql, args), _from_row, "memories")
 
     def keyword_search(
         self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
@@ -554,8 +556,9 @@ class PostgresMemoryStore:
             "reason FROM {s}.history WHERE tenant = %s AND memory_id = %s ORDER BY hid",
             (tenant, memory_id),
         )
-        return [
-            HistoryEntry(
+        return decode_rows(
+            rows,
+            lambda r: HistoryEntry(
                 id=r[0],
                 memory_id=r[1],
                 action=r[2],
@@ -565,9 +568,9 @@ class PostgresMemoryStore:
                 version=r[6],
                 related_id=r[7],
                 reason=r[8],
-            )
-            for r in rows
-        ]
+            ),
+            "history",
+        )
 
     # -- lifecycle ------------------------------------------------------------------------
 

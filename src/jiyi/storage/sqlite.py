@@ -34,7 +34,7 @@ import numpy as np
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, SearchFilter, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
-from jiyi.storage._rows import COLUMNS, from_row, parse_ts, to_row, ts
+from jiyi.storage._rows import COLUMNS, decode_rows, from_row, parse_ts, to_row, ts
 from jiyi.storage._scope_cache import ScopeCache
 from jiyi.storage._vectors import top_k_cosine
 
@@ -91,6 +91,10 @@ _PLACEHOLDERS = ", ".join("?" for _ in COLUMNS)
 def scope_token(tenant: str, user_id: str) -> str:
     """An opaque FTS token naming one user (hashing keeps ids out of the term list)."""
     return "u" + hashlib.blake2b(f"{tenant}\x1f{user_id}".encode(), digest_size=10).hexdigest()
+
+
+def _lenient_text(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")
 
 
 def _fts_query(token: str, terms: Sequence[str]) -> str:
@@ -172,7 +176,19 @@ class SqliteMemoryStore:
             try:
                 return self._db.execute(sql, args).fetchall()
             except sqlite3.OperationalError as exc:
+                if "decode" not in str(exc):
+                    raise StorageUnavailableError(f"SQLite read failed: {exc}") from exc
+            # A TEXT value that is not UTF-8 (written by another tool) fails the whole
+            # query; read it again with such bytes replaced (U+FFFD). Only on this rare
+            # path: a Python text factory on every read would slow the scope cache down.
+            log.warning("SQLite returned text that is not UTF-8; reading it with replacement")
+            self._db.text_factory = _lenient_text
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.OperationalError as exc:
                 raise StorageUnavailableError(f"SQLite read failed: {exc}") from exc
+            finally:
+                self._db.text_factory = str
 
     @staticmethod
     def _scope_sql(scope: Scope, flt: SearchFilter | None) -> tuple[str, list[Any]]:
@@ -386,7 +402,8 @@ class SqliteMemoryStore:
 
     def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
         rows = self._read(f"{_SELECT} WHERE m.id = ? AND m.tenant = ?", [memory_id, tenant])
-        return from_row(rows[0]) if rows else None
+        found = decode_rows(rows, from_row, "memories")
+        return found[0] if found else None
 
     def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         if not memory_ids:
@@ -404,7 +421,7 @@ class SqliteMemoryStore:
         sql = f"{_SELECT} WHERE {where} ORDER BY m.id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [from_row(r) for r in self._read(sql, args)]
+        return decode_rows(self._read(sql, args), from_row, "memories")
 
     def keyword_search(
         self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
@@ -467,7 +484,8 @@ class SqliteMemoryStore:
             if not rows:
                 self._caches.pop(key, None)
                 return None
-            built = ScopeCache.build(version, [(from_row(r[:-1]), r[-1]) for r in rows])
+            items = decode_rows(rows, lambda r: (from_row(r[:-1]), r[-1]), "memories")
+            built = ScopeCache.build(version, items)
             self._caches[key] = built
             total = sum(len(c.rows) for c in self._caches.values())
             while total > MAX_CACHED_ROWS and len(self._caches) > 1:
@@ -481,8 +499,9 @@ class SqliteMemoryStore:
             "reason FROM history WHERE tenant = ? AND memory_id = ? ORDER BY hid",
             (tenant, memory_id),
         )
-        return [
-            HistoryEntry(
+        return decode_rows(
+            rows,
+            lambda r: HistoryEntry(
                 id=r[0],
                 memory_id=r[1],
                 action=r[2],
@@ -492,9 +511,9 @@ class SqliteMemoryStore:
                 version=r[6],
                 related_id=r[7],
                 reason=r[8],
-            )
-            for r in rows
-        ]
+            ),
+            "history",
+        )
 
     def close(self) -> None:
         with self._lock:
