@@ -19,7 +19,6 @@ from jiyi.core.calibration import calibration_for
 from jiyi.core.context import assemble_context
 from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
 from jiyi.core.models import (
-    Action,
     AddResult,
     ContextBlock,
     DeletionReceipt,
@@ -30,20 +29,10 @@ from jiyi.core.models import (
     SearchHit,
     Status,
 )
-from jiyi.core.pii import PiiPolicy, redact_pii
-from jiyi.core.ports import (
-    ChangeSet,
-    Clock,
-    Embedder,
-    Extractor,
-    Indexed,
-    MemoryStore,
-    SearchFilter,
-)
-from jiyi.core.text import keyword_text
+from jiyi.core.ports import Clock, Embedder, EvictableEmbedder, Extractor, MemoryStore, SearchFilter
 from jiyi.errors import InvalidInputError, NotFoundError
 from jiyi.pipeline.deferred import extract_staged, stage
-from jiyi.pipeline.dependents import dependents
+from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
 from jiyi.pipeline.recall import Recalled, VectorBudget, recall
 
@@ -150,9 +139,8 @@ class Memory:
         return as_utc(value, field) or self._clock()
 
     def _evict(self, texts: Sequence[str]) -> None:
-        evict = getattr(self.embedder, "evict", None)
-        if callable(evict):
-            evict(list(texts))
+        if isinstance(self.embedder, EvictableEmbedder):
+            self.embedder.evict([t for t in dict.fromkeys(texts) if t])
 
     def _find(self, memory_id: object) -> MemoryItem:
         mid = check_id(memory_id, "memory_id")
@@ -346,46 +334,45 @@ class Memory:
         if len(content) > self.config.max_message_chars:
             raise InvalidInputError("content is too long", field="content")
         old = self._find(memory_id)
-        if self.config.pii_policy is not PiiPolicy.ALLOW:
-            content, _ = redact_pii(content)
-        now = self._clock()
-        new = old.model_copy(
-            update={"content": content, "version": old.version + 1, "observed_at": now}
+        new, edit = update_memory(
+            self.store,
+            self.embedder,
+            old,
+            content,
+            now=self._clock(),
+            pii_policy=self.config.pii_policy,
+            context_turns=self.config.episode_context_turns,
         )
-        vec = self.embedder.embed_documents([content])[0]
-        changes = ChangeSet(
-            upserts=[Indexed(new, keyword_text(content), vec)],
-            history=[HistoryEntry.of(new, Action.UPDATE, now, reason="manual_update")],
-        )
-        self.store.apply(old.scope, changes)
-        self._evict([old.content])
+        self.store.apply(old.scope, edit.changes)
+        self._evict(edit.evict)
         return new
 
     def delete(self, memory_id: str) -> None:
         """Hard-delete one memory: row, keyword index, vector, cached embedding and the
-        content in its history. An extracted memory also takes the episodes it came from
-        (the user's original words), since leaving those would undo the deletion, and any
-        derived reflection (kind summary) that cites it.
+        content in its history. An extracted memory also takes its older versions, the
+        episodes they came from (the user's original words — leaving those would undo the
+        deletion) and any derived reflection (kind summary) that cites them; episodes that
+        carried a deleted turn as context are re-indexed without it.
 
         Raises:
             NotFoundError: unknown id.
         """
         m = self._find(memory_id)
-        now = self._clock()
-        gone = [m, *dependents(self.store, m.scope, m)]
-        texts = [g.content for g in gone]
-        changes = ChangeSet(
-            deletes=[g.id for g in gone],
-            history=[HistoryEntry.of(g, Action.DELETE, now, reason="delete") for g in gone],
+        edit = delete_memory(
+            self.store,
+            self.embedder,
+            m,
+            now=self._clock(),
+            context_turns=self.config.episode_context_turns,
         )
-        self.store.apply(m.scope, changes)
-        self._evict(texts)
+        self.store.apply(m.scope, edit.changes)
+        self._evict(edit.evict)
 
     def delete_user(self, user_id: str) -> DeletionReceipt:
         """Hard-delete everything stored about a user (all agents, history included)."""
         scope = self._scope(user_id)
         self._settle()
-        texts = [m.content for m in self.store.list(scope, SearchFilter(statuses=tuple(Status)))]
+        texts = embedded_texts(self.store, scope, self.config.episode_context_turns)
         removed = self.store.delete_user(scope)
         self._evict(texts)
         removed["embedding_cache"] = len(texts)

@@ -118,6 +118,45 @@ def test_deleting_an_extracted_memory_also_removes_its_source_words(
     assert mem.list(user_id="u1", include_episodes=True) == []
 
 
+def test_a_deleted_turn_leaves_no_trace_in_the_next_turns_index(
+    mem: Memory, tmp_path: Path
+) -> None:
+    # Every episode is indexed with the turn before it; the reply must lose the deleted words.
+    res = mem.add(
+        [
+            {"role": "user", "content": "我对腰果过敏"},
+            {"role": "assistant", "content": "好的，记住了"},
+            {"role": "user", "content": "周末去爬山"},
+        ],
+        user_id="u1",
+    )
+    fact = next(e.memory for e in res.events if e.memory.topic == "health.allergy.腰果")
+    mem.delete(fact.id)
+    assert mem.search("腰果", user_id="u1") == []
+    assert [e.content for e in mem.list(user_id="u1", include_episodes=True)][:2] == [
+        "好的，记住了",
+        "周末去爬山",
+    ]
+    assert "腰果".encode() not in file_bytes(tmp_path)
+
+
+def test_a_forget_request_retracts_a_turn_from_its_neighbours_too(
+    mem: Memory, tmp_path: Path
+) -> None:
+    mem.add("我喜欢紫色", user_id="u1")
+    res = mem.add(
+        [
+            {"role": "user", "content": "我对开心果过敏"},
+            {"role": "assistant", "content": "好的"},
+            {"role": "user", "content": "别记这个"},
+        ],
+        user_id="u1",
+    )
+    assert [e.event.value for e in res.events] == ["DELETE"]
+    assert mem.search("开心果", user_id="u1") == []
+    assert "开心果".encode() not in file_bytes(tmp_path)
+
+
 def test_delete_user_removes_everything_and_returns_a_receipt(mem: Memory, tmp_path: Path) -> None:
     mem.add("我的猫叫阿橘，我住在杭州", user_id="u1")
     mem.add("我住在成都", user_id="u2")

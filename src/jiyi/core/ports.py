@@ -161,6 +161,17 @@ class Embedder(Protocol):
         ...
 
 
+@runtime_checkable
+class EvictableEmbedder(Embedder, Protocol):
+    """An embedder that keeps vectors (a cache) and can forget them: a hard delete evicts
+    the exact texts that were embedded, so no vector of deleted words stays in memory."""
+
+    def evict(self, texts: Sequence[str]) -> None:
+        """Drop any kept vector of these texts (as documents or as queries); unknown texts
+        are ignored."""
+        ...
+
+
 class Extractor(Protocol):
     """Finds what is worth remembering in a batch of messages."""
 

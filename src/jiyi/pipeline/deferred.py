@@ -163,6 +163,7 @@ def extract_staged(
         cal=ports.cal,
         pending=pending,
         result=result,
+        context_turns=opts.episode_context_turns,
     )
     result.episodes = [e for e in episodes if e.id in pending.rows]
     store.apply(scope, pending.changeset())

@@ -177,6 +177,7 @@ def ingest(
         cal=ports.cal,
         pending=pending,
         result=result,
+        context_turns=opts.episode_context_turns,
     )
     result.episodes = [e for e in episodes if e.id in pending.rows]
     ports.store.apply(scope, pending.changeset())

@@ -46,6 +46,7 @@ from jiyi.core.ports import (
 from jiyi.core.reconcile import reconcile
 from jiyi.core.text import keyword_text, query_terms
 from jiyi.pipeline.dependents import dependents, source_episodes
+from jiyi.pipeline.edit import reindex_neighbours
 
 NON_EPISODE = tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
 # Values of slots keyed by their object (pref.茶 = like, health.allergy.花生 = yes).
@@ -89,6 +90,7 @@ class Pending:
     evict: list[str] = field(default_factory=list)  # exact texts whose cached vectors must go
     embedded: dict[str, str] = field(default_factory=dict)  # memory id → the text embedded
     messages: list[str] = field(default_factory=list)  # caller message ids consumed
+    removed: list[MemoryItem] = field(default_factory=list)  # what remove() took, as it was
 
     def add(self, m: MemoryItem, text: str, vec: Vector, entry: HistoryEntry) -> None:
         """A new row; ``text`` is what was embedded and indexed for it."""
@@ -120,6 +122,7 @@ class Pending:
         if m.id in self.deletes:  # named twice (a forget target and a source episode)
             return
         self.evict.append(self.embedded.get(m.id) or embedded or m.content)
+        self.removed.append(m)
         if self.rows.pop(m.id, None) is not None:  # said and retracted in one batch
             self.history = [h for h in self.history if h.memory_id != m.id]
             return
@@ -427,9 +430,64 @@ def forget_all(
     cal: Calibration,
     pending: Pending,
     result: AddResult,
+    context_turns: int,
 ) -> None:
     """Hard-delete what each forget request names, with its older versions, the episodes
-    they came from (the user's own words) and reflections derived from them."""
+    they came from (the user's own words) and reflections derived from them — and re-index
+    the episodes that carried a deleted turn as context (this batch's and stored ones)."""
+    _forget(requests, messages, scope, store, embedder, cal, pending, result)
+    gone = [m for m in pending.removed if m.kind == MemoryKind.EPISODE]
+    if not gone or context_turns <= 0:
+        return
+    _rebuild_batch(
+        messages, {i for m in gone for i in m.source_message_ids}, pending, embedder, context_turns
+    )
+    stored = [m for m in gone if m.id in pending.deletes]
+    fix = reindex_neighbours(store, embedder, scope, stored, context_turns)
+    for up in fix.changes.upserts:
+        if up.memory.id in pending.deletes or up.memory.id in pending.rows:
+            continue
+        current = pending.updates.pop(up.memory.id, up.memory)
+        pending.rows[up.memory.id] = Indexed(current, up.keywords, up.vector)
+    pending.evict += fix.evict
+
+
+def _rebuild_batch(
+    messages: list[Message],
+    gone_ids: set[str],
+    pending: Pending,
+    embedder: Embedder,
+    context_turns: int,
+) -> None:
+    """Episodes of this batch whose context window held a removed turn, embedded again
+    without it."""
+    kept = [m for m in messages if m.id not in gone_ids]
+    pos = {m.id: i for i, m in enumerate(kept)}
+    for mid, row in list(pending.rows.items()):
+        ep = row.memory
+        if ep.kind != MemoryKind.EPISODE or not ep.source_message_ids:
+            continue
+        i = pos.get(ep.source_message_ids[0])
+        if i is None:
+            continue
+        text = episode_text(kept, i, context_turns)
+        if text == pending.embedded.get(mid):
+            continue
+        pending.evict.append(pending.embedded.get(mid, ""))
+        pending.rows[mid] = Indexed(ep, keyword_text(text), embedder.embed_documents([text])[0])
+        pending.embedded[mid] = text
+
+
+def _forget(
+    requests: list[ForgetRequest],
+    messages: list[Message],
+    scope: Scope,
+    store: MemoryStore,
+    embedder: Embedder,
+    cal: Calibration,
+    pending: Pending,
+    result: AddResult,
+) -> None:
     for req in requests:
         targets = _forget_targets(req, scope, store, embedder, cal, pending, messages)
         if not targets:
