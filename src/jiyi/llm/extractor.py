@@ -176,10 +176,12 @@ def _supported(content: str, quote: str) -> bool:
     return any(_norm(w) and _norm(w) in quoted for w in words)
 
 
-def _topic_from_rules(quote: str, now: datetime) -> str | None:
+def _slot_from_rules(quote: str, now: datetime) -> tuple[str | None, str | None]:
+    """The slot and value the rules give the quoted words, when they give exactly one: the
+    model's own topic is free text and never decides a supersede (core.reconcile)."""
     found = _RULES.extract([Message(role="user", content=quote)], now=now).candidates
-    topics = {c.topic for c in found if c.topic}
-    return topics.pop() if len(topics) == 1 else None
+    slots = {(c.topic, c.value) for c in found if c.topic}
+    return slots.pop() if len(slots) == 1 else (None, None)
 
 
 def _clamp(x: float) -> float:
@@ -190,9 +192,11 @@ def _candidate(mem: ExtractedMemory, source: Message, now: datetime, lang: Lang)
     kind = MemoryKind(mem.kind)
     quote = redact_pii(mem.quote.strip())[0]
     stated = CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED
+    topic, value = _slot_from_rules(quote, now)
     return Candidate(
         kind=kind,
-        topic=_topic_from_rules(quote, now),
+        topic=topic,
+        value=value,
         content=redact_pii(" ".join(mem.content.split()))[0],
         # The model's guess is averaged with the rules' scorer: a small model rates almost
         # everything 0.9, and the scorer knows that health outranks taste.
