@@ -5,18 +5,14 @@ from __future__ import annotations
 import builtins
 import logging
 import os
-import threading
-import time
-from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jiyi.config import MemoryConfig
-from jiyi.core.calibration import calibration_for
-from jiyi.core.context import assemble_context
+from jiyi.core.calibration import calibration_of
 from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
 from jiyi.core.models import (
     AddResult,
@@ -31,10 +27,11 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import Clock, Embedder, EvictableEmbedder, Extractor, MemoryStore, SearchFilter
 from jiyi.errors import InvalidInputError, NotFoundError
-from jiyi.pipeline.deferred import extract_staged, stage
+from jiyi.pipeline.access import ReadLedger
+from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
 from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
-from jiyi.pipeline.recall import Recalled, VectorBudget, recall
+from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
 
 if TYPE_CHECKING:
     from jiyi.queue.base import Job, WorkQueue
@@ -101,7 +98,7 @@ class Memory:
         self._rules = RuleExtractor()
         self.extractor: Extractor = extractor or self._rules
         self._clock: Clock = clock or _utcnow
-        self._cal = calibration_for(embedder.name)
+        self._cal = calibration_of(embedder)  # its own (jiyi calibrate), else by name
         # With a time budget (servers) the dense channel runs beside the keyword channel on a
         # pool; without one (the embedded default) they run in turn: the default engine uses
         # both cores, and a concurrent channel would only slow its threads down (measured at
@@ -112,15 +109,9 @@ class Memory:
                 self.config.vector_budget_ms / 1000,
                 ThreadPoolExecutor(4, thread_name_prefix="jiyi-dense"),
             )
-        # Access bookkeeping (last_accessed_at, access_count) is a write. Reads are counted in
-        # memory and written at most once a second on one ordered thread, after the answer;
-        # every read of stored rows flushes them first, so callers always see their own reads.
-        self._bookkeeping = ThreadPoolExecutor(1, thread_name_prefix="jiyi-touch")
-        self._touch: Future[None] | None = None
-        self._reads: dict[Scope, Counter[str]] = {}
-        self._reads_at: datetime | None = None
-        self._reads_lock = threading.Lock()
-        self._flushed = time.monotonic()
+        # Reads are counted and written back in the background (pipeline/access.py); every
+        # read of stored rows settles them first, so callers always see their own reads.
+        self._reads = ReadLedger(store, self._clock, READ_FLUSH_SECONDS)
         self._ingest_opts = IngestOptions(
             pii_policy=self.config.pii_policy,
             min_confidence=self.config.min_confidence,
@@ -258,19 +249,20 @@ class Memory:
             batch=batch_id,
         )
         if staged.messages:
+            payload = ExtractJob(
+                agent_id=scope.agent_id,
+                session_id=session_id,
+                now=now,
+                episodes=staged.episode_ids,
+                messages=staged.messages,
+            )
             job = Job(
                 id=staged.batch,
                 kind="extract",
                 tenant=scope.tenant,
                 user_id=scope.user_id,
                 created_at=now,
-                payload={
-                    "agent_id": scope.agent_id,
-                    "session_id": session_id,
-                    "now": now.isoformat(),
-                    "episodes": staged.episode_ids,
-                    "messages": [m.model_dump(mode="json") for m in staged.messages],
-                },
+                payload=payload.model_dump(mode="json"),
             )
             # Enqueue first, held back for ``grace``: if we die before the episodes are
             # written, a worker writes them after the grace (extract_staged); the other
@@ -297,19 +289,16 @@ class Memory:
             InvalidInputError: the job is malformed or belongs to another tenant.
             ExtractionError, StorageUnavailableError: retry later.
         """
-        from jiyi.core.models import Message
-
         if job.kind != "extract" or job.tenant != self.config.tenant:
             raise InvalidInputError(f"cannot process a {job.kind} job of tenant {job.tenant}")
-        p = job.payload
-        scope = self._scope(job.user_id, p.get("agent_id"))
+        p = ExtractJob.parse(job.payload)
         done = extract_staged(
-            [Message.model_validate(m) for m in p["messages"]],
-            scope=scope,
-            session_id=p.get("session_id"),
+            p.messages,
+            scope=self._scope(job.user_id, p.agent_id),
+            session_id=p.session_id,
             batch=job.id,
-            episode_ids=dict(p["episodes"]),
-            now=as_utc(p["now"], "now") or self._clock(),
+            episode_ids=p.episodes,
+            now=p.now,
             ports=self._ports(),
             opts=self._ingest_opts,
         )
@@ -461,13 +450,7 @@ class Memory:
             cal=self._cal,
             budget=self._budget,
         )
-        if found.hits:
-            with self._reads_lock:
-                self._reads.setdefault(scope, Counter()).update(h.memory.id for h in found.hits)
-                self._reads_at = self._clock()
-            idle = self._touch is None or self._touch.done()
-            if idle and time.monotonic() - self._flushed >= READ_FLUSH_SECONDS:
-                self._touch = self._bookkeeping.submit(self._flush_reads)
+        self._reads.record(scope, (h.memory.id for h in found.hits))
         return found
 
     def context(
@@ -493,36 +476,20 @@ class Memory:
         tz = zone(timezone if timezone is not None else self.config.timezone, "timezone")
         ref = self._now(now)
         found = self.search_result(query, user_id=user_id, agent_id=agent_id, top_k=30, now=ref)
-        hits = [h for h in found.hits if self._relevant(h)]
-        # Safety-critical facts (allergies, health, strong "never" preferences) go in even when
-        # the turn does not mention them: "推荐个菜" must still see "对花生过敏".
-        seen = {h.memory.id for h in hits}
-        critical = SearchFilter(
-            kinds=(MemoryKind.FACT, MemoryKind.PREFERENCE),
-            min_importance=self.config.pin_importance,
+        return recall_context(
+            self.store,
+            self._scope(user_id, agent_id),
+            query,
+            found,
+            now=ref,
+            tz=tz,
+            token_budget=token_budget,
+            opts=ContextOptions(
+                min_score=self.config.context_min_score,
+                min_semantic=self.config.context_min_semantic,
+                pin_importance=self.config.pin_importance,
+            ),
         )
-        scope = self._scope(user_id, agent_id)
-        pinned = [m for m in self.store.list(scope, critical) if m.id not in seen]
-        pinned.sort(key=lambda m: (-m.importance, m.id))
-        hits += [SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[:10]]
-        older = [
-            str(h.memory.metadata["supersedes"])
-            for h in hits
-            if h.memory.metadata.get("supersedes")
-        ]
-        previous = {m.id: m for m in self.store.get_many(scope, older)} if older else {}
-        block = assemble_context(
-            hits, query=query, token_budget=token_budget, now=ref, tz=tz, previous=previous
-        )
-        return block.model_copy(update={"degraded": True}) if found.degraded else block
-
-    def _relevant(self, h: SearchHit) -> bool:
-        """Worth a context line: above the fused floor and with a real relevance signal."""
-        s = h.scores
-        if h.score < self.config.context_min_score:
-            return False
-        lexical = s.get("keyword", 0.0) > 0 or s.get("exact", 0.0) > 0 or s.get("slot", 0.0) > 0
-        return lexical or s.get("semantic", 0.0) >= self.config.context_min_semantic
 
     def get(self, memory_id: str) -> MemoryItem | None:
         """The memory with this id (any status), or None if there is none."""
@@ -554,31 +521,12 @@ class Memory:
         assert mid is not None
         return self.store.history(self.config.tenant, mid)
 
-    def _flush_reads(self) -> None:
-        with self._reads_lock:
-            pending, self._reads = self._reads, {}
-            at = self._reads_at or self._clock()
-            self._flushed = time.monotonic()
-        for scope, counts in pending.items():
-            by_count: dict[int, list[str]] = {}
-            for memory_id, n in counts.items():
-                by_count.setdefault(n, []).append(memory_id)
-            for n, ids in by_count.items():
-                for _ in range(n):  # touch() counts one read per call
-                    self.store.touch(scope, ids, at)
-
     def _settle(self) -> None:
         """Write pending access bookkeeping, so reads see their own searches."""
-        pending = self._touch
-        if pending is not None:
-            pending.result()
-            self._touch = None
-        if self._reads:
-            self._flush_reads()
+        self._reads.settle()
 
     def close(self) -> None:
-        self._settle()
-        self._bookkeeping.shutdown(wait=True)
+        self._reads.close()
         if self._budget is not None:
             self._budget.pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()

@@ -9,12 +9,17 @@ all marked is done.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from jiyi.core.ids import new_id
 from jiyi.core.models import AddResult, Message, Scope, Skipped
 from jiyi.core.ports import ChangeSet
+from jiyi.errors import InvalidInputError
 from jiyi.pipeline.ingest import IngestOptions, extract_with_fallback, repeated_ids, with_ids
 from jiyi.pipeline.write import (
     Pending,
@@ -26,7 +31,28 @@ from jiyi.pipeline.write import (
     split_admitted,
 )
 
-__all__ = ["Staged", "extract_staged", "stage"]
+__all__ = ["ExtractJob", "Staged", "extract_staged", "stage"]
+
+
+class ExtractJob(BaseModel):
+    """The payload of an ``extract`` job: what :func:`extract_staged` needs to finish a
+    staged batch. Stored in the work queue as JSON; its messages are already redacted."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    agent_id: str | None = None
+    session_id: str | None = None
+    now: datetime
+    episodes: dict[str, str]  # message id → episode id
+    messages: list[Message]
+
+    @classmethod
+    def parse(cls, payload: Mapping[str, Any]) -> ExtractJob:
+        """The job from a stored payload; InvalidInputError when it is malformed."""
+        try:
+            return cls.model_validate(payload)
+        except ValidationError as exc:
+            raise InvalidInputError(f"malformed extract job: {exc.errors()[0]['msg']}") from exc
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from concurrent.futures import Executor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.models import MemoryItem, Scope, SearchHit
+from jiyi.core.context import assemble_context
+from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, SearchHit
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
 from jiyi.core.retrieval import RetrievalConfig, fuse, plan_query
 
@@ -85,3 +86,58 @@ def recall(
     fetch([i for i, c in dense.items() if cal.semantic(c) >= cfg.min_relevance])
     hits = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=top_k)
     return Recalled(hits, degraded)
+
+
+@dataclass(frozen=True)
+class ContextOptions:
+    """Which hits earn a context line (see :class:`jiyi.config.MemoryConfig`)."""
+
+    min_score: float = 0.25  # fused score floor
+    min_semantic: float = 0.7  # without a keyword, identifier or slot match
+    pin_importance: float = 0.85  # facts/preferences this important join every block
+    max_pinned: int = 10
+
+
+def relevant(h: SearchHit, opts: ContextOptions) -> bool:
+    """Worth a context line: above the fused floor and with a real relevance signal (a
+    keyword, identifier or slot match, or enough semantic relevance on its own)."""
+    s = h.scores
+    if h.score < opts.min_score:
+        return False
+    lexical = s.get("keyword", 0.0) > 0 or s.get("exact", 0.0) > 0 or s.get("slot", 0.0) > 0
+    return lexical or s.get("semantic", 0.0) >= opts.min_semantic
+
+
+def recall_context(
+    store: MemoryStore,
+    scope: Scope,
+    query: str,
+    found: Recalled,
+    *,
+    now: datetime,
+    tz: tzinfo,
+    token_budget: int,
+    opts: ContextOptions,
+) -> ContextBlock:
+    """The context block for ``query`` from its search hits: the relevant ones, plus the
+    safety-critical facts (allergies, health, strong "never" preferences) even when the turn
+    does not mention them — "推荐个菜" must still see "对花生过敏" — and the previous versions
+    of corrected facts, to label them."""
+    hits = [h for h in found.hits if relevant(h, opts)]
+    seen = {h.memory.id for h in hits}
+    critical = SearchFilter(
+        kinds=(MemoryKind.FACT, MemoryKind.PREFERENCE), min_importance=opts.pin_importance
+    )
+    pinned = [m for m in store.list(scope, critical) if m.id not in seen]
+    pinned.sort(key=lambda m: (-m.importance, m.id))
+    hits += [
+        SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[: opts.max_pinned]
+    ]
+    older = [
+        str(h.memory.metadata["supersedes"]) for h in hits if h.memory.metadata.get("supersedes")
+    ]
+    previous = {m.id: m for m in store.get_many(scope, older)} if older else {}
+    block = assemble_context(
+        hits, query=query, token_budget=token_budget, now=now, tz=tz, previous=previous
+    )
+    return block.model_copy(update={"degraded": True}) if found.degraded else block

@@ -1,0 +1,75 @@
+"""Access bookkeeping: which memories were read, and when.
+
+Recording a read (``last_accessed_at``, ``access_count``) is a write. Reads are counted in
+memory and written at most once per ``flush_seconds`` on one ordered background thread, after
+the answer went out; :meth:`ReadLedger.settle` writes what is pending, so a caller that reads
+stored rows right after a search sees its own reads.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime
+
+from jiyi.core.models import Scope
+from jiyi.core.ports import Clock, MemoryStore
+
+__all__ = ["ReadLedger"]
+
+
+class ReadLedger:
+    """Counts reads per scope and writes them back in the background."""
+
+    def __init__(self, store: MemoryStore, clock: Clock, flush_seconds: float = 1.0) -> None:
+        self._store = store
+        self._clock = clock
+        self._every = flush_seconds
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="jiyi-touch")
+        self._running: Future[None] | None = None
+        self._reads: dict[Scope, Counter[str]] = {}
+        self._at: datetime | None = None
+        self._lock = threading.Lock()
+        self._flushed = time.monotonic()
+
+    def record(self, scope: Scope, memory_ids: Iterable[str]) -> None:
+        """Count one read of each id; schedule a write-back when one is due."""
+        ids = list(memory_ids)
+        if not ids:
+            return
+        with self._lock:
+            self._reads.setdefault(scope, Counter()).update(ids)
+            self._at = self._clock()
+        idle = self._running is None or self._running.done()
+        if idle and time.monotonic() - self._flushed >= self._every:
+            self._running = self._pool.submit(self.flush)
+
+    def flush(self) -> None:
+        """Write every pending count now (one ``touch`` per distinct count and scope)."""
+        with self._lock:
+            pending, self._reads = self._reads, {}
+            at = self._at or self._clock()
+            self._flushed = time.monotonic()
+        for scope, counts in pending.items():
+            by_count: dict[int, list[str]] = {}
+            for memory_id, n in counts.items():
+                by_count.setdefault(n, []).append(memory_id)
+            for n, ids in by_count.items():
+                for _ in range(n):  # touch() counts one read per call
+                    self._store.touch(scope, ids, at)
+
+    def settle(self) -> None:
+        """Wait for a running write-back and write what is still pending."""
+        running = self._running
+        if running is not None:
+            running.result()
+            self._running = None
+        if self._reads:
+            self.flush()
+
+    def close(self) -> None:
+        self.settle()
+        self._pool.shutdown(wait=True)
