@@ -142,6 +142,10 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
 
 async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:
+        # FastAPI's "There was an error parsing the body" (bytes that are not UTF-8 JSON):
+        # invalid input like any other, so the same 422 as malformed JSON.
+        return problem(422, "invalid_input", "request body is not valid UTF-8 JSON", "body")
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
     headers = dict(exc.headers) if exc.headers else None

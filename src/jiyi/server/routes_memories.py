@@ -19,6 +19,7 @@ from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate, require_tenant_key, visible
 from jiyi.server.errors import error_responses
 from jiyi.server.schemas import (
+    ID_SCHEMA,
     AddRequest,
     HistoryResponse,
     MemoryList,
@@ -31,8 +32,16 @@ from jiyi.server.services import Services
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]
-MemoryId = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)]
-QueryId = Annotated[str, Query(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)]
+MemoryId = Annotated[
+    str,
+    Path(min_length=1, max_length=MAX_ID_CHARS, json_schema_extra=ID_SCHEMA),
+    AfterValidator(valid_id),
+]
+QueryId = Annotated[
+    str,
+    Query(min_length=1, max_length=MAX_ID_CHARS, json_schema_extra=ID_SCHEMA),
+    AfterValidator(valid_id),
+]
 
 
 def _services(request: Request) -> Services:
@@ -187,10 +196,14 @@ async def memory_history(memory_id: MemoryId, request: Request, who: Auth) -> Hi
     "/users/{user_id:path}",
     response_model=DeletionReceipt,
     tags=["users"],
-    responses=error_responses(403),
+    responses=error_responses(403, 404),
 )
 async def delete_user(
-    user_id: Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)],
+    user_id: Annotated[
+        str,
+        Path(min_length=1, max_length=MAX_ID_CHARS, json_schema_extra=ID_SCHEMA),
+        AfterValidator(valid_id),
+    ],
     request: Request,
     who: Auth,
 ) -> DeletionReceipt:

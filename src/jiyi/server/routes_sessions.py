@@ -22,13 +22,23 @@ from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate
 from jiyi.server.context import combine, session_budget
 from jiyi.server.errors import error_responses
-from jiyi.server.schemas import ContextRequest, ContextResponse, SessionMessageIn, valid_id
+from jiyi.server.schemas import (
+    ID_SCHEMA,
+    ContextRequest,
+    ContextResponse,
+    SessionMessageIn,
+    valid_id,
+)
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionKey, SessionMessage, SessionOwner, SessionView
 
 router = APIRouter(prefix="/v1", tags=["sessions"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]
-SessionId = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)]
+SessionId = Annotated[
+    str,
+    Path(min_length=1, max_length=MAX_ID_CHARS, json_schema_extra=ID_SCHEMA),
+    AfterValidator(valid_id),
+]
 
 
 def _services(request: Request) -> Services:

@@ -8,7 +8,7 @@ AddResult, SearchHit …) are the domain models from ``jiyi.core.models``.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -40,11 +40,30 @@ def valid_time(value: datetime) -> datetime:
     return value
 
 
-Id = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS), AfterValidator(valid_id)]
-Text = Annotated[str, Field(min_length=1), AfterValidator(valid_text)]
-Content = Annotated[str, AfterValidator(valid_text)]
-Name = Annotated[str, Field(max_length=MAX_NAME_CHARS), AfterValidator(valid_text)]
-When = Annotated[datetime, AfterValidator(valid_time)]
+# The rules as JSON Schema patterns, for the OpenAPI document (clients and fuzzers generate
+# from it); the validators above enforce them with clearer messages.
+ID_PATTERN = "^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$"
+TEXT_PATTERN = "^[^\\u0000]*$"
+ID_SCHEMA: dict[str, Any] = {"pattern": ID_PATTERN}  # for path and query parameters
+TIME_PATTERN = "^(19[0-9]{2}|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-"
+
+
+def _pattern(regex: str) -> Any:
+    return Field(json_schema_extra={"pattern": regex})
+
+
+Id = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_ID_CHARS),
+    _pattern(ID_PATTERN),
+    AfterValidator(valid_id),
+]
+Text = Annotated[str, Field(min_length=1), _pattern(TEXT_PATTERN), AfterValidator(valid_text)]
+Content = Annotated[str, _pattern(TEXT_PATTERN), AfterValidator(valid_text)]
+Name = Annotated[
+    str, Field(max_length=MAX_NAME_CHARS), _pattern(TEXT_PATTERN), AfterValidator(valid_text)
+]
+When = Annotated[datetime, _pattern(TIME_PATTERN), AfterValidator(valid_time)]
 
 
 class _Body(BaseModel):
@@ -67,6 +86,7 @@ def _one_message(value: object) -> object:
 
 class AddRequest(_Body):
     messages: Annotated[list[MessageIn], BeforeValidator(_one_message)] = Field(
+        min_length=1,
         description="one user message as a string, or a list of {role, content} messages",
         examples=["我对花生过敏", [{"role": "user", "content": "我下周去成都出差"}]],
     )
