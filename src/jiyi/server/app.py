@@ -26,12 +26,20 @@ from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
 from jiyi.queue.base import Job, WorkQueue
 from jiyi.server import routes_memories, routes_sessions
+from jiyi.server.admission import (
+    REFUSALS,
+    Admission,
+    AdmissionLimits,
+    AdmissionMiddleware,
+    tenant_from_key,
+)
 from jiyi.server.errors import install_error_handlers, problem
 from jiyi.server.flush import Flusher
 from jiyi.server.metrics import ASGIApp, Metrics, MetricsMiddleware, Receive, Scope, Send
 from jiyi.server.schemas import Health
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionStore
+from jiyi.sessions.sql import open_database, open_durable_sessions
 from jiyi.settings import Settings
 from jiyi.storage._rows import bad_rows
 from jiyi.worker import Worker
@@ -160,8 +168,13 @@ def create_app(
         queue = backends.open_queue(settings)
         if queue is not None:
             owned.append(queue)
+    # Sessions and idempotency keys live beside the memories, in the same database.
+    database = open_database(settings)
+    owned.append(database)
     if sessions is None:
-        sessions = backends.open_sessions(settings, redis_unavailable("sessions"))
+        # In the store's own database (and Redis first, when configured): an acknowledged
+        # append or end survives a crash of this process.
+        sessions = open_durable_sessions(database, settings, redis_unavailable("sessions"))
     if cache is None:
         cache = backends.open_context_cache(settings, redis_unavailable("cache"))
         if hasattr(cache, "close"):
@@ -197,6 +210,7 @@ def create_app(
         flusher = Flusher(services)
         app.state.flusher = flusher
         flusher.start()
+        flusher.kick()  # sessions ended before a crash or restart are written at once
         stop = threading.Event()
         workers = _start_workers(services, stop)
         try:
@@ -229,9 +243,11 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.services = services
+    admission = Admission(AdmissionLimits.from_settings(settings))
+    app.state.admission = admission
     install_error_handlers(app)
-    app.include_router(routes_memories.router)
-    app.include_router(routes_sessions.router)
+    app.include_router(routes_memories.router, responses=REFUSALS)
+    app.include_router(routes_sessions.router, responses=REFUSALS)
 
     @app.get("/healthz", response_model=Health, tags=["ops"])
     async def healthz() -> Health:
@@ -241,12 +257,16 @@ def create_app(
     async def metrics() -> PlainTextResponse:
         for table, n in bad_rows().items():
             services.metrics.set("jiyi_bad_rows_skipped_total", float(n), table=table)
-        text = services.metrics.render()
+        text = services.metrics.render() + admission.prometheus()
         if services.llm_usage is not None:
             text += services.llm_usage.prometheus()
         return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
 
-    # Outermost first: metrics see every response, including 413s from the body limit.
+    # Outermost first: metrics see every response, including 413s from the body limit and
+    # refusals from admission control (which sees bodies already bounded by the limit).
+    app.add_middleware(
+        AdmissionMiddleware, admission=admission, tenant_of=tenant_from_key(services)
+    )
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_request_bytes)
     app.add_middleware(MetricsMiddleware, metrics=services.metrics)
     return app

@@ -22,6 +22,7 @@ from jiyi.config import MemoryConfig
 from jiyi.context_cache import ContextCache, InProcessContextCache
 from jiyi.core.models import DeletionReceipt
 from jiyi.core.ports import Clock, Embedder, MemoryStore
+from jiyi.embedders.fair import OwnedEmbedder
 from jiyi.keys import KeyStore
 from jiyi.memory import Memory
 from jiyi.queue.base import WorkQueue
@@ -73,7 +74,8 @@ class Services:
                 extractor = backends.open_extractor(self.settings, tenant, self.llm_usage)
                 mem = Memory(
                     store=self.store,
-                    embedder=self.embedder,
+                    # Embedding work counts as this tenant's: tenants take turns at the engine.
+                    embedder=OwnedEmbedder(self.embedder, tenant),
                     clock=self.clock,
                     extractor=extractor,
                     config=MemoryConfig.model_validate(

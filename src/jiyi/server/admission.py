@@ -1,0 +1,394 @@
+"""Admission control: bounded work per request, a bounded queue per process, fair tenants.
+
+Without it, 200 concurrent clients all got in and waited in one unbounded line: p95 was
+10–12 s for every operation at ~42 requests/s (issue 9). Here, in the order a request meets
+them (``/healthz``, ``/metrics`` and the docs are never held back):
+
+1. **Size.** A ``POST /v1/memories`` with more than ``max_messages_per_add`` messages or more
+   than ``max_add_chars`` characters of content is refused with 413 before any work is done;
+   the limits are sized by ``bench/ingest.py`` so a maximal add finishes in seconds.
+2. **Rate.** Optionally, a token bucket per tenant (``tenant_rate`` requests/s, bursts of
+   ``tenant_burst``): over it, 429 with ``Retry-After``.
+3. **Queue.** At most ``max_inflight`` requests run at once; up to ``max_queue`` more wait.
+   Waiting requests start round-robin across tenants, and one tenant never holds more than
+   ``tenant_max_inflight`` slots, so a tenant with many slow imports cannot take every slot
+   nor push another tenant's request to the back of a long line. A full queue, or a wait
+   longer than ``max_wait`` seconds, is refused with 503 and ``Retry-After`` — so the latency
+   of admitted requests stays bounded (wait ≤ ``max_wait`` + their own work).
+
+The tenant comes from the API key (through the server's key cache, the same lookup the route
+makes next); requests without a valid key share one anonymous tenant and get their 401 from
+the route.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from jiyi.errors import JiyiError
+from jiyi.server.errors import problem
+from jiyi.server.metrics import ASGIApp, Receive, Scope, Send
+from jiyi.server.schemas import Problem
+from jiyi.server.services import Services
+from jiyi.settings import Settings
+
+ANONYMOUS = ""
+_RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+# Documented on every /v1 route (OpenAPI), so clients and schema checkers expect them.
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    413: {
+        "model": Problem,
+        "description": "Body over JIYI_MAX_REQUEST_BYTES, or an add over "
+        "JIYI_MAX_MESSAGES_PER_ADD messages / JIYI_MAX_ADD_CHARS characters.",
+    },
+    429: {
+        "model": Problem,
+        "description": "This tenant is over JIYI_TENANT_RATE requests/s.",
+        "headers": _RETRY_AFTER,
+    },
+    503: {
+        "model": Problem,
+        "description": "At capacity (admission queue full, or no slot within "
+        "JIYI_MAX_QUEUE_WAIT_MS), or storage unavailable.",
+        "headers": _RETRY_AFTER,
+    },
+}
+
+
+@dataclass(frozen=True)
+class AdmissionLimits:
+    """The knobs (``Settings``: ``JIYI_MAX_INFLIGHT`` …; see docs/server.md)."""
+
+    max_inflight: int = 4
+    max_queue: int = 64
+    max_wait: float = 0.5  # seconds
+    tenant_max_inflight: int | None = None  # None: max_inflight - 1 (at least 1)
+    tenant_rate: float = 0.0  # requests/s per tenant; 0: unlimited
+    tenant_burst: int = 20
+    max_messages_per_add: int = 256
+    max_add_chars: int = 32_000
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> AdmissionLimits:
+        return cls(
+            max_inflight=settings.max_inflight,
+            max_queue=settings.max_queue,
+            max_wait=settings.max_queue_wait_ms / 1000,
+            tenant_max_inflight=settings.tenant_max_inflight,
+            tenant_rate=settings.tenant_rate,
+            tenant_burst=settings.tenant_burst,
+            max_messages_per_add=settings.max_messages_per_add,
+            max_add_chars=settings.max_add_chars,
+        )
+
+    @property
+    def tenant_cap(self) -> int:
+        """Slots one tenant may hold: by default all but one, which stays free for the
+        other tenants (so a tenant's long imports never make another tenant queue)."""
+        if self.tenant_max_inflight is not None:
+            return min(self.tenant_max_inflight, self.max_inflight)
+        return max(1, self.max_inflight - 1)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request was not admitted: the HTTP status, a problem code and message, and
+    after how many seconds a retry is worth it."""
+
+    status: int
+    code: str
+    message: str
+    retry_after: int | None = None
+
+
+class _Bucket:
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), now
+
+    def take(self, now: float) -> float:
+        """0 if a token was taken, else the seconds until one is available."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) / self.rate
+
+
+class Admission:
+    """The gate of one server process. Lives on the event loop (not thread-safe)."""
+
+    def __init__(
+        self, limits: AdmissionLimits, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limits = limits
+        self._clock = clock
+        self.running = 0
+        self._running: dict[str, int] = {}
+        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        self.queued = 0
+        self._buckets: dict[str, _Bucket] = {}
+        self._service = 0.1  # moving average of a request's run time (s), for Retry-After
+        self.counts: dict[str, int] = {}
+
+    def _count(self, outcome: str) -> None:
+        self.counts[outcome] = self.counts.get(outcome, 0) + 1
+
+    def _retry_after(self) -> int:
+        # Time for the queue ahead to drain through the slots, at least a second.
+        drain = self._service * (self.queued + 1) / self.limits.max_inflight
+        return max(1, min(60, math.ceil(drain)))
+
+    def _rate_limited(self, tenant: str) -> Refusal | None:
+        rate = self.limits.tenant_rate
+        if rate <= 0:
+            return None
+        now = self._clock()
+        bucket = self._buckets.get(tenant)
+        if bucket is None:
+            if len(self._buckets) > 10_000:  # bounded: drop idle tenants' full buckets
+                self._buckets = {t: b for t, b in self._buckets.items() if b.tokens < b.burst}
+            bucket = self._buckets[tenant] = _Bucket(rate, self.limits.tenant_burst, now)
+        wait = bucket.take(now)
+        if wait <= 0:
+            return None
+        self._count("rate_limited")
+        return Refusal(
+            429,
+            "rate_limited",
+            f"this tenant is over its rate of {rate:g} requests/s",
+            max(1, math.ceil(wait)),
+        )
+
+    def _startable(self, tenant: str) -> bool:
+        return (
+            self.running < self.limits.max_inflight
+            and self._running.get(tenant, 0) < self.limits.tenant_cap
+        )
+
+    def _start(self, tenant: str) -> None:
+        self.running += 1
+        self._running[tenant] = self._running.get(tenant, 0) + 1
+
+    def _dispatch(self) -> None:
+        """Start waiting requests, one tenant at a time in rotation, while slots are free."""
+        progress = True
+        while progress and self._waiting and self.running < self.limits.max_inflight:
+            progress = False
+            for tenant in list(self._waiting):
+                if not self._startable(tenant):
+                    continue
+                queue = self._waiting.pop(tenant)
+                fut = queue.popleft()
+                if queue:  # more of this tenant waiting: to the back of the rotation
+                    self._waiting[tenant] = queue
+                self.queued -= 1
+                self._start(tenant)
+                fut.set_result(None)
+                progress = True
+                break
+
+    async def enter(self, tenant: str) -> Refusal | None:
+        """Wait for a slot; None when admitted (call :meth:`leave` afterwards), else why
+        not."""
+        refused = self._rate_limited(tenant)
+        if refused is not None:
+            return refused
+        # After every dispatch no waiting tenant can start, so one that can start now jumps
+        # nobody: it starts at once, whatever the length of the queue.
+        if self._startable(tenant):
+            self._start(tenant)
+            self._count("admitted")
+            return None
+        if self.queued >= self.limits.max_queue:
+            self._count("queue_full")
+            return Refusal(
+                503, "overloaded", "the server is at capacity; retry later", self._retry_after()
+            )
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(tenant, deque()).append(fut)
+        self.queued += 1
+        self._dispatch()
+        try:
+            await asyncio.wait_for(asyncio.shield(fut), self.limits.max_wait)
+        except TimeoutError:
+            if not fut.done():  # still waiting: withdraw
+                self._withdraw(tenant, fut)
+                self._count("queue_timeout")
+                return Refusal(
+                    503,
+                    "overloaded",
+                    f"no capacity within {self.limits.max_wait:g} s; retry later",
+                    self._retry_after(),
+                )
+        except asyncio.CancelledError:  # the client went away while waiting
+            if fut.done():
+                self.leave(tenant, 0.0)
+            else:
+                self._withdraw(tenant, fut)
+            raise
+        self._count("admitted_after_wait")
+        return None
+
+    def _withdraw(self, tenant: str, fut: asyncio.Future[None]) -> None:
+        queue = self._waiting.get(tenant)
+        if queue is not None and fut in queue:
+            queue.remove(fut)
+            self.queued -= 1
+            if not queue:
+                del self._waiting[tenant]
+        fut.cancel()
+
+    def leave(self, tenant: str, seconds: float) -> None:
+        """A request admitted by :meth:`enter` finished after ``seconds`` of work."""
+        self.running -= 1
+        left = self._running.get(tenant, 1) - 1
+        if left:
+            self._running[tenant] = left
+        else:
+            self._running.pop(tenant, None)
+        self._service = 0.9 * self._service + 0.1 * seconds
+        self._dispatch()
+
+    def prometheus(self) -> str:
+        """Counters and gauges in the Prometheus text format (for ``GET /metrics``)."""
+        lines = [
+            "# HELP jiyi_admission_total Requests by admission outcome.",
+            "# TYPE jiyi_admission_total counter",
+            *(f'jiyi_admission_total{{outcome="{k}"}} {v}' for k, v in sorted(self.counts.items())),
+            "# HELP jiyi_admission_running Requests running in this process.",
+            "# TYPE jiyi_admission_running gauge",
+            f"jiyi_admission_running {self.running}",
+            "# HELP jiyi_admission_queued Requests waiting for a slot in this process.",
+            "# TYPE jiyi_admission_queued gauge",
+            f"jiyi_admission_queued {self.queued}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def add_size(body: bytes) -> tuple[int, int] | None:
+    """(messages, characters of content) of a ``POST /v1/memories`` body, or None when it
+    is not the expected shape (validation then answers 422)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    messages = data.get("messages") if isinstance(data, dict) else None
+    if isinstance(messages, str):
+        return 1, len(messages)
+    if not isinstance(messages, list):
+        return None
+    chars = 0
+    for m in messages:
+        content = m.get("content") if isinstance(m, dict) else None
+        chars += len(content) if isinstance(content, str) else 0
+    return len(messages), chars
+
+
+def _too_large(limits: AdmissionLimits, size: tuple[int, int] | None) -> Refusal | None:
+    if size is None:
+        return None
+    n, chars = size
+    if n > limits.max_messages_per_add:
+        return Refusal(
+            413,
+            "payload_too_large",
+            f"{n} messages in one add; the limit is {limits.max_messages_per_add} "
+            "(send them in several requests, or use `jiyi import`)",
+        )
+    if chars > limits.max_add_chars:
+        return Refusal(
+            413,
+            "payload_too_large",
+            f"{chars} characters of content in one add; the limit is {limits.max_add_chars}",
+        )
+    return None
+
+
+TenantOf = Callable[[Scope], Awaitable[str]]
+
+
+def tenant_from_key(services: Services) -> TenantOf:
+    """The tenant of the request's bearer key, via the key cache the route uses next."""
+
+    async def tenant_of(scope: Scope) -> str:
+        header = dict(scope.get("headers", [])).get(b"authorization", b"")
+        scheme, _, key = header.decode("latin-1").partition(" ")
+        if scheme.lower() != "bearer" or not key.strip():
+            return ANONYMOUS
+        try:
+            who = await services.key_cache.principal(key.strip(), services)
+        except JiyiError:  # the key store is unavailable: the route will say so
+            return ANONYMOUS
+        return who.tenant if who is not None else ANONYMOUS
+
+    return tenant_of
+
+
+class AdmissionMiddleware:
+    """The ASGI face of :class:`Admission` for ``/v1/…`` requests (see the module
+    docstring); runs inside the body-size limit, so the body is already bounded."""
+
+    def __init__(
+        self, app: ASGIApp, admission: Admission, tenant_of: TenantOf, prefix: str = "/v1/"
+    ) -> None:
+        self.app = app
+        self.admission = admission
+        self.tenant_of = tenant_of
+        self.prefix = prefix
+
+    async def _refuse(self, refusal: Refusal, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {"Retry-After": str(refusal.retry_after)} if refusal.retry_after else None
+        resp = problem(refusal.status, refusal.code, refusal.message, headers=headers)
+        await resp(scope, receive, send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not str(scope.get("path", "")).startswith(self.prefix):
+            await self.app(scope, receive, send)
+            return
+        if scope.get("method") == "POST" and scope.get("path") == "/v1/memories":
+            body, receive = await _buffered(receive)
+            refused = _too_large(self.admission.limits, add_size(body))
+            if refused is not None:
+                await self._refuse(refused, scope, receive, send)
+                return
+        tenant = await self.tenant_of(scope)
+        refused = await self.admission.enter(tenant)
+        if refused is not None:
+            await self._refuse(refused, scope, receive, send)
+            return
+        start = time.perf_counter()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.admission.leave(tenant, time.perf_counter() - start)
+
+
+async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
+    """The whole request body, and a ``receive`` that replays it."""
+    chunks: list[bytes] = []
+    while True:
+        msg = await receive()
+        if msg["type"] != "http.request":
+            break
+        chunks.append(msg.get("body", b""))
+        if not msg.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    sent = False
+
+    async def replay() -> MutableMapping[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return body, replay

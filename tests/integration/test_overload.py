@@ -1,0 +1,219 @@
+"""Overload is refused early and fairly: a bounded queue per process (503 + Retry-After), a
+per-tenant rate (429 + Retry-After), size limits on one add (413), and one slot always left
+for other tenants. The gate itself first, then a real server under real concurrent load."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import numpy as np
+import numpy.typing as npt
+from server_harness import running_server
+
+from jiyi.embedders import HashingEmbedder
+from jiyi.server.admission import Admission, AdmissionLimits, Refusal, add_size
+
+# -- the gate ---------------------------------------------------------------------------------
+
+
+def test_waiting_requests_start_round_robin_across_tenants() -> None:
+    async def scenario() -> list[str]:
+        gate = Admission(AdmissionLimits(max_inflight=1, max_queue=10, max_wait=5))
+        assert await gate.enter("a") is None  # runs
+        started: list[str] = []
+
+        async def request(tenant: str, name: str) -> None:
+            assert await gate.enter(tenant) is None
+            started.append(name)
+            gate.leave(tenant, 0.01)
+
+        tasks = []
+        for tenant, name in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1"), ("c", "c1")]:
+            tasks.append(asyncio.create_task(request(tenant, name)))
+            await asyncio.sleep(0)  # queue in this order
+        assert gate.queued == 5
+        gate.leave("a", 0.01)
+        await asyncio.gather(*tasks)
+        assert gate.running == 0 and gate.queued == 0
+        return started
+
+    assert asyncio.run(scenario()) == ["a1", "b1", "c1", "a2", "a3"]
+
+
+def test_a_full_queue_or_a_long_wait_is_refused_with_retry_after() -> None:
+    async def scenario() -> tuple[Refusal | None, Refusal | None, Admission]:
+        gate = Admission(AdmissionLimits(max_inflight=1, max_queue=1, max_wait=0.05))
+        assert await gate.enter("a") is None
+        waiter = asyncio.create_task(gate.enter("b"))  # queues, then times out
+        await asyncio.sleep(0)
+        full = await gate.enter("c")  # the queue (1) is full
+        timed_out = await waiter
+        return full, timed_out, gate
+
+    full, timed_out, gate = asyncio.run(scenario())
+    for refusal in (full, timed_out):
+        assert refusal is not None and refusal.status == 503
+        assert refusal.retry_after is not None and refusal.retry_after >= 1
+    assert gate.queued == 0 and gate.running == 1  # the withdrawn waiter left nothing behind
+    assert gate.counts == {"admitted": 1, "queue_full": 1, "queue_timeout": 1}
+
+
+def test_one_tenant_leaves_a_slot_for_the_others() -> None:
+    async def scenario() -> tuple[Refusal | None, Refusal | None]:
+        gate = Admission(AdmissionLimits(max_inflight=3, max_queue=5, max_wait=0.05))
+        for _ in range(2):
+            assert await gate.enter("importer") is None
+        third = await gate.enter("importer")  # capped at 2 of 3: waits, times out
+        other = await gate.enter("chat")  # the free slot is theirs at once
+        return third, other
+
+    third, other = asyncio.run(scenario())
+    assert third is not None and third.status == 503
+    assert other is None
+
+
+def test_a_tenant_over_its_rate_gets_429_others_do_not() -> None:
+    clock = [100.0]
+    gate = Admission(AdmissionLimits(tenant_rate=2.0, tenant_burst=2), clock=lambda: clock[0])
+
+    async def scenario() -> list[Refusal | None]:
+        out = []
+        for tenant in ["a", "a", "a", "b"]:
+            r = await gate.enter(tenant)
+            if r is None:
+                gate.leave(tenant, 0.0)
+            out.append(r)
+        clock[0] += 0.5  # one token back at 2/s
+        r = await gate.enter("a")
+        out.append(r)
+        return out
+
+    first, second, third, other, later = asyncio.run(scenario())
+    assert first is None and second is None and other is None and later is None
+    assert third is not None and third.status == 429 and third.retry_after == 1
+
+
+def test_add_size_counts_messages_and_characters() -> None:
+    assert add_size(b'{"messages": "\xe4\xbd\xa0\xe5\xa5\xbd", "user_id": "u"}') == (1, 2)
+    body = b'{"messages": [{"content": "abc"}, {"content": "de"}, 5], "user_id": "u"}'
+    assert add_size(body) == (3, 5)
+    assert add_size(b"not json") is None
+    assert add_size(b'{"messages": 5}') is None
+
+
+# -- a real server ----------------------------------------------------------------------------
+
+
+class SlowDocuments:
+    """The hashing embedder taking ``delay`` seconds per call: requests that hold a slot."""
+
+    name = "hashing"
+
+    def __init__(self, delay: float) -> None:
+        self.inner = HashingEmbedder()
+        self.dim = self.inner.dim
+        self.delay = delay
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        time.sleep(self.delay)
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        time.sleep(self.delay)
+        return self.inner.embed_query(text)
+
+
+def test_a_saturated_server_refuses_with_503_and_retry_after_and_stays_healthy(
+    tmp_path: Path,
+) -> None:
+    with running_server(
+        tmp_path,
+        embedder=SlowDocuments(0.25),
+        max_inflight=2,
+        max_queue=3,
+        max_queue_wait_ms=300,
+    ) as srv:
+        key = srv.key("busy")
+        h = {"Authorization": f"Bearer {key}"}
+
+        def add(i: int) -> httpx.Response:
+            body = {"messages": f"第{i}条消息：今天去了公园", "user_id": "u", "infer": False}
+            return httpx.post(f"{srv.url}/v1/memories", json=body, headers=h, timeout=30)
+
+        with ThreadPoolExecutor(24) as pool:
+            futures = [pool.submit(add, i) for i in range(24)]
+            time.sleep(0.1)
+            health = httpx.get(f"{srv.url}/healthz", timeout=5)  # never queued
+            responses = [f.result() for f in futures]
+        statuses = sorted({r.status_code for r in responses})
+        assert health.status_code == 200
+        assert statuses == [200, 503], statuses
+        for r in responses:
+            if r.status_code == 503:
+                assert int(r.headers["Retry-After"]) >= 1
+                assert r.json()["code"] == "overloaded"
+        metrics = httpx.get(f"{srv.url}/metrics").text
+        assert 'jiyi_admission_total{outcome="queue_full"}' in metrics
+        assert "jiyi_admission_running 0" in metrics
+
+
+def test_another_tenant_is_served_while_one_tenant_floods(tmp_path: Path) -> None:
+    with running_server(
+        tmp_path, embedder=SlowDocuments(0.3), max_inflight=2, max_queue=4, max_queue_wait_ms=200
+    ) as srv:
+        flood = {"Authorization": f"Bearer {srv.key('flood')}"}
+        calm = {"Authorization": f"Bearer {srv.key('calm')}"}
+
+        def add(headers: dict[str, str], i: int) -> httpx.Response:
+            body = {"messages": f"消息{i}", "user_id": "u", "infer": False}
+            return httpx.post(f"{srv.url}/v1/memories", json=body, headers=headers, timeout=30)
+
+        with ThreadPoolExecutor(17) as pool:
+            floods = [pool.submit(add, flood, i) for i in range(16)]
+            time.sleep(0.15)  # the flood holds its slot and fills the queue
+            mine = pool.submit(add, calm, 0).result()
+            flooded = [f.result().status_code for f in floods]
+        assert mine.status_code == 200, mine.text
+        assert 503 in flooded  # the flood itself was refused in part
+
+
+def test_a_tenant_over_its_rate_gets_429_with_retry_after(tmp_path: Path) -> None:
+    with running_server(tmp_path, tenant_rate=0.5, tenant_burst=2) as srv:
+        h = {"Authorization": f"Bearer {srv.key('chatty')}"}
+        other = {"Authorization": f"Bearer {srv.key('quiet')}"}
+        body = {"query": "花生", "user_id": "u"}
+        codes = [
+            httpx.post(f"{srv.url}/v1/memories/search", json=body, headers=h).status_code
+            for _ in range(3)
+        ]
+        assert codes == [200, 200, 429]
+        r = httpx.post(f"{srv.url}/v1/memories/search", json=body, headers=h)
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+        assert r.json()["code"] == "rate_limited"
+        ok = httpx.post(f"{srv.url}/v1/memories/search", json=body, headers=other)
+        assert ok.status_code == 200
+
+
+def test_an_add_over_the_message_or_character_limit_is_413(tmp_path: Path) -> None:
+    with running_server(tmp_path, max_messages_per_add=5, max_add_chars=100) as srv:
+        h = {"Authorization": f"Bearer {srv.key('t')}"}
+
+        def add(messages: object) -> httpx.Response:
+            body = {"messages": messages, "user_id": "u", "infer": False}
+            return httpx.post(f"{srv.url}/v1/memories", json=body, headers=h)
+
+        assert add([{"content": f"第{i}条"} for i in range(5)]).status_code == 200
+        too_many = add([{"content": f"第{i}条"} for i in range(6)])
+        assert too_many.status_code == 413
+        assert "6 messages" in too_many.json()["message"]
+        assert add("字" * 100).status_code == 200
+        too_long = add([{"content": "字" * 60}, {"content": "字" * 41}])
+        assert too_long.status_code == 413 and too_long.json()["code"] == "payload_too_large"
+        spec = httpx.get(f"{srv.url}/openapi.json").json()
+        documented = spec["paths"]["/v1/memories"]["post"]["responses"]
+        assert {"413", "429", "503"} <= set(documented)
