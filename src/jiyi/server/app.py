@@ -39,7 +39,6 @@ from jiyi.server.metrics import ASGIApp, Metrics, MetricsMiddleware, Receive, Sc
 from jiyi.server.schemas import Health
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionStore
-from jiyi.sessions.sql import open_database, open_durable_sessions
 from jiyi.settings import Settings
 from jiyi.storage._rows import bad_rows
 from jiyi.worker import Worker
@@ -168,13 +167,8 @@ def create_app(
         queue = backends.open_queue(settings)
         if queue is not None:
             owned.append(queue)
-    # Sessions and idempotency keys live beside the memories, in the same database.
-    database = open_database(settings)
-    owned.append(database)
     if sessions is None:
-        # In the store's own database (and Redis first, when configured): an acknowledged
-        # append or end survives a crash of this process.
-        sessions = open_durable_sessions(database, settings, redis_unavailable("sessions"))
+        sessions = backends.open_sessions(settings, redis_unavailable("sessions"))
     if cache is None:
         cache = backends.open_context_cache(settings, redis_unavailable("cache"))
         if hasattr(cache, "close"):
@@ -210,7 +204,6 @@ def create_app(
         flusher = Flusher(services)
         app.state.flusher = flusher
         flusher.start()
-        flusher.kick()  # sessions ended before a crash or restart are written at once
         stop = threading.Event()
         workers = _start_workers(services, stop)
         try:
