@@ -93,3 +93,24 @@ class SlowQueries:
 @pytest.fixture
 def slow_embedder() -> SlowQueries:
     return SlowQueries()
+
+
+@pytest.fixture(scope="module")
+def module_clock() -> FakeClock:
+    """A clock shared by the tests of one module (see ``shared_real_mem``)."""
+    return FakeClock()
+
+
+@pytest.fixture(scope="module")
+def shared_real_mem(
+    tmp_path_factory: pytest.TempPathFactory,
+    module_clock: FakeClock,
+    e5,  # type: ignore[no-untyped-def]
+) -> Iterator[Memory]:
+    """One Memory on the real default embedder for a whole test module: tests that share
+    it must each use their own user_id. Repeated texts hit the embedder's cache, so a
+    module of behaviour tests embeds each sentence once."""
+    path = tmp_path_factory.mktemp("shared") / "jiyi.db"
+    m = Memory(path, embedder=e5, clock=module_clock, config=MemoryConfig())
+    yield m
+    m.close()
