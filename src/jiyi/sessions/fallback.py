@@ -44,7 +44,9 @@ class FallbackSessionStore:
 
     Args:
         primary: the shared store (Redis).
-        fallback: default a new InMemorySessionStore.
+        fallback: default a new InMemorySessionStore; the server passes the durable
+            :class:`~jiyi.sessions.sql.SqlSessionStore`, so what is said during an outage
+            also survives a crash.
         on_unavailable: called once per call served by the fallback because the primary
             is unreachable (a metric counter).
         retry_after: seconds to skip the primary after it failed.
@@ -53,13 +55,13 @@ class FallbackSessionStore:
     def __init__(
         self,
         primary: SessionStore,
-        fallback: InMemorySessionStore | None = None,
+        fallback: SessionStore | None = None,
         *,
         on_unavailable: Callable[[], None] | None = None,
         retry_after: float = 5.0,
     ) -> None:
         self.primary = primary
-        self.fallback = fallback or InMemorySessionStore()
+        self.fallback: SessionStore = fallback or InMemorySessionStore()
         self._on_unavailable = on_unavailable or (lambda: None)
         self.retry_after = retry_after
         self._down_until = 0.0

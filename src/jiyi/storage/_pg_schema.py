@@ -70,6 +70,41 @@ CREATE POLICY tenant_isolation ON {s}.messages_seen
     WITH CHECK (tenant = current_setting('jiyi.tenant', true));
 """,
     ),
+    (
+        4,
+        "durable sessions and idempotency keys (jiyi.sessions.sql, server.idempotency)",
+        # No row-level security here: the flusher sweeps and claims across tenants (like
+        # the work queue); every per-session statement filters tenant explicitly.
+        """
+CREATE TABLE {s}.session_live (
+    tenant text NOT NULL, session_id text NOT NULL, transcript text NOT NULL,
+    user_id text NOT NULL, agent_id text, started_at timestamptz NOT NULL,
+    last_active_at timestamptz NOT NULL, expires_at timestamptz NOT NULL,
+    total integer NOT NULL,
+    PRIMARY KEY (tenant, session_id)
+);
+CREATE INDEX ix_session_live_expiry ON {s}.session_live (expires_at);
+CREATE INDEX ix_session_live_user ON {s}.session_live (tenant, user_id);
+CREATE TABLE {s}.session_messages (
+    transcript text NOT NULL, seq integer NOT NULL, id text NOT NULL, role text NOT NULL,
+    content text NOT NULL, name text, at timestamptz NOT NULL,
+    PRIMARY KEY (transcript, seq)
+);
+CREATE TABLE {s}.session_flushes (
+    flush_id text PRIMARY KEY, tenant text NOT NULL, session_id text NOT NULL,
+    user_id text NOT NULL, agent_id text, reason text NOT NULL,
+    attempts integer NOT NULL DEFAULT 0, ended_at timestamptz NOT NULL,
+    due_at timestamptz NOT NULL
+);
+CREATE INDEX ix_session_flushes_due ON {s}.session_flushes (due_at);
+CREATE INDEX ix_session_flushes_user ON {s}.session_flushes (tenant, user_id);
+CREATE TABLE {s}.idempotency_keys (
+    tenant text NOT NULL, key_hash text NOT NULL, fingerprint text NOT NULL,
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (tenant, key_hash)
+);
+""",
+    ),
 ]
 
 #: The one vector index (public so bulk loaders can drop it and build it after the load).
