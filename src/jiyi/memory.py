@@ -21,6 +21,7 @@ from jiyi.core.models import (
     HistoryEntry,
     MemoryItem,
     MemoryKind,
+    Message,
     Scope,
     SearchHit,
     Status,
@@ -133,6 +134,20 @@ class Memory:
         if isinstance(self.embedder, EvictableEmbedder):
             self.embedder.evict([t for t in dict.fromkeys(texts) if t])
 
+    def _localized(
+        self, messages: object, timestamp: object, timezone: object
+    ) -> tuple[datetime, builtins.list[Message]]:
+        """Now and the validated messages, their times in the user's timezone (relative
+        dates such as 明天 / next Friday resolve against the user's calendar day)."""
+        tz = zone(timezone if timezone is not None else self.config.timezone, "timezone")
+        now = self._clock().astimezone(tz)
+        when = as_utc(timestamp, "timestamp") or now
+        msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
+        local = [
+            m.model_copy(update={"timestamp": (m.timestamp or when).astimezone(tz)}) for m in msgs
+        ]
+        return now, local
+
     def _find(self, memory_id: object) -> MemoryItem:
         mid = check_id(memory_id, "memory_id")
         assert mid is not None
@@ -157,6 +172,7 @@ class Memory:
         session_id: str | None = None,
         timestamp: datetime | str | None = None,
         infer: bool = True,
+        timezone: str | None = None,
     ) -> AddResult:
         """Remember what the user said.
 
@@ -170,6 +186,8 @@ class Memory:
             user_id: whose memory. agent_id: private to this agent (None: shared).
             session_id: the conversation this batch belongs to.
             timestamp: when the messages were said (default now); per-message timestamps win.
+            timezone: IANA name the user lives in (default ``config.timezone``): "明天" said
+                at 00:30 in Shanghai is the next Shanghai day, whatever UTC says.
             infer: False stores episodes only.
 
         Returns:
@@ -184,9 +202,7 @@ class Memory:
         self._settle()
         if not isinstance(infer, bool):
             raise InvalidInputError("infer must be true or false", field="infer")
-        now = self._clock()
-        when = as_utc(timestamp, "timestamp") or now
-        msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
+        now, msgs = self._localized(messages, timestamp, timezone)
         ports = Ports(self.store, self.embedder, self.extractor, self._rules, self._cal)
         result, evict = ingest(
             msgs,
@@ -209,6 +225,7 @@ class Memory:
         agent_id: str | None = None,
         session_id: str | None = None,
         timestamp: datetime | str | None = None,
+        timezone: str | None = None,
         batch_id: str | None = None,
         grace: timedelta = timedelta(seconds=60),
     ) -> AddResult:
@@ -236,9 +253,7 @@ class Memory:
         scope = self._scope(user_id, agent_id)
         check_id(session_id, "session_id", required=False)
         self._settle()
-        now = self._clock()
-        when = as_utc(timestamp, "timestamp") or now
-        msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
+        now, msgs = self._localized(messages, timestamp, timezone)
         staged = stage(
             msgs,
             scope=scope,

@@ -208,11 +208,6 @@ def test_redelivered_message_is_stored_once(shared_real_mem: Memory) -> None:
     assert len(mem.list(user_id="idem-b", include_episodes=True)) == 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a batch carrying the same message id twice stores nothing: repeated_ids() "
-    "returns the id itself, so the first copy is dropped with the second (message lost)",
-)
 def test_same_id_twice_in_one_batch_is_stored_once(shared_real_mem: Memory) -> None:
     msg = {"role": "user", "content": "我对榴莲过敏", "id": "dup-1"}
     res = shared_real_mem.add([msg, dict(msg)], user_id="idem-batch")

@@ -65,12 +65,6 @@ def test_plan_shows_the_day_it_happens_in_the_users_timezone(real_mem: Memory, c
     assert plan.valid_from is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="relative dates are resolved in UTC, not the user's timezone: 明天 said at "
-    "2026-11-29 00:30 Asia/Shanghai (11-28 16:30 UTC) becomes 11-29, shown as the trip day "
-    "even with timezone='Asia/Shanghai' in the config and in the call",
-)
 def test_plan_said_after_local_midnight_resolves_in_the_users_timezone(tmp_path, e5) -> None:  # type: ignore[no-untyped-def]
     said = datetime(2026, 11, 29, 0, 30, tzinfo=SHANGHAI)
     mem = Memory(

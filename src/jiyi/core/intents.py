@@ -26,7 +26,8 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("location.home",),
         ),
         (
-            r"老家|家乡|故乡|哪里人|哪儿人|\b(?:hometown|grew up|originally from|where .* from)\b",
+            r"老家|家乡|故乡|哪里人|哪儿人|\b(?:hometown|grew up|grow up|originally from|"
+            r"where .* from)\b",
             ("location.hometown",),
         ),
         (

@@ -74,7 +74,7 @@ def normalize_value(value: str) -> str:
         for p in _PARTICLES:
             if text.endswith(p) and len(text) > len(p):
                 text, changed = text[: -len(p)].strip(_EDGE), True
-    text = _EN_ARTICLE.sub("", text)
+    text = _EN_ARTICLE.sub("", text).strip(_EDGE)  # the "Boston" → Boston
     text = _ZH_NUMBER.sub(lambda m: _zh_int(m.group(0)), text)
     text = _PLACE_SUFFIX.sub("", text)
     return " ".join(text.split())

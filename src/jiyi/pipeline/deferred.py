@@ -20,7 +20,13 @@ from jiyi.core.ids import new_id
 from jiyi.core.models import AddResult, Message, Scope, Skipped
 from jiyi.core.ports import ChangeSet
 from jiyi.errors import InvalidInputError
-from jiyi.pipeline.ingest import IngestOptions, extract_with_fallback, repeated_ids, with_ids
+from jiyi.pipeline.ingest import (
+    IngestOptions,
+    drop_copies,
+    extract_with_fallback,
+    repeated_ids,
+    with_ids,
+)
 from jiyi.pipeline.write import (
     Pending,
     Ports,
@@ -83,8 +89,10 @@ def stage(
     """The first half: redact and build the episodes (marked not yet extracted). Writes
     nothing; the caller enqueues the job, then applies ``changes``."""
     batch = batch or new_id()
+    messages, copies = drop_copies(messages)
     caller_ids = {m.id for m in messages if m.id}
     clean, skipped, redactions = redact_messages(with_ids(messages), opts.pii_policy)
+    skipped = copies + skipped
     repeated = repeated_ids(clean, caller_ids, scope, ports)
     skipped += [
         Skipped(text=m.content, reason="duplicate_message") for m in clean if m.id in repeated

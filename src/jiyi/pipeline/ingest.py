@@ -78,20 +78,27 @@ def with_ids(messages: list[Message]) -> list[Message]:
     return [m if m.id else m.model_copy(update={"id": f"msg-{new_id()}"}) for m in messages]
 
 
+def drop_copies(messages: list[Message]) -> tuple[list[Message], list[Skipped]]:
+    """The batch without later copies of a message id given twice in it (a client that
+    sent the same turn twice): the first copy stays."""
+    kept: list[Message] = []
+    skipped: list[Skipped] = []
+    ids: set[str] = set()
+    for m in messages:
+        if m.id is not None and m.id in ids:
+            skipped.append(Skipped(text=m.content, reason="duplicate_message"))
+            continue
+        if m.id is not None:
+            ids.add(m.id)
+        kept.append(m)
+    return kept, skipped
+
+
 def repeated_ids(
     messages: list[Message], caller_ids: set[str], scope: Scope, ports: Ports
 ) -> set[str]:
-    """Caller-given ids consumed by an earlier write for this user, or given twice in this
-    batch (the later copies)."""
-    seen = ports.store.seen_messages(scope, sorted(caller_ids)) if caller_ids else set()
-    repeated: set[str] = set()
-    first: set[str] = set()
-    for m in messages:
-        assert m.id is not None
-        if m.id in seen or m.id in first:
-            repeated.add(m.id)
-        first.add(m.id)
-    return repeated
+    """Caller-given ids an earlier write already consumed for this user."""
+    return ports.store.seen_messages(scope, sorted(caller_ids)) if caller_ids else set()
 
 
 def _without(extraction: Extraction, ids: set[str]) -> Extraction:
@@ -122,9 +129,11 @@ def ingest(
 
     Returns the result and the texts whose cached embeddings must be evicted (deleted)."""
     batch = new_id()
+    messages, copies = drop_copies(messages)
     caller_ids = {m.id for m in messages if m.id}
     messages = with_ids(messages)
     clean, skipped, redactions = redact_messages(messages, opts.pii_policy)
+    skipped = copies + skipped
     repeated = repeated_ids(clean, caller_ids, scope, ports)
     skipped += [
         Skipped(text=m.content, reason="duplicate_message") for m in clean if m.id in repeated
