@@ -7,8 +7,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-import pytest
-
 from jiyi import Memory, MemoryConfig
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
