@@ -139,7 +139,7 @@ class Settings(BaseSettings):
     tenant_rate: float = Field(default=0.0, ge=0)
     tenant_burst: int = Field(default=20, ge=1)
     max_messages_per_add: int = Field(default=256, ge=1)
-    max_add_chars: int = Field(default=32_000, ge=1)
+    max_add_chars: int = Field(default=16_000, ge=1)
     workers: int = Field(default=1, ge=1, le=64)
 
     @property

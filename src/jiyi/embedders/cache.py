@@ -92,3 +92,8 @@ class CachedEmbedder:
 
     def __len__(self) -> int:
         return len(self._cache)
+
+    def __bool__(self) -> bool:
+        # An embedder is always truthy: ``embedder or default`` must not drop one whose
+        # cache is still empty (``__len__`` alone would make it falsy).
+        return True

@@ -73,7 +73,7 @@ class AdmissionLimits:
     tenant_rate: float = 0.0  # requests/s per tenant; 0: unlimited
     tenant_burst: int = 20
     max_messages_per_add: int = 256
-    max_add_chars: int = 32_000
+    max_add_chars: int = 16_000
 
     @classmethod
     def from_settings(cls, settings: Settings) -> AdmissionLimits:
