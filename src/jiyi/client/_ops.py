@@ -111,6 +111,7 @@ class Call(Generic[T]):
     json: Any = None
     params: dict[str, Any] = field(default_factory=dict)
     none_on_404: bool = False
+    headers: dict[str, str] = field(default_factory=dict)
 
     def result(self, resp: httpx.Response) -> T:
         if resp.status_code == 404 and self.none_on_404:
@@ -158,11 +159,13 @@ def add(
     session_id: str | None,
     timestamp: datetime | str | None,
     infer: bool,
+    idempotency_key: str | None = None,
 ) -> Call[AddResult]:
     return Call(
         "POST",
         "/v1/memories",
         _model(AddResult),
+        headers={"Idempotency-Key": idempotency_key} if idempotency_key is not None else {},
         json=_body(
             messages=messages if isinstance(messages, str) else list(messages),
             user_id=user_id,

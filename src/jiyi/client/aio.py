@@ -39,7 +39,11 @@ class AsyncClient:
     async def _do(self, call: _ops.Call[T]) -> T:
         try:
             resp = await self._http.request(
-                call.method, call.path, json=call.json, params=call.params or None
+                call.method,
+                call.path,
+                json=call.json,
+                params=call.params or None,
+                headers=call.headers or None,
             )
         except httpx.HTTPError as exc:
             raise _ops.transport_error(exc, self.base_url) from exc
@@ -54,7 +58,9 @@ class AsyncClient:
         session_id: str | None = None,
         timestamp: datetime | str | None = None,
         infer: bool = True,
+        idempotency_key: str | None = None,
     ) -> AddResult:
+        """As :meth:`jiyi.client.Client.add` (``idempotency_key`` makes a retry safe)."""
         return await self._do(
             _ops.add(
                 messages,
@@ -63,6 +69,7 @@ class AsyncClient:
                 session_id=session_id,
                 timestamp=timestamp,
                 infer=infer,
+                idempotency_key=idempotency_key,
             )
         )
 

@@ -50,7 +50,11 @@ class Client:
     def _do(self, call: _ops.Call[T]) -> T:
         try:
             resp = self._http.request(
-                call.method, call.path, json=call.json, params=call.params or None
+                call.method,
+                call.path,
+                json=call.json,
+                params=call.params or None,
+                headers=call.headers or None,
             )
         except httpx.HTTPError as exc:
             raise _ops.transport_error(exc, self.base_url) from exc
@@ -67,8 +71,13 @@ class Client:
         session_id: str | None = None,
         timestamp: datetime | str | None = None,
         infer: bool = True,
+        idempotency_key: str | None = None,
     ) -> AddResult:
-        """Remember messages (see :meth:`jiyi.Memory.add`)."""
+        """Remember messages (see :meth:`jiyi.Memory.add`).
+
+        ``idempotency_key`` (sent as the ``Idempotency-Key`` header) makes a retry safe:
+        repeating the call with the same key and arguments stores nothing new; the same
+        key with other arguments raises ConflictError."""
         return self._do(
             _ops.add(
                 messages,
@@ -77,6 +86,7 @@ class Client:
                 session_id=session_id,
                 timestamp=timestamp,
                 infer=infer,
+                idempotency_key=idempotency_key,
             )
         )
 

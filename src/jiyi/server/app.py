@@ -35,10 +35,12 @@ from jiyi.server.admission import (
 )
 from jiyi.server.errors import install_error_handlers, problem
 from jiyi.server.flush import Flusher
+from jiyi.server.idempotency import IdempotencyLedger
 from jiyi.server.metrics import ASGIApp, Metrics, MetricsMiddleware, Receive, Scope, Send
 from jiyi.server.schemas import Health
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionStore
+from jiyi.sessions.sql import open_database, open_durable_sessions
 from jiyi.settings import Settings
 from jiyi.storage._rows import bad_rows
 from jiyi.worker import Worker
@@ -167,8 +169,13 @@ def create_app(
         queue = backends.open_queue(settings)
         if queue is not None:
             owned.append(queue)
+    # Sessions and idempotency keys live beside the memories, in the same database.
+    database = open_database(settings)
+    owned.append(database)
     if sessions is None:
-        sessions = backends.open_sessions(settings, redis_unavailable("sessions"))
+        # In the store's own database (and Redis first, when configured): an acknowledged
+        # append or end survives a crash of this process.
+        sessions = open_durable_sessions(database, settings, redis_unavailable("sessions"))
     if cache is None:
         cache = backends.open_context_cache(settings, redis_unavailable("cache"))
         if hasattr(cache, "close"):
@@ -204,6 +211,7 @@ def create_app(
         flusher = Flusher(services)
         app.state.flusher = flusher
         flusher.start()
+        flusher.kick()  # sessions ended before a crash or restart are written at once
         stop = threading.Event()
         workers = _start_workers(services, stop)
         try:
@@ -236,6 +244,7 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.services = services
+    app.state.idempotency = IdempotencyLedger(database)
     admission = Admission(AdmissionLimits.from_settings(settings))
     app.state.admission = admission
     install_error_handlers(app)

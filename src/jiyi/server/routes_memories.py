@@ -7,9 +7,9 @@ see answers 404, exactly like one that does not exist, so ids cannot be probed.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
 from pydantic import AfterValidator
 
 from jiyi.core.inputs import MAX_ID_CHARS
@@ -18,6 +18,13 @@ from jiyi.errors import NotFoundError
 from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate, require_tenant_key, visible
 from jiyi.server.errors import error_responses
+from jiyi.server.idempotency import (
+    HEADER,
+    IdempotencyLedger,
+    derived_prefix,
+    fingerprint,
+    with_ids,
+)
 from jiyi.server.schemas import (
     ID_SCHEMA,
     AddRequest,
@@ -58,12 +65,47 @@ async def _visible(s: Services, who: Principal, memory_id: str) -> MemoryItem:
 
 
 @router.post("/memories", response_model=AddResult, responses=error_responses(403, 409, 413, 502))
-async def add_memories(body: AddRequest, request: Request, who: Auth) -> AddResult:
+async def add_memories(
+    body: AddRequest,
+    request: Request,
+    who: Auth,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias=HEADER,
+            min_length=1,
+            max_length=255,
+            pattern=r"^[\x21-\x7e]+$",
+            description="Makes a retry safe: the same key with the same body stores nothing "
+            "new (200, same shape); with a different body it is refused (409).",
+        ),
+    ] = None,
+) -> AddResult:
     """Remember messages: episodes always; facts, preferences … when ``infer``."""
     s = _services(request)
     messages = [m.model_dump(exclude_none=True) for m in body.messages]
-    mem = s.memory(who.tenant)
     agent = agent_for(who, body.agent_id)
+    if idempotency_key is None:
+        return await _add(s, who, body, messages, agent, None)
+    ledger: IdempotencyLedger = request.app.state.idempotency
+    fp = fingerprint(body.model_dump(mode="json"), body.user_id, agent)
+    prefix = derived_prefix(idempotency_key, fp)
+    async with ledger.serialised(who.tenant, idempotency_key):
+        await s.run(ledger.check, who.tenant, idempotency_key, fp, s.clock())
+        result = await _add(s, who, body, with_ids(messages, prefix), agent, prefix)
+        await s.run(ledger.record, who.tenant, idempotency_key, fp, s.clock())
+    return result
+
+
+async def _add(
+    s: Services,
+    who: Principal,
+    body: AddRequest,
+    messages: list[dict[str, Any]],
+    agent: str | None,
+    batch: str | None,
+) -> AddResult:
+    mem = s.memory(who.tenant)
     if s.queue is not None and body.infer:
         # Durable before the 200: the job is enqueued and the episodes are stored; a
         # worker extracts (``queued: true``, no events yet).
@@ -75,6 +117,7 @@ async def add_memories(body: AddRequest, request: Request, who: Auth) -> AddResu
             agent_id=agent,
             session_id=body.session_id,
             timestamp=body.timestamp,
+            batch_id=batch,
             grace=s.queue_grace,
         )
     else:
