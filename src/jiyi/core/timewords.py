@@ -475,8 +475,14 @@ _DATE_RULES: list[_DateRule] = [
         re.compile(r"next " + _WD_EN, re.I),
         lambda m, now: _next_weekday(now, _WEEKDAYS_EN[m.group("wd").lower()], strictly_after=True),
     ),
-    (re.compile(r"\b(?:this |on |coming )?" + _WD_EN, re.I), lambda m, now: _bare_weekday(m, now)),
-    (re.compile(_WD_ZH), lambda m, now: _next_weekday(now, _WEEKDAYS_ZH[m.group("wd")])),
+    (
+        re.compile(r"(?<!last )(?<!since )(?<!past )\b(?:this |on |coming )?" + _WD_EN, re.I),
+        lambda m, now: _bare_weekday(m, now),
+    ),
+    (
+        re.compile(r"(?<![上个])" + _WD_ZH),
+        lambda m, now: _next_weekday(now, _WEEKDAYS_ZH[m.group("wd")]),
+    ),
     (
         re.compile(
             r"(?:(?P<year>\d{4})年)?(?:(?P<mon>\d{1,2}|[一二三四五六七八九十]{1,3})月)?"
@@ -504,6 +510,79 @@ _DATE_RULES: list[_DateRule] = [
     (
         re.compile(r"\bon the (?P<day>\d{1,2})(?:st|nd|rd|th)\b(?! of)", re.I),
         lambda m, now: _future_day_of_month(now, int(m.group("day"))),
+    ),
+]
+
+
+# Fixed-date holidays a plan may be pinned to: 五一去西安, "home for Christmas".
+_HOLIDAYS = {
+    "元旦": (1, 1), "情人节": (2, 14), "妇女节": (3, 8), "五一": (5, 1), "劳动节": (5, 1),
+    "六一": (6, 1), "儿童节": (6, 1), "国庆": (10, 1), "国庆节": (10, 1), "双十一": (11, 11),
+    "圣诞": (12, 25), "圣诞节": (12, 25), "平安夜": (12, 24), "christmas": (12, 25),
+    "christmas eve": (12, 24), "new year's eve": (12, 31), "new year's day": (1, 1),
+    "new year's": (1, 1), "halloween": (10, 31), "valentine's day": (2, 14),
+    "valentine's": (2, 14), "fourth of july": (7, 4), "4th of july": (7, 4),
+    "independence day": (7, 4),
+}  # fmt: skip
+_HOLIDAY_RE = "|".join(sorted(map(re.escape, _HOLIDAYS), key=len, reverse=True))
+
+
+def _holiday(m: re.Match[str], now: datetime) -> datetime | None:
+    month, day = _HOLIDAYS[m.group("h").lower()]
+    return _future_date(now, month, day, None)
+
+
+def _thanksgiving(m: re.Match[str], now: datetime) -> datetime | None:
+    for year in (now.year, now.year + 1):
+        first = _at(now, year, 11, 1)
+        day = _day(first, (3 - first.weekday()) % 7 + 21)  # the fourth Thursday
+        if day >= _day(now):
+            return day
+    return None
+
+
+def _month_end(m: re.Match[str], now: datetime) -> datetime:
+    return _month_start(now, 2 if m.group(0).startswith("下") else 1) - timedelta(days=1)
+
+
+def _future_month(m: re.Match[str], now: datetime) -> datetime | None:
+    """In December / 12月份 (no day): the first of the next such month, or today in it."""
+    word = m.group("mon")
+    month = (
+        _MONTHS_EN.get(word.lower()) if word.isascii() and not word.isdigit() else cn_number(word)
+    )
+    if month is None or not 1 <= month <= 12:
+        return None
+    if month == now.month:
+        return _day(now)
+    return _at(now, now.year + (month < now.month), month, 1)
+
+
+def _weekend(m: re.Match[str], now: datetime) -> datetime:
+    saturday = _next_weekday(now, 5)
+    return saturday + timedelta(days=7) if m.group(0).lower().startswith("next") else saturday
+
+
+_DATE_RULES += [
+    (re.compile(r"(?P<h>" + _HOLIDAY_RE + r")", re.I), _holiday),
+    (re.compile(r"\bthanksgiving\b", re.I), _thanksgiving),
+    (re.compile(r"下(?:个)?月(?:底|末)|(?:这个|本)?月(?:底|末)"), _month_end),
+    (re.compile(r"\b(?:this|next|on the|over the|the) weekend\b", re.I), _weekend),
+    (
+        re.compile(
+            r"\bin (?:early |mid[- ]|late )?"
+            + _MON_EN.replace("(?P<mon>", "(?P<mon>")
+            + r"(?! \d)",
+            re.I,
+        ),
+        _future_month,
+    ),
+    (
+        re.compile(
+            r"(?<![\d年上去前])(?P<mon>\d{1,2}|十[一二]?|[一二三四五六七八九])月(?:份|初|中|中旬|底)?(?![\d一二三四五六七八九十]|号|"
+            r"日)"
+        ),
+        _future_month,
     ),
 ]
 

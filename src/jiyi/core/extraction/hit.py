@@ -26,6 +26,7 @@ class Hit:
     polarity: str | None = None  # "like" / "dislike" for preferences
     obj: str | None = None  # the object as said, for metadata
     value: str | None = None  # the slot's value (上海, 1989, 阿橘); None: judged by content
+    drop: str | None = None  # an earlier hit of this message it replaces (不能吃花生，会过敏)
 
 
 @dataclass

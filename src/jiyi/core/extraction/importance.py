@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.lexicon import HEALTH_RE, STRONG_RE
+from jiyi.core.extraction.lexicon import STRONG_RE
+from jiyi.core.extraction.lexicon_health import HEALTH_RE
 from jiyi.core.models import MemoryKind
 
 __all__ = ["score_importance"]

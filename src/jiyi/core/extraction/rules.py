@@ -31,7 +31,8 @@ from jiyi.core.extraction.segment import (
     split_clauses,
 )
 from jiyi.core.extraction.topics import clean_value
-from jiyi.core.extraction.zh import match_zh, third_person_zh
+from jiyi.core.extraction.zh import match_zh
+from jiyi.core.extraction.zh_common import third_person_zh
 from jiyi.core.models import (
     Candidate,
     Extraction,
@@ -49,13 +50,17 @@ CONFIDENCE_STATED = 0.9
 CONFIDENCE_HEDGED = 0.6
 
 _CORRECTION_ZH = re.compile(
-    r"^(?:其实|实际上|事实上|更正一下|更正|纠正一下|纠正|我说错了|说错了|不对|我改主意了|改主意了|"
-    r"我是说|应该是|准确地说|哦不|不好意思|抱歉|而是)[，,：:\s]*"
+    r"^(?:其实|实际上|事实上|更正一下|更正|纠正一下|纠正|(?:刚才|刚刚|之前|上面|前面)?(?:我)?(?:说|打|写|记|输|发|讲)"
+    r"错(?:字)?了?|不对|我改主意了|改主意了|我是说|我的意思是|应该是|准确地说|确切地说|哦不|不是不是|"
+    r"不好意思|抱歉|而是|口误|笔误|搞错了|弄错了|我搞错了|我弄错了|修改一下|改一下)[，,：:\s]*"
 )
 _CORRECTION_EN = re.compile(
-    r"^(?:actually|correction|sorry|oops|wait|no wait|i meant|i mean|what i meant (?:is|was)|"
+    r"^(?:actually|correction|sorry|oops|whoops|wait|no wait|i meant|i mean|what i meant (?:is|"
+    r"was)|"
     r"to be clear|let me correct (?:that|myself)|scratch that|i(?:'ve| have)? changed my mind|"
-    r"changed my mind|update|on second thought)\b[,:\s-]*",
+    r"changed my mind|update|on second thought|my bad|my mistake|i misspoke|typo|i mistyped|"
+    r"to correct myself|i was wrong|i got (?:that|it) wrong|i made a mistake|let me rephrase|"
+    r"no,? sorry|not quite|i should say|i should have said)\b[,:\s-]*",
     re.IGNORECASE,
 )
 _FILLER_ZH = re.compile(
@@ -91,8 +96,8 @@ _HYPOTHETICAL = re.compile(
 _DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably not|never going to happen)\b")
 # A clause that names the user (or their family) again after one about someone else.
 _SELF = re.compile(r"^(?:我|咱|i\b|i'm|i've|my\b|we\b|our\b)", re.IGNORECASE)
-# "我其实是…" / "我实际上住…": the marker sits after the subject.
-_INNER_MARKER_ZH = re.compile(r"^我(?:其实|实际上|事实上|确实)")
+# "我其实是…" / "我女儿其实叫果果": the marker sits after the subject.
+_INNER_MARKER_ZH = re.compile(r"^(?P<s>我[^，,其实际事]{0,5}?)(?:其实|实际上|事实上)")
 # A tail naming the wrong value: "我妹妹叫李静不是李婷", "I was born in 1986 not 1987".
 _NOT_TAIL_ZH = re.compile(r"(?<=[\u4e00-\u9fff\w])[，,]?(?:而)?不是(?P<y>[^，,。不]{1,12})$")
 _NOT_TAIL_EN = re.compile(
@@ -128,7 +133,7 @@ def _prepare(clause: str) -> tuple[str, bool, str | None]:
         for pattern in (_FILLER_ZH, _FILLER_EN, _REMEMBER):
             text = pattern.sub("", text, count=1).strip()
         for pattern in (_CORRECTION_ZH, _CORRECTION_EN, _INNER_MARKER_ZH):
-            stripped = pattern.sub("我" if pattern is _INNER_MARKER_ZH else "", text, count=1)
+            stripped = pattern.sub(r"\g<s>" if pattern is _INNER_MARKER_ZH else "", text, count=1)
             stripped = stripped.strip()
             corrected = corrected or stripped != text
             text = stripped
@@ -169,6 +174,28 @@ def _candidate(
         observed_at=observed,
         metadata={k: v for k, v in metadata.items() if v is not None},
     )
+
+
+def _merged_into(found: dict[str, Candidate], hit: Hit, clause: str, lang: str) -> Candidate | None:
+    """The earlier memory of this message that ``hit`` only adds detail to, if any.
+
+    One message says one thing about the user's education ("我研一，学金融的", "I'm a
+    sophomore at Ohio State"); an English clause without a subject after a state describes
+    that state ("recovering from a sprained ankle, on crutches for a few weeks")."""
+    area = hit.topic.split(".", 1)[0]
+    if area == "education" or (area == "state" and lang == "en" and not _SELF.match(clause)):
+        return next(
+            (c for t, c in found.items() if t.split(".", 1)[0] == area and t != hit.topic), None
+        )
+    return None
+
+
+def _join(first: str, more: str, lang: str) -> str:
+    """Two descriptions of one memory as one sentence (the second without its subject)."""
+    if not more or more in first:
+        return first
+    more = re.sub(r"^(?:用户|User(?::|'s| is| has)?)\s*", "", more)
+    return f"{first}{'，' if lang == 'zh' else ', '}{more}"
 
 
 class RuleExtractor:
@@ -274,6 +301,12 @@ class RuleExtractor:
                     hit, raw, clause, lang, msg, observed, correcting or hit.correction
                 )
                 cand.replaces = replaces
+                if (same := _merged_into(found, hit, clause, lang)) is not None:
+                    same.content = _join(same.content, cand.content, lang)
+                    same.quote = _join(same.quote or "", raw, lang)
+                    continue
+                if hit.drop:
+                    found.pop(hit.drop, None)
                 previous = found.pop(hit.topic, None)
                 # Within one message the last word on a slot wins ("不住北京了，搬到上海了"),
                 # and inherits the correction flag of what it overrides.

@@ -19,11 +19,13 @@ __all__ = ["is_chitchat", "is_passive", "is_request_or_question", "is_third_part
 # stays one object.
 _SPLIT_RE = re.compile(
     r"[，,。；;！!？?\n…~～]+|(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bJr)(?<!\bMt)"
-    r"\.(?=\s|$)|\s+-\s+"
+    r"\.(?=\s|$)|\s+-\s+|\s*[—–]+\s*"
     r"|(?:而且|并且|但是|不过(?!敏)|可是|另外|还有就是|然后)"
-    r"|\s+(?:but|and also|and|plus|although|though|so)\s+(?=(?:i|i'm|i've|i'd|my|also|don't|"
-    r"never|hate|love|like|prefer|am|work|live|usually|always|please|he|she|he's|she's|his|"
-    r"her)\b)",
+    r"|\s+(?:but|and also|and|plus|although|though|so|while|whereas)\s+(?=(?:i|i'm|i've|i'd|my|"
+    r"also|"
+    r"don't|never|hate|love|like|prefer|am|work|live|usually|always|please|he|she|he's|she's|his|"
+    r"her|we|we're|our|now i|plays|loves|likes|goes|works|lives|has|studies|attends|takes|"
+    r"[A-Z][a-z]+ (?:is|'s|just turned|turned) \d)\b)",
     re.IGNORECASE,
 )
 
@@ -104,6 +106,10 @@ _QUESTION_ZH_RE = re.compile(
     r"[吗嘛呢么]$|什么|啥|哪里|哪儿|哪个|哪家|哪些|哪种|多少|几点|几个|几号|怎么|怎样|如何|为什么|为啥|"
     r"谁|是不是|能不能|可不可以|要不要|有没有|对不对|好不好"
 )
+_NOT_QUESTION_ZH = re.compile(
+    r"(?:没有?|不|并不|从不)(?:什么|怎么|多少|啥|几个)|(?:什么|怎么|谁|哪儿?|啥)(?:都|也)|或多或少|不管怎么|"
+    r"多少有(?:点|些)|要不要紧"
+)
 # Requests to the assistant: 帮我…/给我推荐…; "别推荐 X" is a preference and is excluded.
 _REQUEST_ZH_RE = re.compile(
     r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|请你|帮你|推荐|来一?[杯份个]|"
@@ -114,7 +120,12 @@ _QUESTION_EN_RE = re.compile(
     r"will you|do you|does|did you|is it|is there|are there|are you|should i|shall we|may i|"
     r"tell me|recommend|suggest|find me|help me|show me|give me|book|order|remind me|let's|"
     r"let me|please (?:help|find|show|give|book|order|recommend|suggest|tell)|"
-    r"do i|am i|did i|have i|what do i|i wonder|i'd like|i would like|can i|could i|i need you)\b",
+    r"do i|am i|did i|have i|what do i|i wonder|i'd like(?! to (?:learn|become|get better|improve|"
+    r"travel|visit|run|start|try|move|buy|save|lose|speak|get into|own|retire|write|finish))|"
+    r"i would like(?! to (?:learn|become|travel|visit|run|start|move|buy|save|lose|speak|own|"
+    r"retire))|"
+    r"can i|could i|i need you|i need (?:a|an|some|to (?:book|find|get|know))|"
+    r"i'm looking for a (?!job))\b",
     re.IGNORECASE,
 )
 _OTHERS_ZH = (
@@ -195,7 +206,9 @@ def is_request_or_question(clause: str) -> bool:
     stripped = clause.strip()
     if stripped.endswith(("?", "？")):
         return True
-    if has_cjk(stripped) and (_QUESTION_ZH_RE.search(stripped) or _REQUEST_ZH_RE.search(stripped)):
+    # 没什么兴趣 / 什么都吃 / 不怎么喜欢 / 谁都行 are statements, not questions.
+    plain = _NOT_QUESTION_ZH.sub("", stripped)
+    if has_cjk(stripped) and (_QUESTION_ZH_RE.search(plain) or _REQUEST_ZH_RE.search(stripped)):
         return not re.search(r"(?:别|不要|不用)(?:再)?(?:给我)?推荐", stripped)
     return bool(_QUESTION_EN_RE.search(stripped))
 

@@ -1,7 +1,10 @@
-"""Chinese slot rules, part two, and the entry point :func:`match_zh`.
+"""Chinese time-bound rules (states, habits, dated plans, goals, past events) and the entry
+point :func:`match_zh`, which tracks the clause's subject.
 
-Tastes (food, drink, likes, do-not-recommend), then time-bound memories (states, habits,
-dated plans, goals, past events), after the fact rules of :mod:`.zh_facts`.
+The subject of a clause is the user unless it names someone (我女儿…, 我家狗…); a clause
+without a subject of its own continues the last one named ("我女儿叫朵朵，今年六岁"), and a
+clause that only gives a new value continues the slot the clause before said no longer holds
+("我已经不在字节了，现在在快手").
 """
 
 from __future__ import annotations
@@ -10,208 +13,111 @@ import re
 from collections.abc import Callable
 
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
-from jiyi.core.extraction.lexicon import (
-    DRINK_RE,
-    DRINKS,
-)
+from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.topics import clean_value, normalize_object, slug
-from jiyi.core.extraction.zh_facts import (
-    CHANGE_RE,
-    FACT_RULES,
-    family_rule,
-    object_key,
-    third_person_zh,
-)
+from jiyi.core.extraction.zh_common import ADV, CHANGE_RE, third_person_zh
+from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits, work
+from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
+from jiyi.core.extraction.zh_people import family, pet, pet_continuation
+from jiyi.core.extraction.zh_tastes import avoid, drink, preference
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
 __all__ = ["match_zh", "third_person_zh"]
 
-F, P, G, E, S = (
-    MemoryKind.FACT,
-    MemoryKind.PREFERENCE,
-    MemoryKind.GOAL,
-    MemoryKind.EVENT,
-    MemoryKind.STATE,
-)
-# ------------------------------------------------------------------ food, drink, preferences
-
-
-_ADDIN = re.compile(
-    r"(?P<p>不加|不放|不要|别加|无|去|少|半|微|全|多加|加|要加|只加|换成?|正常|多|零|标准|"
-    r"[一二三四五六七八九\d]分)(?P<x>糖|燕麦奶|牛奶|脱脂奶|椰奶|豆奶|奶(?![油茶酪昔])|冰|奶盖)"
-)
-_NO_ADDIN = frozenset({"不加", "不放", "不要", "别加", "无", "去", "零"})
-_TYPE_RE = re.compile(
-    r"(?:只|都|一般|通常|平时|现在|最近|改|开始|换成|改成)(?:喝|点|要|是)(?P<x>[^，,。]+?)(?:了|的)?$|"
-    r"(?:咖啡|茶)(?:一般|通常|都|只)(?:喝|要|点)(?P<y>.+)$"
-)
-
-
-def _drink_type_word(phrase: str) -> tuple[str, str] | None:
-    """The drink type named in ``phrase`` (燕麦拿铁 → coffee, 燕麦拿铁), or None."""
-    word = clean_value(phrase)
-    for key in sorted(DRINKS, key=len, reverse=True):
-        category, is_type = DRINKS[key]
-        if is_type and key in word.lower() and len(word) <= len(key) + 4:
-            return category, word
-    return None
-
-
-def _drink(c: str, ctx: Context) -> list[Hit]:
-    adds = list(_ADDIN.finditer(c)) if ctx.drink else []
-    if adds and ctx.drink:  # 三分糖去冰: one hit per add-in
-        hits = []
-        for m in adds:
-            attr = {"糖": "sugar", "冰": "ice", "奶盖": "topping"}.get(m.group("x"), "milk")
-            content = (
-                None
-                if not ctx.drink_word or ctx.drink_word in c
-                else (f"用户喝{ctx.drink_word}{clean_value(c[m.start() :])}")
-            )
-            pol = "dislike" if m.group("p") in _NO_ADDIN else "like"
-            hits.append(
-                Hit(
-                    P,
-                    f"diet.{ctx.drink}.{attr}",
-                    "drink.addin",
-                    content=content,
-                    polarity=pol,
-                    value=m.group("p") + m.group("x"),
-                )
-            )
-        return hits
-    t = _TYPE_RE.search(c)
-    found = _drink_type_word(t.group("x") or t.group("y")) if t else None
-    if t and found:
-        category, word = found
-        content = (
-            None
-            if ctx.drink_word is None or ctx.drink_word in c
-            else (f"用户喝{ctx.drink_word}只喝{word}")
-        )
-        change = bool(re.search(r"改|换|开始|现在|最近", c[: t.end()]))
-        return [
-            Hit(
-                P,
-                f"diet.{category}.type",
-                "drink.type",
-                content=content,
-                polarity="like",
-                obj=word,
-                value=word,
-                correction=change,
-            )
-        ]
-    return []
-
-
-def _avoid(c: str, ctx: Context) -> list[Hit]:
-    m = re.search(
-        r"(?:别|不要|不用|不必|少)(?:再)?(?:给我|跟我|向我|为我|帮我)?(?:再)?"
-        r"(?:推荐|推|安排|发|点|订|买|选|约)(?P<x>.+)$",
-        c,
-    )
-    if m and (o := object_key(m.group("x"))):
-        raw = clean_value(m.group("x"))
-        content = f"用户不想被推荐{raw}{'东西' if raw.endswith('的') else ''}"
-        return [Hit(P, f"pref.{o}", "avoid", content=content, polarity="dislike", obj=raw)]
-    return []
-
-
-_NEG_VERBS = (
-    r"不再喜欢|不喜欢|不再(?:打|玩|踢|弹|下|练|跑|骑|滑)|现在不(?:打|玩|踢|弹|下|练|骑|滑)|"
-    r"不(?:打|玩|踢|弹|下|练|骑|滑)(?=.+了$)|不太喜欢|不怎么喜欢|不爱吃|不爱喝|不爱|讨厌|厌恶|反感|受不了|接受不了|吃不了|"
-    r"吃不惯|喝不了|不感冒|不想吃|不想喝|怕|不能吃|不能喝|不敢吃|不吃|不喝|不碰|不抽|忌口|戒了"
-)
-_POS_VERBS = (
-    r"prefer|喜欢|爱吃|爱喝|爱看|爱听|爱玩|热爱|偏爱|偏好|钟爱|迷上了?|爱上了?|喜爱|痴迷|爱"
-)
-
-
-def _preference(c: str, ctx: Context) -> list[Hit]:
-    m = re.match(r"^(?:我)?(?:真正|其实)?(?:喜欢|爱)的(?:其实)?是(?P<x>.+)$", c)
-    if m and (o := object_key(m.group("x"))):  # 我喜欢的是象棋
-        return [Hit(P, f"pref.{o}", "pref.is", polarity="like", obj=clean_value(m.group("x")))]
-    m = re.match(r"^(?:我)?(?:最喜欢|最爱)的(?P<cat>.{1,6}?)是(?P<x>.+)$", c)
-    if m:  # 我最喜欢的颜色是蓝色: one favourite per category
-        return [
-            Hit(
-                P,
-                f"favorite.{normalize_object(m.group('cat'))}",
-                "favorite",
-                polarity="like",
-                obj=clean_value(m.group("x")),
-                value=clean_value(m.group("x")),
-            )
-        ]
-    m = re.search(rf"(?P<v>{_NEG_VERBS})(?P<x>.+)$", c)
-    pol = "dislike"
-    if not m:
-        m = re.search(rf"(?P<v>{_POS_VERBS})(?P<x>.+)$", c)
-        pol = "like"
-    if not m:
-        m = re.search(
-            r"对(?P<x>.+?)(?:很|特别|非常|比较|挺)?(?P<v>不感兴趣|没兴趣|没有兴趣|感兴趣|有兴趣)", c
-        )
-        pol = "dislike" if m and m.group("v").startswith(("不", "没")) else "like"
-    if not m:
-        m = re.match(r"^(?P<x>.+?)是我的?最爱(?P<v>)|^我的?最爱是(?P<y>.+)$", c)
-        if m and m.group("y"):
-            return (
-                [Hit(P, f"pref.{o}", "pref.favorite", polarity="like", value="like")]
-                if (o := object_key(m.group("y")))
-                else []
-            )
-    if not m:
-        m = re.match(r"^只(?P<v>吃|用|穿|听|看|坐|住)(?P<x>.+)$", c)
-    if not m or not (o := object_key(m.group("x"))):
-        return []
-    change = (bool(CHANGE_RE.search(c)) and pol == "dislike") or bool(re.search(r"现在|开始|改", c))
-    obj = clean_value(m.group("x"))
-    return [Hit(P, f"pref.{o}", "pref", polarity=pol, obj=obj, correction=change, value=pol)]
-
+F, G, E, S = MemoryKind.FACT, MemoryKind.GOAL, MemoryKind.EVENT, MemoryKind.STATE
 
 # ------------------------------------------------------------------ goals, plans, states, events
 
 # Only a year away is too vague for a one-off event; it stays a goal with valid_from.
-_DAY_EXPR = re.compile(r"明年|next year", re.I)
+_COARSE = re.compile(r"明年|年底|年初|下半年|上半年|今年|next year", re.I)
+_GOAL_VERB = (
+    r"学|考|去|换|买|减|戒|存|攒|搬|开|读|当|成为|练|养|生|参加|申请|出国|旅|学会|跑|做|转行|创业|"
+    r"实现|拿到|拿下|通过|完成|结婚|要孩子|要二胎|找|移民|留学|升职|跳槽"
+)
 _GOAL_RE = re.compile(
-    r"(?:打算|计划|准备|决定|想要|希望能?|争取|立志|梦想是|目标是|的目标是|正在计划|要|"
-    r"想(?=学|考|去|换|买|减|戒|存|攒|搬|开|读|当|成为|练|养|生|参加|申请|出国|旅|学会)|"
+    r"(?:打算|计划|准备|决定|想要|希望能?|争取|立志|梦想是|目标是|的目标是|正在计划|梦想|"
+    rf"想(?:在|于)?(?=[^，,]{{0,10}}?(?:{_GOAL_VERB}))|"
     r"想(?=(?:今年|明年|这学期|下半年|年底前)?把.+?(?:学会|考过|减到|存够|攒够|搞定|拿下|练好)))"
     r"(?P<x>.+)$"
 )
-_STATE_WORDS = re.compile(
-    r"感冒|发烧|咳嗽|生病|病了|头疼|头痛|胃疼|肚子疼|牙疼|拉肚子|失眠|不舒服|心情不好|很累|好累|"
-    r"压力(?:很|好|特别|有点)?大|焦虑|难过|伤心|郁闷|很忙|好忙|特别忙|加班|出差|休假|放假|住院"
+_ILLNESS = re.compile(
+    r"感冒|发烧|咳嗽|生病|病了|头疼|头痛|胃疼|肚子疼|牙疼|拉肚子|失眠|不舒服|住院|过敏了|嗓子疼|"
+    r"鼻塞|骨折|扭伤|腰疼|腰不好|腿疼|肩膀疼|颈椎疼|发炎|上火|长痘|感染|新冠|阳了|水痘"
+)
+_FEELING = re.compile(
+    r"心情不好|很累|好累|特别累|压力(?:很|好|特别|有点|挺)?大|焦虑|难过|伤心|郁闷|很忙|好忙|特别忙|"
+    r"加班|出差|休假|放假|休息|请假"
+)
+_LASTING = re.compile(
+    r"最近|这几天|这段时间|这阵子|这些天|近期|一直|这个月|这周|本周|这两周|总是|经常|天天"
 )
 _ONGOING = re.compile(
-    r"^(?:我)?(?:最近|这几天|这段时间|这阵子|近期|一直|这个月|这周)(?:都|也)?(?:在|正在)?(?P<x>.{2,})$"
-    r"|^(?:我)?(?:现在|目前)?(?:正在|在|处于)(?P<y>减肥|减脂|健身|备考|考研|备孕|找工作|装修|戒烟|戒酒|控糖|"
-    r"养胃|带娃|坐月子|休产假|实习|学.+|练.+|准备.+|[\u4e00-\u9fff]{1,4}期)$"
+    r"^(?:我)?(?:最近|这几天|这段时间|这阵子|近期|一直|这个月|这周|这学期|这一年|今年)(?:都|也|还)?(?:在|正在)?"
+    r"(?P<x>.{2,})$"
+    r"|^(?:我)?(?:现在|目前)?(?:正在|在|处于)(?P<y>减肥|减脂|健身|备考|考研|备孕|找工作|装修|戒烟|戒酒|戒糖|"
+    r"控糖|养胃|带娃|坐月子|休产假|休假|实习|学.+|练.+|准备.+|[\u4e00-\u9fff]{1,4}期)$"
 )
+_ACTIVITY = (
+    r"跑步|晨跑|夜跑|健身|撸铁|游泳|瑜伽|普拉提|锻炼|运动|爬山|徒步|骑车|骑行|熬夜|抽烟|吸烟|喝酒|"
+    r"打游戏|玩游戏|打球|打篮球|打羽毛球|打网球|打乒乓球|踢球|踢足球|钓鱼|跳舞|练琴|弹琴|画画|"
+    r"写日记|早起|滑雪|冲浪|攀岩|拳击|冥想|遛狗|追剧|刷剧|加班|开车|通勤|喝咖啡|喝奶茶|吃宵夜|"
+    r"看书|读书|写作|练字|做饭|打坐|背单词|学英语|刷题"
+)
+_HABIT_TIME = re.compile(
+    r"(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末])?|天天|周末|工作日|平时|"
+    r"一般|通常|经常|总是|常常|基本上?|早上|晚上|上午|下午|中午|傍晚|夜里|睡前|饭后|饭前|下班后|"
+    r"上班前|起床后|坚持|习惯|都|会|要|去|来|[\d一二两三四五六七八九十半]+(?:次|个小时|小时|分钟|公里|"
+    r"km|杯|趟|遍|圈|页|本|点)(?:左右|多)?|以后|之前|前|后|才"
+)
+
+
+def _activity_key(phrase: str) -> str:
+    """每天早上跑步五公里 / 我已经不跑步了 → 跑步: the routine without its times."""
+    core = _HABIT_TIME.sub("", clean_value(phrase))
+    return normalize_object(core)[:12] if core else slug(phrase)
 
 
 def _plan(c: str, ctx: Context) -> list[Hit]:
-    if "你" in c:
-        return []  # 我明天再来问你: about this conversation, not the user's life
-    if re.search(r"每(?:天|周|个|月|晚|星期|礼拜|年)", c):
-        return []  # recurring: a habit, not a one-off plan
+    if "你" in c or re.search(r"每(?:天|周|个|月|晚|星期|礼拜|年)", c):
+        return []  # 我明天再来问你: about this conversation; 每周: a habit, not a plan
     date = find_date(c, ctx.ref)
     goal = _GOAL_RE.search(c)
     if goal and goal.group(0).startswith("要") and date is None:
-        goal = None  # bare 要 is a plan only with a date: 我要一杯拿铁 is an order
-    if date is not None and date[0] < ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0):
+        goal = None
+    today = ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0)
+    if date is not None and date[0] < today:
         date = None
+    explicit = date is not None and re.search(r"明|后天|下|这|本|周末|月底|号|日|\d", date[1])
+    if (
+        date is not None
+        and not explicit
+        and re.search(r"[了过完](?!解)", c)
+        and not re.search(r"要|会|打算|准备|将", c)
+    ):
+        date = None  # 我三月份去了一趟云南: done, not planned
+    if (
+        date is not None
+        and date[0] == today
+        and re.search(r"[了过完]", c)
+        and not re.search(r"要|会|打算|准备", c)
+    ):
+        return []  # 今天中午吃了碗面: a moment, already past
     if goal is None and date is None:
         return []
-    if goal is None and not re.match(
-        r"^(?:我|今天|今晚|明天|后天|大后天|下|这|本|周|星期|礼拜|\d|[一二三四五六七八九十])", c
+    if (
+        goal is None
+        and not re.match(
+            r"^(?:我|咱|今天|今晚|明天|明晚|明早|后天|大后天|下|这|本|周|星期|礼拜|月底|月初|\d|[一二三四五六七八九十])",
+            c,
+        )
+        and not (date and c.lower().startswith(date[1].lower()))
     ):
         return []
-    key = slug(goal.group("x") if goal else c)
-    if date is not None and not _DAY_EXPR.search(date[1]):
+    if goal is None and ctx.extra.get("temporary") and not re.search(r"要|会|打算|准备|计划|将", c):
+        return []  # 这个月我都在上海，周末才回家: part of the state just said
+    key = slug(goal.group("x") if goal else c.replace(date[1] if date else "", ""))
+    if date is not None and not _COARSE.search(date[1]):
         day = date[0].date().isoformat()
         return [Hit(E, f"plan.{key}", "plan.dated", when=date[0], ttl=EVENT_TTL, value=day)]
     return [Hit(G, f"goal.{key}", "goal", when=date[0] if date else None)]
@@ -221,23 +127,17 @@ def _state(c: str, ctx: Context) -> list[Hit]:
     date = find_date(c, ctx.ref)
     if date is not None and date[0] > ctx.ref:
         return []  # 下周要出差 is a plan, not how the user is now
-    m = _STATE_WORDS.search(c)
     short = bool(re.search(r"今天|今晚|这两天|刚刚|刚才", c))
-    if m:
-        word = re.sub(r"(?:很|好|特别|有点)", "", m.group(0))
-        return [
-            Hit(S, f"state.{word}", "state.feeling", ttl=SHORT_STATE_TTL if short else STATE_TTL)
-        ]
+    ttl = SHORT_STATE_TTL if short else STATE_TTL
+    m = _ILLNESS.search(c) or (_FEELING.search(c) if _LASTING.search(c) else None)
+    if m and re.search(r"(?:不|没|没有)$", c[: m.start()]):
+        return []  # 我已经不过敏了 / 不咳嗽了: over, not ongoing
+    if m:  # 我感冒了 lasts; 好累 only when it has lasted (最近好累)
+        word = re.sub(r"(?:很|好|特别|有点|挺)", "", m.group(0))
+        return [Hit(S, f"state.{word}", "state.feeling", ttl=ttl)]
     m = _ONGOING.match(c)
     if m:
-        return [
-            Hit(
-                S,
-                f"state.{slug(m.group('x') or m.group('y'))}",
-                "state.ongoing",
-                ttl=SHORT_STATE_TTL if short else STATE_TTL,
-            )
-        ]
+        return [Hit(S, f"state.{slug(m.group('x') or m.group('y'))}", "state.ongoing", ttl=ttl)]
     return []
 
 
@@ -247,9 +147,13 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
         window is None
         or window.start is None
         or window.start >= ctx.ref
-        or not re.search(r"了|过", c)
+        or not re.search(r"了|过|完|到", c)
     ):
         return []
+    if re.match(r"今|刚|中午|早上|晚上", window.expression) and re.search(
+        r"吃了|喝了|睡了|起床|洗澡|逛|玩了|看了", c
+    ):
+        return []  # 今天中午吃了碗面: this moment, not an event to remember
     return [
         Hit(
             E,
@@ -263,29 +167,104 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
 
 
 def _habit(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(rf"^(?:我)?{ADV}(?:不再|再也不|不)(?P<x>(?:{_ACTIVITY}))(?:了)$", c)
+    if m:  # 我已经不跑步了: the routine stopped
+        return [
+            Hit(
+                F,
+                f"habit.{_activity_key(m.group('x'))}",
+                "habit.stopped",
+                value="no",
+                correction=True,
+            )
+        ]
+    if ctx.extra.get("temporary"):
+        return []  # 这个月我都在上海，周末才回家: part of the temporary state, not a routine
     m = re.match(
-        r"^(?:我)?(?:每天|每周|每晚|每天早上|每天晚上|每个周末|周末|平时|一般|通常|经常|总是|习惯)"
-        r"(?:都|会|要)?(?P<x>.{2,})$",
+        r"^(?:我)?(?:(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末])?|天天|周末|工作日|"
+        r"平时|一般|通常|经常|总是|常常|习惯(?:了)?|基本上?|坚持|几乎每天|每个周末|每隔.{1,3})"
+        r"(?:都|会|要|也|去)?(?P<x>.{2,})$",
         c,
-    )
-    return [Hit(F, f"habit.{slug(m.group('x'))}", "habit")] if m else []
+    ) or re.match(r"^(?:我)?有(?P<x>.{2,10})的习惯$", c)
+    if m and not re.search(r"你|吗", c):
+        return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit", value="yes")]
+    return []
 
 
+_FACTS: tuple[Callable[[str, Context], list[Hit]], ...] = (
+    family,
+    pet,
+    allergy,
+    intolerance,
+    medication,
+    condition,
+    identity,
+    traits,
+    marital,
+    education,
+    work,
+    location,
+)
 _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
-    *FACT_RULES,
-    _drink,
-    _avoid,
-    _preference,
+    *_FACTS,
+    drink,
+    avoid,
+    preference,
     _state,
     _habit,
     _plan,
     _past_event,
 )
 
+# A lead that frames a statement about the user without changing it: 上个月我搬到了西安.
+_LEAD = re.compile(
+    r"^(?P<pre>(?:过完生日|过了年|毕业(?:以)?后|结婚(?:以)?后|生完孩子(?:以)?后|这几年|这些年|从小|"
+    r"小时候|以前|后来|如今|现在|目前|说实话|老实说|本来|原来|另外|对了|其实|所以|"
+    r"[上下这今去前明本][个]?(?:周|星期|礼拜|月|年|天)[一二三四五六日天末]?|昨天|前天|刚才|刚刚|最近)+)"
+    r"(?P<rest>我(?!们).+)$"
+)
+# A clause that goes on about the user without naming them: 今年31岁 / 是一名护士 / 对虾过敏.
+_ELIDED = re.compile(r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从小在|做|当|现在|目前|平时|一直)")
+_CONTINUE = re.compile(
+    r"^(?:现在|目前|后来|如今|已经|都|其实|然后)*(?:而是|是在|是|在|到了|到|去了|去|进了|改成|改为|换成|"
+    r"换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|当|做)(?P<x>[^，,不]{1,12}?)(?:了|上班|工作|住|啦)?$"
+)
+_TEMPLATES = {
+    "location.home": "用户住在{}",
+    "location.work": "用户在{}工作",
+    "work.employer": "用户在{}工作",
+    "work.role": "用户的工作是{}",
+}
+
+
+def _continuation(c: str, ctx: Context) -> list[Hit]:
+    """现在在快手 / 是在宁波 / 改名叫橘子了: the new value of the slot just said to be old."""
+    slot = ctx.extra.pop("slot", None)
+    m = _CONTINUE.match(c) if slot else None
+    if not slot or not m or re.search(r"什么|哪|吗", c):
+        return []
+    value = clean_value(m.group("x"))
+    if not value or (
+        slot.endswith(".name") and not re.match(r"^(?:现在|改|已经|是)*(?:改名)?叫", c)
+    ):
+        return []
+    template = _TEMPLATES.get(slot)
+    content = template.format(value) if template else None
+    return [Hit(F, slot, "continuation", value=value, content=content)]
+
+
+def _match_rules(
+    clause: str, ctx: Context, rules: tuple[Callable[[str, Context], list[Hit]], ...]
+) -> list[Hit]:
+    for rule in rules:
+        if hits := rule(clause, ctx):
+            return hits
+    return []
+
 
 def match_zh(clause: str, ctx: Context) -> list[Hit]:
     """The hits of the first rule that recognises ``clause``; [] if none does."""
-    if m := DRINK_RE.search(clause):
+    for m in DRINK_RE.finditer(clause):
         category, is_type = DRINKS[m.group(0).lower()]
         # A type (冷萃) sets the category but keeps the user's own word for it (咖啡).
         if not is_type:
@@ -293,25 +272,32 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         elif ctx.drink != category:
             ctx.drink_word = None
         ctx.drink = category
-    subject = ctx.extra.get("family_zh")
-    if subject and re.match(r"^(?:她|他)(?!们)", clause):
-        clause = subject + clause[1:]
-    elif subject and not clause.startswith("我"):
-        inherited = subject + clause
-        hits = family_rule(inherited, ctx)
-        if hits and not hits[0].topic.endswith(".about"):
-            for h in hits:
-                h.content = h.content or third_person_zh(inherited)
-            return hits
-    if clause.startswith("我"):
-        ctx.extra.pop("family_zh", None)
-    for rule in _RULES:
-        hits = rule(clause, ctx)
-        if hits:
-            change = bool(CHANGE_RE.search(clause))
-            for h in hits:
-                h.correction = h.correction or change
-                if h.content is None and clause.startswith(subject or "\0"):
-                    h.content = third_person_zh(clause)
-            return hits
-    return []
+    clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
+    clause = re.sub(r"^我(?:确实|真的|的确|本来就|一向)", "我", clause)
+    clause = re.sub(r"^我(?:们)?是(?=在|从)", "我", clause)  # 我是在腾讯上班 = 我在腾讯上班
+    hits = _continuation(clause, ctx)
+    if not hits and not clause.startswith("我"):
+        hits = pet_continuation(clause, ctx)
+        subject = ctx.extra.get("family_zh")
+        if not hits and subject:
+            inherited = subject + re.sub(r"^(?:她|他)(?!们)", "", clause)
+            hits = family(inherited, ctx)
+            hits = [] if hits and hits[0].topic.endswith(".about") else hits
+    if not hits and (lead := _LEAD.match(clause)):
+        hits = _match_rules(lead.group("rest"), ctx, _FACTS)
+    if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
+        hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
+    if not hits:
+        if clause.startswith("我") and not re.match(r"^我(?:们)?(?:家|的)", clause):
+            ctx.extra.pop("family_zh", None)
+            ctx.extra.pop("pet", None)
+        hits = _match_rules(clause, ctx, _RULES)
+    change = bool(CHANGE_RE.search(clause))
+    for h in hits:
+        h.correction = h.correction or change
+        h.content = h.content or third_person_zh(clause)
+        if h.value and h.value.startswith("not "):
+            ctx.extra["slot"] = h.topic  # 我不住北京了，(搬到)上海了
+        if h.kind is S:
+            ctx.extra["temporary"] = "1"
+    return hits

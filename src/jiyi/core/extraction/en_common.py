@@ -1,0 +1,165 @@
+"""Shared pieces of the English rules: the first-person and adverb patterns, numbers in words,
+value cleaners and the third-person rewrite.
+
+Clauses arrive with curly apostrophes straightened; matching is case-insensitive, but values
+are taken from the original text so names keep their capitals.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.lexicon import PRONOUN_OBJECTS, word_set
+from jiyi.core.extraction.topics import clean_value, normalize_object
+
+__all__ = [
+    "ADV",
+    "CHANGE_RE",
+    "IM",
+    "NUM_WORD",
+    "PAST_VERBS",
+    "SEP",
+    "first_name",
+    "number",
+    "object_key",
+    "place",
+    "third_person_en",
+]
+
+I_ = re.IGNORECASE
+IM = r"(?:i'm|i am|im)"
+ADV = (
+    r"(?:(?:really|also|usually|always|never|often|just|actually|only|still|sometimes|"
+    r"absolutely|totally|currently|now|mostly|rarely|seriously|honestly|definitely|kind of|"
+    r"sort of|normally|typically|generally|no longer|recently|finally|even|do|truly|"
+    r"genuinely|pretty much|literally|kinda|super|so|very|quite|pretty|a bit|a little)\s+)*"
+)
+SEP = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*|/", I_)
+# Words that say an earlier state no longer holds.
+CHANGE_RE = re.compile(r"\b(?:no longer|anymore|any more|not \w+ now|gave up|quit|stopped)\b", I_)
+
+PAST_VERBS = word_set(
+    """
+    was were went had got took ate drank saw met bought left came did made began flew
+    grew gave found lost broke fell felt forgot heard kept knew paid ran said sent sold
+    sat slept spent told thought woke won wrote became brought caught chose drove fought
+    held led put read rode rose set sang swam taught threw wore hurt built
+    """
+)
+_MODAL = word_set("can could will would should shall may might must can't won't cannot")
+_UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+_UNITS += "fifteen sixteen seventeen eighteen nineteen"
+_NUMBERS = {w: i for i, w in enumerate(_UNITS.split())}
+_TENS = {
+    w: 10 * i
+    for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split())
+}
+_ORDINALS = {
+    "first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+    "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10", "eleventh": "11",
+    "twelfth": "12", "freshman": "9", "sophomore": "10", "junior": "11", "senior": "12",
+    "kindergarten": "K", "pre-k": "pre-K",
+}  # fmt: skip
+NUM_WORD = (
+    r"\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|"
+    r"four|five|six|seven|eight|nine))?|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|one|two|three|four|five|six|seven|eight|nine|ten"
+)
+
+
+def number(word: str) -> str:
+    """seven → 7, twenty-seven → 27, 4th → 4, sophomore → 10; digits as they are."""
+    w = word.lower().strip()
+    if w in _ORDINALS:
+        return _ORDINALS[w]
+    if w in _NUMBERS:
+        return str(_NUMBERS[w])
+    parts = re.split(r"[- ]", w)
+    if parts[0] in _TENS:
+        return str(_TENS[parts[0]] + (_NUMBERS.get(parts[1], 0) if len(parts) > 1 else 0))
+    return re.sub(r"(?:st|nd|rd|th)$", "", w)
+
+
+def _third(verb: str) -> str:
+    v = verb.lower()
+    special = {
+        "am": "is", "'m": "is", "have": "has", "'ve": "has", "do": "does", "go": "goes",
+        "don't": "doesn't", "haven't": "hasn't", "'d": "would", "'ll": "will",
+    }  # fmt: skip
+    if v in special:
+        return special[v]
+    if v in _MODAL or v in PAST_VERBS or v.endswith("ed") or not v.isalpha():
+        return verb
+    if v.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if v.endswith("y") and len(v) > 2 and v[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def third_person_en(clause: str) -> str:
+    """I'm allergic to peanuts → User is allergic to peanuts; my dog is called Max → User's dog
+    is called Max; I never eat pork → User never eats pork."""
+    text = clean_value(clause)
+    m = re.match(rf"^(?:i'm|im)\b|^i(?:'ve|'d|'ll)?\s+(?P<adv>{ADV})(?P<verb>[\w']+)", text, I_)
+    if re.match(r"^(?:i'm|im)\b", text, I_):
+        text = "User is" + text[text.index("m") + 1 :]
+    elif re.match(r"^i've\b", text, I_):
+        text = "User has" + text[4:]
+    elif m and m.group("verb"):
+        text = "User " + m.group("adv") + _third(m.group("verb")) + text[m.end() :]
+    elif re.match(r"^(?:my|our)\b", text, I_):
+        text = "User's" + text[text.index(" ") :]
+    elif re.match(r"^we(?:'re| are)\b", text, I_):
+        text = "User and family are" + re.sub(r"^we(?:'re| are)", "", text, flags=I_)
+    elif re.match(r"^we\b", text, I_):
+        text = "User and family" + text[2:]
+    text = re.sub(r"\b(?:my|our)\b", "their", text, flags=I_)
+    text = re.sub(r"\bi'm\b", "they're", text, flags=I_)
+    text = re.sub(r"\b(?:me|myself)\b", "them", text, flags=I_)
+    text = re.sub(r"\bi\b", "they", text, flags=I_)
+    return text if text.startswith("User") else "User: " + text
+
+
+def object_key(value: str) -> str | None:
+    value = clean_value(value)
+    value = re.split(
+        r"\s+(?:over|rather than|instead of|more than|than|but|because|since|when|if|so|"
+        r"especially|like|such as)\s+",
+        value,
+        maxsplit=1,
+        flags=I_,
+    )[0]
+    value = re.sub(r"\s+(?:stuff|things|ones)$", "", value, flags=I_)
+    if (
+        not value
+        or value.lower() in PRONOUN_OBJECTS
+        or re.match(r"^(?:what|which|who)\b", value, I_)
+    ):
+        return None
+    norm = normalize_object(value)
+    return norm if norm and norm not in PRONOUN_OBJECTS else None
+
+
+def first_name(value: str, words: int = 1) -> str:
+    """The name at the start of a phrase: "Otis now, not Milo" → Otis."""
+    value = re.split(
+        r",|\bnot\b|\bbut\b|\band\b|\bsince\b|\bnow\b|\bthough\b", value, maxsplit=1, flags=I_
+    )[0]
+    return " ".join(clean_value(value).split()[:words])
+
+
+def place(value: str) -> str:
+    """A place or organisation as said, without trailing time words: "Denver last month" →
+    Denver."""
+    value = re.split(
+        r"\s+(?:last|this|next|in \d{4}|a few|two|three|since|now|recently|anymore|any more|"
+        r"these days|for (?:the )?(?:past|last)|for \w+ (?:years?|months?)|"
+        r"in (?:the )?(?:spring|summer|fall|autumn|winter)|in (?:jan|feb|mar|apr|may|jun|jul|aug|"
+        r"sep|oct|nov|dec)[a-z]*|with (?:my|our)|"
+        r"for \w+|because|but|and|though|full[- ]time|part[- ]time|most days)\b",
+        value,
+        maxsplit=1,
+        flags=I_,
+    )[0]
+    return clean_value(value)

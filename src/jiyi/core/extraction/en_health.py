@@ -1,0 +1,107 @@
+"""English rules for the user's health: allergies, conditions, medication, intolerances.
+
+Same slots as the Chinese rules: "I'm allergic to peanuts" and "I have a peanut allergy" both
+land in ``health.allergy.peanut``; "I have high blood pressure" and "I'm hypertensive" in
+``health.condition.hypertension``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import IM, SEP, object_key
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, DRUG_RE_EN
+from jiyi.core.extraction.topics import clean_value
+from jiyi.core.models import MemoryKind
+
+__all__ = ["health"]
+
+F = MemoryKind.FACT
+I_ = re.IGNORECASE
+_SEVERITY = (
+    r"(?:severe|serious|mild|slight|bad|deadly|life-threatening|minor|major|bit of an?|an?|the)\s+"
+)
+_NEGATED = re.compile(
+    r"\b(?:not|no longer|don't have|do not have|cured|anymore|any more|grew out of|outgrew)\b", I_
+)
+
+
+def _allergy(c: str, ctx: Context) -> list[Hit]:
+    m = (
+        re.search(
+            r"\b(?P<neg>not |no longer |n't |never been )?(?:severely |very |mildly |extremely |"
+            r"deathly |"
+            r"a bit |slightly |a little |super |highly )?allergic to (?P<x>.+)$",
+            c,
+            I_,
+        )
+        or re.search(
+            rf"\b(?:i have|i've got|i've|i got|"
+            rf"i suffer from) (?:{_SEVERITY})*(?P<x>[\w -]+?) allerg(?:y|ies)\b(?P<neg>)",
+            c,
+            I_,
+        )
+        or re.search(r"\b(?:my )?allerg(?:y|ies) (?:is|are) (?:to )?(?P<x>.+)(?P<neg>)$", c, I_)
+    )
+    if not m:
+        return []
+    neg = bool(m.group("neg")) or bool(_NEGATED.search(c))
+    said = re.sub(r"\s+(?:anymore|any more|now|too|as well|though)$", "", m.group("x"), flags=I_)
+    parts = [re.sub(rf"^(?:{_SEVERITY})+", "", p, flags=I_) for p in SEP.split(said)]
+    hits = [
+        Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes")
+        for part in parts
+        if (o := object_key(part))
+    ]
+    if hits:
+        ctx.extra["last_obj"] = hits[-1].topic.rsplit(".", 1)[1]
+        ctx.extra["last_word"] = clean_value(parts[-1])
+    return hits
+
+
+def health(c: str, ctx: Context) -> list[Hit]:
+    if hits := _allergy(c, ctx):
+        return hits
+    m = re.search(
+        rf"^(?:i|{IM}) (?:(?:have|take|am on|'m on|use|need|started|started taking|just started|"
+        rf"take daily)\s+)"
+        r"(?:to take |taking )?(?P<x>.+?)(?: every (?:day|morning|night)| daily| twice a day|"
+        r" for (?:my )?\w+.*)?$|"
+        rf"^{IM} (?:on|taking) (?P<y>.+?)(?: (?:for|because) .+)?$",
+        c,
+        I_,
+    )
+    said = (m.group("x") or m.group("y")) if m else ""
+    if m and DRUG_RE_EN.search(said) and not CONDITION_RE.match(said):
+        drug = re.sub(r"^(?:some|my|a|an|the)\s+", "", said, flags=I_)
+        if o := object_key(drug):
+            return [Hit(F, f"health.medication.{o}", "medication", value="yes")]
+    m = CONDITION_RE.search(c)
+    if m and re.search(r"\b(?:i|i'm|im|my|i've)\b", c, I_):
+        key, _, en = CONDITIONS[m.group(0).lower()]
+        if _NEGATED.search(c) or re.search(
+            r"\b(?:in remission|under control|went away|is gone)\b", c, I_
+        ):
+            return [
+                Hit(
+                    F,
+                    f"health.{key}",
+                    "condition",
+                    content=f"User no longer {en}",
+                    correction=True,
+                    value="no",
+                )
+            ]
+        return [Hit(F, f"health.{key}", "condition", content=f"User {en}", value="yes")]
+    m = re.match(
+        r"^(?:(?P<x>[\w -]{2,20}?) (?:gives|give) me (?:a )?(?P<s>stomach ?aches?|headaches?|"
+        r"migraines?|hives|"
+        r"a rash|heartburn|bloating|diarrh?ea|cramps)|i can't (?:digest|tolerate|"
+        r"handle) (?P<y>.+))$",
+        c,
+        I_,
+    )
+    if m and (o := object_key(m.group("x") or m.group("y"))):
+        return [Hit(F, f"health.intolerance.{o}", "intolerance", value="yes")]
+    return []

@@ -1,0 +1,329 @@
+"""English rules for the user's family and pets, with the subject carried across clauses.
+
+"My son is called Leo and he's 7": 7 is the son's age; "We got a puppy, his name is Max":
+Max is the dog. The last subject named is kept in :class:`Context` (``family_en``, ``pet_en``)
+and a pronoun clause inherits it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import (
+    ADV,
+    NUM_WORD,
+    SEP,
+    first_name,
+    number,
+    object_key,
+    place,
+    third_person_en,
+)
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_EN, RELATIONS_EN
+from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
+from jiyi.core.models import MemoryKind
+
+__all__ = ["family", "pet"]
+
+F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
+I_ = re.IGNORECASE
+_REL = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
+_PET = "|".join(sorted(map(re.escape, PETS_EN), key=len, reverse=True))
+_DESC = (
+    r"(?:(?:little|baby|older|younger|big|eldest|oldest|youngest|twin|teenage|step|new|old|rescue|"
+    r"senior|sweet|tiny|adopted|\w+-year-old|\w+-month-old|black|white|orange|ginger|gr[ae]y|brown|"
+    r"fluffy|lazy|two|three|four)\s+)*"
+)
+_COUNT = r"(?:a|an|one|two|three|four|five|\d+|twin|a couple of|another)"
+# "my son's in 3rd grade" is "my son is …"; "my son's name is …" a possessive.
+_IS_AFTER_S = re.compile(
+    r"^ (?:in|a|an|the|allergic|now|\d|really|very|so|also|still|going|getting|turning|starting|"
+    r"obsessed|into|not|currently|actually|called|named|[A-Z][a-z]+$)"
+)
+_KIDS = {"boy": "son", "boys": "son", "girl": "daughter", "girls": "daughter"}
+_ROLE_EN = re.compile(
+    r"(?:er|or|ist|ian|ant|ent|nurse|doctor|chef|student|engineer|designer|manager|lawyer|teacher|"
+    r"scientist|founder|ceo|intern|retiree|analyst|consultant|pilot|barista|artist|writer|medic|"
+    r"mechanic|dentist|pharmacist|therapist|surgeon|vet|clerk|cashier|cop|officer|soldier|tutor|"
+    r"coach|editor|journalist|photographer|realtor|agent|banker|programmer|dev|paramedic|"
+    r"electrician|plumber|firefighter|professor|principal|retired)$",
+    I_,
+)
+
+
+def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
+    """What one clause says about a family member (``key`` = family.son)."""
+    rest = re.sub(r"\s+(?:now|these days|currently|this year)$", "", rest.strip(), flags=I_)
+    n = re.match(
+        r"^(?:'s )?(?:name is|name's|is called|is named|goes by|,? named|,? called)\s+(?P<x>\S.*)$",
+        rest,
+        I_,
+    )
+    if n:
+        return [Hit(F, f"{key}.name", "family.name", value=first_name(n.group("x")))]
+    if n := re.match(r"^(?:is|'s) (?:actually )?(?P<x>[A-Z][a-z]+)$", rest):
+        name = n.group("x")
+        return [
+            Hit(
+                F, f"{key}.name", "family.name", content=f"User's {rel} is named {name}", value=name
+            )
+        ]
+    n = re.match(
+        rf"^(?:is|just turned|turned|has just turned|is now) (?:now |about |"
+        rf"almost )?(?P<x>{NUM_WORD})"
+        r"(?: and a half)?(?: years? old| months? old| yrs?(?: old)?| yo)?$",
+        rest,
+        I_,
+    )
+    if n:
+        months = "months" in rest.lower()
+        return [
+            Hit(
+                F,
+                f"{key}.age",
+                "family.age",
+                value=number(n.group("x")) + (" months" if months else ""),
+            )
+        ]
+    n = re.match(
+        r"^(?:is|just started|started|is starting|is going into|"
+        r"goes into) (?:now )?(?:in )?(?:the )?"
+        r"(?P<x>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
+        r"tenth|eleventh|twelfth) grade$|^is (?:now )?a (?P<y>freshman|sophomore|junior|senior)\b|"
+        r"^(?:is in|just started|started|goes to|is at) (?P<z>kindergarten|preschool|pre-k|daycare|"
+        r"nursery|middle school|high school|college|elementary school|primary school|uni|"
+        r"university)$",
+        rest,
+        I_,
+    )
+    if n:
+        grade = number(n.group("x") or n.group("y") or n.group("z"))
+        return [Hit(F, f"{key}.grade", "family.grade", value=grade)]
+    if n := re.search(r"\b(?P<neg>not |no longer |n't )?allergic to (?P<x>.+)$", rest, I_):
+        neg = bool(n.group("neg"))
+        return [
+            Hit(F, f"{key}.health.allergy.{o}", "family.allergy", value="no" if neg else "yes")
+            for part in SEP.split(n.group("x"))
+            if (o := object_key(part))
+        ]
+    if cm := CONDITION_RE.search(rest):
+        slot = CONDITIONS[cm.group(0).lower()][0]
+        value = "no" if re.search(r"\b(?:not|no longer|n't)\b", rest, I_) else "yes"
+        return [Hit(F, f"{key}.health.{slot}", "family.health", value=value)]
+    n = re.match(r"^(?:is|works as) (?:an? )?(?P<x>[a-z][a-z -]*?)(?: at (?P<y>.+))?$", rest, I_)
+    if (
+        n
+        and _ROLE_EN.search(n.group("x"))
+        and n.group("x").split()[-1].lower() not in ("fan", "lover")
+    ):
+        return [Hit(F, f"{key}.job", "family.job", value=n.group("x").lower())]
+    if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_):
+        return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
+    if n := re.match(r"^(?:lives|is living|is based|moved) (?:in|to|out in) (?P<x>.+)$", rest, I_):
+        return [Hit(F, f"{key}.home", "family.home", value=place(n.group("x")))]
+    n = re.match(
+        rf"^{ADV}(?P<v>loves|love|likes|like|adores|adore|enjoys|enjoy|hates|hate|doesn't like|"
+        r"don't like|does not like|can't stand|can't eat|cannot eat|doesn't eat|don't eat|"
+        r"can't have|"
+        r"(?:is|are|'s|'re) (?:obsessed with|into|crazy about|a huge fan of|a big fan of|"
+        r"allergic to|scared of|afraid of))\s+(?P<x>.+)$",
+        rest,
+        I_,
+    )
+    if n and (o := object_key(n.group("x"))):
+        pol = (
+            "like"
+            if re.match(r"lov|lik|ador|enjoy|(?:is|are|'s|'re) (?!scared|afraid)", n.group("v"), I_)
+            else "dislike"
+        )
+        if re.search(r"n't|not", n.group("v")):
+            pol = "dislike"
+        return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, value=pol)]
+    words = rest.split()
+    if len(words) >= 2 and not re.match(
+        r"^(?:is|'s|are) (?:so |very |really |super )?\w+$", rest, I_
+    ):
+        return [Hit(F, f"{key}.about", "family.about")]
+    return []
+
+
+def family(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        rf"^(?:i|we)(?: have|'ve got| have got| got|'ve) (?P<n>{_COUNT}) {_DESC}"
+        rf"(?P<rel>{_REL}|boys?|girls?)\b(?P<rest>.*)$",
+        c,
+        I_,
+    ) or re.match(
+        rf"^(?:i'm|i am) (?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent|mama) (?:of|to) "
+        rf"(?P<n>{_COUNT}|{NUM_WORD})(?: (?P<rel>kids?|boys?|girls?|children|daughters?|"
+        rf"sons?))?(?P<rest>)$",
+        c,
+        I_,
+    )
+    if m:
+        word = (m.group("rel") or "kids").lower()
+        rel = _KIDS.get(word) or RELATIONS_EN.get(word, "child")
+        rest = m.group("rest").strip(" ,")
+        ctx.extra["kids"] = "1"
+        if n := re.match(r"^(?:named|called) (?P<x>[A-Z][a-z]+)", rest):
+            return [Hit(F, f"family.{rel}.name", "family.has.name", value=n.group("x"))]
+        count = number(m.group("n")) if m.group("n").lower() not in ("a", "an") else "1"
+        return [Hit(F, f"family.{rel}", "family.has", value=count)]
+    if ctx.extra.get("kids") and (
+        k := re.match(
+            rf"^(?P<name>[A-Z][a-z]+) (?:is|'s|just turned|turned) (?P<n>{NUM_WORD})\b", c
+        )
+    ):
+        name = k.group("name")  # "I have two kids, Mia is 7 and Leo is 4"
+        return [
+            Hit(F, f"family.child_{name.lower()}.age", "family.kid", value=number(k.group("n")),
+                content=f"User's child {name} is {number(k.group('n'))}", drop="family.child")
+        ]  # fmt: skip
+    m = re.match(rf"^(?i:my|our) (?i:{_DESC})(?P<rel>(?i:{_REL}))(?P<poss>'s)?\b(?P<rest>.*)$", c)
+    if not m:
+        return []
+    rel_word = m.group("rel").lower()
+    key, rest = f"family.{RELATIONS_EN[rel_word]}", m.group("rest")
+    if m.group("poss") and _IS_AFTER_S.match(rest):
+        rest = " is" + rest  # "my son's in 3rd grade" = my son is in 3rd grade
+    elif m.group("poss"):
+        rest = "'s" + rest
+    ctx.extra["family_en"] = c[: m.end("rel")]
+    ctx.extra.pop("pet_en", None)
+    named = None
+    if a := re.match(
+        r"^,? (?P<name>[A-Z][a-z]+)(?=,? (?:is|just|turned|has|loves|likes|hates|was|goes|and|"
+        r"'s)\b|,?$)",
+        rest,
+    ):
+        named, rest = a.group("name"), rest[a.end() :]  # "my daughter Emma just turned 5"
+    hits = _attributes(key, rel_word, rest.strip(" ,"), ctx)
+    if named and not hits:  # a name said in passing is part of the statement it comes with
+        hits = [Hit(F, f"{key}.name", "family.name", value=named)]
+    for h in hits:
+        h.content = h.content or third_person_en(c)
+    return hits
+
+
+# ------------------------------------------------------------------ pets
+
+
+def _pet_attributes(key: str, rest: str) -> list[Hit]:
+    rest = re.sub(r"\s+(?:now|these days)$", "", rest.strip(), flags=I_)
+    noun = key.split(".")[1].replace("_", " ")
+    m = re.match(
+        r"^(?:'s name is|'s name's|'s called|is called|is named|,? named|,? called|"
+        r"'s (?:new )?name is now|"
+        r"is now called|is now named|'s been renamed(?: to)?|was renamed(?: to)?|goes by|"
+        r"answers to|"
+        r"has been renamed(?: to)?)\s+(?P<x>\S.*)$",
+        rest,
+        I_,
+    )
+    if m:
+        name = first_name(m.group("x"))
+        return [
+            Hit(F, f"{key}.name", "pet.name", value=name, content=f"User's {noun} is called {name}")
+        ]
+    m = re.match(
+        rf"^(?:is|just turned|turned|'s) (?:now |about |almost )?(?P<x>{NUM_WORD})(?: and a half)?"
+        r"(?: years? old| months? old| yrs?(?: old)?)?$",
+        rest,
+        I_,
+    )
+    if m:
+        age = number(m.group("x")) + (" months" if "month" in rest.lower() else "")
+        return [Hit(F, f"{key}.age", "pet.age", value=age, content=f"User's {noun} is {age}")]
+    m = re.match(rf"^(?:is|'s) (?:an? )?(?P<x>{_PET})$", rest, I_)
+    if m:
+        return [
+            Hit(
+                F,
+                f"{key}.breed",
+                "pet.breed",
+                value=m.group("x").lower(),
+                content=f"User's {noun} is a {m.group('x')}",
+            )
+        ]
+    return []
+
+
+def _intro(ctx: Context, hit: Hit) -> list[Hit]:
+    """One message about one pet is one memory: later clauses enrich the first one."""
+    intro = ctx.extra.get("pet_intro_en")
+    if intro is None:
+        ctx.extra["pet_intro_en"], ctx.extra["pet_intro_en_value"] = hit.topic, hit.value or "yes"
+        ctx.extra["pet_intro_en_text"] = hit.content or ""
+        return [hit]
+    text = f"{ctx.extra['pet_intro_en_text']}, {hit.content or ''}".strip(", ")
+    if hit.topic.endswith(".name"):
+        merged = Hit(F, hit.topic, "pet.intro", value=hit.value, content=text)
+        merged.drop = intro if intro != hit.topic else None
+    else:
+        merged = Hit(F, intro, "pet.intro", value=ctx.extra["pet_intro_en_value"], content=text)
+    ctx.extra["pet_intro_en"], ctx.extra["pet_intro_en_text"] = merged.topic, text
+    ctx.extra["pet_intro_en_value"] = merged.value or "yes"
+    return [merged]
+
+
+def pet(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        rf"^(?i:my|our) (?i:{_DESC})(?P<pet>(?i:{_PET}))(?: (?P<name>[A-Z][a-z]+))?"
+        r"(?P<rest>(?:'s)?\b.*)$",
+        c,
+    )
+    if m and m.group("pet").lower() in PETS_EN:
+        key = f"pet.{PETS_EN[m.group('pet').lower()]}"
+        ctx.extra["pet_en"] = key
+        ctx.extra.pop("family_en", None)
+        hits = _pet_attributes(key, m.group("rest"))
+        if m.group("name"):  # "our cat Mochi is 12"
+            hits = [
+                Hit(F, f"{key}.name", "pet.name", value=m.group("name"), content=third_person_en(c))
+            ]
+        for h in hits:
+            h.content = third_person_en(c) if h.rule != "pet.breed" or len(hits) > 1 else h.content
+        return [x for h in hits for x in _intro(ctx, h)][-1:] if hits else []
+    m = re.match(
+        rf"^(?:i|we)(?:'ve| have)? (?:just |recently |finally |also )?(?:have|has|own|got|adopted|"
+        rf"rescued|"
+        rf"brought home|'ve got|have got|picked up|"
+        rf"got ourselves) {_COUNT} {_DESC}(?P<pet>{_PET})(?:s)?\b"
+        r"(?:,? (?:named|called) (?P<x>\S+))?(?P<rest>.*)$",
+        c,
+        I_,
+    )
+    if m and not re.match(r"^\s*(?:meeting|class|report|test|at work|today)", m.group("rest"), I_):
+        key = f"pet.{PETS_EN[m.group('pet').lower()]}"
+        ctx.extra["pet_en"] = key
+        ctx.extra.pop("family_en", None)
+        ctx.extra.pop("pet_intro_en", None)
+        word = m.group("pet").lower()
+        if m.group("x"):
+            hit = Hit(F, f"{key}.name", "pet.intro", value=first_name(m.group("x")))
+        elif word not in PET_SPECIES:
+            hit = Hit(F, f"{key}.breed", "pet.intro", value=word)
+        else:
+            hit = Hit(F, key, "pet.intro", value="yes")
+        hit.content = third_person_en(c)
+        return _intro(ctx, hit)
+    m = re.match(
+        rf"^(?:we|i)(?:'ve| have)? (?:just )?renamed (?:our|my|"
+        rf"the) (?:{_DESC})(?P<pet>{_PET})(?: to)?(?: (?P<x>\S+))?",
+        c,
+        I_,
+    )
+    if m:  # "We renamed our beagle, he goes by Waffles now"
+        key = f"pet.{PETS_EN[m.group('pet').lower()]}"
+        ctx.extra["pet_en"] = key
+        if m.group("x"):
+            return [Hit(F, key + ".name", "pet.rename", value=first_name(m.group("x")))]
+        return []
+    if ctx.extra.get("pet_en") and re.match(r"^(?:he|she|it|they|his|her|its|their)\b", c, I_):
+        rest = re.sub(r"^(?:his|her|its|their) name(?:'s| is)", "'s name is", c, flags=I_)
+        rest = re.sub(r"^(?:he|she|it|they)(?:'s| is|'re| are)", "is", rest, flags=I_)
+        rest = re.sub(r"^(?:he|she|it|they) ", "", rest, flags=I_)
+        hits = _pet_attributes(ctx.extra["pet_en"], rest)
+        return [x for h in hits for x in _intro(ctx, h)][-1:] if hits else []
+    return []

@@ -1,0 +1,320 @@
+"""English rules for tastes: diet style, drink orders, do-not-recommend, likes and dislikes,
+favourites.
+
+Every way of liking ("I love / I'm really into / I'm a big X fan / X is my thing") and of
+disliking ("I hate / I can't stand / I'm not much of an X drinker / no more X") keys the same
+``pref.<object>`` slot, so a change of taste replaces the old one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import ADV, CHANGE_RE, IM, object_key, third_person_en
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import DRINKS
+from jiyi.core.extraction.topics import clean_value, normalize_object
+from jiyi.core.models import MemoryKind
+
+__all__ = ["avoid", "diet", "drink", "drink_type", "preference"]
+
+P = MemoryKind.PREFERENCE
+I_ = re.IGNORECASE
+_STYLES = (
+    r"vegetarian|vegan|pescatarian|pescetarian|plant-based|halal|kosher|keto|paleo|low-carb|"
+    r"mediterranean|intermittent fasting|carnivore|gluten-free|dairy-free|sugar-free|whole30|"
+    r"flexitarian|raw vegan|low-fodmap|low fodmap"
+)
+
+
+def diet(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        rf"^(?:{IM} (?:not|no longer) (?:a )?(?P<x>vegetarian|vegan|pescatarian|"
+        rf"keto)(?: any ?more)?|"
+        r"i(?:'ve| have)? stopped being (?:a )?(?P<y>vegetarian|vegan|pescatarian)|"
+        r"i(?:'ve| have)? (?:started )?eat(?:ing)? meat again|i eat meat now|i(?:'m| am) off keto)",
+        c,
+        I_,
+    )
+    if m:  # "I'm not vegetarian anymore"
+        style = (m.group("x") or m.group("y") or "vegetarian").lower()
+        content = None if re.search(r"\bmeat\b", c, I_) else f"User is no longer {style}"
+        return [
+            Hit(
+                P,
+                "diet.style",
+                "diet.style",
+                content=content,
+                value=f"not {style}",
+                correction=True,
+            )
+        ]
+    m = re.match(
+        rf"^(?:{IM} (?:a |strictly |fully |mostly |now |also |basically )*|i eat |i follow an? |"
+        rf"i keep |"
+        r"i(?:'m| am) on an? |i(?:'ve| have)? (?:switched|moved|changed) to (?:an? )?|i(?:'ve|"
+        r" have) gone |"
+        r"i went |i(?:'ve| have) become (?:an? )?|i became (?:an? )?|i(?:'m| am) doing |"
+        r"i(?:'ve| have) been doing |i do |i(?:'m| am) eating |we(?:'re| are) (?:a )?)"
+        rf"(?P<x>{_STYLES})\b",
+        c,
+        I_,
+    )
+    if m:
+        return [Hit(P, "diet.style", "diet.style", polarity="like", value=m.group("x").lower())]
+    return []
+
+
+_ADDIN = re.compile(
+    r"\b(?P<p>no|without|with|extra|less|a little|light|a splash of|a dash of|some|half|"
+    r"don't (?:take|put|add|want)|never (?:take|put|add)|take it with(?:out)?|just|one|two|three|"
+    r"a spoon of|a teaspoon of|\d)\s+(?:any\s+)?(?P<x>sugars?|sweetener|honey|oat milk|almond milk|"
+    r"soy milk|coconut milk|skim milk|whole milk|milk|cream|creamer|ice|foam|syrup)\b|"
+    r"\b(?P<u>unsweetened|sugar-free|iced|hot|black)\b",
+    I_,
+)
+
+
+def drink(c: str, ctx: Context) -> list[Hit]:
+    hits: list[Hit] = []
+    m = re.match(
+        r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically)? ?(?:drink|order|get|"
+        r"have|take)"
+        r"(?: an?)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|moved) (?:over )?to (?P<y>.+)$|"
+        r"^i(?:'ve| have)? started (?:drinking|ordering) (?P<z>.+)$|"
+        r"^my (?:usual|go-to|regular|standard|daily) (?:order|drink|coffee)? ?(?:is|"
+        r"'s) (?:an? )?(?P<w>.+)$",
+        c,
+        I_,
+    )
+    if m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
+        word = clean_value(m.group("x") or m.group("y") or m.group("z") or m.group("w")).lower()
+        word = re.split(
+            r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and)\b|,", word
+        )[0]
+        if (hit := drink_type(word, c)) is not None:
+            hits.append(hit)
+            ctx.drink = ctx.drink or hit.topic.split(".")[1]
+    if ctx.drink:
+        for a in _ADDIN.finditer(c):
+            if a.group("u"):
+                word = a.group("u").lower()
+                if word in ("iced", "hot") and not hits:
+                    attr, value = "ice", word
+                elif word in ("iced", "hot"):
+                    continue
+                else:
+                    attr, value = ("milk", "black") if word == "black" else ("sugar", "no sugar")
+                neg = word in ("black", "unsweetened", "sugar-free")
+            else:
+                x = a.group("x").lower()
+                attr = {"sugar": "sugar", "sugars": "sugar", "sweetener": "sugar", "honey": "sugar",
+                        "syrup": "sugar", "ice": "ice", "foam": "milk"}.get(x, "milk")  # fmt: skip
+                neg = bool(re.match(r"no|without|don't|never", a.group("p"), I_))
+                value = f"{a.group('p')} {x}".lower()
+            if any(h.topic == f"diet.{ctx.drink}.{attr}" for h in hits):
+                continue
+            said = ctx.drink_word or (
+                hits[0].value if hits and hits[0].value else ctx.drink.replace("_", " ")
+            )
+            content = f"User takes {said} {value}" if hits or not re.match(r"^i\b", c, I_) else None
+            hits.append(
+                Hit(P, f"diet.{ctx.drink}.{attr}", "drink.addin", content=content,
+                    polarity="dislike" if neg else "like", value=value)
+            )  # fmt: skip
+    return hits
+
+
+def drink_type(word: str, clause: str) -> Hit | None:
+    """A drink order: "oat milk lattes" → diet.coffee.type = oat milk latte; None when the
+    phrase names no known drink type."""
+    words = re.sub(r"s$", "", re.sub(r"^(?:a |an |the |my )", "", word)).split()
+    # "oat milk lattes": the drink is the head noun at the end.
+    kind = next(
+        (DRINKS[" ".join(words[i:])] for i in range(len(words)) if " ".join(words[i:]) in DRINKS),
+        None,
+    )
+    if not kind or not kind[1] or len(words) > 5:
+        return None
+    only = re.search(r"\bonly\b", clause, I_)
+    value = re.sub(r"\s+(?:coffee|tea)$", "", " ".join(words)) or " ".join(words)
+    return Hit(
+        P,
+        f"diet.{kind[0]}.type",
+        "drink.type",
+        polarity="like",
+        content=f"User {'only drinks' if only else 'drinks'} {' '.join(words)}",
+        value=value,
+    )
+
+
+def avoid(c: str, ctx: Context) -> list[Hit]:
+    m = re.search(
+        r"\b(?:don't|do not|never|stop|please don't|no need to|avoid|please avoid|"
+        r"i'd rather you didn't)\s+"
+        r"(?:ever\s+)?(?:recommend|recommending|suggest|suggesting|show|showing|offer|offering|"
+        r"give|send|book|booking|order|ordering|pick|picking|"
+        r"choose)\s+(?:me\s+)?(?:any\s+)?(?P<x>.+?)"
+        r"(?:\s+to me)?(?:\s+(?:again|anymore|any more|ever again|please))?$",
+        c,
+        I_,
+    ) or re.search(
+        r"\bno more (?P<x>.+?)(?: recommendations| suggestions)?$|"
+        r"^(?:please )?no (?P<y>[a-z ]+?),? please$|"
+        r"^i'd rather not (?:get|have|see) (?P<z>.+?)(?: recommendations| suggestions)?$|"
+        r"^(?:please )?keep (?P<w>.+?) off (?:my|the) (?:list|recommendations)$",
+        c,
+        I_,
+    )
+    said = (
+        (m.group("x") or m.groupdict().get("y") or m.groupdict().get("z") or m.groupdict().get("w"))
+        if m
+        else None
+    )
+    if said and re.fullmatch(
+        r"(?:any|them|those|it|that|one|ones|any of (?:them|those)|that stuff)", said, I_
+    ):
+        said = ctx.extra.get("last_word")  # "I hate horror movies, please don't recommend any"
+    if said and (
+        o := object_key(re.sub(r"^(?:places|restaurants) (?:with|serving) ", "", said, flags=I_))
+    ):
+        return [
+            Hit(
+                P,
+                f"pref.{o}",
+                "avoid",
+                polarity="dislike",
+                content=f"User does not want {clean_value(said)} recommended",
+            )
+        ]
+    return []
+
+
+_NEG = (
+    r"hate|dislike|detest|loathe|can't stand|cannot stand|can't eat|can't have|can't drink|"
+    r"don't (?:really |much |particularly )?(?:like|love|enjoy|eat|drink|care for|do)|"
+    r"do not (?:like|eat|drink|enjoy)|never (?:eat|drink|touch)|no longer (?:like|eat|drink|enjoy)|"
+    r"avoid|(?:am|'m)? ?not (?:a )?(?:big |huge )?fan of|(?:am|'m)? ?not (?:really )?into|"
+    r"(?:have |'ve )?given up|(?:am|'m)? ?done with|(?:have |'ve )?stopped (?:eating|drinking)|"
+    r"(?:am|'m)? ?not interested in|(?:am|'m)? ?not (?:really |that |very )?big on|gave up|quit|"
+    r"stopped (?:eating|drinking)|(?:am|'m)? ?sick of|(?:am|'m)? ?tired of|(?:am|'m)? ?over|"
+    r"(?:am|'m)? ?(?:scared|afraid|terrified) of|steer clear of|stay away from"
+)
+_POS = (
+    r"love|like|adore|enjoy|prefer|(?:am|'m)? ?(?:really )?into|(?:am|'m)? ?(?:a )?(?:big |"
+    r"huge )?fan of|"
+    r"(?:am|'m)? ?obsessed with|(?:am|'m)? ?crazy about|(?:am|'m)? ?interested in|(?:am|"
+    r"'m)? ?big on|"
+    r"can't live without|always (?:eat|drink|order|get)|(?:am|'m)? ?(?:all|really) about|"
+    r"(?:have |'ve )?(?:gotten|got) (?:really )?into|(?:am|'m)? ?hooked on|(?:am|'m)? ?addicted to|"
+    r"(?:am|'m)? ?passionate about|(?:am|'m)? ?a sucker for|(?:have |'ve )?(?:fallen|"
+    r"fell) in love with|"
+    r"(?:have |'ve )?(?:started|begun) (?:getting )?into|could eat|don't mind|(?:am|"
+    r"'m)? ?nuts about"
+)
+_ACTIVITY_EN = re.compile(
+    r"^(?:\w+ing)\b|^(?:the gym|yoga|pilates|tennis|golf|soccer|football|basketball)$", I_
+)
+
+
+def preference(c: str, ctx: Context) -> list[Hit]:
+    if re.match(r"^i (?:don't|do not|never) drink(?: alcohol| at all| anymore)?$", c, I_):
+        return [
+            Hit(
+                P,
+                "pref.alcohol",
+                "pref.alcohol",
+                polarity="dislike",
+                content="User does not drink alcohol",
+            )
+        ]
+    if m := re.match(r"^(?:nothing|no) too (?P<x>[a-z]+)$", c, I_):  # "…, nothing too expensive"
+        return [Hit(P, f"pref.too_{m.group('x').lower()}", "pref.limit", polarity="dislike",
+                    content=f"User wants nothing too {m.group('x')}")]  # fmt: skip
+    if re.search(
+        r"\b(?:after|before) (?:\d|noon|lunch|dinner|bed)|\bat night\b|\bin the (?:evening|"
+        r"afternoon)\b",
+        c,
+        I_,
+    ) and re.search(r"\bnever|don't\b", c, I_):
+        return []  # "I never drink coffee after 3pm": a habit of timing, not a dislike
+    f = re.match(
+        r"^my (?:absolute |all-time |personal )?(?:favou?rite|"
+        r"fave) (?P<cat>[a-z ]+?)(?: of all time)? (?:is|are) (?P<x>.+)$",
+        c,
+        I_,
+    ) or re.match(
+        r"^(?P<x>.+?) (?:is|are) my (?:absolute |all-time |personal )?(?:favou?rite|"
+        r"fave) (?P<cat>[a-z ]+)$",
+        c,
+        I_,
+    )
+    if f:
+        cat, fav = normalize_object(f.group("cat")), clean_value(f.group("x"))
+        return [Hit(P, f"favorite.{cat}", "favorite", polarity="like", value=fav)]
+    m = re.match(
+        rf"^{IM} (?:a |an )?(?:really |super |huge |big |massive |die-hard |long-time |"
+        rf"total )*(?P<x>[\w' -]+?) (?:fan|lover|person|enthusiast|nerd|addict|junkie|buff|geek|"
+        rf"fiend)$",
+        c,
+        I_,
+    )
+    m2: re.Match[str] | None = None
+    if m and not re.match(r"^(?:not|no|morning|night|early|cat|dog)\b", m.group("x"), I_):
+        pol, m2 = "like", m  # "I'm a huge Taylor Swift fan"
+    else:
+        m2 = re.match(
+            rf"^{IM} not (?:much of |really |a (?:big |huge )?)?an? (?P<x>[\w -]+?) (?:drinker|"
+            rf"eater|person|fan|lover|guy|gal)$",
+            c,
+            I_,
+        )
+        pol = "dislike"
+    if m2 and (o := object_key(m2.group("x"))):
+        return [
+            Hit(P, f"pref.{o}", "pref.fan", polarity=pol, obj=clean_value(m2.group("x")), value=pol)
+        ]
+    m = re.match(rf"^i(?:'m| am)?\s*{ADV}(?P<v>{_NEG})\s+(?P<x>.+)$", c, I_)
+    pol = "dislike"
+    if not m:
+        m = re.match(rf"^i(?:'m| am)?\s*{ADV}(?P<v>{_POS})\s+(?P<x>.+)$", c, I_)
+        pol = "like"
+        if m and re.match(
+            r"^(?:to )?(?:know|ask|order|have a|get a|see|book|talk|go)\b", m.group("x"), I_
+        ):
+            return []  # "I'd like to know …" is a request, not a taste
+    if not m:
+        m = re.match(
+            r"^(?P<x>.+?) (?:is|are) (?:my jam|my thing|my weakness|the best)(?P<v>)$", c, I_
+        )
+        pol = "like"
+    if (
+        m
+        and re.fullmatch(r"(?:it|them|those|that)(?: a lot| so much)?", m.group("x"), I_)
+        and ctx.extra.get("last_obj")
+    ):
+        # "I'm allergic to cats but I love them": them = the object just named.
+        content = third_person_en(c[: m.start("x")] + ctx.extra.get("last_word", ""))
+        return [
+            Hit(P, f"pref.{ctx.extra['last_obj']}", "pref.pronoun", polarity=pol, content=content)
+        ]
+    if not m:
+        return []
+    said = re.sub(
+        r"^(?:to\s+|anything with\s+|everything with\s+|any\s+|all\s+)", "", m.group("x"), flags=I_
+    )
+    if not (o := object_key(said)):
+        return []
+    change = bool(CHANGE_RE.search(c)) or bool(re.search(r"\bnow\b", c, I_))
+    ctx.extra["last_obj"], ctx.extra["last_word"] = o, clean_value(said)
+    return [
+        Hit(
+            P,
+            f"pref.{o}",
+            "pref",
+            polarity=pol,
+            obj=clean_value(m.group("x")),
+            correction=change,
+            value=pol,
+        )
+    ]

@@ -1,0 +1,282 @@
+"""English slot rules for work and education.
+
+"I work at / joined / started at / I'm at X now / I left X for Y" all land in
+``work.employer``; "I'm a nurse / I work as a nurse / I got a job as a nurse" in ``work.role``;
+a change of job replaces the old value instead of sitting beside it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import IM, place
+from jiyi.core.extraction.en_facts import is_place_en
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import DRINK_RE
+from jiyi.core.extraction.lexicon_places import FIELDS_EN
+from jiyi.core.extraction.topics import clean_value
+from jiyi.core.models import MemoryKind
+
+__all__ = ["education", "work"]
+
+F = MemoryKind.FACT
+I_ = re.IGNORECASE
+_ROLE = re.compile(
+    r"(?:er|or|ist|ian|ant|ent|nurse|doctor|chef|student|engineer|developer|designer|manager|"
+    r"lawyer|teacher|architect|scientist|founder|ceo|cto|cfo|pm|intern|freelancer|retiree|"
+    r"mom|mum|dad|parent|grad|analyst|consultant|accountant|pilot|barista|artist|writer|"
+    r"medic|mechanic|technician|electrician|plumber|dentist|pharmacist|therapist|surgeon|"
+    r"vet|paralegal|clerk|cashier|firefighter|cop|officer|soldier|tutor|coach|editor|"
+    r"journalist|photographer|realtor|agent|banker|trader|programmer|dev|sde|swe|paramedic|"
+    r"professor|principal|housewife|homemaker|contractor|entrepreneur|owner|director|lead|"
+    r"specialist|assistant|associate|executive|exec|rep|representative|attorney|chemist|"
+    r"physician|psychologist|carpenter|hairdresser|stylist|model|actor|actress|musician|"
+    r"streamer|youtuber|influencer|creator|dj|bartender|server|waiter|waitress|nanny|cook|"
+    r"baker|butcher|farmer|driver|courier|postman|librarian|researcher|postdoc|resident|"
+    r"radiologist|midwife|caregiver|secretary|receptionist|admin|hr|recruiter)$",
+    I_,
+)
+_NOT_ROLE = frozenset(
+    "fan lover person vegetarian vegan big huge member user beginner owner_of night early morning "
+    "introvert extrovert only".split()
+)
+_STAGE = (
+    r"freshman|sophomore|junior|senior|grad student|graduate student|phd student|phd candidate|"
+    r"doctoral student|undergrad|undergraduate|(?:first|second|third|fourth|final|last)[- ]year"
+    r"(?: student| undergrad)?|high school student|high schooler|college student|master'?s student|"
+    r"masters student|med student|medical student|law student|mba student|postdoc|exchange student"
+)
+
+
+# ------------------------------------------------------------------ work
+
+
+def _employer(said: str, rule: str, neg: bool = False) -> Hit:
+    employer = place(re.sub(r"^(?:a |an )?new job (?:at|with) ", "", said, flags=I_))
+    value = f"not {employer}" if neg else employer
+    content = None if neg else f"User works at {employer}"
+    return Hit(F, "work.employer", rule, value=value, content=content, correction=neg)
+
+
+def work(c: str, ctx: Context) -> list[Hit]:
+    if re.match(
+        r"^i (?:now |mostly |mainly |usually |currently )?(?:work|am working|'m working) "
+        rf"(?:remotely|from home|remote|hybrid)\b|^(?:{IM} )?(?:fully |mostly )?(?:remote|wfh)"
+        r"(?: now| these days)?$|^i wfh\b",
+        c,
+        I_,
+    ):
+        return [
+            Hit(F, "work.mode", "work.remote", value="hybrid" if "hybrid" in c.lower() else "yes")
+        ]
+    m = re.match(
+        r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "
+        r"(?P<prep>at|for|in|with) (?P<x>.+?)(?: as (?:an? )?(?P<role>.+?))?(?: any ?more)?$",
+        c,
+        I_,
+    )
+    if m and m.group("role") and not m.group("neg"):
+        hits = [
+            Hit(
+                F,
+                "work.role",
+                "role",
+                content=f"User is a {clean_value(m.group('role'))}",
+                value=clean_value(m.group("role")).lower(),
+            )
+        ]
+        if not re.match(r"^(?:a|an|some) ", m.group("x"), I_):
+            hits.insert(0, _employer(m.group("x"), "employer"))
+        return hits
+    if m:
+        neg = bool(m.group("neg"))
+        where = place(m.group("x"))
+        value = f"not {where}" if neg else where
+        if m.group("prep").lower() == "in":
+            if is_place_en(where) or (
+                where[:1].isupper() and where.lower() not in FIELDS_EN and not where.isupper()
+            ):
+                return [Hit(F, "location.work", "work.in", correction=neg, value=value)]
+            return [Hit(F, "work.field", "work.field", correction=neg, value=value.lower())]
+        if re.match(r"^(?:a|an|some|myself) ", m.group("x") + " ", I_):
+            return [Hit(F, "work.employer", "employer.kind", value=value)] if not neg else []
+        return [_employer(m.group("x"), "employer", neg)]
+    m = re.match(
+        r"^i(?:'ve| have)? (?:just |recently |finally |officially )?(?:joined|"
+        r"started (?:working )?at|"
+        r"started a new job at|started a job at|got a (?:new )?job at|switched to|moved to work at|"
+        r"took a job at|accepted (?:an offer|a job|a position) (?:at|from|with))\s+(?P<x>\S.*)$|"
+        r"^i(?:'ve| have)? (?:just |recently )?(?:left|quit) (?!my job\b)[A-Z].*? (?:and|to|for) "
+        r"(?:i )?(?:joined|join|started at|start at|went to|moved to|now work at)?\s*(?P<y>\S.*)$|"
+        r"^(?:i'm|i am) (?:now |currently )?(?:at|with) (?P<z>[A-Z][\w&.' -]*?)(?: now| these days|"
+        r" currently)$|"
+        r"^i (?:now )?work (?:at|for) (?P<w>.+?) now$",
+        c,
+        I_,
+    )
+    said = (m.group("x") or m.group("y") or m.group("z") or m.group("w")) if m else ""
+    singular = " ".join(re.sub(r"s$", "", w) for w in said.split())
+    if (
+        m
+        and said
+        and not DRINK_RE.search(said)
+        and not DRINK_RE.search(singular)
+        and not is_place_en(said)
+    ):
+        return [_employer(said, "employer.change")]
+    m = re.match(
+        r"^(?i:(?:i(?:'ve| have)? )?(?:(?:left|quit) (?:my job at |my job with )?|(?:am |"
+        r"'m )?no longer (?:at|with|working at|working for) ))(?P<x>[A-Z][\w&.' -]*)$",
+        c,
+    )
+    if m:
+        ctx.extra["slot"] = "work.employer"
+        return [_employer(m.group("x"), "employer.left", neg=True)]
+    if re.match(
+        r"^i(?:'ve| have)? (?:just )?(?:switched jobs|changed jobs|got a new job|quit my job|"
+        r"left my job|started a new job)$",
+        c,
+        I_,
+    ):
+        ctx.extra["slot"] = "work.employer"
+        return []
+    m = re.match(
+        rf"^(?:{IM} (?:now |currently |actually )?(?:an?|the) |i work as (?:an? )?|"
+        rf"i (?:just )?got a job as (?:an? )?|"
+        r"i'm working as (?:an? )?|my job is (?:an? )?|"
+        r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?)"
+        r"(?: (?:at|for|with) (?P<y>.+?))?(?: now| these days| full[- ]time| part[- ]time|"
+        r" by trade)?$",
+        c,
+        I_,
+    )
+    if m and _ROLE.search(m.group("x")) and m.group("x").split()[-1].lower() not in _NOT_ROLE:
+        if re.search(rf"\b(?:{_STAGE})$", m.group("x"), I_):
+            return []  # a student: education below
+        hits = [
+            Hit(
+                F,
+                "work.role",
+                "role",
+                value=clean_value(m.group("x")).lower(),
+                content=f"User is a {clean_value(m.group('x'))}",
+            )
+        ]
+        if m.group("y") and not re.match(r"^(?:a|an|some|the local|a local) ", m.group("y"), I_):
+            hits.append(_employer(m.group("y"), "employer.role"))
+        return hits
+    m = re.match(r"^i (?:teach|lecture|tutor) (?P<x>.+?)(?: at (?P<y>.+))?$", c, I_)
+    if m and not re.search(r"\b(?:myself|me|you)\b", m.group("x"), I_):
+        return [Hit(F, "work.role", "role.teach", value=f"teacher ({clean_value(m.group('x'))})")]
+    m = re.match(
+        r"^i (?:run|own|have) (?:my own|a|an|our own|our) (?:small |little |own )?"
+        r"(?P<x>bakery|cafe|café|restaurant|shop|store|business|company|startup|firm|practice|clinic|salon|studio|"
+        r"agency|bar|farm|gym|bookstore)\b",
+        c,
+        I_,
+    )
+    if m:
+        return [Hit(F, "work.role", "role.owner", value=f"{m.group('x').lower()} owner")]
+    m = re.match(
+        r"^(?:i do|i work in|i'm in|i am in) (?P<x>[a-z][a-z &-]+?)(?: for (?:a|an|"
+        r"the) (?P<y>.+?))?(?: for a living)?$",
+        c,
+        I_,
+    )
+    if m and m.group("x").lower() in FIELDS_EN:
+        return [
+            Hit(
+                F,
+                "work.role" if c.lower().startswith("i do") else "work.field",
+                "field",
+                value=m.group("x").lower(),
+            )
+        ]
+    if re.match(
+        rf"^(?:{IM} (?:now |officially )?retired|i(?:'ve| have)? (?:just )?retired)\b", c, I_
+    ):
+        return [Hit(F, "work.role", "role.retired", value="retired")]
+    m = re.match(rf"^{IM} (?:not|no longer) an? (?P<x>[a-z][a-z -]+?)(?: any ?more)?$", c, I_)
+    if m and _ROLE.search(m.group("x")):
+        ctx.extra["slot"] = "work.role"
+        return [
+            Hit(F, "work.role", "role.left", correction=True, value=f"not {m.group('x').lower()}")
+        ]
+    return []
+
+
+# ------------------------------------------------------------------ education
+
+
+def education(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(rf"^{IM} (?:now )?(?:a |an )?(?P<x>{_STAGE})(?: (?:at|in) (?P<y>.+))?$", c, I_)
+    if m:  # "I'm a sophomore at Ohio State"
+        hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
+        if m.group("y"):
+            hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
+        return hits
+    m = re.match(
+        rf"^(?:{IM} in|i'm currently in) (?:my |the )?(?P<x>(?:first|second|third|fourth|final|"
+        rf"last|senior|junior)"
+        r" year|\d(?:st|nd|rd|th) year|\d{1,2}(?:st|nd|rd|th) grade|grad school|college|"
+        r"high school|"
+        r"med school|law school|university|uni|middle school)(?: (?:of|at|in) (?P<y>.+))?$",
+        c,
+        I_,
+    )
+    if m:
+        return [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
+    m = re.match(
+        r"^i'm (?:doing|getting|finishing|working on|pursuing|studying for) (?:my |a |"
+        r"an )?(?P<x>phd|ph\.d\.?|master'?s|"
+        r"masters|mba|bachelor'?s|degree|doctorate|ms|ma|bsc|"
+        r"msc)(?: degree)?(?: in (?P<y>.+?))?(?: at (?P<z>.+))?$",
+        c,
+        I_,
+    )
+    if m:
+        hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
+        if m.group("y"):
+            hits.append(Hit(F, "education.major", "major", value=clean_value(m.group("y")).lower()))
+        return hits
+    m = re.match(
+        rf"^(?i:{IM} (?:a )?student at|i study at|i go to school at|i attend|i go to|i'm at|"
+        r"i graduated from|i went to)\s+(?P<x>[A-Z]\S.*)$",
+        c,
+    ) or re.match(
+        rf"^(?:{IM} (?:a )?student at|i study at|i attend|i graduated from)\s+(?P<x>\S.*)$", c, I_
+    )
+    if (
+        m
+        and not is_place_en(m.group("x"))
+        and (
+            re.search(
+                r"\b(?:university|college|school|high|institute|academy|u|state|tech)\b",
+                m.group("x"),
+                I_,
+            )
+            or re.match(
+                r"^(?:i study at|i attend|i graduated from|(?:i'm|i am|im) (?:a )?student at)",
+                c,
+                I_,
+            )
+            or m.group("x").isupper()
+        )
+    ):
+        return [Hit(F, "education.school", "school", value=place(m.group("x")))]
+    m = re.match(
+        rf"^(?:i (?:study|studied|majored in|major in|'m majoring in|am majoring in)|{IM} studying|"
+        rf"my major is|"
+        r"my degree is in|i have a degree in|"
+        r"i got my degree in)\s+(?P<x>[a-z][a-z &-]+?)(?: at (?P<y>.+?))?"
+        r"(?: in college| at uni| in school)?$|^(?:i'm|i am) an? (?P<z>[a-z &-]+?) major$",
+        c,
+        I_,
+    )
+    if m and not re.search(r"\b(?:for|hard|a lot|late|abroad|every)\b", m.group("x") or "", I_):
+        major = clean_value(m.group("x") or m.group("z")).lower()
+        hits = [Hit(F, "education.major", "major", value=major)]
+        if m.group("y"):
+            hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
+        return hits
+    return []

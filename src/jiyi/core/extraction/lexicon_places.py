@@ -1,0 +1,179 @@
+"""Places, organisations, jobs and fields of study, in Chinese and English.
+
+The rules use these lists to tell what a bare name is: "我在上海上班" names the work city, "我在
+腾讯上班" the employer; "I work in Manhattan" a place, "I work in finance" a field. They are
+deliberately broad (all provincial capitals, the large prefecture cities, world cities, big
+employers) and never decide a slot on their own — a rule still needs the phrasing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.lexicon import word_set
+
+__all__ = [
+    "CITIES_EN",
+    "CITIES_ZH",
+    "COMPANIES_EN",
+    "COMPANIES_ZH",
+    "FIELDS_EN",
+    "JOBS_ZH",
+    "MAJOR_RE_ZH",
+    "ORG_SUFFIX_ZH",
+    "is_place_zh",
+]
+
+PROVINCES_ZH = word_set(
+    """
+    河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南 四川 贵州
+    云南 陕西 甘肃 青海 台湾 内蒙古 广西 西藏 宁夏 新疆 东北 华北 华南 江南 西北 西南 中原
+    """
+)
+CITIES_ZH = PROVINCES_ZH | word_set(
+    """
+    北京 上海 广州 深圳 杭州 成都 重庆 南京 武汉 西安 天津 苏州 长沙 郑州 青岛 厦门 大连 宁波
+    合肥 福州 济南 沈阳 哈尔滨 长春 昆明 贵阳 南宁 海口 三亚 石家庄 太原 兰州 乌鲁木齐 拉萨
+    呼和浩特 银川 西宁 南昌 香港 澳门 台北 台中 台南 高雄 新竹 桃园 基隆 东莞 佛山 珠海 中山
+    惠州 江门 汕头 湛江 无锡 常州 南通 徐州 扬州 镇江 泰州 盐城 连云港 淮安 温州 绍兴 嘉兴 湖州
+    金华 台州 义乌 舟山 丽水 衢州 芜湖 蚌埠 安庆 泉州 漳州 莆田 赣州 九江 烟台 潍坊 临沂 淄博
+    济宁 威海 日照 泰安 洛阳 开封 南阳 新乡 宜昌 襄阳 荆州 十堰 株洲 湘潭 衡阳 岳阳 常德 绵阳
+    宜宾 南充 乐山 泸州 德阳 遵义 大理 丽江 桂林 柳州 北海 宝鸡 咸阳 延安 榆林 唐山 保定 廊坊
+    秦皇岛 邯郸 大同 鞍山 抚顺 丹东 锦州 吉林市 齐齐哈尔 大庆 牡丹江 包头 鄂尔多斯 喀什 伊犁
+    敦煌 景德镇 黄山 张家界 西双版纳 昆山 江阴 常熟 张家港 雄安 浦东 朝阳 海淀 西湖 滨江
+    美国 日本 英国 新加坡 德国 法国 加拿大 澳洲 澳大利亚 新西兰 韩国 泰国 马来西亚 越南 意大利
+    西班牙 荷兰 瑞士 瑞典 俄罗斯 印度 迪拜 纽约 洛杉矶 旧金山 西雅图 波士顿 芝加哥 伦敦 巴黎
+    柏林 东京 大阪 首尔 悉尼 墨尔本 多伦多 温哥华 曼谷 吉隆坡 硅谷 湾区 国外 海外 外地 老家
+    """
+)
+_PLACE_SUFFIX_ZH = re.compile(r"(?:市|省|区|县|镇|乡|村|州|岛|湾|国)$")
+
+
+def is_place_zh(word: str) -> bool:
+    """A city, province, country or district (北京, 浦东新区, 大理州), not an organisation."""
+    word = word.strip()
+    if not word or ORG_SUFFIX_ZH.search(word):
+        return False
+    if word in CITIES_ZH or any(word.startswith(c) and len(word) <= len(c) + 3 for c in CITIES_ZH):
+        return True
+    return bool(_PLACE_SUFFIX_ZH.search(word)) and len(word) <= 8
+
+
+COMPANIES_ZH = word_set(
+    """
+    腾讯 阿里 阿里巴巴 字节 字节跳动 百度 美团 京东 华为 小米 快手 拼多多 网易 滴滴 携程 蚂蚁
+    蚂蚁金服 微软 谷歌 苹果 亚马逊 英特尔 甲骨文 三星 联想 中兴 大疆 比亚迪 蔚来 小鹏 理想
+    宁德时代 中石油 中石化 国家电网 中国移动 中国联通 中国电信 工行 建行 农行 中行 招行 工商银行
+    建设银行 农业银行 中国银行 招商银行 平安 中信 华泰 中金 高盛 摩根 麦肯锡 德勤 普华永道 安永
+    毕马威 四大 宝洁 联合利华 欧莱雅 星巴克 肯德基 麦当劳 虾皮 希音 米哈游 哔哩哔哩 B站 小红书
+    知乎 微博 新浪 搜狐 金山 商汤 科大讯飞 海尔 美的 格力 台积电 联发科 鸿海 富士康 华硕 宏碁
+    中芯 金杜 中伦 君合 方达 汉坤 顺丰 中通 圆通 饿了么 淘宝 天猫 抖音 得物 贝壳 链家 万科 碧桂园
+    恒大 招商局 中建 中铁 国企 央企 外企 事业单位 体制内 大厂
+    """
+)
+# Words that end an organisation's name: 北京协和医院, 某某科技, 第一中学.
+ORG_SUFFIX_ZH = re.compile(
+    r"(?:公司|集团|银行|医院|诊所|学校|大学|学院|中学|小学|幼儿园|研究院|研究所|实验室|事务所|律所|"
+    r"局|厅|委|报社|电视台|出版社|工厂|厂|店|超市|餐厅|饭店|酒店|中心|科技|网络|传媒|咨询|证券|"
+    r"基金|保险|地产|工作室|机构|协会|基金会|医药|制药|汽车|电子|软件|游戏|教育|物流|外企|国企|央企|"
+    r"大厂|单位|部门|政府|法院|检察院|派出所|部队)$"
+)
+
+# "我是做X的 / 在公司做X": the job or line of work.
+JOBS_ZH = word_set(
+    """
+    产品 产品经理 运营 销售 设计 UI UX 交互 视觉 前端 后端 全栈 开发 测试 算法 数据 数据分析 HR 人事
+    财务 会计 审计 出纳 行政 市场 市场营销 营销 客服 编辑 翻译 咨询 投资 投行 律师 法务 医生 护士
+    老师 教师 教书 外贸 电商 自媒体 直播 主播 程序员 工程师 设计师 建筑 装修 餐饮 物流 快递 外卖
+    司机 保险 中介 房产中介 公务员 警察 军人 厨师 摄影 摄影师 教练 健身教练 会计师 研究员 科研
+    博后 博士后 药剂师 医药代表 采购 供应链 质检 运维 网管 IT 技术 技术支持 售前 售后 客户经理
+    项目经理 管理 管培生 实习生 猎头 招聘 培训 讲师 导游 空乘 乘务员 飞行员 保安 保洁 家政 月嫂
+    育儿嫂 保姆 美容师 美甲师 发型师 理发师 化妆师 模特 演员 歌手 作家 编剧 导演 记者 主持人
+    UP主 博主 网红 画师 插画师 漫画家 剪辑 后期 动画 游戏策划 策划 文案 广告 公关 品牌 新媒体
+    """
+)
+# A field of study: 计算机, 临床医学, 金融学, 软件工程.
+MAJOR_RE_ZH = re.compile(
+    r"(?:学|工程|科学|技术|管理|医学|设计|专业|金融|会计|法律|新闻|英语|日语|计算机|经济|机械|"
+    r"化学|物理|数学|生物|建筑|艺术|音乐|美术|护理|药学|心理|哲学|历史|中文|汉语言|统计|"
+    r"电子|通信|自动化|土木|材料|环境|能源|农学|兽医|法学|教育|体育|舞蹈|播音|传播|广告|营销|"
+    r"电气|信息|软件|人工智能|机器学习|资工|电机|外语|翻译|商科|工商|财会|临床)$"
+)
+
+CITIES_EN = word_set(
+    """
+    beijing shanghai guangzhou shenzhen hangzhou chengdu chongqing nanjing wuhan xian xi'an tianjin
+    suzhou singapore tokyo osaka kyoto seoul london paris berlin munich hamburg frankfurt boston
+    seattle chicago toronto vancouver montreal sydney melbourne brisbane perth auckland austin
+    dallas houston denver portland phoenix atlanta miami orlando tampa nashville charlotte raleigh
+    philadelphia pittsburgh baltimore detroit cleveland columbus cincinnati indianapolis milwaukee
+    minneapolis omaha kansas stlouis louisville memphis oklahoma albuquerque tucson sacramento
+    oakland berkeley sf manhattan brooklyn queens bronx harlem jersey hoboken newark tacoma
+    spokane boise reno vegas honolulu anchorage madison ann arbor princeton cambridge oxford
+    manchester liverpool leeds sheffield birmingham bristol glasgow edinburgh dublin belfast cardiff
+    amsterdam rotterdam brussels lisbon porto madrid barcelona valencia seville rome milan naples
+    florence venice vienna zurich geneva prague warsaw budapest copenhagen stockholm oslo helsinki
+    athens istanbul dubai doha cairo lagos nairobi johannesburg capetown mumbai delhi bangalore
+    chennai hyderabad pune kolkata karachi lahore dhaka bangkok hanoi manila jakarta taipei
+    mexico bogota lima santiago rio paulo aires montevideo calgary ottawa edmonton winnipeg
+    halifax quebec adelaide canberra wellington texas california florida ohio oregon colorado
+    arizona utah nevada georgia virginia carolina michigan illinois massachusetts washington
+    jersey york pennsylvania maryland minnesota wisconsin iowa missouri tennessee kentucky alabama
+    louisiana hawaii alaska idaho montana maine vermont connecticut england scotland wales ireland
+    canada australia japan korea china india germany france spain italy mexico brazil uk usa
+    suburbs countryside bay area midwest
+    """
+) | {
+    "hong kong",
+    "new york",
+    "new york city",
+    "nyc",
+    "los angeles",
+    "la",
+    "san francisco",
+    "san diego",
+    "san jose",
+    "salt lake city",
+    "kansas city",
+    "st. louis",
+    "st louis",
+    "new orleans",
+    "las vegas",
+    "jersey city",
+    "washington dc",
+    "dc",
+    "d.c.",
+    "mexico city",
+    "sao paulo",
+    "buenos aires",
+    "cape town",
+    "tel aviv",
+    "abu dhabi",
+    "kuala lumpur",
+    "ho chi minh city",
+    "the bay area",
+    "silicon valley",
+    "the suburbs",
+    "new jersey",
+    "north carolina",
+    "south carolina",
+    "new zealand",
+}
+COMPANIES_EN = word_set(
+    """
+    google amazon microsoft apple meta facebook netflix stripe shopify uber lyft airbnb tesla spacex
+    ibm intel nvidia oracle salesforce adobe twitter linkedin spotify deloitte kpmg pwc ey accenture
+    mckinsey bcg bain goldman jpmorgan citi citibank walmart pfizer moderna boeing disney nike
+    samsung sony toyota siemens bosch unilever nestle pepsico
+    """
+)
+# "I work in X": a line of work, not a place.
+FIELDS_EN = word_set(
+    """
+    finance tech technology marketing sales healthcare education retail hospitality construction
+    insurance banking consulting law media advertising it hr engineering design research academia
+    publishing logistics manufacturing real estate government nonprofit pharma biotech fintech
+    software operations accounting journalism film music fashion gaming security cybersecurity
+    admin administration customer service support nursing medicine policy
+    """
+)

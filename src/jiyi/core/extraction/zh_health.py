@@ -1,0 +1,126 @@
+"""Chinese rules for the user's health: allergies, conditions, medication, intolerances.
+
+One slot per allergen (``health.allergy.花生``) and per condition
+(``health.condition.hypertension``), so "我不是对花生过敏，是对腰果过敏" retires 花生 and
+"我血压已经正常了" the blood-pressure fact, whatever words were used the first time.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, DRUG_RE_ZH
+from jiyi.core.extraction.topics import clean_value
+from jiyi.core.extraction.zh_common import SEP, hedge_free, object_key
+from jiyi.core.models import MemoryKind
+
+__all__ = ["allergy", "condition", "intolerance", "medication"]
+
+F = MemoryKind.FACT
+_LIST_MORE = re.compile(r"^(?:尤其是|特别是|还有|以及|包括|比如|像|而且|另外)(?P<x>.+)$")
+_ALSO = re.compile(
+    r"^(?P<x>[^，,也都]{1,8})(?:也|都)(?:不行|过敏|不能吃|不能碰|不能用|碰不得|吃不了)$"
+)
+_SYMPTOM = r"拉肚子|腹泻|胃疼|胃痛|肚子疼|不舒服|难受|胀气|起疹子|长疹子|起红疹|头疼|过敏|呕吐|想吐"
+
+
+def _allergens(value: str) -> list[str]:
+    value = re.sub(r"^(?:我|有|是|都|也|还)+", "", hedge_free(value))
+    value = re.sub(r"^(?:不是|并不是|没有)?(?:对)?", "", value)
+    value = re.sub(r"^(?:一)?(?:吃|喝|碰|接触|闻|用)(?=.)", "", value)  # 吃芒果会过敏
+    value = re.sub(r"(?:会|就|都|也|容易|有点|有些|比较|很|已经|这种)+$", "", value)
+    parts = [re.sub(r"^(?:对|吃|喝)", "", p) for p in SEP.split(value)]
+    return [p for p in parts if p and not re.fullmatch(r"(?:已经|现在|其实|还|都|也|再)+", p)]
+
+
+def allergy(c: str, ctx: Context) -> list[Hit]:
+    """我对花生过敏 / 我花生和虾过敏 / 一吃芒果就过敏 / 过敏的是杏仁 / 我已经不对猫毛过敏了."""
+    more = _LIST_MORE.match(c) or _ALSO.match(c)
+    if more and ctx.extra.get("list_rule") == "allergy":  # 我对海鲜过敏，尤其是虾 / 头孢也不行
+        return [
+            Hit(F, f"health.allergy.{o}", "allergy.more", content=f"用户对{clean_value(p)}过敏")
+            for p in SEP.split(more.group("x"))
+            if (o := object_key(p))
+        ]
+    if re.match(r"^(?:会|就会|都会|也会|一吃就|吃了就|吃了会)?过敏(?:的)?$", c) and ctx.extra.get(
+        "last_obj"
+    ):
+        # 我不能吃花生，会过敏: the object was named in the clause before
+        obj, word = ctx.extra["last_obj"], ctx.extra.get("last_word", "")
+        return [
+            Hit(F, f"health.allergy.{obj}", "allergy.after", content=f"用户对{word}过敏",
+                value="yes", drop=f"pref.{obj}")
+        ]  # fmt: skip
+    m = (
+        re.search(
+            r"^(?:我)?(?:是|有)?(?:对)?(?P<x>.+?)(?P<neg>不再|已经不|不|没有)?(?:严重|轻微|有点|有些)?"
+            r"过敏(?!原|科|检|性鼻炎|体质)",
+            c,
+        )
+        or re.search(r"(?:我)?一(?:吃|喝|碰|接触|用)(?P<x>.+?)就(?P<neg>)(?:会)?过敏", c)
+        or re.search(r"过敏(?:源)?(?:的)?(?:是|有|对象是)(?P<x>.+)(?P<neg>)", c)
+    )
+    if not m:
+        return []
+    denied = re.match(r"^(?:我)?(?:不是|并不是|没有)(?:对)?", m.group("x"))  # 我不是对芒果过敏
+    neg = bool(m.group("neg")) or bool(denied)
+    ctx.extra["list_rule"] = "allergy"
+    return [
+        Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes")
+        for part in _allergens(m.group("x"))
+        if (o := object_key(part))
+    ]
+
+
+def condition(c: str, ctx: Context) -> list[Hit]:
+    """我有高血压 / 我血压有点高 / 我得了甲亢 / 我的哮喘已经好了."""
+    text = re.sub(
+        r"(血压|血糖|血脂|尿酸|胆固醇)(?:有点|有些|比较|偏|很|特别|一直|一直都|都)?高", r"\1高", c
+    )
+    m = CONDITION_RE.search(text)
+    if not m or not re.search(
+        r"我(?!们)|^(?:有|患有|得了|查出|是|确诊|血压|血糖|血脂|尿酸)",
+        text + "我" * (len(text) <= 6),
+    ):
+        return []
+    key, zh, _ = CONDITIONS[m.group(0).lower()]
+    before = text[: m.start()]
+    if re.search(r"没有|没|不是|不再|已经不", before) or re.search(
+        r"好了|痊愈|治好|正常了|康复", text
+    ):
+        return [
+            Hit(F, f"health.{key}", "condition", content=f"用户已没有{m.group(0)}",
+                correction=True, value="no")
+        ]  # fmt: skip
+    return [Hit(F, f"health.{key}", "condition", content=f"用户{zh}", value="yes")]
+
+
+def medication(c: str, ctx: Context) -> list[Hit]:
+    """我在吃降压药 / 每天都要打胰岛素 / 我一直在服用优甲乐."""
+    m = re.search(
+        r"(?:在|正在|每天|天天|一直|长期|按时|定期|需要|得|要)(?:都|还)?(?:要|得|会|需要|在)?"
+        r"(?:吃|服用|打|用|注射|喷|服)(?P<x>[^，。,]{1,12})",
+        c,
+    )
+    if not m or not DRUG_RE_ZH.search(m.group("x")) or re.search(r"你|什么|哪", c):
+        return []
+    drug = re.sub(r"(?:的)?(?:了|呢|啊)$", "", clean_value(m.group("x")))
+    if o := object_key(drug):
+        return [Hit(F, f"health.medication.{o}", "medication", value="yes")]
+    return []
+
+
+def intolerance(c: str, ctx: Context) -> list[Hit]:
+    """我牛奶喝了会拉肚子 / 我一吃辣就胃疼: a food the user's body does not take."""
+    m = re.match(
+        rf"^(?:我)?(?:一)?(?:(?P<v>吃|喝)(?P<x>[^，,就会]{{1,6}}?)|(?P<y>[^，,就会]{{1,6}}?)(?:吃|喝)(?:了)?)"
+        rf"(?:就|会|都会|就会|容易|老是)+(?P<s>{_SYMPTOM})",
+        c,
+    )
+    said = m.group("x") or m.group("y") or "" if m else ""
+    if not m or re.match(r"^(?:一|就|都|也|了)", said) or not (o := object_key(said)):
+        return []
+    if m.group("s") == "过敏":
+        return [Hit(F, f"health.allergy.{o}", "allergy.symptom", value="yes")]
+    return [Hit(F, f"health.intolerance.{o}", "intolerance", value="yes")]

@@ -1,0 +1,276 @@
+"""Chinese rules for the user's family and pets, with the subject carried across clauses.
+
+"我女儿叫朵朵，今年六岁": 六岁 is the daughter's; "我们家狗狗是只柴犬，三岁了": 三岁 is the
+dog's, never the user's age. The subject of the last clause that named one is kept in
+:class:`Context` (``family_zh``, ``pet``) and a clause without its own subject inherits it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_ZH, RELATIONS_ZH
+from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
+from jiyi.core.extraction.lexicon_places import is_place_zh
+from jiyi.core.extraction.topics import clean_value
+from jiyi.core.extraction.zh_common import (
+    NUM,
+    PET_WORD,
+    REL,
+    SEP,
+    is_role,
+    name_value,
+    object_key,
+    pet_key,
+    place_value,
+    third_person_zh,
+    yes_no,
+)
+from jiyi.core.models import MemoryKind
+
+__all__ = ["family", "has_family", "pet", "pet_continuation"]
+
+F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
+_PET = rf"(?:(?![有养只了的个条是叫在])[\u4e00-\u9fff]){{0,3}}?(?:{PET_WORD})"
+_COUNT = r"(?:一个|一|个|两个|三个|俩|仨|几个|\d个|[一二两三四五]个)?"
+_NAME_VERB = r"(?:的名字)?(?:现在)?(?:改名|也)?(?:叫|名叫|名字叫|名字是|改名为|改叫|改名叫|就叫)"
+_AGE = (
+    rf"(?:今年|已经|现在|刚|刚刚|快|才|都)*(?:满)?(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
+    r"(?:半|多)?(?:大)?(?:了|啦)?"
+)
+_STAGE = (
+    r"(?:小学|初中|高中|大学)?(?:[小初高大][一二三四五六]|[一二三四五六]年级)|幼儿园(?:大|中|小)班|"
+    r"(?:大|中|小)班|幼儿园|托班|小学|初中|高中|大学|研究生|研[一二三]|大专|中专|职高|博士|硕士"
+)
+# A bare name right after the relation: 我女儿朵朵今年六岁. Its first character is not a verb
+# or adverb (我女儿今年…, 我女儿在读…, 我女儿特别…).
+_APPOSITION = re.compile(
+    r"^(?P<name>(?![在上读今已现刚也都很特最还是叫对有不没会要喜爱超比挺真太一和跟从去来说做当被把])"
+    r"[\u4e00-\u9fff]{1,3}?)(?=今年|已经|现在|[\d一二两三四五六七八九十]{1,3}(?:周)?岁|上[小初高大一二三四五六]|"
+    r"读[小初高大]|在读|对.+过敏)"
+)
+_KID_ALIASES = {
+    "哥哥": "儿子",
+    "弟弟": "儿子",
+    "姐姐": "女儿",
+    "妹妹": "女儿",
+    "大的": "大宝",
+    "老大": "大宝",
+    "大宝": "大宝",
+    "小的": "二宝",
+    "老二": "二宝",
+    "二宝": "二宝",
+    "小宝": "二宝",
+}
+
+
+def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
+    """What one clause says about a family member (``key`` = family.daughter)."""
+    if m := re.match(rf"^{_NAME_VERB}(?P<x>[^不，,]+)", rest):
+        return [Hit(F, f"{key}.name", "family.name", value=name_value(m.group("x")))]
+    if re.match(r"^不(?:再)?叫.+了?$", rest):
+        ctx.extra["slot"] = f"{key}.name"  # 我女儿不叫朵朵了，改名叫果果
+        return []
+    if m := re.match(rf"^{_AGE}$|^(?:今年|已经|现在)(?P<m>{NUM})了$", rest):
+        n = m.group("n") or m.group("m")
+        unit = "个月" if m.group("u") == "个月" else ""
+        return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
+    m = re.match(
+        rf"^(?:今年|现在|目前|已经|马上|明年)*(?:在)?(?:上|读|念|升|升到|读到)?(?:了)?(?P<x>{_STAGE})(?:了|啦)?$",
+        rest,
+    )
+    if m:
+        return [Hit(F, f"{key}.grade", "family.grade", value=m.group("x"))]
+    m = re.match(
+        r"^(?:现在|目前)?在(?P<x>.+?)(?:读书|上学|上大学|读大学|念书|读研|读博|读高中|上高中)$",
+        rest,
+    )
+    if m:
+        return [Hit(F, f"{key}.school", "family.school", value=clean_value(m.group("x")))]
+    if n := re.search(r"(?:对)?(?P<x>[^对]+?)(?P<neg>不再|已经不|不)?过敏", rest):
+        neg = bool(n.group("neg"))
+        return [
+            Hit(F, f"{key}.health.allergy.{o}", "family.allergy", value="no" if neg else "yes")
+            for part in SEP.split(n.group("x"))
+            if (o := object_key(re.sub(r"^(?:有点|也|都)", "", part)))
+        ]
+    if cm := CONDITION_RE.search(rest):
+        slot = CONDITIONS[cm.group(0).lower()][0]
+        return [Hit(F, f"{key}.health.{slot}", "family.health", value=yes_no(rest[: cm.start()]))]
+    m = re.match(r"^(?:现在|目前)?(?:是|当|做)(?:一名|一个|一位|个|名|位)?(?P<x>.+?)(?:的)?$", rest)
+    if m and is_role(m.group("x")):
+        return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]
+    if re.match(r"^(?:今年|已经|刚|刚刚)?退休(?:了)?$", rest):
+        return [Hit(F, f"{key}.job", "family.job", value="退休")]
+    m = re.match(r"^(?:现在|目前)?在(?P<x>.+?)(?:工作|上班|任职|打工)(?:了)?$", rest)
+    if m:
+        where = clean_value(m.group("x"))
+        slot = "city" if is_place_zh(where) else "employer"
+        return [Hit(F, f"{key}.{slot}", f"family.{slot}", value=where)]
+    m = re.match(r"^(?:现在|目前|一直)?(?:住在|在)(?P<x>.+?)(?:住|生活|定居)?(?:了)?$", rest)
+    if m and is_place_zh(place_value(m.group("x"))):
+        return [Hit(F, f"{key}.home", "family.home", value=place_value(m.group("x")))]
+    if m := re.match(r"^是(?P<x>[\u4e00-\u9fff]{2,5})人$", rest):
+        return [Hit(F, f"{key}.hometown", "family.hometown", value=m.group("x"))]
+    n = re.search(
+        r"(?P<v>不喜欢|讨厌|不爱吃|不能吃|不吃|不爱|受不了|怕|很能吃|特别能吃|挺能吃|超能吃|能吃|"
+        r"喜欢|爱吃|爱喝|爱看|爱玩|迷上了?|最爱|超爱|特爱|爱)(?P<x>.+)",
+        rest,
+    )
+    if n and (o := object_key(n.group("x"))):
+        pol = "dislike" if n.group("v").startswith(("不", "讨", "受", "怕")) else "like"
+        return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, obj=n.group("x"), value=pol)]
+    if len(clean_value(rest)) >= 2 and not re.match(r"^(?:的|也|都|说|让|要|会|想)", rest):
+        return [Hit(F, f"{key}.about", "family.about")]
+    return []
+
+
+def has_family(c: str, ctx: Context) -> list[Hit]:
+    """我有个妹妹(叫李婷) / 我有一儿一女 / 我家两个娃."""
+    if re.match(r"^(?:我)?(?:有|家有)?(?:一儿一女|一女一儿|儿女双全|两儿一女|一儿两女)", c):
+        ctx.extra["kids"] = "2"
+        return [
+            Hit(F, "family.son", "family.has", value="yes", content="用户有儿子"),
+            Hit(F, "family.daughter", "family.has", value="yes", content="用户有女儿"),
+        ]
+    m = re.match(
+        rf"^(?:我有|我家有|我们有|我家|家里有)(?P<n>{_COUNT})(?P<rel>{REL})"
+        r"(?:[，,]?(?:叫|名叫|名字叫)(?P<x>.+)|(?P<rest>.+))?$",
+        c,
+    )
+    if not m or m.group("rel") in ("先生", "哥", "弟", "姐", "妹"):
+        return []
+    rel = RELATIONS_ZH[m.group("rel")]
+    ctx.extra["family_zh"] = f"我{m.group('rel')}"
+    if m.group("x"):  # 我有个妹妹叫李婷
+        return [Hit(F, f"family.{rel}.name", "family.has.name", value=name_value(m.group("x")))]
+    if m.group("rest") and (hits := _attributes(f"family.{rel}", m.group("rest"), ctx)):
+        return hits  # 我有个哥哥在美国工作
+    count = m.group("n")
+    if rel == "child" and count and count[0] in "两三俩仨几23":
+        ctx.extra["kids"] = "2"  # 我有两个孩子，大的叫…: the next clauses name them
+    return [Hit(F, f"family.{rel}", "family.has", value=count.rstrip("个") or "yes")]
+
+
+def family(c: str, ctx: Context) -> list[Hit]:
+    """A clause about a family member: 我女儿叫朵朵 / 我妈今年六十了 / 我老公是医生."""
+    kid = None
+    if ctx.extra.get("kids"):  # 哥哥叫浩浩，妹妹叫欣欣 after 我有两个小孩
+        for alias, rel in _KID_ALIASES.items():
+            if c.startswith(alias):
+                c, kid = f"我{rel}{c[len(alias) :]}", "family.child"
+                break
+    if hits := has_family(c, ctx):
+        return hits
+    m = re.match(rf"^(?:我们家|我家|我的|我)的?(?P<rel>{REL})(?P<rest>.*)$", c) or re.match(
+        r"^(?P<rel>女儿|儿子|老婆|老公|孩子|闺女|媳妇)(?P<rest>.+)$", c
+    )
+    if not m or (m.group("rel") in ("哥", "弟", "姐", "妹") and m.group("rest")[:1] in "们儿"):
+        return []
+    rel = {"大宝": "child1", "二宝": "child2"}.get(m.group("rel"), RELATIONS_ZH[m.group("rel")])
+    ctx.extra["family_zh"] = c[: m.start("rest")]  # 我女儿叫朵朵，今年六岁: 六岁 is hers
+    ctx.extra.pop("pet", None)
+    key, rest = f"family.{rel}", re.sub(r"^(?:都|也|还|一直)+(?=是|在|有|对)", "", m.group("rest"))
+    named = None
+    if a := _APPOSITION.match(rest):  # 我女儿朵朵今年六岁: the name is part of the statement
+        named, rest = a.group("name"), rest[a.end() :]
+    hits = _attributes(key, rest, ctx)
+    if named and not hits:
+        hits = [Hit(F, f"{key}.name", "family.name", value=named)]
+    for h in hits:
+        h.content = h.content or third_person_zh(c)
+        h.drop = h.drop or kid  # the children named one by one replace "has two children"
+    return hits
+
+
+# ------------------------------------------------------------------ pets
+
+
+def _introduce(word: str, name: str | None, c: str, ctx: Context) -> list[Hit]:
+    """A pet introduced in this message is one memory, however many clauses describe it
+    ("我养了一只橘猫，叫胖虎"): its name slot when it has a name, else its breed or species."""
+    key = f"pet.{pet_key(word)}"
+    if name:
+        hit = Hit(F, f"{key}.name", "pet.intro", value=name_value(name))
+    elif word not in PET_SPECIES:
+        hit = Hit(F, f"{key}.breed", "pet.intro", value=word)
+    else:
+        hit = Hit(F, key, "pet.intro", value="yes")
+    hit.content = third_person_zh(c)
+    ctx.extra["pet_intro"], ctx.extra["pet_intro_text"] = hit.topic, hit.content
+    ctx.extra["pet_intro_value"] = hit.value or "yes"
+    return [hit]
+
+
+def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
+    noun = next((k for k, v in PETS_ZH.items() if v == key.split(".")[1]), "宠物")
+    if m := re.match(rf"^(?:它|牠)?(?:现在|已经)?{_NAME_VERB}(?P<x>[^，,不]+)", rest):
+        name = name_value(m.group("x"))
+        return [Hit(F, f"{key}.name", "pet.name", value=name, content=f"用户的{noun}叫{name}")]
+    if re.match(r"^(?:它|牠)?(?:已经)?(?:不(?:再)?叫.+|改名了|改了名字?|换了名字?)(?:了)?$", rest):
+        ctx.extra["slot"] = f"{key}.name"  # 我家猫改名了，现在叫年糕
+        return []
+    if m := re.match(rf"^(?:它|牠)?{_AGE}$", rest):
+        age = m.group("n") + ("个月" if m.group("u") == "个月" else "")
+        return [Hit(F, f"{key}.age", "pet.age", value=age, content=f"用户的{noun}{age}岁")]
+    m = re.match(rf"^(?:它|牠)?是(?:只|一只|条|一条|个)?(?P<x>{_PET})$", rest)
+    if m:
+        breed = m.group("x")
+        return [Hit(F, f"{key}.breed", "pet.breed", value=breed, content=f"用户的{noun}是{breed}")]
+    return []
+
+
+def pet(c: str, ctx: Context) -> list[Hit]:
+    """我养了一只布偶猫，叫雪球 / 家里有只两岁的柯基 / 我家狗今年五岁了 / 我家猫改名叫年糕了."""
+    m = re.match(
+        rf"^(?:我们家|我家|我的|我|我养的|家里|家里的)(?:的|养的)?(?:那只|这只|一只|只|那条|条)?"
+        rf"(?P<pet>{_PET})(?P<rest>.*)$",
+        c,
+    )
+    if m and not re.match(r"^(?:毛|粮|砂|罐头|窝|笼)", m.group("rest")):
+        key = f"pet.{pet_key(m.group('pet'))}"
+        ctx.extra["pet"] = key.split(".")[1]
+        ctx.extra.pop("family_zh", None)
+        ctx.extra.pop("pet_intro", None)
+        hits = _pet_attributes(key, m.group("rest"), ctx)
+        if len(hits) == 1:  # 我家的狗狗叫Lucky，是只金毛: the clauses after it describe it further
+            hits[0].content = hits[0].content if hits[0].rule != "pet.name" else third_person_zh(c)
+            ctx.extra["pet_intro"], ctx.extra["pet_intro_text"] = (
+                hits[0].topic,
+                hits[0].content or third_person_zh(c),
+            )
+            ctx.extra["pet_intro_value"] = hits[0].value or "yes"
+        return hits
+    m = re.match(
+        rf"^(?:我|我们)?(?:家里?|家里面)?(?:新|刚|还|也)?(?:养了|养着|养|有|领养了|收养了|捡了|买了)"
+        rf"(?:一只|两只|三只|一条|两条|只|条|一个|个|几只|\d只)?(?:(?P<desc>[^，,的]{{1,5}})的)?"
+        rf"(?P<pet>{_PET})(?:[，,]?(?:它|牠)?(?:叫|名叫|名字叫)(?P<x>.+))?$",
+        c,
+    )
+    if not m:
+        return []
+    ctx.extra["pet"] = pet_key(m.group("pet"))  # 我养了一只猫，叫雪球: 雪球 is the cat
+    ctx.extra.pop("family_zh", None)
+    return _introduce(m.group("pet"), m.group("x"), c, ctx)
+
+
+def pet_continuation(c: str, ctx: Context) -> list[Hit]:
+    """A clause after one about a pet, without a subject: 叫胖虎 / 三岁了 / 它现在叫年糕."""
+    if "pet" not in ctx.extra:
+        return []
+    hits = _pet_attributes(f"pet.{ctx.extra['pet']}", c, ctx)
+    intro = ctx.extra.get("pet_intro")
+    if not hits or not intro:
+        return hits
+    # Still introducing the pet: the clause enriches the one memory of the introduction.
+    text = f"{ctx.extra['pet_intro_text']}，{c}"
+    name = next((h for h in hits if h.topic.endswith(".name")), None)
+    if name is not None:
+        hit = Hit(F, name.topic, "pet.intro", value=name.value, content=text)
+        hit.drop = intro if intro != name.topic else None
+    else:
+        hit = Hit(F, intro, "pet.intro", value=ctx.extra["pet_intro_value"], content=text)
+    ctx.extra["pet_intro"], ctx.extra["pet_intro_text"] = hit.topic, text
+    ctx.extra["pet_intro_value"] = hit.value or "yes"
+    return [hit]

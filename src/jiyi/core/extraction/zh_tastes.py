@@ -1,0 +1,193 @@
+"""Chinese rules for tastes: drink orders, do-not-recommend, likes and dislikes, favourites.
+
+Every verb of liking (喜欢 / 爱 / 迷上 / 入坑 / 热衷) and of disliking (不喜欢 / 讨厌 / 受不了 /
+不吃 / 戒了) keys the same ``pref.<object>`` slot, so "我现在不吃辣了" replaces "我喜欢吃辣".
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import DRINKS
+from jiyi.core.extraction.topics import clean_value, normalize_object
+from jiyi.core.extraction.zh_common import CHANGE_RE, object_key
+from jiyi.core.models import MemoryKind
+
+__all__ = ["avoid", "drink", "drink_type_word", "preference"]
+
+F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
+_ADDIN = re.compile(
+    r"(?P<p>不加|不放|不要|别加|无|去|少|半|微|全|多加|加|要加|只加|换成?|正常|多|零|标准|"
+    r"[一二三四五六七八九\d]分)(?P<x>糖|燕麦奶|牛奶|脱脂奶|椰奶|豆奶|奶(?![油茶酪昔])|冰|奶盖)"
+)
+_NO_ADDIN = frozenset({"不加", "不放", "不要", "别加", "无", "去", "零"})
+_TYPE_LEAD = (
+    r"只|都|一般|通常|平时|现在|最近|改|开始|换成|改成|每天|天天|每天早上|早上|习惯|基本|基本上|"
+    r"一直|常|经常|总是|最常|固定"
+)
+_TYPE_RE = re.compile(
+    rf"(?:{_TYPE_LEAD})+(?:都)?(?:喝|点|要|是)(?P<x>[^，,。]+?)(?:了|的)?$|"
+    r"(?:咖啡|茶|奶茶)(?:的话)?(?:一般|通常|都|只|我)*(?:喝|要|点)(?P<y>.+)$|"
+    r"^(?:我)?(?:喝|点)(?P<z>[^，,。要加]+?)(?=要加|加|不加|少|去冰|[一二三四五六七八九\d]分)"
+)
+
+
+def drink_type_word(phrase: str) -> tuple[str, str] | None:
+    """The drink type named in ``phrase`` (燕麦拿铁 → coffee, 燕麦拿铁; 冷萃咖啡 → coffee, 冷萃),
+    or None. The category noun after a type is dropped, so both wordings share one value."""
+    word = clean_value(re.sub(r"^(?:一杯|一壶|杯|一瓶)", "", clean_value(phrase)))
+    for key in sorted(DRINKS, key=len, reverse=True):
+        category, is_type = DRINKS[key]
+        if is_type and key in word.lower() and len(word) <= len(key) + 4:
+            trimmed = re.sub(r"(?<=.)(?:咖啡|茶)$", "", word) if not word.endswith(key) else word
+            return category, trimmed if trimmed and key in trimmed.lower() else word
+    return None
+
+
+def drink(c: str, ctx: Context) -> list[Hit]:
+    hits: list[Hit] = []
+    t = _TYPE_RE.search(c)
+    found = drink_type_word(t.group("x") or t.group("y") or t.group("z")) if t else None
+    if t and found and not re.search(r"偶尔|有时|也喝|也会喝|试过|尝过", c):
+        category, word = found
+        content = (
+            None
+            if ctx.drink_word is None or ctx.drink_word in c
+            else f"用户喝{ctx.drink_word}只喝{word}"
+        )
+        hits.append(
+            Hit(
+                P,
+                f"diet.{category}.type",
+                "drink.type",
+                content=content,
+                polarity="like",
+                obj=word,
+                value=word,
+            )
+        )
+    adds = list(_ADDIN.finditer(c[t.end("z") :] if t and t.group("z") else c)) if ctx.drink else []
+    for m in adds:  # 三分糖去冰: one hit per add-in
+        attr = {"糖": "sugar", "冰": "ice", "奶盖": "topping"}.get(m.group("x"), "milk")
+        said = ctx.drink_word or (found[1] if found else None)
+        content = None if not said or said in c else f"用户喝{said}{clean_value(c[m.start() :])}"
+        if hits and said:
+            content = f"用户喝{said}{m.group('p')}{m.group('x')}"
+        pol = "dislike" if m.group("p") in _NO_ADDIN else "like"
+        value = m.group("p") + m.group("x")
+        hits.append(
+            Hit(
+                P,
+                f"diet.{ctx.drink}.{attr}",
+                "drink.addin",
+                content=content,
+                polarity=pol,
+                value=value,
+            )
+        )
+    return hits
+
+
+def avoid(c: str, ctx: Context) -> list[Hit]:
+    m = re.search(
+        r"(?:别|不要|不用|不必|少|避免|千万别)(?:再)?(?:给我|跟我|向我|为我|帮我)?(?:再)?"
+        r"(?:推荐|推|安排|发|点|订|买|选|约)(?:给)?(?:我)?(?P<x>.+)$|"
+        r"(?:避开|避免|排除|不考虑|别考虑|不要有|别带)(?P<y>.+)$",
+        c,
+    )
+    if m and (o := object_key(m.group("x") or m.group("y"))):
+        raw = clean_value(m.group("x") or m.group("y"))
+        content = f"用户不想被推荐{raw}{'东西' if raw.endswith('的') else ''}"
+        return [Hit(P, f"pref.{o}", "avoid", content=content, polarity="dislike", obj=raw)]
+    return []
+
+
+_DOUBLE_NEG = r"不讨厌|不排斥|不反感|不介意|并不讨厌|也不讨厌|不太讨厌"
+_NEG_VERBS = (
+    r"不再喜欢|不喜欢|不再(?:打|玩|踢|弹|下|练|跑|骑|滑|吃|喝|看)|现在不(?:打|玩|踢|弹|下|练|骑|滑)|"
+    r"不(?:打|玩|踢|弹|下|练|骑|滑)(?=.+了$)|不太喜欢|不怎么喜欢|一点都不喜欢|不爱吃|不爱喝|不爱|讨厌|"
+    r"最讨厌|厌恶|反感|受不了|接受不了|吃不了|吃不惯|喝不了|喝不惯|不感冒|不想吃|不想喝|最怕|"
+    r"怕(?![是的])|不太能吃|不能吃|不能喝|不敢吃|不吃|不喝|不碰|不沾|不抽|忌口|戒掉了?|戒了|已经戒了|戒(?=.+了$)|"
+    r"从来不(?:吃|喝|看|听|玩)|拒绝"
+)
+_POS_VERBS = (
+    r"prefer|喜欢|爱吃|爱喝|爱看|爱听|爱玩|热爱|偏爱|偏好|钟爱|迷上了?|爱上了?|喜爱|痴迷|沉迷于?|"
+    r"热衷于?|着迷于?|入坑了?|入了|很能吃|特别能吃|挺能吃|超能吃|比较能吃|超爱|特爱|好这口|"
+    r"改喝|改吃|换成|爱"
+)
+
+
+def preference(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(r"^(?:我)?(?:真正|其实)?(?:喜欢|爱)的(?:其实)?是(?P<x>.+)$", c)
+    if m and (o := object_key(m.group("x"))):  # 我喜欢的是象棋
+        return [
+            Hit(
+                P,
+                f"pref.{o}",
+                "pref.is",
+                polarity="like",
+                obj=clean_value(m.group("x")),
+                value="like",
+            )
+        ]
+    m = re.match(
+        r"^(?:我)?(?:最喜欢|最爱|最常[听看玩吃喝])的(?P<cat>.{1,6}?)(?:其实)?是(?P<x>.+)$", c
+    ) or re.match(r"^(?P<x>.+?)是我(?:的)?(?:最喜欢|最爱)的(?P<cat>.{1,6})$", c)
+    if m:  # 我最喜欢的颜色是蓝色 / 蓝色是我最喜欢的颜色: one favourite per category
+        fav = clean_value(m.group("x"))
+        return [
+            Hit(
+                P,
+                f"favorite.{normalize_object(m.group('cat'))}",
+                "favorite",
+                polarity="like",
+                obj=fav,
+                value=fav,
+            )
+        ]
+    if re.search(
+        r"(?:早上|上午|中午|下午|晚上|睡前|空腹|饭后|饭前|周末|工作日|夜里)(?:一般|都|就|尽量)?(?:不|少)(?:吃|喝)",
+        c,
+    ):
+        return []  # 我下午一般不喝咖啡: a habit of timing, not a dislike of coffee
+    m = re.search(rf"(?P<v>{_DOUBLE_NEG})(?P<x>.+)$", c)
+    pol = "like"
+    if not m:
+        m = re.search(rf"(?P<v>{_NEG_VERBS})(?P<x>.+)$", c)
+        pol = "dislike"
+    if m and m.group("v").startswith("怕") and re.search(r"不|会|被|得|把", m.group("x")):
+        return []  # 怕晚上睡不着: a reason, not a dislike
+    if m and re.match(r"^(?:了|掉了?)?$", m.group("x")) and m.group("v").startswith("戒"):
+        m = None
+    if not m:
+        m = re.search(rf"(?P<v>{_POS_VERBS})(?P<x>.+)$", c)
+        pol = "like"
+    if m and re.search(r"(?:在|正在|打算|准备|决定|想)戒", c):
+        return []  # 在戒糖 is a state, 决定戒烟 a goal
+    if not m:
+        m = re.search(
+            r"对(?P<x>.+?)(?:很|特别|非常|比较|挺)?(?P<v>不感兴趣|不太感兴趣|没(?:什么|啥|多大)?兴趣|没有兴趣|"
+            r"兴趣不大|感兴趣|有兴趣|很有兴趣)",
+            c,
+        )
+        pol = "dislike" if m and re.match(r"不|没|兴趣不大", m.group("v")) else "like"
+    if not m:
+        m = re.match(r"^(?P<x>.+?)是我的?最爱(?P<v>)|^我的?最爱是(?P<y>.+)$", c)
+        if m and m.group("y"):
+            o = object_key(m.group("y"))
+            return (
+                [Hit(P, f"pref.{o}", "pref.favorite", polarity="like", value="like")] if o else []
+            )
+    if not m:
+        m = re.match(
+            r"^(?:我)?(?:平时|一般|现在|基本)?只(?P<v>吃|用|穿|听|看|坐|住|喝|买|玩)(?P<x>.+)$", c
+        )
+    if not m or not (o := object_key(m.group("x"))):
+        return []
+    change = (bool(CHANGE_RE.search(c)) and pol == "dislike") or bool(
+        re.search(r"现在|开始|改|换成", c)
+    )
+    obj = clean_value(m.group("x"))
+    ctx.extra["last_obj"], ctx.extra["last_word"] = o, obj  # 我不能吃花生，会过敏
+    return [Hit(P, f"pref.{o}", "pref", polarity=pol, obj=obj, correction=change, value=pol)]
