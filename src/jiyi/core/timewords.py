@@ -370,6 +370,32 @@ def _earliest(
     return best
 
 
+_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+def _last_season(m: re.Match[str], now: datetime) -> _Window:
+    """ "last summer": the latest such season that is over (three months from its first)."""
+    first = _SEASONS[m.group("s").lower()]
+    for year in (now.year, now.year - 1, now.year - 2):
+        start = _at(now, year, first, 1)
+        end = _month_start(start, 3)
+        if end <= now:
+            return start, end, False
+    return None, now, False
+
+
+_QUERY_RULES += [
+    (
+        re.compile(r"\b(?:last|this past) (?P<s>spring|summer|fall|autumn|winter)\b", re.I),
+        _last_season,
+    ),
+    (
+        re.compile(r"\bthis past weekend\b", re.I),
+        lambda m, now: (*_days(_day(_week_start(now), -2), 2), False),
+    ),
+]
+
+
 def find_time_window(text: str, now: datetime) -> TimeWindow | None:
     """The time window a query refers to, or None when it names no time.
 

@@ -30,7 +30,8 @@ I_ = re.IGNORECASE
 _GOAL_VERB = (
     r"learn|lose|run|travel|visit|buy|move|quit|start|become|get|save|study|finish|write|build|"
     r"open|switch|change|improve|read|take|pass|apply|retire|go|launch|climb|hike|complete|"
-    r"master|speak|own|pay off|adopt|have|make|earn|graduate|publish|see|try|do|work|cut|drink|eat"
+    r"master|speak|own|pay off|adopt|have|make|earn|graduate|publish|see|try|do|work|cut|drink|eat|"
+    r"be|reach|hit|achieve|pay|grow|spend|stop|give up|find"
 )
 _GOAL = re.compile(
     rf"^(?:{IM} (?:planning|going|hoping|trying|aiming|preparing|saving(?: up)?|working) (?:to|"
@@ -57,7 +58,8 @@ _LASTING = (
     r"preparing for .+|prepping for .+|cramming for .+|learning .+|cutting (?:out|back on|"
     r"down on) .+|"
     r"working on .+|on vacation|on holiday|on leave|on maternity leave|on paternity leave|"
-    r"on sabbatical|off work|renovating .+|remodeling .+|moving(?: house)?|on a diet|dieting|"
+    r"on sabbatical|on (?:\w+ )?leave|off work|renovating .+|remodeling .+|moving(?: house)?|"
+    r"on a diet|dieting|in the middle of .+|in the process of .+|"
     r"fasting|"
     r"on keto|doing keto|quitting .+|off sugar|off caffeine|off alcohol|losing weight|"
     r"dealing with .+|"
@@ -65,6 +67,7 @@ _LASTING = (
     r"potty training .+|"
     r"sleep training .+|planning (?:a|my|our) (?:wedding|move|trip)\b.*|writing (?:a|my) .+|"
     r"taking (?:a|an) .+ (?:course|class)|taking classes .*|in therapy|going through .+|"
+    r"doing (?:whole30|keto|a cleanse|a detox|dry january|a juice cleanse|physio|pt|rehab)\b.*|"
     r"on (?:antibiotics|medication|meds)\b.*|on bed rest|working (?:from home|overtime|nights)\b.*"
 )
 _DURATION = re.compile(
@@ -100,14 +103,16 @@ _FREQ = (
     r"weekend)|"
     r"(?:once|twice|three times|four times|five times|\d+ times|a few times|"
     r"a couple (?:of )?times) "
-    r"(?:a|per|every) (?:day|week|month|year)|daily|weekly|nightly|on (?:weekends|weekdays|"
+    r"(?:a|per|every) (?:day|week|month|year)|(?:a|per) (?:day|week|month|night)|daily|weekly|"
+    r"nightly|on (?:weekends|weekdays|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)|most (?:days|mornings|nights|evenings|weekends)"
 )
 _TIME_OF_DAY = (
     r"(?: (?:and|&) (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?(?: (?:mornings?|evenings?|"
     r"nights?|"
     r"before (?:work|bed|school|breakfast)|after (?:work|dinner|school|lunch)|at night|"
-    r"in the (?:morning|evening|afternoon)))*"
+    r"in the (?:morning|evening|afternoon)|at \d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)?|"
+    r"at (?:noon|night|dawn|lunch)))*"
 )
 _STOPPED = re.compile(
     r"^i(?:'ve| have)? (?:quit|stopped|gave up|given up|no longer|don't|do not) (?P<x>(?:smoking|"
@@ -189,11 +194,24 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
     return [Hit(G, f"goal.{key}", "goal", when=date[0] if date else None)]
 
 
+_LIFE = re.compile(
+    r"^(?:work|life|things|school|my job|uni|college)(?: has been| is|'s been|'s| have been| are)"
+    r" (?:so |really |crazy |super |pretty |very |insanely |extremely )*(?P<x>busy|hectic|"
+    r"stressful|"
+    r"crazy|rough|tough|overwhelming|intense|chaotic|slow|quiet)\b",
+    I_,
+)
+
+
 def _state(c: str, ctx: Context) -> list[Hit]:
     date = find_date(c, ctx.ref)
     if date is not None and date[0] > ctx.ref and not re.search(r"\bsince\b", c, I_):
         return []  # "I'm moving next week" is a plan, not how the user is now
     m = _STATE.match(c) or _AILMENT.match(c)
+    if (
+        not m and (life := _LIFE.match(c)) and _DURATION.search(c)
+    ):  # "work has been crazy busy lately"
+        return [Hit(S, f"state.{life.group('x').lower()}", "state.life", ttl=STATE_TTL)]
     if not m:
         return []
     if re.fullmatch(
@@ -289,6 +307,14 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
     clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
     subject = ctx.extra.get("family_en")
     inherited = False
+    if (animal := ctx.extra.get("pet_en")) and not re.match(r"^(?:i|we|my|our)\b", clause, I_):
+        noun = animal.split(".")[1].replace("_", " ")  # "Our kitten, Pickles, is 4 months old"
+        if re.fullmatch(r"[A-Z][a-z]+", clause):
+            clause = f"my {noun} is called {clause}"
+        elif re.match(r"^(?:is|'s|was|turned|just turned|goes by|has)\b", clause, I_):
+            clause = f"my {noun} {clause}"
+    elif subject and re.fullmatch(r"[A-Z][a-z]+", clause):
+        clause = f"{subject} is called {clause}"  # "my daughter, Emma, is 5"
     if subject and _ELIDED_3RD.match(clause):
         clause, inherited = f"{subject} {re.sub(r'^(?:also |and )', '', clause, flags=I_)}", True
     elif subject:

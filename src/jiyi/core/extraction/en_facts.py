@@ -126,7 +126,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
             )
         return hits
     m = re.match(
-        rf"^{IM} (?P<neg>not )?(?:a |an |the )?(?:bit of an? |total |huge |big |real )?"
+        rf"^{IM} (?:really |honestly |just |definitely |totally |so |very |such )?(?P<neg>not )?"
+        r"(?:really |much of )?(?:a |an |the )?(?:bit of an? |total |huge |big |real )?"
         r"(?P<x>left-handed|lefty|leftie|right-handed|colou?r-?blind|deaf|hard of hearing|"
         r"short-sighted|near-?sighted|introvert(?:ed)?|extrovert(?:ed)?|morning person|night owl|"
         r"early bird|only child|twin|millennial|gen z|gen x|boomer|zoomer|gen alpha)\b",
@@ -162,7 +163,7 @@ def home(c: str, ctx: Context) -> list[Hit]:
         r"^(?:(?:i|we) (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |"
         r"also )?"
         r"live (?:out |over |down |up )?(?:in|near|outside(?: of)?)|(?:i|we)(?:'ve|"
-        r" have) (?:been )?(?:living|lived) in|"
+        r" have) (?:been )?(?:living |lived )?in|"
         r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |actually |"
         r"since )?(?P<mv>moved)(?: back| over| out)?(?: from .+?)? to|"
         r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?P<mv2>relocated|settled down|"
@@ -199,8 +200,9 @@ def home(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     m = re.match(
-        rf"^(?i:{IM}) (?:now |currently |actually )?(?:in|out in) (?P<x>[A-Z][\w .'-]+?)(?: now|"
-        rf" these days| currently| nowadays)?$",
+        rf"^(?i:{IM}|we're|we are) (?:now |currently |actually )?(?:in|"
+        rf"out in) (?P<x>[A-Z][\w .'-]+?)"
+        r"(?: now| these days| currently| nowadays)?$",
         c,
     )
     if (

@@ -45,6 +45,14 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
         or re.search(r"\b(?:my )?allerg(?:y|ies) (?:is|are) (?:to )?(?P<x>.+)(?P<neg>)$", c, I_)
     )
     if not m:
+        m = re.match(
+            r"^(?P<x>[\w -]{2,25}?) (?:makes|make|gives|give) me (?:break out in hives|hives|"
+            r"a rash|"
+            r"break out|swell up|itchy|an allergic reaction)\b(?P<neg>)",
+            c,
+            I_,
+        )
+    if not m:
         return []
     neg = bool(m.group("neg")) or bool(_NEGATED.search(c))
     said = re.sub(r"\s+(?:anymore|any more|now|too|as well|though)$", "", m.group("x"), flags=I_)

@@ -22,7 +22,9 @@ from jiyi.core.extraction.en_common import (
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_EN, RELATIONS_EN
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
+from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
+from jiyi.core.timewords import find_date
 
 __all__ = ["family", "pet"]
 
@@ -37,9 +39,24 @@ _DESC = (
 )
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+|twin|a couple of|another)"
 # "my son's in 3rd grade" is "my son is …"; "my son's name is …" a possessive.
-_IS_AFTER_S = re.compile(
-    r"^ (?:in|a|an|the|allergic|now|\d|really|very|so|also|still|going|getting|turning|starting|"
-    r"obsessed|into|not|currently|actually|called|named|[A-Z][a-z]+$)"
+# After "my son's", these nouns are his (a possessive); anything else means "my son is".
+_OWNED = re.compile(
+    r"^ (?:(?:new|best|old|favou?rite|first|last|little|school|class|birthday) )?(?:name|birthday|"
+    r"bday|"
+    r"school|teacher|class|job|work|office|wife|husband|partner|boyfriend|girlfriend|fiance|"
+    r"friends?|"
+    r"favou?rite|room|age|car|team|company|allergy|allergies|doctor|party|wedding|graduation|"
+    r"recital|"
+    r"game|kids?|son|daughter|mom|dad|family|house|place|phone|email|number|address|health|"
+    r"condition|coach|boss|dog|cat|pet|toys?|bike|grades?|homework|nanny|daycare|diagnosis|"
+    r"surgery)\b",
+    re.IGNORECASE,
+)
+# Someone of theirs is not family: "my sister's boyfriend works at Apple".
+_OTHER_PERSON = re.compile(
+    r"^'s (?:new |best |old )?(?:boyfriend|girlfriend|friends?|boss|coworkers?|colleagues?|"
+    r"teacher|coach|roommates?|neighbou?rs?|in-laws|ex|classmates?)\b",
+    re.IGNORECASE,
 )
 _KIDS = {"boy": "son", "boys": "son", "girl": "daughter", "girls": "daughter"}
 _ROLE_EN = re.compile(
@@ -100,6 +117,20 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     if n:
         grade = number(n.group("x") or n.group("y") or n.group("z"))
         return [Hit(F, f"{key}.grade", "family.grade", value=grade)]
+    if n := re.match(
+        r"^(?:has|'s got|has got) (?:an? |a severe |a bad |a mild )?(?P<x>[\w -]+?) allerg(?:y|"
+        r"ies)$",
+        rest,
+        I_,
+    ):
+        rest = f"is allergic to {n.group('x')}"  # "my youngest has a peanut allergy"
+    if n := re.match(
+        r"^(?:is|'s|has gone|went) (?:a |now |strictly |fully )*(?P<x>vegan|vegetarian|pescatarian|"
+        r"keto|gluten-free|halal|kosher)$",
+        rest,
+        I_,
+    ):
+        return [Hit(F, f"{key}.diet", "family.diet", value=n.group("x").lower())]
     if n := re.search(r"\b(?P<neg>not |no longer |n't )?allergic to (?P<x>.+)$", rest, I_):
         neg = bool(n.group("neg"))
         return [
@@ -141,6 +172,12 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
             pol = "dislike"
         return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, value=pol)]
     words = rest.split()
+    dated = find_date(rest, ctx.ref)
+    future = dated is not None and dated[0] >= ctx.ref.replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    if future and not re.search(r"\bevery\b|\bon \w+days\b", rest, I_):
+        return []  # "my son's birthday party is this Saturday": a plan, not a fact about him
     if len(words) >= 2 and not re.match(
         r"^(?:is|'s|are) (?:so |very |really |super )?\w+$", rest, I_
     ):
@@ -185,10 +222,12 @@ def family(c: str, ctx: Context) -> list[Hit]:
         return []
     rel_word = m.group("rel").lower()
     key, rest = f"family.{RELATIONS_EN[rel_word]}", m.group("rest")
-    if m.group("poss") and _IS_AFTER_S.match(rest):
+    if m.group("poss") and not _OWNED.match(rest):
         rest = " is" + rest  # "my son's in 3rd grade" = my son is in 3rd grade
     elif m.group("poss"):
         rest = "'s" + rest
+        if _OTHER_PERSON.match(rest):
+            return []
     ctx.extra["family_en"] = c[: m.end("rel")]
     ctx.extra.pop("pet_en", None)
     named = None
@@ -235,6 +274,18 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
     if m:
         age = number(m.group("x")) + (" months" if "month" in rest.lower() else "")
         return [Hit(F, f"{key}.age", "pet.age", value=age, content=f"User's {noun} is {age}")]
+    m = re.match(
+        r"^(?:has|'s got|has got|was diagnosed with)(?: an?)? ?(?P<x>[\w' -]*?(?:itis|osis|"
+        r"dysplasia|"
+        r"cancer|diabetes|allerg\w*|seizures|epilepsy|infection|worms|fleas|kidney disease|"
+        r"heart disease|anxiety))$|^is (?P<y>diabetic|blind|deaf|sick|ill)$",
+        rest,
+        I_,
+    )
+    if m:
+        return [
+            Hit(F, f"{key}.health", "pet.health", value=clean_value(m.group("x") or m.group("y")))
+        ]
     m = re.match(rf"^(?:is|'s) (?:an? )?(?P<x>{_PET})$", rest, I_)
     if m:
         return [
@@ -256,7 +307,8 @@ def _intro(ctx: Context, hit: Hit) -> list[Hit]:
         ctx.extra["pet_intro_en"], ctx.extra["pet_intro_en_value"] = hit.topic, hit.value or "yes"
         ctx.extra["pet_intro_en_text"] = hit.content or ""
         return [hit]
-    text = f"{ctx.extra['pet_intro_en_text']}, {hit.content or ''}".strip(", ")
+    more = re.sub(r"^User(?:'s [\w ]+?(?= is| has| was)| has a \w+)?\s*", "", hit.content or "")
+    text = f"{ctx.extra['pet_intro_en_text']}, {more}".strip(", ")
     if hit.topic.endswith(".name"):
         merged = Hit(F, hit.topic, "pet.intro", value=hit.value, content=text)
         merged.drop = intro if intro != hit.topic else None
@@ -269,7 +321,7 @@ def _intro(ctx: Context, hit: Hit) -> list[Hit]:
 
 def pet(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
-        rf"^(?i:my|our) (?i:{_DESC})(?P<pet>(?i:{_PET}))(?: (?P<name>[A-Z][a-z]+))?"
+        rf"^(?i:my|our) (?i:{_DESC})(?P<pet>(?i:{_PET}))(?:,? (?P<name>[A-Z][a-z]+),?)?"
         r"(?P<rest>(?:'s)?\b.*)$",
         c,
     )

@@ -60,6 +60,11 @@ def diet(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
+    temporary = (
+        r"\b(?:this (?:month|week)|for (?:a|the|this) (?:month|week|few weeks)|for now|until)\b"
+    )
+    if m and re.search(temporary, c, I_):
+        return []  # "I'm doing Whole30 this month": a state, not a diet style
     if m:
         return [Hit(P, "diet.style", "diet.style", polarity="like", value=m.group("x").lower())]
     return []
@@ -161,7 +166,8 @@ def avoid(c: str, ctx: Context) -> list[Hit]:
     ) or re.search(
         r"\bno more (?P<x>.+?)(?: recommendations| suggestions)?$|"
         r"^(?:please )?no (?P<y>[a-z ]+?),? please$|"
-        r"^i'd rather not (?:get|have|see) (?P<z>.+?)(?: recommendations| suggestions)?$|"
+        r"^i'd rather not (?:get|have|see|be (?:shown|sent|offered)) (?:any )?(?P<z>.+?)"
+        r"(?: recommendations| suggestions| recs| options| places)?$|"
         r"^(?:please )?keep (?P<w>.+?) off (?:my|the) (?:list|recommendations)$",
         c,
         I_,
@@ -197,7 +203,8 @@ _NEG = (
     r"avoid|(?:am|'m)? ?not (?:a )?(?:big |huge )?fan of|(?:am|'m)? ?not (?:really )?into|"
     r"(?:have |'ve )?given up|(?:am|'m)? ?done with|(?:have |'ve )?stopped (?:eating|drinking)|"
     r"(?:am|'m)? ?not interested in|(?:am|'m)? ?not (?:really |that |very )?big on|gave up|quit|"
-    r"stopped (?:eating|drinking)|(?:am|'m)? ?sick of|(?:am|'m)? ?tired of|(?:am|'m)? ?over|"
+    r"stopped (?:eating|drinking)|(?:have |'ve )?cut out|(?:am|'m)? ?sick of|(?:am|'m)? ?tired of|"
+    r"(?:am|'m)? ?over|"
     r"(?:am|'m)? ?(?:scared|afraid|terrified) of|steer clear of|stay away from"
 )
 _POS = (

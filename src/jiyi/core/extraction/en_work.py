@@ -43,7 +43,8 @@ _NOT_ROLE = frozenset(
 _STAGE = (
     r"freshman|sophomore|junior|senior|grad student|graduate student|phd student|phd candidate|"
     r"doctoral student|undergrad|undergraduate|(?:first|second|third|fourth|final|last)[- ]year"
-    r"(?: student| undergrad)?|high school student|high schooler|college student|master'?s student|"
+    r"(?: (?:law|med|medical|phd|grad|nursing|engineering|mba|college|university))?(?: student|"
+    r" undergrad| resident)?|high school student|high schooler|college student|master'?s student|"
     r"masters student|med student|medical student|law student|mba student|postdoc|exchange student"
 )
 
@@ -126,7 +127,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [_employer(said, "employer.change")]
     m = re.match(
         r"^(?i:(?:i(?:'ve| have)? )?(?:(?:left|quit) (?:my job at |my job with )?|(?:am |"
-        r"'m )?no longer (?:at|with|working at|working for) ))(?P<x>[A-Z][\w&.' -]*)$",
+        r"'m )?no longer (?:at|with|working at|working for) |(?:i'm|i am) not (?:at|with|"
+        r"working at|"
+        r"working for) ))(?P<x>[A-Z][\w&.' -]*?)(?i: any ?more)?$",
         c,
     )
     if m:
@@ -141,12 +144,15 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["slot"] = "work.employer"
         return []
     m = re.match(
-        rf"^(?:{IM} (?:now |currently |actually )?(?:an?|the) |i work as (?:an? )?|"
-        rf"i (?:just )?got a job as (?:an? )?|"
+        rf"^(?:{IM} (?:now |currently |actually )?(?:an?|the) |i work (?:\w+ )?as (?:an? )?|"
+        rf"i (?:just )?got a job as (?:an? )?|i (?:freelance|moonlight|volunteer|"
+        rf"temp) as (?:an? )?|"
+        r"i(?:'ve| have)? (?:just )?(?:got|been|was) promoted to (?:an? )?|"
+        r"i'm (?:now )?working as (?:an? )?|"
         r"i'm working as (?:an? )?|my job is (?:an? )?|"
         r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?)"
-        r"(?: (?:at|for|with) (?P<y>.+?))?(?: now| these days| full[- ]time| part[- ]time|"
-        r" by trade)?$",
+        r"(?: (?:at|for|with) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?(?: now| these days|"
+        r" full[- ]time| part[- ]time| by trade)?$",
         c,
         I_,
     )
@@ -164,13 +170,23 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ]
         if m.group("y") and not re.match(r"^(?:a|an|some|the local|a local) ", m.group("y"), I_):
             hits.append(_employer(m.group("y"), "employer.role"))
+        if m.group("city") and is_place_en(m.group("city")):
+            hits.append(Hit(F, "location.work", "work.city", value=place(m.group("city"))))
         return hits
-    m = re.match(r"^i (?:teach|lecture|tutor) (?P<x>.+?)(?: at (?P<y>.+))?$", c, I_)
+    m = re.match(
+        r"^i (?:teach|lecture|tutor) (?P<x>.+?)(?: at (?P<y>.+?))?(?: in (?P<z>[A-Z][\w .'-]+))?$",
+        c,
+        I_,
+    )
     if m and not re.search(r"\b(?:myself|me|you)\b", m.group("x"), I_):
-        return [Hit(F, "work.role", "role.teach", value=f"teacher ({clean_value(m.group('x'))})")]
+        hits = [Hit(F, "work.role", "role.teach", value=f"teacher ({clean_value(m.group('x'))})")]
+        if m.group("z") and is_place_en(m.group("z")):  # "I teach 3rd grade in Austin"
+            hits.append(Hit(F, "location.work", "work.city", value=place(m.group("z"))))
+        return hits
     m = re.match(
         r"^i (?:run|own|have) (?:my own|a|an|our own|our) (?:small |little |own )?"
-        r"(?P<x>bakery|cafe|café|restaurant|shop|store|business|company|startup|firm|practice|clinic|salon|studio|"
+        r"(?P<x>bakery|cafe|café|restaurant|shop|store|business|company|startup|firm|practice|"
+        r"clinic|salon|studio|"
         r"agency|bar|farm|gym|bookstore)\b",
         c,
         I_,

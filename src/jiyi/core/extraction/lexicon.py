@@ -41,7 +41,9 @@ RELATIONS_ZH = _table(
     parents: 爸妈 父母 爹妈 二老
     brother: 哥哥 弟弟 哥 弟 大哥 二哥 小弟 亲哥 亲弟弟
     sister: 姐姐 妹妹 姐 妹 大姐 二姐 小妹 亲姐 亲妹妹
-    child: 孩子 宝宝 小孩 娃 小朋友 大宝 二宝 老大 老二 双胞胎 儿女 孩子们 小宝
+    child: 孩子 宝宝 小孩 娃 小朋友 双胞胎 儿女 孩子们
+    child1: 大宝 老大 大娃
+    child2: 二宝 老二 小宝 二娃
     grandfather: 爷爷 外公 姥爷 祖父
     grandmother: 奶奶 外婆 姥姥 祖母
     grandchild: 孙子 孙女 外孙 外孙女

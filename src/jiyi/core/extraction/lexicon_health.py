@@ -23,7 +23,7 @@ _CONDITIONS: tuple[tuple[str, str, str, str], ...] = (
     ("低血糖|hypoglycemia", "hypoglycemia", "有低血糖", "gets low blood sugar"),
     ("乳糖不耐受|乳糖不耐|lactose intolerant|lactose intolerance", "lactose_intolerance",
      "乳糖不耐受", "is lactose intolerant"),
-    ("哮喘|asthma|asthmatic", "asthma", "有哮喘", "has asthma"),
+    ("哮喘|气喘|asthma|asthmatic", "asthma", "有哮喘", "has asthma"),
     ("痛风|尿酸高|高尿酸|gout", "gout", "有痛风", "has gout"),
     ("心脏病|心脏不好|heart disease|heart condition", "heart_disease", "有心脏病",
      "has heart disease"),

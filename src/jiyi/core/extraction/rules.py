@@ -103,8 +103,11 @@ _NOT_TAIL_ZH = re.compile(r"(?<=[\u4e00-\u9fff\w])[，,]?(?:而)?不是(?P<y>[^�
 _NOT_TAIL_EN = re.compile(
     r"(?P<pre>\S)(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<y>[\w'. -]{1,30})$", re.I
 )
+# Words before "not" that make it an ordinary negation ("I'm really not a morning person").
 _AUX_EN = frozenset(
-    "do does did am is are was were can could will would should have has had 'm 're i".split()
+    "do does did am is are was were can could will would should have has had 'm 're i i'm i'd "
+    "really honestly just definitely rather probably certainly absolutely usually still also "
+    "actually so very quite simply truly maybe perhaps almost".split()
 )
 
 
@@ -183,6 +186,8 @@ def _merged_into(found: dict[str, Candidate], hit: Hit, clause: str, lang: str) 
     sophomore at Ohio State"); an English clause without a subject after a state describes
     that state ("recovering from a sprained ankle, on crutches for a few weeks")."""
     area = hit.topic.split(".", 1)[0]
+    if area == "event" and re.search(r"\bmoved\b|\brelocated\b|搬", clause, re.I):
+        return found.get("location.home")  # "We're in Seattle now, we moved in March"
     if area == "education" or (area == "state" and lang == "en" and not _SELF.match(clause)):
         return next(
             (c for t, c in found.items() if t.split(".", 1)[0] == area and t != hit.topic), None

@@ -104,7 +104,7 @@ _PASSIVE_RE = re.compile(
 
 _QUESTION_ZH_RE = re.compile(
     r"[吗嘛呢么]$|什么|啥|哪里|哪儿|哪个|哪家|哪些|哪种|多少|几点|几个|几号|怎么|怎样|如何|为什么|为啥|"
-    r"谁|是不是|能不能|可不可以|要不要|有没有|对不对|好不好"
+    r"谁|是不是|能不能|可不可以|要不要|有没有|对不对|好不好|会不会|是否|想问|请问|问一下|问问"
 )
 _NOT_QUESTION_ZH = re.compile(
     r"(?:没有?|不|并不|从不)(?:什么|怎么|多少|啥|几个)|(?:什么|怎么|谁|哪儿?|啥)(?:都|也)|或多或少|不管怎么|"
@@ -209,7 +209,9 @@ def is_request_or_question(clause: str) -> bool:
     # 没什么兴趣 / 什么都吃 / 不怎么喜欢 / 谁都行 are statements, not questions.
     plain = _NOT_QUESTION_ZH.sub("", stripped)
     if has_cjk(stripped) and (_QUESTION_ZH_RE.search(plain) or _REQUEST_ZH_RE.search(stripped)):
-        return not re.search(r"(?:别|不要|不用)(?:再)?(?:给我)?推荐", stripped)
+        return not re.search(
+            r"(?:别|不要|不用|避开|避免)(?:再)?(?:给我)?(?:推荐|推|安排|选)", stripped
+        )
     return bool(_QUESTION_EN_RE.search(stripped))
 
 

@@ -65,7 +65,8 @@ _EN_TRAIL = re.compile(
     r"\s+(?:a lot|so much|very much|too|anymore|any more|again|the most|more than anything|"
     r"at all|in general|either|these days|lately|now|please|to me|for me|on weekends|"
     r"on the weekends?|every \w+|at night|in the mornings?|after work|with friends|"
-    r"in my free time|in my spare time|sometimes|a lot these days)$",
+    r"in my free time|in my spare time|sometimes|a lot these days|completely|entirely|altogether|"
+    r"for good|totally)$",
     re.IGNORECASE,
 )
 # "-ies" words whose singular ends in "-ie", not "-y".

@@ -37,6 +37,7 @@ _GOAL_VERB = (
 )
 _GOAL_RE = re.compile(
     r"(?:打算|计划|准备|决定|想要|希望能?|争取|立志|梦想是|目标是|的目标是|正在计划|梦想|"
+    r"(?:要|想|得)(?=在?[^，,]{0,8}?(?:之前|以前|前)[^，,]{2,})|"
     rf"想(?:在|于)?(?=[^，,]{{0,10}}?(?:{_GOAL_VERB}))|"
     r"想(?=(?:今年|明年|这学期|下半年|年底前)?把.+?(?:学会|考过|减到|存够|攒够|搞定|拿下|练好)))"
     r"(?P<x>.+)$"
@@ -78,21 +79,27 @@ def _activity_key(phrase: str) -> str:
     return normalize_object(core)[:12] if core else slug(phrase)
 
 
+# What makes a dated clause a plan: something the user will do.
+_PLAN_ACT = (
+    r"要|会|得|打算|准备|计划|将|去|回|飞|约|见|开|考|参加|出差|旅游|旅行|度假|搬|结婚|办|交|上|做|看|拔|"
+    r"打|接|送|带|陪|请|面试|入职|报到|出发|到|住院|手术|复查|体检|聚|过|生|答辩|比赛|演出|婚礼|航班|飞机|"
+    r"高铁|火车|会议|开学|放假|休|签|离职|毕业|装修|预约|吃|喝|玩|买|想"
+)
+
+
 def _plan(c: str, ctx: Context) -> list[Hit]:
     if "你" in c or re.search(r"每(?:天|周|个|月|晚|星期|礼拜|年)", c):
         return []  # 我明天再来问你: about this conversation; 每周: a habit, not a plan
     date = find_date(c, ctx.ref)
     goal = _GOAL_RE.search(c)
-    if goal and goal.group(0).startswith("要") and date is None:
-        goal = None
     today = ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0)
     if date is not None and date[0] < today:
         date = None
-    explicit = date is not None and re.search(r"明|后天|下|这|本|周末|月底|号|日|\d", date[1])
+    explicit = date is not None and re.search(r"明|后天|下|这|本|周末|月底|号|日", date[1])
     if (
         date is not None
         and not explicit
-        and re.search(r"[了过完](?!解)", c)
+        and re.search(r"[了过完](?!解)|刚", c)
         and not re.search(r"要|会|打算|准备|将", c)
     ):
         date = None  # 我三月份去了一趟云南: done, not planned
@@ -114,6 +121,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         and not (date and c.lower().startswith(date[1].lower()))
     ):
         return []
+    if goal is None and not re.search(_PLAN_ACT, c):
+        return []  # 今天心情还不错: a date, but nothing the user will do
     if goal is None and ctx.extra.get("temporary") and not re.search(r"要|会|打算|准备|计划|将", c):
         return []  # 这个月我都在上海，周末才回家: part of the state just said
     key = slug(goal.group("x") if goal else c.replace(date[1] if date else "", ""))
@@ -221,7 +230,7 @@ _LEAD = re.compile(
     r"^(?P<pre>(?:过完生日|过了年|毕业(?:以)?后|结婚(?:以)?后|生完孩子(?:以)?后|这几年|这些年|从小|"
     r"小时候|以前|后来|如今|现在|目前|说实话|老实说|本来|原来|另外|对了|其实|所以|"
     r"[上下这今去前明本][个]?(?:周|星期|礼拜|月|年|天)[一二三四五六日天末]?|昨天|前天|刚才|刚刚|最近)+)"
-    r"(?P<rest>我(?!们).+)$"
+    r"(?P<rest>.+)$"
 )
 # A clause that goes on about the user without naming them: 今年31岁 / 是一名护士 / 对虾过敏.
 _ELIDED = re.compile(r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从小在|做|当|现在|目前|平时|一直)")
@@ -235,6 +244,15 @@ _TEMPLATES = {
     "work.employer": "用户在{}工作",
     "work.role": "用户的工作是{}",
 }
+
+
+# "My mom 对海鲜过敏": an English subject in a Chinese clause.
+_EN_SUBJECT = {
+    "mom": "我妈妈", "mum": "我妈妈", "mother": "我妈妈", "dad": "我爸爸", "father": "我爸爸",
+    "wife": "我老婆", "husband": "我老公", "son": "我儿子", "daughter": "我女儿", "kid": "我孩子",
+    "kids": "我孩子", "boyfriend": "我男朋友", "girlfriend": "我女朋友", "sister": "我姐妹",
+    "brother": "我兄弟", "cat": "我的猫", "dog": "我的狗", "baby": "我宝宝", "partner": "我爱人",
+}  # fmt: skip
 
 
 def _continuation(c: str, ctx: Context) -> list[Hit]:
@@ -273,6 +291,12 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             ctx.drink_word = None
         ctx.drink = category
     clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
+    clause = re.sub(
+        r"^(?:my|our) (\w+)\s*",
+        lambda m: _EN_SUBJECT.get(m.group(1).lower(), m.group(0)),
+        clause,
+        flags=re.I,
+    )
     clause = re.sub(r"^我(?:确实|真的|的确|本来就|一向)", "我", clause)
     clause = re.sub(r"^我(?:们)?是(?=在|从)", "我", clause)  # 我是在腾讯上班 = 我在腾讯上班
     hits = _continuation(clause, ctx)
@@ -283,15 +307,22 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             inherited = subject + re.sub(r"^(?:她|他)(?!们)", "", clause)
             hits = family(inherited, ctx)
             hits = [] if hits and hits[0].topic.endswith(".about") else hits
-    if not hits and (lead := _LEAD.match(clause)):
-        hits = _match_rules(lead.group("rest"), ctx, _FACTS)
-    if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
-        hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
     if not hits:
         if clause.startswith("我") and not re.match(r"^我(?:们)?(?:家|的)", clause):
             ctx.extra.pop("family_zh", None)
             ctx.extra.pop("pet", None)
-        hits = _match_rules(clause, ctx, _RULES)
+        hits = _match_rules(clause, ctx, _FACTS)
+    if not hits and (lead := _LEAD.match(clause)):
+        rest = lead.group("rest")
+        hits = _match_rules(rest if rest.startswith("我") else "我" + rest, ctx, _FACTS)
+    window = find_time_window(clause, ctx.ref)
+    if not hits and window and not window.recent and clause.startswith("我"):
+        # 我三月份刚从字节离职: the fact, without the time it was said to happen
+        hits = _match_rules(clause.replace(window.expression, "", 1), ctx, _FACTS)
+    if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
+        hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
+    if not hits:
+        hits = _match_rules(clause, ctx, _RULES[len(_FACTS) :])
     change = bool(CHANGE_RE.search(clause))
     for h in hits:
         h.correction = h.correction or change

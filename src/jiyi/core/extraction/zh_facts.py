@@ -49,7 +49,9 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         if name and len(name) <= 12 and not re.search(r"什么|啥|哪", name):
             ctx.extra["named"] = "1"
             return [Hit(F, "identity.name", "name", content=f"用户名叫{name}", value=name)]
-    m = re.match(rf"^我是(?P<x>(?:欧阳|司马|上官|诸葛|[{_SURNAMES}])[\u4e00-\u9fff]{{1,2}})$", c)
+    m = re.match(
+        rf"^我是(?P<x>(?:小|老|阿)?(?:欧阳|司马|上官|诸葛|[{_SURNAMES}])[\u4e00-\u9fff]{{0,2}})$", c
+    )
     if (
         m
         and not is_role(m.group("x"))
@@ -64,24 +66,37 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["named"] = "1"
         return [Hit(F, "identity.surname", "surname", value=m.group("x"))]
     m = re.match(
-        rf"^我{ADV}(?:快|刚|满|才)?(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|^我(?:今年|已经|都|快)?(?P<y>{NUM})了$",
+        rf"^我{ADV}(?:快|刚|满|才|刚满|快满|虚岁|周岁)*(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|"
+        rf"^我(?:今年|已经|都|快)?(?P<y>{NUM})了$|^我{ADV}(?:刚满|满|快满|刚过)(?P<z>{NUM})(?:了)?$",
         c,
     )
-    if m and (m.group("x") or not re.fullmatch(r"[一二两三四五六七八九]", m.group("y"))):
-        return [Hit(F, "identity.age", "age", value=m.group("x") or m.group("y"))]
+    if m and (
+        m.group("x") or m.group("z") or not re.fullmatch(r"[一二两三四五六七八九]", m.group("y"))
+    ):
+        return [Hit(F, "identity.age", "age", value=m.group("x") or m.group("y") or m.group("z"))]
     m = re.match(r"^(?:我的?)?生日(?:其实)?(?:是|在)?(?P<x>.+)$", c)
     if m and re.search(r"\d|月|号|日|农历|阴历|[一二三四五六七八九十]", m.group("x")):
         return [Hit(F, "birthday", "birthday", value=date_value(m.group("x")))]
     if m := re.match(r"^我(?:其实)?是(?P<x>\d0|[零〇一二三四五六七八九]零)后", c):
         return [Hit(F, "identity.generation", "generation", value=m.group("x"))]
     m = re.match(
-        rf"^我(?:是|在)?(?P<x>{_YEAR})年(?:出生|生|出世)(?:的|人)?|^我(?:是)?(?P<z>\d{{2}}|\d{{4}})年的$|"
+        rf"^我(?:是|在)?(?P<x>{_YEAR})年(?:出生|生|出世)(?:的|人)?|^我(?:是)?(?P<z>\d{{2}}|"
+        rf"\d{{4}})年的(?P<sign>.{{2}}座)?$|"
         rf"^(?:我)?(?:出生于|生于|出生在|出生年份是)(?P<y>\d{{4}}|[一二三四五六七八九零〇]{{4}})年?",
         c,
     )
     if m:
         year = m.group("x") or m.group("y") or m.group("z")
-        return [Hit(F, "identity.birth_year", "birth_year", value=year)]
+        hits = [
+            Hit(F, "identity.birth_year", "birth_year", value=year, content=f"用户是{year}年出生的")
+        ]
+        if m.groupdict().get("sign"):  # 我是95年的双子座
+            hits.append(Hit(F, "identity.zodiac_sign", "zodiac", value=m.group("sign")))
+        return hits
+    if m := re.match(
+        r"^我是(?P<x>汉|回|满|藏|维吾尔|蒙古|壮|苗|彝|土家|朝鲜|白|傣|瑶|侗|哈萨克)族(?:人)?$", c
+    ):
+        return [Hit(F, "identity.ethnicity", "ethnicity", value=f"{m.group('x')}族")]
     if m := re.match(r"^我(?:是)?属(?P<x>[鼠牛虎兔龙蛇马羊猴鸡狗猪])的?$", c):
         return [Hit(F, "identity.zodiac", "zodiac", value=m.group("x"))]
     m = re.match(
@@ -97,7 +112,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
 def traits(c: str, ctx: Context) -> list[Hit]:
     """Stable personal traits and diet style: 左撇子, 夜猫子, 吃素, 清真."""
     if re.match(
-        r"^(?:我)?(?:已经|现在)?(?:不再|不)(?:吃素|是素食者?|是素食主义者|吃全素)了?|^(?:我)?开荤了|^(?:我)?开戒了",
+        r"^(?:我)?(?:已经|现在)?(?:不再|不)(?:吃素|是素食者?|是素食主义者|吃全素)了?|^(?:我)?开荤了|^(?:我)?开戒了|"
+        r"^(?:我)?(?:已经|现在)?(?:开始|恢复|又开始)吃肉了?",
         c,
     ):
         return [
@@ -135,7 +151,7 @@ def traits(c: str, ctx: Context) -> list[Hit]:
     if m:
         return [Hit(F, f"identity.trait.{m.group('x').lower()}", "trait", value="yes")]
     if m := re.match(
-        r"^我(?:是)?(?P<x>[白金双巨狮处天天射摩水][羊牛子蟹子女秤蝎手羯瓶鱼]座)的?$", c
+        r"^我(?:是)?(?P<x>(?:白羊|金牛|双子|巨蟹|狮子|处女|天秤|天蝎|射手|摩羯|水瓶|双鱼)座)的?$", c
     ):
         return [Hit(F, "identity.zodiac_sign", "zodiac", value=m.group("x"))]
     return []
@@ -164,6 +180,13 @@ def location(c: str, ctx: Context) -> list[Hit]:
             c,
         )
         if m and not is_place_zh(place_value(m.group("x"))):
+            m = None
+    if not m:  # 我一个人在上海 / 我现在一直在深圳: a city with no verb is where the user lives
+        m = re.match(
+            r"^(?:我们|我)(?:一个人|自己|现在|目前|一直|常年|长期|如今)+在(?P<x>[\u4e00-\u9fff]{2,6})(?P<v>)$",
+            c,
+        )
+        if m and not is_place_zh(m.group("x")):
             m = None
     if m and not re.match(r"^(?:酒店|宾馆|民宿|院|哪|的|得)", m.group("x")):
         place = place_value(m.group("x"))
@@ -234,7 +257,8 @@ def _is_org(word: str) -> bool:
 
 def work(c: str, ctx: Context) -> list[Hit]:
     if re.match(
-        r"^(?:我)?(?:现在|目前|平时|一般|基本)?(?:都)?(?:是)?(?:远程|在家|居家)(?:办公|工作|上班)|^(?:我)?(?:现在)?WFH",
+        r"^(?:我)?(?:现在|目前|平时|一般|基本)?(?:都)?(?:是|改|改成|开始|换成)?(?:远程|在家|居家)(?:办公|工作|上班)|"
+        r"^(?:我)?(?:现在)?WFH",
         c,
         re.I,
     ):
@@ -242,7 +266,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         rf"^(?:我)?{ADV}(?P<neg>不再|已经不|不是|不)?在(?P<x>.+?)(?:{_WORK_VERB})(?:了)?$", c
     )
-    if m:
+    if m and not re.match(r"^(?:找|换|准备|忙|赶|熬|加|做|努力|认真|拼命|好好)", m.group("x")):
         return [_workplace(m.group("x"), bool(m.group("neg")), "employer")]
     m = re.match(rf"^(?:我)?{ADV}在(?P<x>.+?)(?:做|当|担任|负责|干)(?P<y>.{{2,}})$", c)
     if (
@@ -311,7 +335,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     for rule, pattern in (
-        ("role", rf"^(?:我)?{ADV}(?:是|当|做|干)(?:一名|一个|一位|个|名|位)?(?P<x>.+?)$"),
+        (
+            "role",
+            rf"^(?:我)?{ADV}(?:转行|改行|后来|毕业后)?(?:是|当|做|干|成了|成为)了?"
+            r"(?:一名|一个|一位|个|名|位)?(?P<x>.+?)$",
+        ),
         ("role.do", rf"^(?:我)?{ADV}(?:是)?(?:做|干|搞)(?P<x>[^，,]{{1,10}})的$"),
         ("role.is", r"^我的(?:职业|工作)是(?P<x>.+)$"),
         ("role.field", rf"^(?:我)?{ADV}(?:在)?(?:做|干|搞)(?P<x>.{{1,8}})$"),
@@ -335,6 +363,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m:
         return [Hit(F, "work.role", "role.owner", value=f"{m.group('x')}老板")]
+    if re.match(rf"^(?:我)?{ADV}(?:自己)?(?:在)?(?:创业|出来创业|开公司|做生意|当老板|自己干)", c):
+        return [Hit(F, "work.role", "role.founder", value="创业")]
     if re.match(rf"^(?:我)?{ADV}(?:已经)?退休(?:了)?$", c):
         return [Hit(F, "work.role", "role.retired", value="退休")]
     if re.match(
@@ -348,7 +378,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
 
 _STAGE_ZH = (
     r"大[一二三四五]|研[一二三]|高[一二三]|初[一二三]|博[一二三四五]|[一二三四五六]年级|博士|研究生|"
-    r"硕士|研究所|大学|高中|初中|本科|大专|专科|博士后"
+    r"硕士|研究所|大学|高中|初中|本科|大专|专科|博士后|E?MBA|MPA|MFA|在职研究生"
 )
 
 
@@ -366,7 +396,7 @@ def education(c: str, ctx: Context) -> list[Hit]:
         if not re.match(r"^(?:大学|高中|初中|小学)$", school):
             return [Hit(F, "education.school", "school", value=school)]
     m = re.match(
-        rf"^(?:我)?{ADV}(?:是)?(?:正)?(?:在)?(?:读|上|念|升|升到|升上)?(?:了)?(?P<x>{_STAGE_ZH})"
+        rf"^(?:我)?{ADV}(?:是)?(?:正)?(?:在)?(?:读|上|念|升|升到|升上|在读)?(?:了)?(?P<x>{_STAGE_ZH})"
         r"(?:了|的学生|学生|在读|生)?$",
         c,
     ) or re.match(

@@ -22,6 +22,7 @@ _LIST_MORE = re.compile(r"^(?:尤其是|特别是|还有|以及|包括|比如|�
 _ALSO = re.compile(
     r"^(?P<x>[^，,也都]{1,8})(?:也|都)(?:不行|过敏|不能吃|不能碰|不能用|碰不得|吃不了)$"
 )
+_SINGLE = set("虾蟹鱼贝蛋奶豆麦蚌螺")
 _SYMPTOM = r"拉肚子|腹泻|胃疼|胃痛|肚子疼|不舒服|难受|胀气|起疹子|长疹子|起红疹|头疼|过敏|呕吐|想吐"
 
 
@@ -31,6 +32,8 @@ def _allergens(value: str) -> list[str]:
     value = re.sub(r"^(?:一)?(?:吃|喝|碰|接触|闻|用)(?=.)", "", value)  # 吃芒果会过敏
     value = re.sub(r"(?:会|就|都|也|容易|有点|有些|比较|很|已经|这种)+$", "", value)
     parts = [re.sub(r"^(?:对|吃|喝)", "", p) for p in SEP.split(value)]
+    if len(parts) == 1 and 2 <= len(parts[0]) <= 3 and all(ch in _SINGLE for ch in parts[0]):
+        parts = list(parts[0])  # 虾蟹 / 鱼虾蟹: single-character allergens said together
     return [p for p in parts if p and not re.fullmatch(r"(?:已经|现在|其实|还|都|也|再)+", p)]
 
 
@@ -66,11 +69,13 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
     denied = re.match(r"^(?:我)?(?:不是|并不是|没有)(?:对)?", m.group("x"))  # 我不是对芒果过敏
     neg = bool(m.group("neg")) or bool(denied)
     ctx.extra["list_rule"] = "allergy"
+    parts = _allergens(m.group("x"))
     return [
-        Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes")
-        for part in _allergens(m.group("x"))
+        Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes",
+            content=(f"用户对{part}{'不' if neg else ''}过敏" if len(parts) > 1 else None))
+        for part in parts
         if (o := object_key(part))
-    ]
+    ]  # fmt: skip
 
 
 def condition(c: str, ctx: Context) -> list[Hit]:

@@ -28,15 +28,16 @@ from jiyi.core.extraction.zh_common import (
     yes_no,
 )
 from jiyi.core.models import MemoryKind
+from jiyi.core.timewords import find_time_window
 
 __all__ = ["family", "has_family", "pet", "pet_continuation"]
 
-F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
+F, P, E = MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.EVENT
 _PET = rf"(?:(?![有养只了的个条是叫在])[\u4e00-\u9fff]){{0,3}}?(?:{PET_WORD})"
 _COUNT = r"(?:一个|一|个|两个|三个|俩|仨|几个|\d个|[一二两三四五]个)?"
 _NAME_VERB = r"(?:的名字)?(?:现在)?(?:改名|也)?(?:叫|名叫|名字叫|名字是|改名为|改叫|改名叫|就叫)"
 _AGE = (
-    rf"(?:今年|已经|现在|刚|刚刚|快|才|都)*(?:满)?(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
+    rf"(?:今年|已经|现在|刚|刚刚|快|才|都|是|其实)*(?:满)?(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
     r"(?:半|多)?(?:大)?(?:了|啦)?"
 )
 _STAGE = (
@@ -77,7 +78,8 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         unit = "个月" if m.group("u") == "个月" else ""
         return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
     m = re.match(
-        rf"^(?:今年|现在|目前|已经|马上|明年)*(?:在)?(?:上|读|念|升|升到|读到)?(?:了)?(?P<x>{_STAGE})(?:了|啦)?$",
+        rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也)*(?:在)?(?:上|读|念|升|升到|读到)?(?:了)?"
+        rf"(?P<x>{_STAGE})(?:了|啦)?$",
         rest,
     )
     if m:
@@ -134,12 +136,33 @@ def has_family(c: str, ctx: Context) -> list[Hit]:
             Hit(F, "family.son", "family.has", value="yes", content="用户有儿子"),
             Hit(F, "family.daughter", "family.has", value="yes", content="用户有女儿"),
         ]
+    born = re.match(
+        r"^(?:我)?(?P<when>.{0,6}?)(?:生了|生下了|添了)(?:一)?(?:个|对)(?P<rel>女儿|儿子|宝宝|闺女|双胞胎)",
+        c,
+    )
+    if born:  # 我去年十月份生了个女儿: a child, and the day it happened
+        rel = RELATIONS_ZH[born.group("rel")]
+        hits = [
+            Hit(
+                F, f"family.{rel}", "family.born", value="yes", content=f"用户有{born.group('rel')}"
+            )
+        ]
+        if (w := find_time_window(c, ctx.ref)) and w.start and w.start < ctx.ref:
+            when = w.start.date().isoformat()
+            hits.append(
+                Hit(E, f"event.生{born.group('rel')}", "event.birth", when=w.start, value=when)
+            )
+        return hits
     m = re.match(
-        rf"^(?:我有|我家有|我们有|我家|家里有)(?P<n>{_COUNT})(?P<rel>{REL})"
+        rf"^(?:我有|我家有|我们有|我家|家里有|有)?(?P<n>{_COUNT})(?P<rel>{REL})(?=$|[，,叫]|(?:在|都|也|今年|一个))"
         r"(?:[，,]?(?:叫|名叫|名字叫)(?P<x>.+)|(?P<rest>.+))?$",
         c,
     )
-    if not m or m.group("rel") in ("先生", "哥", "弟", "姐", "妹"):
+    if (
+        not m
+        or m.group("rel") in ("先生", "哥", "弟", "姐", "妹")
+        or (not c.startswith(("我", "家", "有")) and not m.group("n"))
+    ):
         return []
     rel = RELATIONS_ZH[m.group("rel")]
     ctx.extra["family_zh"] = f"我{m.group('rel')}"
@@ -164,11 +187,13 @@ def family(c: str, ctx: Context) -> list[Hit]:
     if hits := has_family(c, ctx):
         return hits
     m = re.match(rf"^(?:我们家|我家|我的|我)的?(?P<rel>{REL})(?P<rest>.*)$", c) or re.match(
-        r"^(?P<rel>女儿|儿子|老婆|老公|孩子|闺女|媳妇)(?P<rest>.+)$", c
+        r"^(?P<rel>女儿|儿子|老婆|老公|孩子|闺女|媳妇|老大|老二|大宝|二宝|小宝|爸妈|父母|爸爸|妈妈|"
+        r"老爸|老妈|先生|太太)(?P<rest>.+)$",
+        c,
     )
     if not m or (m.group("rel") in ("哥", "弟", "姐", "妹") and m.group("rest")[:1] in "们儿"):
         return []
-    rel = {"大宝": "child1", "二宝": "child2"}.get(m.group("rel"), RELATIONS_ZH[m.group("rel")])
+    rel = RELATIONS_ZH[m.group("rel")]
     ctx.extra["family_zh"] = c[: m.start("rest")]  # 我女儿叫朵朵，今年六岁: 六岁 is hers
     ctx.extra.pop("pet", None)
     key, rest = f"family.{rel}", re.sub(r"^(?:都|也|还|一直)+(?=是|在|有|对)", "", m.group("rest"))

@@ -11,7 +11,7 @@ import re
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINKS
 from jiyi.core.extraction.topics import clean_value, normalize_object
-from jiyi.core.extraction.zh_common import CHANGE_RE, object_key
+from jiyi.core.extraction.zh_common import CHANGE_RE, object_key, third_person_zh
 from jiyi.core.models import MemoryKind
 
 __all__ = ["avoid", "drink", "drink_type_word", "preference"]
@@ -108,7 +108,8 @@ _NEG_VERBS = (
     r"不再喜欢|不喜欢|不再(?:打|玩|踢|弹|下|练|跑|骑|滑|吃|喝|看)|现在不(?:打|玩|踢|弹|下|练|骑|滑)|"
     r"不(?:打|玩|踢|弹|下|练|骑|滑)(?=.+了$)|不太喜欢|不怎么喜欢|一点都不喜欢|不爱吃|不爱喝|不爱|讨厌|"
     r"最讨厌|厌恶|反感|受不了|接受不了|吃不了|吃不惯|喝不了|喝不惯|不感冒|不想吃|不想喝|最怕|"
-    r"怕(?![是的])|不太能吃|不能吃|不能喝|不敢吃|不吃|不喝|不碰|不沾|不抽|忌口|戒掉了?|戒了|已经戒了|戒(?=.+了$)|"
+    r"怕(?![是的])|不太能吃|不太能喝|不怎么吃|不怎么喝|不能吃|不能喝|不敢吃|不敢喝|不会喝|不吃|不喝|不碰|"
+    r"不沾|不抽|忌口|戒掉了?|戒了|已经戒了|戒(?=.+了$)|"
     r"从来不(?:吃|喝|看|听|玩)|拒绝"
 )
 _POS_VERBS = (
@@ -118,7 +119,49 @@ _POS_VERBS = (
 )
 
 
+def _objects(phrase: str) -> list[str]:
+    """纪录片和悬疑剧 → [纪录片, 悬疑剧]; one object when the parts are not short nouns."""
+    parts = [p for p in re.split(r"和|、|跟|还有|以及|或者", clean_value(phrase)) if p]
+    if (
+        len(parts) > 1
+        and all(1 <= len(p) <= 6 for p in parts)
+        and not re.search(r"你|他|她|朋友", phrase)
+    ):
+        return parts
+    return [phrase]
+
+
 def preference(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^(?:我)?(?:的)?口味(?:比较|偏|很|特别|挺|超|有点)?(?P<x>清淡|甜|辣|咸|酸|淡)(?:一点|一些)?(?:的)?$",
+        c,
+    )
+    if m:  # 我口味偏清淡
+        word = {"淡": "清淡", "重": "重口味"}.get(m.group("x"), m.group("x"))
+        return [Hit(P, f"pref.{word}", "pref.taste", polarity="like", obj=word, value="like")]
+    m = re.match(
+        r"^(?:我)?(?:反而|也|都|其实)*(?:一点|一口)?(?P<x>(?![一半什啥])[^，,都也]{1,6}?)(?:都|也)(?P<v>不能吃|不吃|不敢吃|"
+        r"不太能吃|吃不了|不喝|不能喝|喝不了|不碰)",
+        c,
+    )
+    if m and (o := object_key(m.group("x"))):  # 我一点辣都不能吃
+        ctx.extra["last_obj"], ctx.extra["last_word"] = o, clean_value(m.group("x"))
+        return [
+            Hit(P, f"pref.{o}", "pref.none", polarity="dislike", obj=m.group("x"), value="dislike")
+        ]
+    m = re.match(r"^(?:我)?的?(?P<cat>偶像|男神|女神|本命|爱豆)(?:是|就是)(?P<x>.+)$", c)
+    if m:
+        fav = clean_value(m.group("x"))
+        return [
+            Hit(
+                P,
+                f"favorite.{m.group('cat')}",
+                "favorite.idol",
+                polarity="like",
+                obj=fav,
+                value=fav,
+            )
+        ]
     m = re.match(r"^(?:我)?(?:真正|其实)?(?:喜欢|爱)的(?:其实)?是(?P<x>.+)$", c)
     if m and (o := object_key(m.group("x"))):  # 我喜欢的是象棋
         return [
@@ -190,4 +233,10 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     )
     obj = clean_value(m.group("x"))
     ctx.extra["last_obj"], ctx.extra["last_word"] = o, obj  # 我不能吃花生，会过敏
-    return [Hit(P, f"pref.{o}", "pref", polarity=pol, obj=obj, correction=change, value=pol)]
+    parts = _objects(m.group("x"))
+    return [
+        Hit(P, f"pref.{k}", "pref", polarity=pol, obj=part, correction=change, value=pol,
+            content=third_person_zh(c.replace(m.group("x"), part)) if len(parts) > 1 else None)
+        for part in parts
+        if (k := object_key(part))
+    ]  # fmt: skip
