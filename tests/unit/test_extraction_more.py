@@ -168,8 +168,9 @@ def replay(case: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_corrections_land_in_the_slot_they_correct(lang: str) -> None:
-    cases = [c for c in load("corrections") if c["lang"] == lang]
+@pytest.mark.parametrize("batch", ["corrections", "corrections_c"])
+def test_corrections_land_in_the_slot_they_correct(batch: str, lang: str) -> None:
+    cases = [c for c in load(batch) if c["lang"] == lang]
     failed, damage = [], []
     for case in cases:
         out = replay(case)

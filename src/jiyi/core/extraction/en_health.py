@@ -28,6 +28,12 @@ _NEGATED = re.compile(
 
 
 def _allergy(c: str, ctx: Context) -> list[Hit]:
+    cleft = re.match(
+        r"^it's (?:actually |really )?(?P<x>.+?) (?:that )?(?:i'm|i am) allergic to$", c, I_
+    )
+    if cleft:  # "it's crab I'm allergic to": the same statement, said the plain way
+        c = f"I'm allergic to {cleft.group('x')}"
+        ctx.extra["cleft"] = "1"
     m = (
         re.search(
             r"\b(?P<neg>not |no longer |n't |never been )?(?:severely |very |mildly |extremely |"
@@ -57,11 +63,14 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     neg = bool(m.group("neg")) or bool(_NEGATED.search(c))
     said = re.sub(r"\s+(?:anymore|any more|now|too|as well|though)$", "", m.group("x"), flags=I_)
     parts = [re.sub(rf"^(?:{_SEVERITY})+", "", p, flags=I_) for p in SEP.split(said)]
+    several = len(parts) > 1 or bool(ctx.extra.pop("cleft", None))
+    word = "not allergic" if neg else "allergic"
     hits = [
-        Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes")
+        Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes",
+            content=f"User is {word} to {clean_value(part)}" if several else None)
         for part in parts
         if (o := object_key(part))
-    ]
+    ]  # fmt: skip
     if hits:
         ctx.extra["last_obj"] = hits[-1].topic.rsplit(".", 1)[1]
         ctx.extra["last_word"] = clean_value(parts[-1])

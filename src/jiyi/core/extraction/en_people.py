@@ -252,7 +252,9 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
     rest = re.sub(r"\s+(?:now|these days)$", "", rest.strip(), flags=I_)
     noun = key.split(".")[1].replace("_", " ")
     m = re.match(
-        r"^(?:'s name is|'s name's|'s called|is called|is named|,? named|,? called|"
+        r"^(?:'s (?:actually |really |now )?(?:name is|name's|called|named)|is (?:actually |"
+        r"really )?"
+        r"called|is (?:actually |really )?named|,? named|,? called|"
         r"'s (?:new )?name is now|"
         r"is now called|is now named|'s been renamed(?: to)?|was renamed(?: to)?|goes by|"
         r"answers to|"
@@ -360,6 +362,18 @@ def pet(c: str, ctx: Context) -> list[Hit]:
             hit = Hit(F, key, "pet.intro", value="yes")
         hit.content = third_person_en(c)
         return _intro(ctx, hit)
+    m = re.match(
+        r"^(?:(?i:we|i)(?:'ve|"
+        r" have)? (?:just )?renamed (?P<a>[A-Z][a-z]+)(?: to)? (?P<x>[A-Z][a-z]+)|"
+        r"(?P<b>[A-Z][a-z]+) (?:goes by|is called|is named|answers to) (?P<y>[A-Z][a-z]+) now)$",
+        c,
+    )
+    if m and (m.group("a") or m.group("b") or "").lower() not in RELATIONS_EN:
+        # "We renamed Luna to Stella" / "Max goes by Maxwell now": people are rarely renamed
+        key = f"{ctx.extra['pet_en']}.name" if ctx.extra.get("pet_en") else "pet.pet.name"
+        name = m.group("x") or m.group("y")
+        content = f"User's pet is now called {name}"
+        return [Hit(F, key, "pet.renamed", value=name, correction=True, content=content)]
     m = re.match(
         rf"^(?:we|i)(?:'ve| have)? (?:just )?renamed (?:our|my|"
         rf"the) (?:{_DESC})(?P<pet>{_PET})(?: to)?(?: (?P<x>\S+))?",

@@ -52,6 +52,11 @@ _STAGE = (
 # ------------------------------------------------------------------ work
 
 
+def _a(role: str) -> str:
+    """nurse → a nurse; ER nurse → an ER nurse."""
+    return f"{'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
+
+
 def _employer(said: str, rule: str, neg: bool = False) -> Hit:
     employer = place(re.sub(r"^(?:a |an )?new job (?:at|with) ", "", said, flags=I_))
     value = f"not {employer}" if neg else employer
@@ -82,12 +87,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 F,
                 "work.role",
                 "role",
-                content=f"User is a {clean_value(m.group('role'))}",
+                content=f"User works as {_a(clean_value(m.group('role')))}",
                 value=clean_value(m.group("role")).lower(),
             )
         ]
-        if not re.match(r"^(?:a|an|some) ", m.group("x"), I_):
-            hits.insert(0, _employer(m.group("x"), "employer"))
+        hits.insert(0, _employer(m.group("x"), "employer"))  # also "a bank": where they work
         return hits
     if m:
         neg = bool(m.group("neg"))
@@ -165,10 +169,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 "work.role",
                 "role",
                 value=clean_value(m.group("x")).lower(),
-                content=f"User is a {clean_value(m.group('x'))}",
+                content=f"User works as {_a(clean_value(m.group('x')))}",
             )
         ]
-        if m.group("y") and not re.match(r"^(?:a|an|some|the local|a local) ", m.group("y"), I_):
+        if m.group("y"):
             hits.append(_employer(m.group("y"), "employer.role"))
         if m.group("city") and is_place_en(m.group("city")):
             hits.append(Hit(F, "location.work", "work.city", value=place(m.group("city"))))

@@ -54,7 +54,11 @@ def is_place_zh(word: str) -> bool:
     word = word.strip()
     if not word or ORG_SUFFIX_ZH.search(word):
         return False
-    if word in CITIES_ZH or any(word.startswith(c) and len(word) <= len(c) + 3 for c in CITIES_ZH):
+    if word in CITIES_ZH:
+        return True
+    if re.search(r"[人的话菜籍音味腔]$", word):
+        return False  # 哈尔滨人 / 上海话: of the place, not the place
+    if any(word.startswith(c) and len(word) <= len(c) + 3 for c in CITIES_ZH):
         return True
     return bool(_PLACE_SUFFIX_ZH.search(word)) and len(word) <= 8
 

@@ -22,6 +22,7 @@ from jiyi.core.extraction.en import match_en, third_person_en
 from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
+from jiyi.core.extraction.infer import bare_value
 from jiyi.core.extraction.lexicon import HEDGE_RE
 from jiyi.core.extraction.segment import (
     is_chitchat,
@@ -53,6 +54,14 @@ _CORRECTION_ZH = re.compile(
     r"^(?:其实|实际上|事实上|更正一下|更正|纠正一下|纠正|(?:刚才|刚刚|之前|上面|前面)?(?:我)?(?:说|打|写|记|输|发|讲)"
     r"错(?:字)?了?|不对|我改主意了|改主意了|我是说|我的意思是|应该是|准确地说|确切地说|哦不|不是不是|"
     r"不好意思|抱歉|而是|口误|笔误|搞错了|弄错了|我搞错了|我弄错了|修改一下|改一下)[，,：:\s]*"
+)
+# Markers that say the last value was wrong (a bare value after them is a correction); "其实 /
+# actually" alone also open remarks that correct nothing.
+_STRONG_MARKER = re.compile(
+    r"说错|记错|打错|写错|不对|更正|纠正|我是说|我的意思是|应该是|口误|笔误|搞错|弄错|哦不|"
+    r"\b(?:sorry|oops|whoops|i meant|correction|my bad|my mistake|i misspoke|typo|scratch that|"
+    r"i mean|make that|i mixed (?:it|that) up)\b",
+    re.IGNORECASE,
 )
 _CORRECTION_EN = re.compile(
     r"^(?:actually|correction|sorry|oops|whoops|wait|no wait|i meant|i mean|what i meant (?:is|"
@@ -203,6 +212,22 @@ def _join(first: str, more: str, lang: str) -> str:
     return f"{first}{'，' if lang == 'zh' else ', '}{more}"
 
 
+def _script_of(original: str) -> dict[str, str]:
+    """Simplified character → the user's own traditional one (台 stays 台, not 臺)."""
+    simplified = to_simplified(original)
+    if len(simplified) != len(original):
+        return {}
+    return dict(zip(simplified, original, strict=True))
+
+
+def _in_script(text: str, script: dict[str, str]) -> str:
+    """``text`` in traditional script, using the user's characters where they wrote them."""
+    converted = to_traditional(text)
+    if len(converted) != len(text):
+        return converted
+    return "".join(script.get(s, t) for s, t in zip(text, converted, strict=True))
+
+
 class RuleExtractor:
     """Offline zh/en extractor; implements the Extractor protocol.
 
@@ -239,6 +264,7 @@ class RuleExtractor:
         # Rules match simplified Chinese; what a traditional-Chinese user said is turned back
         # into their script (content and quote) when the candidates are built.
         trad = is_traditional(text)
+        script = _script_of(text) if trad else {}
         text = to_simplified(text)
         if msg.role != "user":
             out.skipped.append(Skipped(text=text, reason=f"{msg.role}_text"))
@@ -258,10 +284,13 @@ class RuleExtractor:
         found: dict[str, Candidate] = {}
         forgot = False
         correcting = False
+        pending: str | None = None
+        strong = False
         other = hypothetical = False
         for raw in split_clauses(text):
             clause, marker, replaces = _prepare(raw)
             correcting = correcting or marker
+            strong = strong or bool(_STRONG_MARKER.search(raw))
             if not clause or is_chitchat(clause):
                 continue
             is_forget, target = match_forget(clause)
@@ -281,6 +310,8 @@ class RuleExtractor:
                 for cand in found.values():
                     cand.is_correction = True
                     cand.replaces = cand.replaces or said or None
+                pending = None if found else (said or None)  # "不是成都，是绵阳": 绵阳 comes next
+                correcting = correcting or pending is not None
                 continue
             family_pronoun = bool(ctx.extra) and bool(
                 re.match(r"^(?:她|他)(?!们)|^(?:he|she|he's|she's|his|her)\b", clause, re.I)
@@ -301,11 +332,15 @@ class RuleExtractor:
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
             if not hits and re.search(r"[A-Za-z]", clause):
                 lang, hits = "en", match_en(clause, ctx)
+            if not hits and (strong or replaces or pending):
+                lang = "zh" if has_cjk(clause) else "en"
+                hits = bare_value(clause, lang)  # 说错了，是1990年 / I meant Lisbon
             for hit in hits:
                 cand = _candidate(
                     hit, raw, clause, lang, msg, observed, correcting or hit.correction
                 )
-                cand.replaces = replaces
+                cand.replaces = replaces or pending
+                cand.is_correction = cand.is_correction or bool(pending)
                 if (same := _merged_into(found, hit, clause, lang)) is not None:
                     same.content = _join(same.content, cand.content, lang)
                     same.quote = _join(same.quote or "", raw, lang)
@@ -320,9 +355,9 @@ class RuleExtractor:
                 found[hit.topic] = cand
         if trad:
             for cand in found.values():
-                cand.content = to_traditional(cand.content)
-                cand.quote = to_traditional(cand.quote) if cand.quote else cand.quote
-                cand.value = to_traditional(cand.value) if cand.value else cand.value
+                cand.content = _in_script(cand.content, script)
+                cand.quote = _in_script(cand.quote, script) if cand.quote else cand.quote
+                cand.value = _in_script(cand.value, script) if cand.value else cand.value
         out.candidates.extend(found.values())
         if not found and not forgot:
             chat = all(is_chitchat(_prepare(c)[0]) for c in split_clauses(text))

@@ -133,7 +133,7 @@ _OTHERS_ZH = (
     r"学长|学姐|学弟|学妹|队友|老师"
 )
 _THIRD_PARTY_RE = re.compile(
-    rf"^(?:他|她|它|他们|她们|大家|别人|有人|有个人|某人|我(?:的)?(?:{_OTHERS_ZH})|(?:{_OTHERS_ZH})|"
+    rf"^(?:他|她|他们|她们|大家|别人|有人|有个人|某人|我(?:的)?(?:{_OTHERS_ZH})|(?:{_OTHERS_ZH})|"
     r"隔壁|楼上|楼下|对门|(?:[^我]{1,4}的)?小[王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐]"
     r"(?=[^\s，,]{2})|老[王李张刘陈杨赵黄周吴](?=[^\s，,]{2})|"
     r"(?:he|she|they|he's|she's|they're|his|her|their|everyone|somebody|someone|"

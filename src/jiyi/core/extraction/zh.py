@@ -18,7 +18,7 @@ from jiyi.core.extraction.topics import clean_value, normalize_object, slug
 from jiyi.core.extraction.zh_common import ADV, CHANGE_RE, third_person_zh
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits, work
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
-from jiyi.core.extraction.zh_people import family, pet, pet_continuation
+from jiyi.core.extraction.zh_people import family, pet, pet_continuation, renamed
 from jiyi.core.extraction.zh_tastes import avoid, drink, preference
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
@@ -203,6 +203,7 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
 _FACTS: tuple[Callable[[str, Context], list[Hit]], ...] = (
     family,
     pet,
+    renamed,
     allergy,
     intolerance,
     medication,
@@ -236,7 +237,8 @@ _LEAD = re.compile(
 _ELIDED = re.compile(r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从小在|做|当|现在|目前|平时|一直)")
 _CONTINUE = re.compile(
     r"^(?:现在|目前|后来|如今|已经|都|其实|然后)*(?:而是|是在|是|在|到了|到|去了|去|进了|改成|改为|换成|"
-    r"换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|当|做)(?P<x>[^，,不]{1,12}?)(?:了|上班|工作|住|啦)?$"
+    r"换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|当|做|转去做|转去当|转做|改做|改当|去做|去当|转行做|"
+    r"转岗做|转到)(?P<x>[^，,不]{1,12}?)(?:了|上班|工作|住|啦)?$"
 )
 _TEMPLATES = {
     "location.home": "用户住在{}",

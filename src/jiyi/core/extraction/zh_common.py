@@ -86,7 +86,9 @@ def place_value(value: str) -> str:
     """住在北京朝阳区了 → 北京朝阳区; 杭州快两年了 → 杭州; 老家长沙 → 长沙."""
     value = clean_value(value)
     value = _DURATION.sub("", value)
-    value = re.sub(r"(?:去|来|住|啦|了|定居|生活|工作|上班|发展)+$", "", clean_value(value))
+    value = re.sub(
+        r"(?:去|来|住|啦|了|的|定居|生活|工作|上班|发展|那边|这边)+$", "", clean_value(value)
+    )
     value = re.sub(r"^(?:了|到|在|去)", "", value)
     return clean_value(re.sub(r"^老家(?=..)", "", clean_value(value)))
 

@@ -276,8 +276,6 @@ def work(c: str, ctx: Context) -> list[Hit]:
     ):
         role = clean_value(re.sub(r"的$", "", m.group("y")))
         hits = [Hit(F, "work.role", "role.at", content=f"用户的工作是{role}", value=role)]
-        if re.match(r"^(?:一家|一个|某)", m.group("x")):
-            return hits  # 我在一家创业公司做产品: the company is not named
         return [_workplace(m.group("x"), False, "employer.role"), *hits]
     m = re.match(
         r"^(?:我)?(?:已经|刚|刚刚|最近|上个月|去年)?(?:跳槽|换工作|转岗|入职|加入|跳到|转到|换到|去了|进了|到了)"
@@ -322,7 +320,17 @@ def work(c: str, ctx: Context) -> list[Hit]:
     if m := re.match(
         r"^我是(?P<x>.+?)的(?:员工|工程师|程序员|产品经理|设计师|销售|运营|医生|护士|老师|律师)$", c
     ):
-        return [Hit(F, "work.employer", "employer.of", value=m.group("x"))]
+        role = c[m.end("x") + 1 :]  # 我是腾讯的产品经理: the employer, and the job there
+        return [
+            Hit(
+                F,
+                "work.employer",
+                "employer.of",
+                value=m.group("x"),
+                content=f"用户在{m.group('x')}工作",
+            ),
+            Hit(F, "work.role", "role.of", value=role, content=f"用户的工作是{role}"),
+        ]
     if m := re.match(rf"^(?:我)?{ADV}(?:已经)?不(?:再)?(?:做|当|干)(?P<x>.+?)了$", c):
         ctx.extra["slot"] = "work.role"
         return [

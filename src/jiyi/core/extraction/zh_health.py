@@ -56,7 +56,8 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
                 value="yes", drop=f"pref.{obj}")
         ]  # fmt: skip
     m = (
-        re.search(
+        re.search(r"过敏(?:源)?(?:的)?(?:是|有|对象是)(?P<x>.+)(?P<neg>)", c)
+        or re.search(
             r"^(?:我)?(?:是|有)?(?:对)?(?P<x>.+?)(?P<neg>不再|已经不|不|没有)?(?:严重|轻微|有点|有些)?"
             r"过敏(?!原|科|检|性鼻炎|体质)",
             c,

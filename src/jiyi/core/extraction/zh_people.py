@@ -30,7 +30,7 @@ from jiyi.core.extraction.zh_common import (
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_time_window
 
-__all__ = ["family", "has_family", "pet", "pet_continuation"]
+__all__ = ["family", "has_family", "pet", "pet_continuation", "renamed"]
 
 F, P, E = MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.EVENT
 _PET = rf"(?:(?![有养只了的个条是叫在])[\u4e00-\u9fff]){{0,3}}?(?:{PET_WORD})"
@@ -78,7 +78,7 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         unit = "个月" if m.group("u") == "个月" else ""
         return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
     m = re.match(
-        rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也)*(?:在)?(?:上|读|念|升|升到|读到)?(?:了)?"
+        rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也|其实|是)*(?:在)?(?:上|读|念|升|升到|读到)?(?:了)?"
         rf"(?P<x>{_STAGE})(?:了|啦)?$",
         rest,
     )
@@ -244,6 +244,26 @@ def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         breed = m.group("x")
         return [Hit(F, f"{key}.breed", "pet.breed", value=breed, content=f"用户的{noun}是{breed}")]
     return []
+
+
+def renamed(c: str, ctx: Context) -> list[Hit]:
+    """它改名叫大黄了 / 奶茶现在改名叫布丁了: a pet renamed, said without naming its kind.
+
+    People rarely rename anyone else, so a rename of "it" or of a bare name is a pet's; the
+    slot is the generic ``pet.pet.name`` and the hit a correction, so reconciliation may match
+    it to the one stored pet name (``pet.cat.name``)."""
+    m = re.match(
+        r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:现在|已经|后来)*(?:改名|改叫|换名字|改名字)"
+        r"(?:了)?(?:叫|为|成)?(?P<x>[^，,了]{1,6})(?:了|啦)?$",
+        c,
+    )
+    if not m or (m.group("old") and re.match(r"^[我你他她]", m.group("old"))):
+        return []
+    key = f"pet.{ctx.extra['pet']}.name" if "pet" in ctx.extra else "pet.pet.name"
+    name = name_value(m.group("x"))
+    return [
+        Hit(F, key, "pet.renamed", value=name, correction=True, content=f"用户的宠物改名叫{name}")
+    ]
 
 
 def pet(c: str, ctx: Context) -> list[Hit]:
