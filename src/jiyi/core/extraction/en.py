@@ -18,6 +18,7 @@ from jiyi.core.extraction.en_tastes import avoid, diet, drink, preference
 from jiyi.core.extraction.en_work import education, work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
+from jiyi.core.extraction.profile import profile_en
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
@@ -68,7 +69,10 @@ _LASTING = (
     r"sleep training .+|planning (?:a|my|our) (?:wedding|move|trip)\b.*|writing (?:a|my) .+|"
     r"taking (?:a|an) .+ (?:course|class)|taking classes .*|in therapy|going through .+|"
     r"doing (?:whole30|keto|a cleanse|a detox|dry january|a juice cleanse|physio|pt|rehab)\b.*|"
-    r"on (?:antibiotics|medication|meds)\b.*|on bed rest|working (?:from home|overtime|nights)\b.*"
+    r"on (?:antibiotics|medication|meds)\b.*|on bed rest|working (?:from home|overtime|nights)\b.*|"
+    r"sleeping (?:badly|poorly|terribly)|not sleeping well|having trouble sleeping|"
+    r"on an? (?:juice )?(?:cleanse|detox)\b.*|(?:just |recently )?started (?:doing|learning|taking|"
+    r"practicing|going to|playing|training) .+"
 )
 _DURATION = re.compile(
     r"\b(?:lately|recently|these days|this week|this month|currently|right now|at the moment|"
@@ -79,8 +83,9 @@ _DURATION = re.compile(
 _STATE = re.compile(
     rf"^(?:(?:lately|recently|these days|this week|this month|currently|right now|at the moment|"
     rf"today|"
-    rf"tonight),?\s+)?(?:{IM}|i've been|i have been|we're|we are|)\s*(?:currently |still |really |"
-    rf"so |very |"
+    rf"tonight),?\s+)?(?:{IM}|i've been|i have been|we're|we are|i've|i|)\s*(?:currently |still |"
+    rf"really |"
+    rf"so |very |recently |"
     r"a bit |kind of |feeling |pretty |super |quite |totally |just |also )*(?P<x>"
     + _ILL
     + "|"
@@ -112,7 +117,8 @@ _TIME_OF_DAY = (
     r"nights?|"
     r"before (?:work|bed|school|breakfast)|after (?:work|dinner|school|lunch)|at night|"
     r"in the (?:morning|evening|afternoon)|at \d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)?|"
-    r"at (?:noon|night|dawn|lunch)))*"
+    r"at (?:noon|night|dawn|lunch)))*(?: to (?:unwind|relax|stay fit|keep fit|de-?stress|"
+    r"clear my head))?"
 )
 _STOPPED = re.compile(
     r"^i(?:'ve| have)? (?:quit|stopped|gave up|given up|no longer|don't|do not) (?P<x>(?:smoking|"
@@ -147,7 +153,7 @@ def _activity_key(phrase: str) -> str:
 
 
 def _is_past(c: str) -> bool:
-    m = re.match(r"^(?:i|we|my \w+)\s+(?:just\s+|finally\s+|recently\s+)?(?P<v>\w+)", c, I_)
+    m = re.match(r"^(?:i|we|(?:my|our) \w+)\s+(?:just\s+|finally\s+|recently\s+)?(?P<v>\w+)", c, I_)
     verb = m.group("v").lower() if m else ""
     return verb in PAST_VERBS or verb.endswith("ed")
 
@@ -224,9 +230,37 @@ def _state(c: str, ctx: Context) -> list[Hit]:
     ]
 
 
+_JUST_DONE = re.compile(
+    r"^(?:i|we) (?:just|finally) (?:passed|graduated|got (?:married|engaged|promoted|my)|bought|"
+    r"closed on|finished|moved|had (?:a|our|my) (?:baby|son|daughter)|signed|got back from|"
+    r"came back from|ran|completed|started|adopted)\b",
+    I_,
+)
+
+
 def _past_event(c: str, ctx: Context) -> list[Hit]:
+    if _JUST_DONE.match(c) and find_time_window(c, ctx.ref) is None:
+        today = ctx.ref.replace(
+            hour=0, minute=0, second=0, microsecond=0
+        )  # "I just passed the bar"
+        return [
+            Hit(
+                E,
+                f"event.{slug(c)}",
+                "event.just",
+                when=today,
+                ttl=EVENT_TTL,
+                value=today.date().isoformat(),
+            )
+        ]
     window = find_time_window(c, ctx.ref)
-    if window is None or window.start is None or window.start >= ctx.ref or not _is_past(c):
+    if (
+        window is None
+        or window.recent
+        or window.start is None
+        or window.start >= ctx.ref
+        or not _is_past(c)
+    ):
         return []
     return [
         Hit(E, f"event.{slug(c.replace(window.expression, ''))}", "event.past", when=window.start,
@@ -266,6 +300,7 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
 
 
 _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
+    profile_en,
     family,
     pet,
     health,
@@ -305,6 +340,13 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
             ctx.drink_word = None
         ctx.drink = category
     clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
+    # "My boyfriend and I live together in Brooklyn": the two of them are "we"
+    clause = re.sub(
+        r"^(?:my \w+|[A-Z][a-z]+) and (?:i|me) (?=live|moved|are|'re|have|got|just)",
+        "we ",
+        clause,
+        flags=I_,
+    )
     subject = ctx.extra.get("family_en")
     inherited = False
     if (animal := ctx.extra.get("pet_en")) and not re.match(r"^(?:i|we|my|our)\b", clause, I_):
@@ -323,6 +365,13 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
         replaced = re.sub(r"^(?:his|her)\b", subject + "'s", replaced, flags=I_)
         replaced = re.sub(r"^(?:he|she)\b", subject, replaced, flags=I_)
         inherited, clause = replaced != clause, replaced
+    elif re.match(
+        r"^(?:just|finally|recently)\s+(?:got|went|had|moved|started|finished|bought|came|passed|"
+        r"ran|signed)\b",
+        clause,
+        I_,
+    ):
+        clause = "I " + clause[0].lower() + clause[1:]  # "Just got back from Japan last week"
     elif ctx.extra.get("subject_en") == "i" and _ELIDED.match(clause):
         clause = "I " + re.sub(r"^(?:also |then |and )", "", clause, flags=I_)
     if re.match(r"^(?:i|i'm|i've|i'd|im)\b", clause, I_):

@@ -162,7 +162,7 @@ def home(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:(?:i|we) (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |"
         r"also )?"
-        r"live (?:out |over |down |up )?(?:in|near|outside(?: of)?)|(?:i|we)(?:'ve|"
+        r"live (?:out |over |down |up |together )?(?:in|near|outside(?: of)?)|(?:i|we)(?:'ve|"
         r" have) (?:been )?(?:living |lived )?in|"
         r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |actually |"
         r"since )?(?P<mv>moved)(?: back| over| out)?(?: from .+?)? to|"

@@ -72,6 +72,12 @@ _ROLE_EN = re.compile(
 def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.son)."""
     rest = re.sub(r"\s+(?:now|these days|currently|this year)$", "", rest.strip(), flags=I_)
+    rest = re.sub(
+        r"^(?:who|that)\s+(?:(?:just|recently)\s+)?(?=started|is|has|'s|goes|loves|likes)",
+        "",
+        rest,
+        flags=I_,
+    )
     n = re.match(
         r"^(?:'s )?(?:name is|name's|is called|is named|goes by|,? named|,? called)\s+(?P<x>\S.*)$",
         rest,
@@ -156,6 +162,7 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     n = re.match(
         rf"^{ADV}(?P<v>loves|love|likes|like|adores|adore|enjoys|enjoy|hates|hate|doesn't like|"
         r"don't like|does not like|can't stand|can't eat|cannot eat|doesn't eat|don't eat|"
+        r"won't eat|won't touch|refuses to eat|"
         r"can't have|"
         r"(?:is|are|'s|'re) (?:obsessed with|into|crazy about|a huge fan of|a big fan of|"
         r"allergic to|scared of|afraid of))\s+(?P<x>.+)$",

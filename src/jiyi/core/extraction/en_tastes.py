@@ -198,6 +198,7 @@ def avoid(c: str, ctx: Context) -> list[Hit]:
 
 _NEG = (
     r"hate|dislike|detest|loathe|can't stand|cannot stand|can't eat|can't have|can't drink|"
+    r"can't (?:really )?(?:do|handle|tolerate)|don't do|won't eat|won't touch|"
     r"don't (?:really |much |particularly )?(?:like|love|enjoy|eat|drink|care for|do)|"
     r"do not (?:like|eat|drink|enjoy)|never (?:eat|drink|touch)|no longer (?:like|eat|drink|enjoy)|"
     r"avoid|(?:am|'m)? ?not (?:a )?(?:big |huge )?fan of|(?:am|'m)? ?not (?:really )?into|"

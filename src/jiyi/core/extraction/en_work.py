@@ -140,8 +140,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["slot"] = "work.employer"
         return [_employer(m.group("x"), "employer.left", neg=True)]
     if re.match(
-        r"^i(?:'ve| have)? (?:just )?(?:switched jobs|changed jobs|got a new job|quit my job|"
-        r"left my job|started a new job)$",
+        r"^i(?:'ve| have)? (?:just )?(?:switched jobs|changed jobs|got a new job|"
+        r"started a new job)$",
         c,
         I_,
     ):
@@ -155,7 +155,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"i'm (?:now )?working as (?:an? )?|"
         r"i'm working as (?:an? )?|my job is (?:an? )?|"
         r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?)"
-        r"(?: (?:at|for|with) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?(?: now| these days|"
+        r"(?: (?:at|for|with|of) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?(?: now| these days|"
         r" full[- ]time| part[- ]time| by trade)?$",
         c,
         I_,
@@ -177,6 +177,15 @@ def work(c: str, ctx: Context) -> list[Hit]:
         if m.group("city") and is_place_en(m.group("city")):
             hits.append(Hit(F, "location.work", "work.city", value=place(m.group("city"))))
         return hits
+    if re.match(r"^i(?:'ve| have)? (?:just )?(?:quit|left) my job$", c, I_):
+        ctx.extra["slot"] = "work.employer"  # whoever the employer was, they are not any more
+        content = "User quit their job"
+        return [
+            Hit(F, "work.employer", "employer.quit", value="none", correction=True, content=content)
+        ]
+    m = re.match(r"^i (?P<x>(?!do\b)[a-z][\w' -]+?) for a living$", c, I_)
+    if m:  # "I make YouTube videos for a living"
+        return [Hit(F, "work.role", "role.living", value=clean_value(m.group("x")).lower())]
     m = re.match(
         r"^i (?:teach|lecture|tutor) (?P<x>.+?)(?: at (?P<y>.+?))?(?: in (?P<z>[A-Z][\w .'-]+))?$",
         c,

@@ -28,8 +28,8 @@ _CONDITIONS: tuple[tuple[str, str, str, str], ...] = (
     ("心脏病|心脏不好|heart disease|heart condition", "heart_disease", "有心脏病",
      "has heart disease"),
     ("心律不齐|arrhythmia|afib", "arrhythmia", "心律不齐", "has an arrhythmia"),
-    ("胃病|胃不好|胃炎|胃溃疡|acid reflux|gerd|gastritis", "stomach", "胃不好",
-     "has stomach problems"),
+    ("胃病|胃不好|胃炎|胃溃疡|acid reflux|gerd|gastritis|sensitive stomach|weak stomach", "stomach",
+     "胃不好", "has stomach problems"),
     ("高血脂|血脂高|胆固醇高|high cholesterol", "hyperlipidemia", "有高血脂",
      "has high cholesterol"),
     ("贫血|anemic|anemia|anaemia", "anemia", "贫血", "is anemic"),
@@ -86,7 +86,9 @@ DRUG_RE_EN = re.compile(
     r"antidepressants?|blood thinners?|warfarin|eliquis|birth control|the pill|inhalers?|"
     r"antibiotics|melatonin|prozac|zoloft|sertraline|lexapro|adderall|ritalin|methotrexate|"
     r"prednisone|beta[- ]blockers?|omeprazole|epipen|thyroid (?:meds|medication|pills)|"
-    r"blood pressure (?:meds|medication|pills)|[a-z]+(?:pril|olol|statin|azole|mab|sartan|"
+    r"blood pressure (?:meds|medication|pills)|vitamins?(?: [a-z]\d{0,2})?|supplements?|fish oil|"
+    r"probiotics?|iron(?: pills| supplements)?|b12|magnesium|zinc|folic acid|biotin|collagen|"
+    r"[a-z]+(?:pril|olol|statin|azole|mab|sartan|"
     r"pine|oxetine|afil|tidine|mycin|cillin))\b|\b(?:meds|medication|medicine|pills)\b",
     re.IGNORECASE,
 )

@@ -74,11 +74,13 @@ _CORRECTION_EN = re.compile(
 )
 _FILLER_ZH = re.compile(
     r"^(?:嗯+|啊|哦|噢|对了|还有|另外|顺便说一下|顺便说|顺便|话说|然后|而且|并且|所以|因为|不过|但是|可是|"
+    r"(?:但|可|而|就)(?=我|他|她|它|最近|现在|后来)|"
     r"哈哈+|说真的|老实说|跟你说|告诉你)[，,：:\s]*"
 )
 # Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
 _FILLER_EN = re.compile(
-    r"^(?:(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|just so you know|for the record|"
+    r"^(?:(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|just so you know|for the record|since|"
+    r"because|cause|'cause|as|given that|"
     r"and also|anyway|these days|nowadays|lately|currently|right now)\b[,:\s]*|"
     r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|"
     r"to be honest|hmm+)\s*[,:!]\s*)",

@@ -14,8 +14,9 @@ from collections.abc import Callable
 
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
+from jiyi.core.extraction.profile import profile_zh
 from jiyi.core.extraction.topics import clean_value, normalize_object, slug
-from jiyi.core.extraction.zh_common import ADV, CHANGE_RE, third_person_zh
+from jiyi.core.extraction.zh_common import ADV, CHANGE_RE, REL, third_person_zh
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits, work
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
 from jiyi.core.extraction.zh_people import family, pet, pet_continuation, renamed
@@ -44,7 +45,8 @@ _GOAL_RE = re.compile(
 )
 _ILLNESS = re.compile(
     r"感冒|发烧|咳嗽|生病|病了|头疼|头痛|胃疼|肚子疼|牙疼|拉肚子|失眠|不舒服|住院|过敏了|嗓子疼|"
-    r"鼻塞|骨折|扭伤|腰疼|腰不好|腿疼|肩膀疼|颈椎疼|发炎|上火|长痘|感染|新冠|阳了|水痘"
+    r"鼻塞|骨折|扭伤|腰疼|腰不好|腿疼|肩膀疼|颈椎疼|发炎|上火|长痘|感染|新冠|阳了|水痘|"
+    r"睡眠(?:一直|最近|也)?(?:不太|不怎么|不)好|睡不好|睡不着"
 )
 _FEELING = re.compile(
     r"心情不好|很累|好累|特别累|压力(?:很|好|特别|有点|挺)?大|焦虑|难过|伤心|郁闷|很忙|好忙|特别忙|"
@@ -121,6 +123,23 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         and not (date and c.lower().startswith(date[1].lower()))
     ):
         return []
+    if goal is None and date is not None and date[0] == today and re.search(r"又(?:要|得)", c):
+        return []  # 今天又要加班: a complaint about a routine, not a plan
+    if (
+        goal is None
+        and date is not None
+        and date[0] == today
+        and re.search(r"睡|休息|吃饭|洗澡|躺", c)
+    ):
+        return []  # 今晚得早点睡: this evening, not a plan to remember
+    if (
+        goal is None
+        and date is not None
+        and re.fullmatch(r"(?:周|星期|礼拜)[一二三四五六日天末]", date[1])
+        and re.search(r"都|一般|经常|常|通常|总是|会", c)
+        and "要" not in c
+    ):
+        return []  # 周末会去跑跑步: a routine (a habit), not one dated plan
     if goal is None and not re.search(_PLAN_ACT, c):
         return []  # 今天心情还不错: a date, but nothing the user will do
     if goal is None and ctx.extra.get("temporary") and not re.search(r"要|会|打算|准备|计划|将", c):
@@ -150,10 +169,29 @@ def _state(c: str, ctx: Context) -> list[Hit]:
     return []
 
 
+_JUST_DONE = re.compile(
+    r"^(?:我)?(?:刚|刚刚|才)(?P<x>考上|考过|拿到|通过|结婚|领证|生了|毕业|入职|升职|买了|买房|提车|"
+    r"出院|做完|办完|离职|分手|订婚|怀上)"
+)
+
+
 def _past_event(c: str, ctx: Context) -> list[Hit]:
+    if _JUST_DONE.match(c):  # 我刚考上公务员: just happened, today is its day
+        today = ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0)
+        return [
+            Hit(
+                E,
+                f"event.{slug(c)}",
+                "event.just",
+                when=today,
+                ttl=EVENT_TTL,
+                value=today.date().isoformat(),
+            )
+        ]
     window = find_time_window(c, ctx.ref)
     if (
         window is None
+        or window.recent  # 最近开始练瑜伽了: ongoing, a state
         or window.start is None
         or window.start >= ctx.ref
         or not re.search(r"了|过|完|到", c)
@@ -175,7 +213,15 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
     ]
 
 
+_COMMUTE = re.compile(
+    r"^(?:我)?(?:每天|平时|一般|都)*(?P<x>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车|坐班车|坐高铁)"
+    r"(?:去)?(?:上下班|上班|上学|通勤)"
+)
+
+
 def _habit(c: str, ctx: Context) -> list[Hit]:
+    if m := _COMMUTE.match(c):  # 我开车上下班
+        return [Hit(F, "habit.commute", "habit.commute", value=m.group("x"))]
     m = re.match(rf"^(?:我)?{ADV}(?:不再|再也不|不)(?P<x>(?:{_ACTIVITY}))(?:了)$", c)
     if m:  # 我已经不跑步了: the routine stopped
         return [
@@ -195,12 +241,15 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
         r"(?:都|会|要|也|去)?(?P<x>.{2,})$",
         c,
     ) or re.match(r"^(?:我)?有(?P<x>.{2,10})的习惯$", c)
+    if m and re.match(r"^(?:比较|很|挺|特别|有点|非常|蛮|太|超|不太|还)", m.group("x")):
+        return []  # 平时比较忙: how the user is, not what they do
     if m and not re.search(r"你|吗", c):
         return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit", value="yes")]
     return []
 
 
 _FACTS: tuple[Callable[[str, Context], list[Hit]], ...] = (
+    profile_zh,
     family,
     pet,
     renamed,
@@ -305,10 +354,14 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     if not hits and not clause.startswith("我"):
         hits = pet_continuation(clause, ctx)
         subject = ctx.extra.get("family_zh")
-        if not hits and subject:
+        if not hits and subject and not re.match(rf"^(?:{REL})", clause):  # 女儿叫…: a new subject
             inherited = subject + re.sub(r"^(?:她|他)(?!们)", "", clause)
             hits = family(inherited, ctx)
-            hits = [] if hits and hits[0].topic.endswith(".about") else hits
+            describes = re.match(
+                r"^(?:在|是|有|最近|现在|平时|一直|也|都|很|特别|比较|刚|已经|还|住)", clause
+            )
+            if hits and hits[0].topic.endswith(".about") and ("我" in clause or not describes):
+                hits = []  # about the user again, or too little to say
     if not hits:
         if clause.startswith("我") and not re.match(r"^我(?:们)?(?:家|的)", clause):
             ctx.extra.pop("family_zh", None)

@@ -144,7 +144,7 @@ def traits(c: str, ctx: Context) -> list[Hit]:
         style = f"{m.group('x')}饮食"
         return [Hit(P, "diet.style", "diet.regimen", content=f"用户在做{style}", value=style)]
     m = re.match(
-        r"^我(?:是)?(?:个|一个)?(?P<x>左撇子|色盲|近视眼?|夜猫子|早起的人|独生子女?|内向的人|外向的人|"
+        r"^我(?:是)?(?:家里的|家里)?(?:个|一个)?(?P<x>左撇子|色盲|近视眼?|夜猫子|早起的人|独生子女?|独生女|内向的人|外向的人|"
         r"急性子|慢性子|路痴|社恐|i人|e人|[ieIE]人|工作狂|吃货|宅男|宅女|夜班族)",
         c,
     )
@@ -168,6 +168,9 @@ _HOME_VERB = (
 def location(c: str, ctx: Context) -> list[Hit]:
     if re.search(r"(?:要|打算|准备|计划|想|将|会|下(?:个)?月|明年|下周)(?:要)?搬", c):
         return []  # 我下个月要搬去厦门: a plan, not where the user lives now
+    if re.match(r"^我(?:和|跟)[^，,]{1,6}?(?:一起住|住在一起|同居)", c):
+        ctx.extra["slot"] = "location.home"  # 我和男朋友住在一起，在上海徐汇: where follows
+        return []
     m = re.match(
         rf"^(?:我们家|我们|我家|我)?{ADV}(?P<neg>不再|已经不|不)?(?:从\S+?)?(?P<v>{_HOME_VERB})(?P<x>.+)$",
         c,
@@ -309,11 +312,18 @@ def work(c: str, ctx: Context) -> list[Hit]:
         if left and m.group("z") and is_place_zh(left) and not _is_org(left):
             ctx.extra["slot"] = "location.home"
             return [Hit(F, "location.home", "home.left", correction=True, value=f"not {left}")]
-        return (
-            [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
-            if left
-            else []
-        )
+        if not left:  # 我辞职了: whoever the employer was, they are not it any more
+            return [
+                Hit(
+                    F,
+                    "work.employer",
+                    "employer.quit",
+                    correction=True,
+                    value="无",
+                    content="用户已辞职",
+                )
+            ]
+        return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
     if re.match(r"^(?:我)?(?:换了|换)(?:家|个|份)?(?:工作|公司|单位|东家|律所)(?:了)?$", c):
         ctx.extra["slot"] = "work.employer"  # 我换工作了，现在在网易
         return []

@@ -79,8 +79,28 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
     ]  # fmt: skip
 
 
+_ORGANS = {"胃": "stomach", "肝": "liver", "肾": "kidney", "胆囊": "gallbladder", "肺": "lung"}
+_ORGANS |= {"心脏": "heart_disease", "腰": "spine", "颈椎": "spine", "膝盖": "knee", "眼睛": "eyes"}
+_ORGANS |= {"嗓子": "throat", "肠胃": "stomach", "皮肤": "skin", "牙": "teeth", "关节": "arthritis"}
+
+
 def condition(c: str, ctx: Context) -> list[Hit]:
-    """我有高血压 / 我血压有点高 / 我得了甲亢 / 我的哮喘已经好了."""
+    """我有高血压 / 我血压有点高 / 我得了甲亢 / 我的哮喘已经好了 / 胆囊不好."""
+    organ = re.match(
+        rf"^(?:我)?(?:的)?(?P<x>{'|'.join(_ORGANS)})(?:一直|从小|本来就|有点|比较)*(?:不太好|不好|有问题|有毛病|弱)$",
+        c,
+    )
+    if organ:  # 我胃不好 / 胆囊不好: a lasting weak point, one slot per organ
+        key = _ORGANS[organ.group("x")]
+        return [
+            Hit(
+                F,
+                f"health.condition.{key}",
+                "condition.organ",
+                value="yes",
+                content=f"用户{organ.group(0).lstrip('我')}",
+            )
+        ]
     text = re.sub(
         r"(血压|血糖|血脂|尿酸|胆固醇)(?:有点|有些|比较|偏|很|特别|一直|一直都|都)?高", r"\1高", c
     )

@@ -28,7 +28,7 @@ from jiyi.core.extraction.zh_common import (
     yes_no,
 )
 from jiyi.core.models import MemoryKind
-from jiyi.core.timewords import find_time_window
+from jiyi.core.timewords import find_date, find_time_window
 
 __all__ = ["family", "has_family", "pet", "pet_continuation", "renamed"]
 
@@ -41,7 +41,7 @@ _AGE = (
     r"(?:半|多)?(?:大)?(?:了|啦)?"
 )
 _STAGE = (
-    r"(?:小学|初中|高中|大学)?(?:[小初高大][一二三四五六]|[一二三四五六]年级)|幼儿园(?:大|中|小)班|"
+    r"(?:小学|初中|高中|大学|国中|国小)?(?:[小初高大][一二三四五六]|[一二三四五六]年级)|幼儿园(?:大|中|小)班|"
     r"(?:大|中|小)班|幼儿园|托班|小学|初中|高中|大学|研究生|研[一二三]|大专|中专|职高|博士|硕士"
 )
 # A bare name right after the relation: 我女儿朵朵今年六岁. Its first character is not a verb
@@ -78,7 +78,8 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         unit = "个月" if m.group("u") == "个月" else ""
         return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
     m = re.match(
-        rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也|其实|是)*(?:在)?(?:上|读|念|升|升到|读到)?(?:了)?"
+        rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也|其实|是|刚|刚刚|才)*(?:在)?"
+        rf"(?:上|读|念|升|升到|读到)?(?:了)?"
         rf"(?P<x>{_STAGE})(?:了|啦)?$",
         rest,
     )
@@ -123,6 +124,13 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if n and (o := object_key(n.group("x"))):
         pol = "dislike" if n.group("v").startswith(("不", "讨", "受", "怕")) else "like"
         return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, obj=n.group("x"), value=pol)]
+    if m := re.match(
+        r"^(?:是)?(?P<x>\d{1,2}|[一二三四五六七八九十]{1,2})月(?:份)?(?:出)?生的$", rest
+    ):
+        return [Hit(F, f"{key}.birthday", "family.birthmonth", value=f"{m.group('x')}月")]
+    date = find_date(rest, ctx.ref)
+    if date is not None and date[0] >= ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0):
+        return []  # 我儿子下周过生日: a plan, not a fact about him
     if len(clean_value(rest)) >= 2 and not re.match(r"^(?:的|也|都|说|让|要|会|想)", rest):
         return [Hit(F, f"{key}.about", "family.about")]
     return []
@@ -288,7 +296,7 @@ def pet(c: str, ctx: Context) -> list[Hit]:
             ctx.extra["pet_intro_value"] = hits[0].value or "yes"
         return hits
     m = re.match(
-        rf"^(?:我|我们)?(?:家里?|家里面)?(?:新|刚|还|也)?(?:养了|养着|养|有|领养了|收养了|捡了|买了)"
+        rf"^(?:我|我们)?(?:家里?|家里面)?(?:新|刚|还|也)?(?:养了|养着|养|有|领养了|收养了|捡了|买了|(?=[两三四几]只))"
         rf"(?:一只|两只|三只|一条|两条|只|条|一个|个|几只|\d只)?(?:(?P<desc>[^，,的]{{1,5}})的)?"
         rf"(?P<pet>{_PET})(?:[，,]?(?:它|牠)?(?:叫|名叫|名字叫)(?P<x>.+))?$",
         c,

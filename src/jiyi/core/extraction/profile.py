@@ -1,0 +1,146 @@
+"""Body and belief facts in both languages: blood type, height, religion, glasses, fears,
+motion sickness, and the family's recurring dates (birthdays, anniversaries).
+
+Small closed vocabularies, so one module serves zh and en; each fact has one slot whatever
+the language (``identity.blood_type``, ``identity.religion``, ``family.anniversary``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.topics import clean_value, slug
+from jiyi.core.models import MemoryKind
+
+__all__ = ["profile_en", "profile_zh"]
+
+F = MemoryKind.FACT
+I_ = re.IGNORECASE
+_RELIGIONS_ZH = {
+    "佛": "佛教",
+    "佛教": "佛教",
+    "基督": "基督教",
+    "基督教": "基督教",
+    "天主教": "天主教",
+}
+_RELIGIONS_ZH |= {"伊斯兰教": "伊斯兰教", "道教": "道教", "耶稣": "基督教"}
+_REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+_REL_EN = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
+_FEARS_EN = (
+    r"heights|flying|needles|the dark|small spaces|enclosed spaces|deep water|public speaking|"
+    r"elevators|driving"
+)
+
+
+def _date(value: str) -> str:
+    from jiyi.core.slots import normalize_value
+
+    norm = normalize_value(value)
+    m = re.search(r"(\d{1,2})月(\d{1,2})", norm)
+    return f"{int(m.group(1))}-{int(m.group(2))}" if m else clean_value(value).lower()
+
+
+def profile_zh(c: str, ctx: Context) -> list[Hit]:
+    if m := re.match(r"^我(?:是)?(?P<x>AB|O|A|B|RH阴性|熊猫)型?血$", c, I_):
+        return [Hit(F, "identity.blood_type", "blood_type", value=m.group("x").upper())]
+    m = re.match(r"^我(?:的)?(?:身高|个子)(?:有|是|大概)?(?P<x>.+?)(?:左右|多)?$", c)
+    if m and re.search(r"\d|米|cm|公分|[一二三四五六七八九]", m.group("x")):
+        return [Hit(F, "identity.height", "height", value=clean_value(m.group("x")))]
+    if m := re.match(
+        r"^我(?:是)?(?:信|信仰)(?P<x>佛教?|基督教?|天主教|伊斯兰教|道教|耶稣)(?:的)?$", c
+    ):
+        return [Hit(F, "identity.religion", "religion", value=_RELIGIONS_ZH[m.group("x")])]
+    if m := re.match(r"^我是(?P<x>佛教徒|基督徒|天主教徒|穆斯林|无神论者)$", c):
+        return [Hit(F, "identity.religion", "religion", value=m.group("x"))]
+    if m := re.match(
+        r"^我(?:有点|特别|很|比较)?(?P<x>恐高|怕高|幽闭恐惧|怕黑|晕针|怕打针|恐飞|社恐)", c
+    ):
+        return [Hit(F, f"identity.trait.{m.group('x')}", "fear", value="yes")]
+    if re.match(r"^我(?:有点|特别|很|比较|容易)?(?:晕车|晕船|晕机)", c):
+        return [
+            Hit(F, "health.condition.motion_sickness", "motion", value="yes", content="用户晕车")
+        ]
+    if re.match(r"^我(?:有)?(?:近视|戴眼镜|戴隐形)", c):
+        return [Hit(F, "identity.trait.glasses", "glasses", value="yes")]
+    m = re.match(
+        rf"^(?:我们的?|我和(?:{_REL_ZH})的?)(?:结婚)?纪念日(?:是|在)(?P<x>.+)$|^(?:我的?|我们家)"
+        rf"(?P<rel>{_REL_ZH})的?(?:生日|阳历生日|农历生日)(?:是|在)(?P<y>.+)$",
+        c,
+    )
+    if m and m.group("x"):
+        return [Hit(F, "family.anniversary", "anniversary", value=_date(m.group("x")))]
+    if m:
+        key = f"family.{RELATIONS_ZH[m.group('rel')]}.birthday"
+        return [Hit(F, key, "family.birthday", value=_date(m.group("y")))]
+    return []
+
+
+def profile_en(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^(?:i'm|i am|my blood type is|my blood type's) (?P<x>(?:ab|a|b|o)(?: |-)?(?:positive|"
+        r"negative|\+|-)?)(?: blood)?$",
+        c,
+        I_,
+    )
+    if m and (re.search(r"blood", c, I_) or re.search(r"positive|negative|\+|-", m.group("x"), I_)):
+        return [Hit(F, "identity.blood_type", "blood_type", value=m.group("x").upper())]
+    m = re.match(
+        r"^(?:i'm|i am) (?P<x>\d'\s?\d{1,2}\"?|\d(?:\.\d)? (?:feet|foot|ft)"
+        r"(?: \d{1,2}(?: inches)?)?|1\d\d ?cm)(?: tall)?$",
+        c,
+        I_,
+    )
+    if m:
+        return [Hit(F, "identity.height", "height", value=m.group("x"))]
+    m = re.match(
+        r"^(?:i'm|i am) (?:a |an )?(?:practicing |devout |lapsed )?(?P<x>catholic|christian|muslim|"
+        r"jewish|"
+        r"buddhist|hindu|sikh|mormon|atheist|agnostic|protestant|orthodox)\b",
+        c,
+        I_,
+    )
+    if m:
+        return [Hit(F, "identity.religion", "religion", value=m.group("x").lower())]
+    if m := re.match(
+        rf"^(?:i'm|i am) (?:really |so |terribly |a bit )?(?:afraid|scared|"
+        rf"terrified) of (?P<x>{_FEARS_EN})$",
+        c,
+        I_,
+    ):
+        return [Hit(F, f"identity.trait.fear_{slug(m.group('x'))}", "fear", value="yes")]
+    if re.match(
+        r"^i (?:get|am|'m) (?:really |easily |very )?(?:carsick|seasick|airsick|motion sick)|"
+        r"^i get motion sickness",
+        c,
+        I_,
+    ):
+        return [
+            Hit(
+                F,
+                "health.condition.motion_sickness",
+                "motion",
+                value="yes",
+                content="User gets motion sick",
+            )
+        ]
+    if re.match(
+        r"^i (?:wear|need) (?:glasses|contacts|contact lenses|a hearing aid|hearing aids)", c, I_
+    ):
+        return [Hit(F, "identity.trait.glasses", "glasses", value="yes")]
+    m = re.match(
+        rf"^(?:our|my) (?:wedding )?anniversary(?: is|'s)(?: on)? (?P<x>.+)$|"
+        rf"^my (?P<rel>{_REL_EN})'s (?:birthday|bday)(?: is|'s)(?: on)? (?P<y>.+)$|"
+        rf"^my (?P<rel2>{_REL_EN}) was born (?:in|on) (?P<z>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+        rf"oct|nov|dec)\w*.*)$",
+        c,
+        I_,
+    )
+    if m and m.group("x"):
+        return [Hit(F, "family.anniversary", "anniversary", value=_date(m.group("x")))]
+    if m:
+        rel = RELATIONS_EN[(m.group("rel") or m.group("rel2")).lower()]
+        when = re.split(r",|\bnot\b", m.group("y") or m.group("z"), maxsplit=1, flags=I_)[0]
+        return [Hit(F, f"family.{rel}.birthday", "family.birthday", value=_date(when))]
+    return []
