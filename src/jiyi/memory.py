@@ -33,6 +33,7 @@ from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
 from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
 from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
+from jiyi.pipeline.write import WriteOptions
 
 if TYPE_CHECKING:
     from jiyi.queue.base import Job, WorkQueue
@@ -115,8 +116,10 @@ class Memory:
         self._reads = ReadLedger(store, self._clock, READ_FLUSH_SECONDS)
         self._ingest_opts = IngestOptions(
             pii_policy=self.config.pii_policy,
-            min_confidence=self.config.min_confidence,
-            episode_context_turns=self.config.episode_context_turns,
+            write=WriteOptions(
+                min_confidence=self.config.min_confidence,
+                episode_context_turns=self.config.episode_context_turns,
+            ),
         )
 
     # -- helpers --------------------------------------------------------------------------
@@ -203,18 +206,18 @@ class Memory:
         if not isinstance(infer, bool):
             raise InvalidInputError("infer must be true or false", field="infer")
         now, msgs = self._localized(messages, timestamp, timezone)
-        ports = Ports(self.store, self.embedder, self.extractor, self._rules, self._cal)
-        result, evict = ingest(
+        out = ingest(
             msgs,
             scope=scope,
             session_id=session_id,
             infer=infer,
             now=now,
-            ports=ports,
+            ports=self._ports(),
             opts=self._ingest_opts,
         )
-        self._evict(evict)
-        return result
+        self.store.apply(scope, out.changes)
+        self._evict(out.evict)
+        return out.result
 
     def accept(
         self,
@@ -307,9 +310,10 @@ class Memory:
         if job.kind != "extract" or job.tenant != self.config.tenant:
             raise InvalidInputError(f"cannot process a {job.kind} job of tenant {job.tenant}")
         p = ExtractJob.parse(job.payload)
+        scope = self._scope(job.user_id, p.agent_id)
         done = extract_staged(
             p.messages,
-            scope=self._scope(job.user_id, p.agent_id),
+            scope=scope,
             session_id=p.session_id,
             batch=job.id,
             episode_ids=p.episodes,
@@ -319,9 +323,9 @@ class Memory:
         )
         if done is None:
             return None
-        result, evict = done
-        self._evict(evict)
-        return result
+        self.store.apply(scope, done.changes)
+        self._evict(done.evict)
+        return done.result
 
     def _ports(self) -> Ports:
         return Ports(self.store, self.embedder, self.extractor, self._rules, self._cal)

@@ -4,7 +4,8 @@
 :func:`extract_staged` runs later in ``jiyi worker``: extract → admit → embed → reconcile →
 forget → apply, which also marks the batch's episodes ``metadata["extracted"] = True`` in that
 same transaction. The mark is what makes a retried job idempotent: a batch whose episodes are
-all marked is done.
+all marked is done. Both halves are :func:`~jiyi.pipeline.write.write_batch` with a different
+:class:`~jiyi.pipeline.write.BatchPlan`.
 """
 
 from __future__ import annotations
@@ -17,25 +18,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from jiyi.core.ids import new_id
-from jiyi.core.models import AddResult, Message, Scope, Skipped
+from jiyi.core.models import AddResult, Message, Scope
 from jiyi.core.ports import ChangeSet
 from jiyi.errors import InvalidInputError
-from jiyi.pipeline.ingest import (
-    IngestOptions,
-    drop_copies,
-    extract_with_fallback,
-    repeated_ids,
-    with_ids,
-)
-from jiyi.pipeline.write import (
-    Pending,
-    Ports,
-    build_episodes,
-    decide_and_apply,
-    forget_all,
-    redact_messages,
-    split_admitted,
-)
+from jiyi.pipeline.ingest import IngestOptions, extract_with_fallback, prepared
+from jiyi.pipeline.write import BatchPlan, Outcome, Ports, write_batch
 
 __all__ = ["ExtractJob", "Staged", "extract_staged", "stage"]
 
@@ -88,34 +75,23 @@ def stage(
 ) -> Staged:
     """The first half: redact and build the episodes (marked not yet extracted). Writes
     nothing; the caller enqueues the job, then applies ``changes``."""
-    batch = batch or new_id()
-    messages, copies = drop_copies(messages)
-    caller_ids = {m.id for m in messages if m.id}
-    clean, skipped, redactions = redact_messages(with_ids(messages), opts.pii_policy)
-    skipped = copies + skipped
-    repeated = repeated_ids(clean, caller_ids, scope, ports)
-    skipped += [
-        Skipped(text=m.content, reason="duplicate_message") for m in clean if m.id in repeated
-    ]
-    episodes, texts = build_episodes(
-        clean,
-        set(repeated),
+    p = prepared(messages, scope, ports, opts.pii_policy)
+    plan = BatchPlan(
         scope=scope,
         session_id=session_id,
+        batch=batch or new_id(),
         now=now,
-        batch=batch,
-        importance=opts.episode_importance,
-        context_turns=opts.episode_context_turns,
-        extra={"extracted": False},
+        messages=p.messages,
+        store_ids=p.fresh,
+        episode_extra={"extracted": False},
+        consumed=p.consumed,
+        skipped=p.skipped,
+        redactions=p.redactions,
     )
-    pending = Pending(now)
-    pending.messages = sorted(caller_ids - repeated)
-    for ep, text, vec in zip(episodes, texts, ports.embedder.embed_documents(texts), strict=True):
-        pending.add_episode(ep, text, vec)
-    ids = {ep.source_message_ids[0]: ep.id for ep in episodes}
-    result = AddResult(redactions=redactions, skipped=skipped, episodes=episodes)
-    fresh = [m for m in clean if m.id not in repeated]
-    return Staged(batch, result, pending.changeset(), fresh, ids)
+    out = write_batch(plan, ports=ports, opts=opts.write)
+    ids = {ep.source_message_ids[0]: ep.id for ep in out.result.episodes}
+    fresh = [m for m in p.messages if m.id in p.fresh]
+    return Staged(plan.batch, out.result, out.changes, fresh, ids)
 
 
 def extract_staged(
@@ -128,7 +104,7 @@ def extract_staged(
     now: datetime,
     ports: Ports,
     opts: IngestOptions,
-) -> tuple[AddResult, list[str]] | None:
+) -> Outcome | None:
     """The second half, for a staged batch: extract, reconcile and mark its episodes
     extracted, in one transaction. None when there was nothing to do: every surviving
     episode is already marked (a retry after the commit), or all were deleted since.
@@ -144,61 +120,16 @@ def extract_staged(
     }
     if not unwritten and all(m.metadata.get("extracted") for m in stored.values()):
         return None
-    extraction = extract_with_fallback(ports, messages, now)
-    admitted, rejected, transient = split_admitted(
-        extraction.candidates, opts.min_confidence, dict(opts.admission_floors)
-    )
-    forget_ids = {f.source_message_id for f in extraction.forget}
-    pending = Pending(now)
-    for m in stored.values():
-        if forget_ids & set(m.source_message_ids):  # "别记这个" is not kept as an episode
-            pending.remove(m, reason="forget")
-            continue
-        expires = {now + opts.transient_ttl for i in m.source_message_ids if i in transient}
-        mark: dict[str, object] = {"metadata": {**m.metadata, "extracted": True}}
-        if expires:
-            mark["expires_at"] = min(expires)
-        pending.change(m.model_copy(update=mark), None)  # the text did not change
-    todo = {m.id for m in messages if episode_ids.get(m.id or "") in unwritten}
-    episodes, texts = build_episodes(
-        messages,
-        forget_ids | {m.id for m in messages if m.id not in todo},
+    plan = BatchPlan(
         scope=scope,
         session_id=session_id,
+        batch=batch,
         now=now,
-        batch=batch,
-        importance=opts.episode_importance,
-        context_turns=opts.episode_context_turns,
-        ids=episode_ids,
-        extra={"extracted": True},
-        expires={i: now + opts.transient_ttl for i in transient},
+        messages=messages,
+        extraction=extract_with_fallback(ports, messages, now),
+        store_ids=frozenset(m for m, e in episode_ids.items() if e in unwritten),
+        episode_ids=episode_ids,
+        episode_extra={"extracted": True},
+        marks=list(stored.values()),
     )
-    result = AddResult(skipped=list(extraction.skipped) + rejected)
-    vectors = ports.embedder.embed_documents(texts + [c.content for c in admitted])
-    for ep, text, vec in zip(episodes, texts, vectors, strict=False):
-        pending.add_episode(ep, text, vec)
-    decide_and_apply(
-        admitted,
-        vectors[len(episodes) :],
-        scope=scope,
-        session_id=session_id,
-        batch=batch,
-        store=store,
-        cal=ports.cal,
-        pending=pending,
-        result=result,
-    )
-    forget_all(
-        extraction.forget,
-        messages,
-        scope=scope,
-        store=store,
-        embedder=ports.embedder,
-        cal=ports.cal,
-        pending=pending,
-        result=result,
-        context_turns=opts.episode_context_turns,
-    )
-    result.episodes = [e for e in episodes if e.id in pending.rows]
-    store.apply(scope, pending.changeset())
-    return result, pending.evict
+    return write_batch(plan, ports=ports, opts=opts.write)

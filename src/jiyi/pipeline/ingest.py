@@ -1,60 +1,38 @@
-"""Write path: redact → skip re-deliveries → extract → episodes → admit → embed → reconcile →
-forget → apply.
+"""Write path, all at once: redact → skip re-deliveries → extract → :func:`write_batch`.
 
 The order matters: PII is removed before anything is extracted, embedded or stored, so no
 store, index or cache ever sees it; a message whose id was already consumed for this user is
 skipped before anything is written (a re-delivered message is stored once); forget requests
-run last so they can also retract what was said earlier in the same batch; everything lands in
-ONE ChangeSet, applied atomically.
+run last (inside ``write_batch``) so they can also retract what was said earlier in the same
+batch; everything lands in ONE ChangeSet, applied atomically by the caller.
 
-Served with a work queue the same path runs in two halves (:mod:`jiyi.pipeline.deferred`).
+Served with a work queue the same steps run in two halves (:mod:`jiyi.pipeline.deferred`).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from jiyi.core.ids import new_id
-from jiyi.core.models import (
-    AddResult,
-    Extraction,
-    Message,
-    Scope,
-    Skipped,
-)
+from jiyi.core.models import Extraction, Message, Redaction, Scope, Skipped
 from jiyi.core.pii import PiiPolicy
 from jiyi.errors import ExtractionError
-from jiyi.pipeline.write import (
-    ADMISSION_FLOORS,
-    Pending,
-    Ports,
-    build_episodes,
-    decide_and_apply,
-    forget_all,
-    redact_messages,
-    split_admitted,
-)
+from jiyi.pipeline.prepare import drop_copies, redact_messages, with_ids
+from jiyi.pipeline.write import BatchPlan, Outcome, Ports, WriteOptions, write_batch
 
 log = logging.getLogger(__name__)
 
-__all__ = ["IngestOptions", "Ports", "extract_with_fallback", "ingest", "repeated_ids", "with_ids"]
+__all__ = ["IngestOptions", "Ports", "extract_with_fallback", "ingest", "prepared"]
 
 
 @dataclass(frozen=True)
 class IngestOptions:
-    """Write-path settings (see :class:`jiyi.config.MemoryConfig`)."""
+    """Write-path settings: the PII policy and the steps' options."""
 
     pii_policy: PiiPolicy = PiiPolicy.REDACT
-    min_confidence: float = 0.5
-    episode_importance: float = 0.3
-    episode_context_turns: int = 1  # earlier turns prepended to an episode's embedding text
-    # Long-term memories need at least this importance for their kind; below it a remark
-    # stays an episode only ("今天好热想喝冰咖啡"), and that episode expires after
-    # ``transient_ttl``.
-    admission_floors: tuple[tuple[str, float], ...] = tuple(ADMISSION_FLOORS.items())
-    transient_ttl: timedelta = timedelta(days=7)
+    write: WriteOptions = field(default_factory=WriteOptions)
 
 
 def extract_with_fallback(ports: Ports, messages: list[Message], now: datetime) -> Extraction:
@@ -73,46 +51,27 @@ def extract_with_fallback(ports: Ports, messages: list[Message], now: datetime) 
         return ports.fallback.extract(messages, now=now)
 
 
-def with_ids(messages: list[Message]) -> list[Message]:
-    """Every message with an id: the caller's, or a new one."""
-    return [m if m.id else m.model_copy(update={"id": f"msg-{new_id()}"}) for m in messages]
+@dataclass(frozen=True)
+class Prepared:
+    """A batch after the message-level steps: redacted, with ids, re-deliveries known."""
+
+    messages: list[Message]
+    fresh: frozenset[str]  # ids of the messages this write may store
+    consumed: list[str]  # caller ids to record as consumed
+    skipped: list[Skipped]
+    redactions: list[Redaction]
 
 
-def drop_copies(messages: list[Message]) -> tuple[list[Message], list[Skipped]]:
-    """The batch without later copies of a message id given twice in it (a client that
-    sent the same turn twice): the first copy stays."""
-    kept: list[Message] = []
-    skipped: list[Skipped] = []
-    ids: set[str] = set()
-    for m in messages:
-        if m.id is not None and m.id in ids:
-            skipped.append(Skipped(text=m.content, reason="duplicate_message"))
-            continue
-        if m.id is not None:
-            ids.add(m.id)
-        kept.append(m)
-    return kept, skipped
-
-
-def repeated_ids(
-    messages: list[Message], caller_ids: set[str], scope: Scope, ports: Ports
-) -> set[str]:
-    """Caller-given ids an earlier write already consumed for this user."""
-    return ports.store.seen_messages(scope, sorted(caller_ids)) if caller_ids else set()
-
-
-def _without(extraction: Extraction, ids: set[str]) -> Extraction:
-    """The extraction minus what came only from the messages ``ids``."""
-    if not ids:
-        return extraction
-    return extraction.model_copy(
-        update={
-            "candidates": [
-                c for c in extraction.candidates if not set(c.source_message_ids) <= ids
-            ],
-            "forget": [f for f in extraction.forget if f.source_message_id not in ids],
-        }
-    )
+def prepared(messages: list[Message], scope: Scope, ports: Ports, policy: PiiPolicy) -> Prepared:
+    """Drop copies within the batch, give every message an id, redact, and find the caller
+    ids an earlier write already consumed (kept as context, never stored again)."""
+    messages, copies = drop_copies(messages)
+    caller = {m.id for m in messages if m.id}
+    clean, skipped, redactions = redact_messages(with_ids(messages), policy)
+    seen = ports.store.seen_messages(scope, sorted(caller)) if caller else set()
+    again = [Skipped(text=m.content, reason="duplicate_message") for m in clean if m.id in seen]
+    fresh = frozenset(m.id for m in clean if m.id and m.id not in seen)
+    return Prepared(clean, fresh, sorted(caller - seen), copies + skipped + again, redactions)
 
 
 def ingest(
@@ -124,70 +83,28 @@ def ingest(
     now: datetime,
     ports: Ports,
     opts: IngestOptions,
-) -> tuple[AddResult, list[str]]:
-    """Run the write pipeline for one batch and apply it in one transaction.
-
-    Returns the result and the texts whose cached embeddings must be evicted (deleted)."""
-    batch = new_id()
-    messages, copies = drop_copies(messages)
-    caller_ids = {m.id for m in messages if m.id}
-    messages = with_ids(messages)
-    clean, skipped, redactions = redact_messages(messages, opts.pii_policy)
-    skipped = copies + skipped
-    repeated = repeated_ids(clean, caller_ids, scope, ports)
-    skipped += [
-        Skipped(text=m.content, reason="duplicate_message") for m in clean if m.id in repeated
-    ]
+) -> Outcome:
+    """Plan one batch and run :func:`write_batch`; the caller applies ``changes``."""
+    p = prepared(messages, scope, ports, opts.pii_policy)
+    extraction = extract_with_fallback(ports, p.messages, now) if infer else Extraction()
     # Extraction sees the whole batch (a repeated turn is context for the next one), but
     # nothing that came only from a repeated message is kept.
-    extraction = (
-        _without(extract_with_fallback(ports, clean, now), repeated) if infer else Extraction()
+    extraction = extraction.model_copy(
+        update={
+            "candidates": [c for c in extraction.candidates if set(c.source_message_ids) & p.fresh],
+            "forget": [f for f in extraction.forget if f.source_message_id in p.fresh],
+        }
     )
-    skipped += extraction.skipped
-    admitted, rejected, transient = split_admitted(
-        extraction.candidates, opts.min_confidence, dict(opts.admission_floors)
-    )
-    # "别记这个" is not itself remembered, not even as an episode.
-    forget_ids = {f.source_message_id for f in extraction.forget}
-    episodes, episode_texts = build_episodes(
-        clean,
-        forget_ids | repeated,
+    plan = BatchPlan(
         scope=scope,
         session_id=session_id,
+        batch=new_id(),
         now=now,
-        batch=batch,
-        importance=opts.episode_importance,
-        context_turns=opts.episode_context_turns,
-        expires={i: now + opts.transient_ttl for i in transient},
+        messages=p.messages,
+        extraction=extraction,
+        store_ids=p.fresh,
+        consumed=p.consumed,
+        skipped=p.skipped,
+        redactions=p.redactions,
     )
-    pending = Pending(now)
-    pending.messages = sorted(caller_ids - repeated)
-    result = AddResult(redactions=redactions, skipped=skipped + rejected)
-    vectors = ports.embedder.embed_documents(episode_texts + [c.content for c in admitted])
-    for ep, text, vec in zip(episodes, episode_texts, vectors, strict=False):
-        pending.add_episode(ep, text, vec)
-    decide_and_apply(
-        admitted,
-        vectors[len(episodes) :],
-        scope=scope,
-        session_id=session_id,
-        batch=batch,
-        store=ports.store,
-        cal=ports.cal,
-        pending=pending,
-        result=result,
-    )
-    forget_all(
-        extraction.forget,
-        clean,
-        scope=scope,
-        store=ports.store,
-        embedder=ports.embedder,
-        cal=ports.cal,
-        pending=pending,
-        result=result,
-        context_turns=opts.episode_context_turns,
-    )
-    result.episodes = [e for e in episodes if e.id in pending.rows]
-    ports.store.apply(scope, pending.changeset())
-    return result, pending.evict
+    return write_batch(plan, ports=ports, opts=opts.write)

@@ -1,0 +1,175 @@
+"""The reconcile step of a write: each admitted candidate against what is stored.
+
+:func:`decide` gathers what :func:`jiyi.core.reconcile.reconcile` needs (the slot's active
+memories, the sibling slot a correction names, similar memories only when a rule consults
+them) and turns its decision into rows of the :class:`Pending` write: a refresh, a new memory,
+or a new memory that supersedes an old one — whose source episodes are marked outdated.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from jiyi.core.calibration import Calibration
+from jiyi.core.extraction.topics import normalize_object
+from jiyi.core.ids import new_id
+from jiyi.core.models import (
+    Action,
+    Candidate,
+    HistoryEntry,
+    MemoryEvent,
+    MemoryItem,
+    MemoryKind,
+    Scope,
+    Status,
+)
+from jiyi.core.ports import MemoryStore, SearchFilter, Vector
+from jiyi.core.reconcile import Decision, reconcile
+from jiyi.pipeline.dependents import source_episodes
+from jiyi.pipeline.pending import Pending
+
+__all__ = ["ACTIVE_MEMORIES", "KEYED_VALUES", "batch_episodes", "decide"]
+
+NON_EPISODE = tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
+ACTIVE_MEMORIES = SearchFilter(kinds=NON_EPISODE)
+# Values of slots keyed by their object (pref.茶 = like, health.allergy.花生 = yes).
+KEYED_VALUES = frozenset({"like", "dislike", "yes", "no"})
+
+
+def _active_in_slot(
+    slot: str, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
+    """Active memories of ``slot``, stored or earlier in this batch, as this batch left them."""
+    stored = [pending.current(m) for m in store.list(scope, ACTIVE_MEMORIES, topic=slot)]
+    batch = [i.memory for i in pending.rows.values() if i.memory.topic == slot]
+    return [m for m in stored + batch if m.status == Status.ACTIVE and m.kind != MemoryKind.EPISODE]
+
+
+def _sibling_slot(c: Candidate) -> str | None:
+    """For a keyed slot (the object is the last segment and the value a polarity:
+    ``health.allergy.almond`` = yes), the slot of the object ``c.replaces`` names."""
+    if not c.topic or not c.replaces or c.value not in KEYED_VALUES or "." not in c.topic:
+        return None
+    obj = normalize_object(c.replaces)
+    return f"{c.topic.rsplit('.', 1)[0]}.{obj}" if obj else None
+
+
+def _decision(
+    c: Candidate, vec: Vector, scope: Scope, store: MemoryStore, pending: Pending, cal: Calibration
+) -> Decision:
+    same = _active_in_slot(c.topic, scope, store, pending) if c.topic else []
+    sibling = _sibling_slot(c)
+    replaced = _active_in_slot(sibling, scope, store, pending) if sibling else []
+    if c.topic and (same or replaced or not c.is_correction):
+        return reconcile(c, same, [], cal, replaced)  # decided by slot alone
+    hits = store.vector_search(scope, vec, ACTIVE_MEMORIES, 5)
+    cos = dict(hits)
+    similar = [(pending.current(m), cos[m.id]) for m in store.get_many(scope, [i for i, _ in hits])]
+    active = [(m, s) for m, s in similar if m.status == Status.ACTIVE]
+    return reconcile(c, same, active, cal, replaced)
+
+
+def _new_memory(
+    c: Candidate, scope: Scope, session_id: str | None, batch: str, now: datetime
+) -> MemoryItem:
+    return MemoryItem(
+        id=new_id(),
+        tenant=scope.tenant,
+        user_id=scope.user_id,
+        agent_id=scope.agent_id,
+        kind=c.kind,
+        topic=c.topic,
+        value=c.value,
+        content=c.content,
+        importance=c.importance,
+        confidence=c.confidence,
+        origin=c.origin,
+        source_message_ids=c.source_message_ids,
+        session_id=session_id,
+        quote=c.quote,
+        created_at=now,
+        observed_at=c.observed_at or now,
+        valid_from=c.valid_from,
+        valid_to=c.valid_to,
+        expires_at=c.expires_at,
+        metadata={**c.metadata, "batch": batch},
+    )
+
+
+def _refresh(target: MemoryItem, c: Candidate, now: datetime) -> MemoryItem:
+    return target.model_copy(
+        update={
+            "observed_at": max(target.observed_at, c.observed_at or now),
+            "importance": max(target.importance, c.importance),
+            "confidence": max(target.confidence, c.confidence),
+            "source_message_ids": list(
+                dict.fromkeys(target.source_message_ids + c.source_message_ids)
+            ),
+        }
+    )
+
+
+def decide(
+    c: Candidate,
+    vec: Vector,
+    *,
+    scope: Scope,
+    session_id: str | None,
+    batch: str,
+    store: MemoryStore,
+    cal: Calibration,
+    pending: Pending,
+) -> MemoryEvent:
+    """Reconcile one admitted candidate, record the outcome in ``pending`` and return it."""
+    now = pending.now
+    decision = _decision(c, vec, scope, store, pending, cal)
+    target = decision.target
+    if decision.action == Action.NOOP and target is not None:
+        refreshed = _refresh(target, c, now)
+        pending.change(refreshed, HistoryEntry.of(refreshed, Action.NOOP, now, reason="duplicate"))
+        return MemoryEvent(event=Action.NOOP, memory=refreshed)
+    new = _new_memory(c, scope, session_id, batch, now)
+    if decision.action != Action.SUPERSEDE or target is None:
+        pending.add(new, new.content, vec, HistoryEntry.of(new, Action.ADD, now))
+        return MemoryEvent(event=Action.ADD, memory=new)
+    said = c.observed_at or now
+    old = target.model_copy(
+        update={"status": Status.SUPERSEDED, "superseded_by": new.id, "valid_to": said}
+    )
+    new = new.model_copy(
+        update={
+            "version": old.version + 1,
+            "valid_from": new.valid_from or said,
+            "metadata": {**new.metadata, "supersedes": old.id},
+        }
+    )
+    reason = decision.reason
+    pending.change(old, HistoryEntry.of(old, Action.SUPERSEDE, now, related=new.id, reason=reason))
+    pending.add(new, new.content, vec, HistoryEntry.of(new, Action.ADD, now, related=old.id))
+    _mark_outdated(old, new, scope, store, pending)
+    return MemoryEvent(event=Action.SUPERSEDE, memory=new, previous=old)
+
+
+def _mark_outdated(
+    old: MemoryItem, new: MemoryItem, scope: Scope, store: MemoryStore, pending: Pending
+) -> None:
+    """The episodes ``old`` came from say what is no longer true: give them ``valid_to`` and
+    point them at the memory that replaced it (the user's words stay; reads rank them below
+    the current value and label them)."""
+    keep = set(new.source_message_ids)
+    for ep in source_episodes(store, scope, old) + batch_episodes(old, pending):
+        ep = pending.current(ep)
+        if keep & set(ep.source_message_ids):
+            continue  # the message that says the new value
+        mark = {"valid_to": new.valid_from, "superseded_by": new.id}
+        pending.change(ep.model_copy(update=mark), None)
+
+
+def batch_episodes(m: MemoryItem, pending: Pending) -> list[MemoryItem]:
+    """Episodes of this batch carrying any of ``m``'s source message ids."""
+    src = set(m.source_message_ids)
+    return [
+        i.memory
+        for i in pending.rows.values()
+        if i.memory.kind == MemoryKind.EPISODE and src & set(i.memory.source_message_ids)
+    ]
