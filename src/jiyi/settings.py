@@ -53,8 +53,9 @@ class Settings(BaseSettings):
             any object that implements the Embedder port.
         llm_base_url / llm_model / llm_api_key / llm_timeout: an OpenAI-compatible endpoint
             (JIYI_LLM_BASE_URL …); when set, extraction uses the LLM with the rules as fallback.
-        embed_threads: OpenMP threads of the embedding engine in a server process (default 1:
-            spinning threads collapse on shared cores; requests run in parallel instead).
+        embed_threads: OpenMP threads per call of the embedding engine (default 1, as in
+            the library and CLI: spinning threads collapse on shared cores; a server runs
+            ``embed_concurrency`` calls in parallel instead).
         session_window: messages returned as the live window of a session.
         session_ttl_seconds: a session idle this long is ended and extracted.
         session_max_messages: a session longer than this must be ended first (413).

@@ -32,8 +32,10 @@ from jiyi.embedders.fair import FairTurns
 from jiyi.errors import MissingDependencyError
 
 MAX_TOKENS = 512  # E5's window, [CLS] and [SEP] included
-# Tokens per engine call when embedding documents; see bench/ingest.py for the measurement.
-SLICE_TOKENS = 512
+# Tokens per engine call when embedding documents: the longest another tenant waits for a
+# turn. Engine throughput (bench/ingest.py, one thread): 909 tokens/s at 64-token slices,
+# 989 at 256 and 512, 969 at 2048 — so 256, the smallest slice at full speed.
+SLICE_TOKENS = 256
 
 
 class E5Embedder:
