@@ -36,7 +36,7 @@ _GOAL_VERB = (
 )
 _GOAL = re.compile(
     rf"^(?:{IM} (?:planning|going|hoping|trying|aiming|preparing|saving(?: up)?|working) (?:to|"
-    rf"for)|i plan to|"
+    rf"for)|i plan to|(?:we're|we are|i'm|i am) planning (?=a |an |our |my )|"
     rf"i intend to|i aim to|{IM} (?:thinking (?:about|of)|considering)|i(?:'ve| have) decided to|"
     r"i(?:'d| would) (?:love|like) to (?=" + _GOAL_VERB + r")|i hope to|i wanna|i(?:'m| am) gonna|"
     r"my (?:main |big |new |long-term |ultimate )?goal (?:this year |for this year |"
@@ -118,7 +118,7 @@ _TIME_OF_DAY = (
     r"before (?:work|bed|school|breakfast)|after (?:work|dinner|school|lunch)|at night|"
     r"in the (?:morning|evening|afternoon)|at \d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)?|"
     r"at (?:noon|night|dawn|lunch)))*(?: to (?:unwind|relax|stay fit|keep fit|de-?stress|"
-    r"clear my head))?"
+    r"clear my head))?(?: for (?:\w+ )?(?:years|months|weeks|a while|ages))?(?: now)?"
 )
 _STOPPED = re.compile(
     r"^i(?:'ve| have)? (?:quit|stopped|gave up|given up|no longer|don't|do not) (?P<x>(?:smoking|"
@@ -286,7 +286,7 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
             I_,
         )
         or re.match(rf"^(?:{_FREQ}){_TIME_OF_DAY},? i (?P<x>.+)$", c, I_)
-        or re.match(rf"^i (?P<x>.+?) (?:{_FREQ}){_TIME_OF_DAY}$", c, I_)
+        or re.match(rf"^i(?:'ve| have)? (?P<x>.+?) (?:{_FREQ}){_TIME_OF_DAY}$", c, I_)
         or re.match(
             r"^i (?P<x>(?:walk|bike|cycle|drive|commute|run|take the (?:bus|train|subway|"
             r"tube)) to (?:work|school|the office))$",
@@ -296,6 +296,8 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
     )
     if not m or re.search(r"\b(?:that|it|this|those|them)\b(?: up| out)?$", m.group("x"), I_):
         return []  # "I always mix that up": about something said, not a routine
+    if re.match(r"(?:have|has|need|needs|got) to\b|gotta\b", m.group("x"), I_):
+        return []  # "I always have to ask when we eat out": a consequence, not a routine
     return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit", value="yes")]
 
 

@@ -142,7 +142,9 @@ def drink_type(word: str, clause: str) -> Hit | None:
     if not kind or not kind[1] or len(words) > 5:
         return None
     only = re.search(r"\bonly\b", clause, I_)
-    value = re.sub(r"\s+(?:coffee|tea)$", "", " ".join(words)) or " ".join(words)
+    value = " ".join(words)
+    if re.search(r"\s(?:coffee|tea)$", value) and value.rsplit(" ", 1)[0] in DRINKS:
+        value = value.rsplit(" ", 1)[0]  # "cold brew coffee" = cold brew; "green tea" stays
     return Hit(
         P,
         f"diet.{kind[0]}.type",
@@ -199,6 +201,7 @@ def avoid(c: str, ctx: Context) -> list[Hit]:
 _NEG = (
     r"hate|dislike|detest|loathe|can't stand|cannot stand|can't eat|can't have|can't drink|"
     r"can't (?:really )?(?:do|handle|tolerate)|don't do|won't eat|won't touch|"
+    r"(?:rarely|hardly ever|hardly|barely) (?:touch|drink|eat|have)|"
     r"don't (?:really |much |particularly )?(?:like|love|enjoy|eat|drink|care for|do)|"
     r"do not (?:like|eat|drink|enjoy)|never (?:eat|drink|touch)|no longer (?:like|eat|drink|enjoy)|"
     r"avoid|(?:am|'m)? ?not (?:a )?(?:big |huge )?fan of|(?:am|'m)? ?not (?:really )?into|"

@@ -25,8 +25,13 @@ _SPLIT_RE = re.compile(
     r"also|"
     r"don't|never|hate|love|like|prefer|am|work|live|usually|always|please|he|she|he's|she's|his|"
     r"her|we|we're|our|now i|plays|loves|likes|goes|works|lives|has|studies|attends|takes|"
+    r"went|studied|moved|grew|got|used|now work|now live|"
     r"[A-Z][a-z]+ (?:is|'s|just turned|turned) \d)\b)",
     re.IGNORECASE,
+)
+# "I'm an accountant so end of month is always crazy": a consequence with its own subject.
+_SO_RE = re.compile(
+    r"\s+so\s+(?=[a-z]+(?: [a-z]+){0,3} (?:is|are|was|were|gets|get|can|will|has|have)\b)", re.I
 )
 
 _CHITCHAT_ZH = word_set(
@@ -152,7 +157,7 @@ def _bare(text: str) -> str:
 
 def split_clauses(text: str) -> list[str]:
     """Split a message into clauses on punctuation and clause-joining conjunctions."""
-    parts = (p.strip(" \t'\"“”‘’()（）") for p in _SPLIT_RE.split(text))
+    parts = (p.strip(" \t'\"“”‘’()（）") for q in _SPLIT_RE.split(text) for p in _SO_RE.split(q))
     return [p for p in parts if p and _bare(p)]
 
 

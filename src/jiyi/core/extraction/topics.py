@@ -66,6 +66,7 @@ _EN_TRAIL = re.compile(
     r"at all|in general|either|these days|lately|now|please|to me|for me|on weekends|"
     r"on the weekends?|every \w+|at night|in the mornings?|after work|with friends|"
     r"in my free time|in my spare time|sometimes|a lot these days|completely|entirely|altogether|"
+    r"recently|lately|again|these days|nowadays|"
     r"for good|totally)$",
     re.IGNORECASE,
 )

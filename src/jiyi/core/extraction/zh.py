@@ -358,7 +358,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             inherited = subject + re.sub(r"^(?:她|他)(?!们)", "", clause)
             hits = family(inherited, ctx)
             describes = re.match(
-                r"^(?:在|是|有|最近|现在|平时|一直|也|都|很|特别|比较|刚|已经|还|住)", clause
+                r"^(?:在|是|有|最近|现在|平时|一直|也|都|很|特别|比较|刚|已经|还|住|每天|经常|总是)",
+                clause,
             )
             if hits and hits[0].topic.endswith(".about") and ("我" in clause or not describes):
                 hits = []  # about the user again, or too little to say

@@ -37,7 +37,7 @@ _TYPE_RE = re.compile(
 def drink_type_word(phrase: str) -> tuple[str, str] | None:
     """The drink type named in ``phrase`` (燕麦拿铁 → coffee, 燕麦拿铁; 冷萃咖啡 → coffee, 冷萃),
     or None. The category noun after a type is dropped, so both wordings share one value."""
-    word = clean_value(re.sub(r"^(?:一杯|一壶|杯|一瓶)", "", clean_value(phrase)))
+    word = clean_value(re.sub(r"^(?:一杯|一壶|杯|一瓶|一点|点|些|一些)", "", clean_value(phrase)))
     for key in sorted(DRINKS, key=len, reverse=True):
         category, is_type = DRINKS[key]
         if is_type and key in word.lower() and len(word) <= len(key) + 4:
