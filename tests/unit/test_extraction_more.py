@@ -167,10 +167,16 @@ def replay(case: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+CORRECTION_BATCHES = ["corrections", "corrections_c", "corrections_d"]
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("batch", ["corrections", "corrections_c"])
-def test_corrections_land_in_the_slot_they_correct(batch: str, lang: str) -> None:
-    cases = [c for c in load(batch) if c["lang"] == lang]
+def test_corrections_land_in_the_slot_they_correct(lang: str) -> None:
+    """Over all correction batches: ≥ 95% land in their slot, and no other fact is touched.
+
+    Known miss: "说错了，我是吃菠萝会过敏" after "我吃芒果会过敏" names neither the wrong allergen
+    nor a slot the new one shares, so nothing here can tell which allergy it corrects."""
+    cases = [c for batch in CORRECTION_BATCHES for c in load(batch) if c["lang"] == lang]
     failed, damage = [], []
     for case in cases:
         out = replay(case)

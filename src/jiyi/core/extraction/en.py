@@ -376,7 +376,7 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
         clause = "I " + clause[0].lower() + clause[1:]  # "Just got back from Japan last week"
     elif ctx.extra.get("subject_en") == "i" and _ELIDED.match(clause):
         clause = "I " + re.sub(r"^(?:also |then |and )", "", clause, flags=I_)
-    if re.match(r"^(?:i|i'm|i've|i'd|im)\b", clause, I_):
+    if re.match(r"^(?:i|i'm|i've|i'd|im|we|we're|we've)\b", clause, I_):
         ctx.extra.pop("family_en", None)
         ctx.extra["subject_en"] = "i"
     hits: list[Hit] = []

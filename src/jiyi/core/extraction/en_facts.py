@@ -160,6 +160,33 @@ def identity(c: str, ctx: Context) -> list[Hit]:
 
 def home(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
+        r"^(?i:i'm|i am) an? (?P<x>[A-Z][\w .'-]+?) native(?P<still> and (?i:still) (?i:live|"
+        r"am) (?i:there|here))?$",
+        c,
+    )
+    if m:  # "I'm a Seattle native and still live there"
+        where = place(m.group("x"))
+        hits = [Hit(F, "location.hometown", "hometown.native", value=where)]
+        if m.group("still"):
+            hits.append(
+                Hit(
+                    F, "location.home", "home.native", value=where, content=f"User lives in {where}"
+                )
+            )
+        return hits
+    m = re.match(
+        r"^(?i:i|we)(?:'ve| have)? (?:just )?(?i:left|moved (?:away )?from|"
+        r"moved out of) (?P<x>[A-Z][\w .'-]+)$",
+        c,
+    )
+    if m and is_place_en(m.group("x")):  # "We left Seattle (and now live in Spokane)"
+        ctx.extra["slot"] = "location.home"
+        return [
+            Hit(
+                F, "location.home", "home.left", correction=True, value=f"not {place(m.group('x'))}"
+            )
+        ]
+    m = re.match(
         r"^(?:(?:i|we) (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |"
         r"also )?"
         r"live (?:out |over |down |up |together )?(?:in|near|outside(?: of)?)|(?:i|we)(?:'ve|"

@@ -71,7 +71,13 @@ _ROLE_EN = re.compile(
 
 def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.son)."""
-    rest = re.sub(r"\s+(?:now|these days|currently|this year)$", "", rest.strip(), flags=I_)
+    rest = re.sub(
+        r"\s+(?:now|these days|currently|this year|last (?:week|month|year|night)|yesterday|today|"
+        r"recently|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|this (?:week|month))$",
+        "",
+        rest.strip(),
+        flags=I_,
+    )
     rest = re.sub(
         r"^(?:who|that)\s+(?:(?:just|recently)\s+)?(?=started|is|has|'s|goes|loves|likes)",
         "",
@@ -372,14 +378,18 @@ def pet(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:(?i:we|i)(?:'ve|"
         r" have)? (?:just )?renamed (?P<a>[A-Z][a-z]+)(?: to)? (?P<x>[A-Z][a-z]+)|"
-        r"(?P<b>[A-Z][a-z]+) (?:goes by|is called|is named|answers to) (?P<y>[A-Z][a-z]+) now)$",
+        r"(?P<b>[A-Z][a-z]+)(?:'s name is| is actually called| is actually named|"
+        r"'s actually called|"
+        r" goes by| is called| is named| answers to) (?P<y>[A-Z][a-z]+)(?: now)?)$",
         c,
     )
+    if m and m.group("b") and not re.search(r"\bnow$|actually", c) and not ctx.extra.get("pet_en"):
+        m = None  # "Max is called Max": only a change ("now", "actually") is a rename
     if m and (m.group("a") or m.group("b") or "").lower() not in RELATIONS_EN:
         # "We renamed Luna to Stella" / "Max goes by Maxwell now": people are rarely renamed
         key = f"{ctx.extra['pet_en']}.name" if ctx.extra.get("pet_en") else "pet.pet.name"
         name = m.group("x") or m.group("y")
-        content = f"User's pet is now called {name}"
+        content = f"User's pet {m.group('a') or m.group('b')} is now called {name}"
         return [Hit(F, key, "pet.renamed", value=name, correction=True, content=content)]
     m = re.match(
         rf"^(?:we|i)(?:'ve| have)? (?:just )?renamed (?:our|my|"
@@ -393,6 +403,20 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         if m.group("x"):
             return [Hit(F, key + ".name", "pet.rename", value=first_name(m.group("x")))]
         return []
+    if m := re.match(r"^(?i:we|i)(?:'ve| have)? (?:just )?renamed (?P<a>[A-Z][a-z]+)$", c):
+        ctx.extra["pet_en"] = (
+            ctx.extra.get("pet_en") or "pet.pet"
+        )  # "We renamed Kiwi, she's Mango now"
+        ctx.extra["renamed"] = m.group("a")
+        return []
+    if ctx.extra.get("renamed") and (
+        m := re.match(
+            r"^(?:he|she|it|they)(?:'s| is|'re| are) (?:now )?(?P<x>[A-Z][a-z]+)(?: now)?$", c, I_
+        )
+    ):
+        name = m.group("x")
+        return [Hit(F, f"{ctx.extra['pet_en']}.name", "pet.renamed", value=name, correction=True,
+                    content=f"User's pet is now called {name}")]  # fmt: skip
     if ctx.extra.get("pet_en") and re.match(r"^(?:he|she|it|they|his|her|its|their)\b", c, I_):
         rest = re.sub(r"^(?:his|her|its|their) name(?:'s| is)", "'s name is", c, flags=I_)
         rest = re.sub(r"^(?:he|she|it|they)(?:'s| is|'re| are)", "is", rest, flags=I_)

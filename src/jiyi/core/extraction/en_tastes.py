@@ -85,21 +85,35 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically)? ?(?:drink|order|get|"
         r"have|take)"
-        r"(?: an?)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|moved) (?:over )?to (?P<y>.+)$|"
+        r"(?: an?)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|"
+        r"moved) (?:over )?(?:from .+? )?to "
+        r"(?P<y>.+)$|"
         r"^i(?:'ve| have)? started (?:drinking|ordering) (?P<z>.+)$|"
         r"^my (?:usual|go-to|regular|standard|daily) (?:order|drink|coffee)? ?(?:is|"
-        r"'s) (?:an? )?(?P<w>.+)$",
+        r"'s) (?:an? )?(?P<w>.+)$|"
+        r"^(?:i'm|i am) (?:more of |mostly |usually |really |definitely )?(?:an? )?(?P<v>.+?) "
+        r"(?:person|girl|guy|drinker)(?: these days| now)?$",
         c,
         I_,
     )
     if m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
-        word = clean_value(m.group("x") or m.group("y") or m.group("z") or m.group("w")).lower()
+        said = m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
+        word = clean_value(said).lower()
         word = re.split(
             r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and)\b|,", word
         )[0]
         if (hit := drink_type(word, c)) is not None:
             hits.append(hit)
             ctx.drink = ctx.drink or hit.topic.split(".")[1]
+    if ctx.drink and re.search(
+        r"\b(?:take|have|drink|like) (?:my |it )?(?:\w+ )?(?:plain|straight|as is)\b", c, I_
+    ):
+        said = ctx.drink_word or ctx.drink.replace("_", " ")  # "I take my tea plain": nothing in it
+        return hits + [
+            Hit(P, f"diet.{ctx.drink}.{attr}", "drink.plain", value="plain", polarity="dislike",
+                content=f"User takes {said} plain")
+            for attr in ("sugar", "milk")
+        ]  # fmt: skip
     if ctx.drink:
         for a in _ADDIN.finditer(c):
             if a.group("u"):

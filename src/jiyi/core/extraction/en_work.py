@@ -206,6 +206,28 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m:
         return [Hit(F, "work.role", "role.owner", value=f"{m.group('x').lower()} owner")]
+    m = re.match(r"^i do (?P<x>[\w &-]+?) (?:for|at) (?P<y>(?:a|an|the) .+|[A-Z].+)$", c, I_)
+    if m and not re.match(r"^(?:it|that|this|stuff|things|my|the|a lot)\b", m.group("x")):
+        # "I do IT support for a hospital": the job, and where it is done
+        return [
+            Hit(
+                F,
+                "work.role",
+                "role.do",
+                value=clean_value(m.group("x")).lower(),
+                content=f"User does {clean_value(m.group('x'))}",
+            ),
+            _employer(m.group("y"), "employer.do"),
+        ]
+    m = re.match(
+        r"^i(?:'ve| have)? (?:just )?(?:moved|switched|transitioned|pivoted|"
+        r"went) (?:from .+? )?into "
+        r"(?P<x>[a-z][\w &-]+)$",
+        c,
+        I_,
+    )
+    if m:  # "I moved from IT support into cybersecurity": the new line of work
+        return [Hit(F, "work.role", "role.into", value=clean_value(m.group("x")).lower())]
     m = re.match(
         r"^(?:i do|i work in|i'm in|i am in) (?P<x>[a-z][a-z &-]+?)(?: for (?:a|an|"
         r"the) (?P<y>.+?))?(?: for a living)?$",

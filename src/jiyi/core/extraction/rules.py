@@ -60,12 +60,13 @@ _CORRECTION_ZH = re.compile(
 _STRONG_MARKER = re.compile(
     r"说错|记错|打错|写错|不对|更正|纠正|我是说|我的意思是|应该是|口误|笔误|搞错|弄错|哦不|"
     r"\b(?:sorry|oops|whoops|i meant|correction|my bad|my mistake|i misspoke|typo|scratch that|"
+    r"update|"
     r"i mean|make that|i mixed (?:it|that) up)\b",
     re.IGNORECASE,
 )
 _CORRECTION_EN = re.compile(
-    r"^(?:actually|correction|sorry|oops|whoops|wait|no wait|i meant|i mean|what i meant (?:is|"
-    r"was)|"
+    r"^(?:actually|(?:quick |small |one |a |minor )?correction|sorry|oops|whoops|wait|no wait|"
+    r"i meant|i mean|what i meant (?:is|was)|fix|edit|"
     r"to be clear|let me correct (?:that|myself)|scratch that|i(?:'ve| have)? changed my mind|"
     r"changed my mind|update|on second thought|my bad|my mistake|i misspoke|typo|i mistyped|"
     r"to correct myself|i was wrong|i got (?:that|it) wrong|i made a mistake|let me rephrase|"
@@ -119,6 +120,14 @@ _AUX_EN = frozenset(
     "do does did am is are was were can could will would should have has had 'm 're i i'm i'd "
     "really honestly just definitely rather probably certainly absolutely usually still also "
     "actually so very quite simply truly maybe perhaps almost".split()
+)
+
+
+# A clause that only names the wrong value: "不是小丽", "not 1987", "刚才说成围棋了".
+_WRONG = re.compile(
+    r"^(?:而)?不是(?P<y>.*)$|^not\s+(?P<z>.*)$|"
+    r"^(?:刚才|之前|上次|我)?(?:说成|写成|打成|说错成|记成)(?:了)?(?P<w>.+?)了?$",
+    re.IGNORECASE,
 )
 
 
@@ -289,8 +298,11 @@ class RuleExtractor:
         pending: str | None = None
         strong = False
         other = hypothetical = False
-        for raw in split_clauses(text):
+        clauses = split_clauses(text)
+        for i, raw in enumerate(clauses):
             clause, marker, replaces = _prepare(raw)
+            # "It's 1988, not 1987": the clause after names what this one corrects
+            ahead = _WRONG.match(_prepare(clauses[i + 1])[0]) if i + 1 < len(clauses) else None
             correcting = correcting or marker
             strong = strong or bool(_STRONG_MARKER.search(raw))
             if not clause or is_chitchat(clause):
@@ -300,12 +312,7 @@ class RuleExtractor:
                 out.forget.append(ForgetRequest(text=raw, target=target, source_message_id=msg.id))
                 forgot = True
                 continue
-            wrong = re.match(
-                r"^(?:而)?不是(?P<y>.*)$|^not\s+(?P<z>.*)$|"
-                r"^(?:刚才|之前|上次|我)?(?:说成|写成|打成|说错成|记成)(?:了)?(?P<w>.+?)了?$",
-                clause,
-                re.I,
-            )
+            wrong = _WRONG.match(clause)
             if wrong:
                 # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
                 said = clean_value(wrong.group("y") or wrong.group("z") or wrong.group("w") or "")
@@ -334,7 +341,7 @@ class RuleExtractor:
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
             if not hits and re.search(r"[A-Za-z]", clause):
                 lang, hits = "en", match_en(clause, ctx)
-            if not hits and (strong or replaces or pending):
+            if not hits and (strong or replaces or pending or ahead):
                 lang = "zh" if has_cjk(clause) else "en"
                 hits = bare_value(clause, lang)  # 说错了，是1990年 / I meant Lisbon
             for hit in hits:

@@ -318,8 +318,11 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
     ):
         return []
     template = _TEMPLATES.get(slot)
+    if template is None and slot.endswith(".name"):  # 豆豆改名了，现在叫球球
+        template = "用户的宠物叫{}" if slot.startswith("pet.") else "用户的家人叫{}"
     content = template.format(value) if template else None
-    return [Hit(F, slot, "continuation", value=value, content=content)]
+    generic = slot.split(".")[1] in ("pet", "child", "unknown")  # matched by reconciliation
+    return [Hit(F, slot, "continuation", value=value, content=content, correction=generic)]
 
 
 def _match_rules(

@@ -80,8 +80,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     if m := re.match(r"^我(?:其实)?是(?P<x>\d0|[零〇一二三四五六七八九]零)后", c):
         return [Hit(F, "identity.generation", "generation", value=m.group("x"))]
     m = re.match(
-        rf"^我(?:是|在)?(?P<x>{_YEAR})年(?:出生|生|出世)(?:的|人)?|^我(?:是)?(?P<z>\d{{2}}|"
-        rf"\d{{4}})年的(?P<sign>.{{2}}座)?$|"
+        rf"^我(?:是|在)?(?P<x>{_YEAR})年(?:出生|生|出世)(?:的|人)?|^我(?:是)?(?P<z>{_YEAR})年的"
+        rf"(?P<sign>.{{2}}座)?$|"
         rf"^(?:我)?(?:出生于|生于|出生在|出生年份是)(?P<y>\d{{4}}|[一二三四五六七八九零〇]{{4}})年?",
         c,
     )
@@ -281,7 +281,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         hits = [Hit(F, "work.role", "role.at", content=f"用户的工作是{role}", value=role)]
         return [_workplace(m.group("x"), False, "employer.role"), *hits]
     m = re.match(
-        r"^(?:我)?(?:已经|刚|刚刚|最近|上个月|去年)?(?:跳槽|换工作|转岗|入职|加入|跳到|转到|换到|去了|进了|到了)"
+        r"^(?:我)?(?:已经|刚|刚刚|最近|上个月|去年)?(?:从\S{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|转到|换到|去了|"
+        r"进了|到了)"
         r"(?:到|去|了)?(?P<x>.+)$",
         c,
     )
@@ -355,7 +356,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     for rule, pattern in (
         (
             "role",
-            rf"^(?:我)?{ADV}(?:转行|改行|后来|毕业后)?(?:是|当|做|干|成了|成为)了?"
+            rf"^(?:我)?{ADV}(?:转行|改行|后来|毕业后|改|转|转去|改去)?(?:是|当|做|干|成了|成为)了?"
             r"(?:一名|一个|一位|个|名|位)?(?P<x>.+?)$",
         ),
         ("role.do", rf"^(?:我)?{ADV}(?:是)?(?:做|干|搞)(?P<x>[^，,]{{1,10}})的$"),

@@ -260,6 +260,14 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
     People rarely rename anyone else, so a rename of "it" or of a bare name is a pet's; the
     slot is the generic ``pet.pet.name`` and the hit a correction, so reconciliation may match
     it to the one stored pet name (``pet.cat.name``)."""
+    if (
+        bare := re.match(
+            r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:已经|后来)?(?:改名|改了名字?|换了名字?)(?:了|啦)$",
+            c,
+        )
+    ) and not (bare.group("old") and re.match(r"^[我你他她]", bare.group("old"))):
+        ctx.extra["slot"] = f"pet.{ctx.extra.get('pet', 'pet')}.name"  # 豆豆改名了，现在叫球球
+        return []
     m = re.match(
         r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:现在|已经|后来)*(?:改名|改叫|换名字|改名字)"
         r"(?:了)?(?:叫|为|成)?(?P<x>[^，,了]{1,6})(?:了|啦)?$",
@@ -270,7 +278,14 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
     key = f"pet.{ctx.extra['pet']}.name" if "pet" in ctx.extra else "pet.pet.name"
     name = name_value(m.group("x"))
     return [
-        Hit(F, key, "pet.renamed", value=name, correction=True, content=f"用户的宠物改名叫{name}")
+        Hit(
+            F,
+            key,
+            "pet.renamed",
+            value=name,
+            correction=True,
+            content=f"用户的宠物{m.group('old') or ''}改名叫{name}",
+        )
     ]
 
 

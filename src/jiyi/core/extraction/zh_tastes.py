@@ -48,6 +48,8 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
 
 def drink(c: str, ctx: Context) -> list[Hit]:
     hits: list[Hit] = []
+    if re.search(r"今天|今早|刚才|刚刚|昨天|昨晚|这杯|那杯|了一杯|了杯", c):
+        return []  # 今天喝了一杯加冰的奶茶: one drink, not how the user orders it
     t = _TYPE_RE.search(c)
     found = (
         drink_type_word(t.group("x") or t.group("y") or t.group("z") or t.group("u")) if t else None
