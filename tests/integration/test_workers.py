@@ -18,6 +18,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -204,3 +205,51 @@ def test_more_than_one_worker_without_redis_is_refused(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "JIYI_REDIS" in done.stderr
+
+
+def _nodelay_of_served_connections(protocol: type) -> list[int]:
+    """Serve one request through uvicorn on a socket bound as uvicorn binds it for
+    ``--workers`` (``proto`` 0), and read TCP_NODELAY of the accepted connection."""
+    import threading
+
+    import uvicorn
+
+    seen: list[int] = []
+
+    class Recording(protocol):  # type: ignore[misc, valid-type]
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            sock = transport.get_extra_info("socket")
+            seen.append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+
+    sock = socket.socket(family=socket.AF_INET)
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, http=Recording, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.01)
+    try:
+        assert httpx.get(f"http://127.0.0.1:{sock.getsockname()[1]}/").text == "ok"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+    return seen
+
+
+def test_worker_processes_answer_without_nagle_delays() -> None:
+    """uvicorn's --workers socket has proto 0, so asyncio leaves Nagle on and keep-alive
+    responses waited ~40 ms for delayed ACKs; jiyi serve's protocol sets TCP_NODELAY."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    from jiyi.cli.nodelay import NoDelayHTTPProtocol
+
+    assert _nodelay_of_served_connections(H11Protocol) == [0]  # the bug, as uvicorn has it
+    assert _nodelay_of_served_connections(NoDelayHTTPProtocol) != [0]

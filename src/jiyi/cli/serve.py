@@ -43,6 +43,7 @@ def serve(
     try:
         import uvicorn
 
+        from jiyi.cli.nodelay import IMPORT_PATH as NODELAY_HTTP
         from jiyi.server.app import create_app
     except ImportError as exc:
         raise MissingDependencyError(exc.name or "fastapi", "server") from exc
@@ -81,6 +82,7 @@ def serve(
         uvicorn.run(
             app if app is not None else "jiyi.server.app:create_app",
             factory=app is None,
+            http=NODELAY_HTTP,
             workers=settings.workers if app is None else None,
             host=settings.host,
             port=settings.port,
