@@ -58,6 +58,8 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
             c,
             I_,
         )
+        if m:
+            ctx.extra["cleft"] = "1"  # said by its reaction: the content says it plainly
     if not m:
         return []
     neg = bool(m.group("neg")) or bool(_NEGATED.search(c))

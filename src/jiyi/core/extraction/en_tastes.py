@@ -156,6 +156,7 @@ def drink_type(word: str, clause: str) -> Hit | None:
     if not kind or not kind[1] or len(words) > 5:
         return None
     only = re.search(r"\bonly\b", clause, I_)
+    said = re.sub(r"^(?:a |an |the |my )", "", word)  # the user's words, plural and all
     value = " ".join(words)
     if re.search(r"\s(?:coffee|tea)$", value) and value.rsplit(" ", 1)[0] in DRINKS:
         value = value.rsplit(" ", 1)[0]  # "cold brew coffee" = cold brew; "green tea" stays
@@ -164,7 +165,7 @@ def drink_type(word: str, clause: str) -> Hit | None:
         f"diet.{kind[0]}.type",
         "drink.type",
         polarity="like",
-        content=f"User {'only drinks' if only else 'drinks'} {' '.join(words)}",
+        content=f"User {'only drinks' if only else 'drinks'} {said}",
         value=value,
     )
 
@@ -263,6 +264,25 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         I_,
     ) and re.search(r"\bnever|don't\b", c, I_):
         return []  # "I never drink coffee after 3pm": a habit of timing, not a dislike
+    hobby = re.match(
+        r"^my (?:main |big |new )?(?:hobby is|hobbies are|hobbies include|passion is) (?P<x>.+)$",
+        c,
+        I_,
+    )
+    if hobby:  # "my hobby is photography": each hobby is a like
+        parts = [p for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", hobby.group("x")) if p]
+        return [
+            Hit(
+                P,
+                f"pref.{k}",
+                "pref.hobby",
+                polarity="like",
+                value="like",
+                content=f"User likes {clean_value(p)}",
+            )
+            for p in parts
+            if (k := object_key(p))
+        ]
     f = re.match(
         r"^my (?:absolute |all-time |personal )?(?:favou?rite|"
         r"fave) (?P<cat>[a-z ]+?)(?: of all time)? (?:is|are) (?P<x>.+)$",

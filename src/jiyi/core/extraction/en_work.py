@@ -206,6 +206,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m:
         return [Hit(F, "work.role", "role.owner", value=f"{m.group('x').lower()} owner")]
+    if m := re.match(
+        r"^my (?:job|profession|line of work|occupation) is (?:in )?(?P<x>[a-z][\w &-]+)$", c, I_
+    ):
+        return [Hit(F, "work.role", "role.is", value=clean_value(m.group("x")).lower())]
     m = re.match(r"^i do (?P<x>[\w &-]+?) (?:for|at) (?P<y>(?:a|an|the) .+|[A-Z].+)$", c, I_)
     if m and not re.match(r"^(?:it|that|this|stuff|things|my|the|a lot)\b", m.group("x")):
         # "I do IT support for a hospital": the job, and where it is done

@@ -186,7 +186,8 @@ def _candidate(
         topic=hit.topic,
         value=value,
         content=content,
-        importance=score_importance(quote, hit.kind),
+        # What was understood counts too: "Peanuts make me break out" is an allergy.
+        importance=score_importance(f"{quote} {content}", hit.kind),
         confidence=CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED,
         quote=quote,
         source_message_ids=[msg.id] if msg.id else [],
@@ -297,6 +298,7 @@ class RuleExtractor:
         correcting = False
         pending: str | None = None
         strong = False
+        spoken = 0  # clauses with content so far
         other = hypothetical = False
         clauses = split_clauses(text)
         for i, raw in enumerate(clauses):
@@ -307,6 +309,7 @@ class RuleExtractor:
             strong = strong or bool(_STRONG_MARKER.search(raw))
             if not clause or is_chitchat(clause):
                 continue
+            spoken_before, spoken = spoken, spoken + 1
             is_forget, target = match_forget(clause)
             if is_forget:
                 out.forget.append(ForgetRequest(text=raw, target=target, source_message_id=msg.id))
@@ -341,7 +344,8 @@ class RuleExtractor:
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
             if not hits and re.search(r"[A-Za-z]", clause):
                 lang, hits = "en", match_en(clause, ctx)
-            if not hits and (strong or replaces or pending or ahead):
+            first = not found and spoken_before == 0  # "其实是1990年": the value is all it says
+            if not hits and (strong or replaces or pending or ahead or (correcting and first)):
                 lang = "zh" if has_cjk(clause) else "en"
                 hits = bare_value(clause, lang)  # 说错了，是1990年 / I meant Lisbon
             for hit in hits:

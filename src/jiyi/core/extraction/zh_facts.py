@@ -196,6 +196,10 @@ def location(c: str, ctx: Context) -> list[Hit]:
         neg = "neg" in m.groupdict() and bool(m.group("neg"))
         if neg:  # 不住北京了 says the old value is wrong; 搬到上海了 only that it changed
             return [Hit(F, "location.home", "home", correction=True, value=f"not {place}")]
+        city = ctx.extra.get("home_city", "")
+        if city and re.search(r"(?:区|县|镇|街道|新区)$", place) and not place.startswith(city):
+            place = city + place  # 我上个月搬到杭州了，现在住在西湖区: 杭州西湖区
+        ctx.extra["home_city"] = place
         content = f"用户住在{place}"  # one wording per value: 搬到上海了 / 住在上海 alike
         return [Hit(F, "location.home", "home", value=place, content=content)]
     m = re.match(

@@ -27,7 +27,7 @@ _SYMPTOM = r"拉肚子|腹泻|胃疼|胃痛|肚子疼|不舒服|难受|胀气|�
 
 
 def _allergens(value: str) -> list[str]:
-    value = re.sub(r"^(?:我|有|是|都|也|还)+", "", hedge_free(value))
+    value = re.sub(r"^(?:我|有|是|都|也|还|尤其|特别|主要)+", "", hedge_free(value))
     value = re.sub(r"^(?:不是|并不是|没有)?(?:对)?", "", value)
     value = re.sub(r"^(?:一)?(?:吃|喝|碰|接触|闻|用)(?=.)", "", value)  # 吃芒果会过敏
     value = re.sub(r"(?:会|就|都|也|容易|有点|有些|比较|很|已经|这种)+$", "", value)

@@ -37,7 +37,9 @@ _TYPE_RE = re.compile(
 def drink_type_word(phrase: str) -> tuple[str, str] | None:
     """The drink type named in ``phrase`` (燕麦拿铁 → coffee, 燕麦拿铁; 冷萃咖啡 → coffee, 冷萃),
     or None. The category noun after a type is dropped, so both wordings share one value."""
-    word = clean_value(re.sub(r"^(?:一杯|一壶|杯|一瓶|一点|点|些|一些)", "", clean_value(phrase)))
+    word = clean_value(
+        re.sub(r"^(?:喝|点|要|来)?(?:一杯|一壶|杯|一瓶|一点|点|些|一些)?", "", clean_value(phrase))
+    )
     for key in sorted(DRINKS, key=len, reverse=True):
         category, is_type = DRINKS[key]
         if is_type and key in word.lower() and len(word) <= len(key) + 4:
@@ -153,6 +155,22 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["last_obj"], ctx.extra["last_word"] = o, clean_value(m.group("x"))
         return [
             Hit(P, f"pref.{o}", "pref.none", polarity="dislike", obj=m.group("x"), value="dislike")
+        ]
+    m = re.match(r"^(?:我)?的?(?:兴趣)?(?:爱好|兴趣)(?:是|就是|有)(?P<x>.+)$", c)
+    if m:  # 我的爱好是摄影: each hobby is a like
+        parts = _objects(m.group("x"))
+        return [
+            Hit(
+                P,
+                f"pref.{k}",
+                "pref.hobby",
+                polarity="like",
+                obj=p,
+                value="like",
+                content=f"用户喜欢{p}",
+            )
+            for p in parts
+            if (k := object_key(p))
         ]
     m = re.match(r"^(?:我)?的?(?P<cat>偶像|男神|女神|本命|爱豆)(?:是|就是)(?P<x>.+)$", c)
     if m:
