@@ -390,7 +390,7 @@ _QUERY_RULES += [
         _last_season,
     ),
     (
-        re.compile(r"\bthis past weekend\b", re.I),
+        re.compile(r"\b(?:this past|over the|last) weekend\b", re.I),
         lambda m, now: (*_days(_day(_week_start(now), -2), 2), False),
     ),
 ]
@@ -549,6 +549,9 @@ _HOLIDAYS = {
     "new year's": (1, 1), "halloween": (10, 31), "valentine's day": (2, 14),
     "valentine's": (2, 14), "fourth of july": (7, 4), "4th of july": (7, 4),
     "independence day": (7, 4),
+    # school breaks, by their usual start
+    "寒假": (1, 20), "暑假": (7, 10), "spring break": (3, 15), "summer break": (6, 20),
+    "summer vacation": (6, 20), "winter break": (12, 20), "christmas break": (12, 20),
 }  # fmt: skip
 _HOLIDAY_RE = "|".join(sorted(map(re.escape, _HOLIDAYS), key=len, reverse=True))
 

@@ -71,7 +71,9 @@ _LASTING = (
     r"doing (?:whole30|keto|a cleanse|a detox|dry january|a juice cleanse|physio|pt|rehab)\b.*|"
     r"on (?:antibiotics|medication|meds)\b.*|on bed rest|working (?:from home|overtime|nights)\b.*|"
     r"sleeping (?:badly|poorly|terribly)|not sleeping well|having trouble sleeping|"
-    r"on an? (?:juice )?(?:cleanse|detox)\b.*|(?:just |recently )?started (?:doing|learning|taking|"
+    r"on an? (?:juice )?(?:cleanse|detox)\b.*|trying to (?:get pregnant|conceive|have a baby)|"
+    r"doing an? (?:coding )?(?:bootcamp|course|program|internship|residency|apprenticeship)\b.*|"
+    r"under the weather|(?:just |recently )?started (?:doing|learning|taking|"
     r"practicing|going to|playing|training) .+"
 )
 _DURATION = re.compile(
@@ -83,7 +85,8 @@ _DURATION = re.compile(
 _STATE = re.compile(
     rf"^(?:(?:lately|recently|these days|this week|this month|currently|right now|at the moment|"
     rf"today|"
-    rf"tonight),?\s+)?(?:{IM}|i've been|i have been|we're|we are|i've|i|)\s*(?:currently |still |"
+    rf"tonight),?\s+)?(?:{IM}|i've been|i have been|we're|we are|i've|i|feeling|)\s*(?:currently |"
+    rf"still |"
     rf"really |"
     rf"so |very |recently |"
     r"a bit |kind of |feeling |pretty |super |quite |totally |just |also )*(?P<x>"
@@ -169,6 +172,9 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         if date is None or _is_past(c) or re.search(r"\b(?:ago|yesterday|last)\b", c, I_):
             return []
         if not re.match(
+            r"^(?:dentist|doctor|doctor's|vet|meeting|interview|flight|appointment|haircut|class|"
+            r"exam|"
+            r"surgery|checkup|check-up|party|wedding|trip|concert)\b|"
             r"^(?:i'm|i am|i'll|i will|i have|i've got|i've|i got|i'm going|we're|we are|we'll|"
             r"we have|"
             r"we've got|my|our|i (?:fly|leave|start|move|travel|go|head|see|meet|visit|get|finish|"
@@ -344,7 +350,9 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
     clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
     # "My boyfriend and I live together in Brooklyn": the two of them are "we"
     clause = re.sub(
-        r"^(?:my \w+|[A-Z][a-z]+) and (?:i|me) (?=live|moved|are|'re|have|got|just)",
+        r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) (?=live|moved|are|'re|have|got|"
+        r"just|run|own|"
+        r"started|opened|work)",
         "we ",
         clause,
         flags=I_,
@@ -367,6 +375,9 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
         replaced = re.sub(r"^(?:his|her)\b", subject + "'s", replaced, flags=I_)
         replaced = re.sub(r"^(?:he|she)\b", subject, replaced, flags=I_)
         inherited, clause = replaced != clause, replaced
+    elif re.match(r"^(?:hoping|planning|trying|aiming|hope|plan|want) to\b", clause, I_):
+        lead = "I'm " if clause.lower().split()[0].endswith("ing") else "I "
+        clause = lead + clause[0].lower() + clause[1:]  # "Hoping to retire by 55"
     elif re.match(
         r"^(?:just|finally|recently)\s+(?:got|went|had|moved|started|finished|bought|came|passed|"
         r"ran|signed)\b",
@@ -374,6 +385,21 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
         I_,
     ):
         clause = "I " + clause[0].lower() + clause[1:]  # "Just got back from Japan last week"
+    elif ctx.extra.get("subject_en") == "i" and re.match(
+        r"^(?:currently |also |still )?(?:studying|working|living|majoring|doing|training|"
+        r"learning)\b",
+        clause,
+        I_,
+    ):
+        clause = "I'm " + re.sub(
+            r"^(?:currently |also |still )", "", clause, flags=I_
+        )  # "…, studying psych"
+    elif (
+        ctx.extra.get("subject_en") == "i"
+        and re.match(r"^an? [a-z]", clause)
+        and not re.search(r"\b(?:is|are|was)\b", clause)
+    ):
+        clause = "I'm " + clause  # "I'm Lena, a data analyst from Berlin"
     elif ctx.extra.get("subject_en") == "i" and _ELIDED.match(clause):
         clause = "I " + re.sub(r"^(?:also |then |and )", "", clause, flags=I_)
     if re.match(r"^(?:i|i'm|i've|i'd|im|we|we're|we've)\b", clause, I_):

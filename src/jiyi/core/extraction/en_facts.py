@@ -109,6 +109,25 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     )
     if m:
         hits = [Hit(F, "family.marital", "marital", value=m.group("x").lower())]
+        spouse = re.match(
+            r"^ to (?:(?:a|an|the most) (?:[\w-]+ ){0,3}(?P<who>guy|man|woman|girl|lady|husband|"
+            r"wife)"
+            r"(?: named| called)? )?(?P<name>[A-Z][a-z]+)$",
+            m.group("rest"),
+        )
+        if spouse:  # "I'm married to a wonderful guy named Sam"
+            who = (spouse.group("who") or "").lower()
+            rel = "husband" if who in ("guy", "man", "husband") else "wife" if who else "spouse"
+            name = spouse.group("name")
+            hits.append(
+                Hit(
+                    F,
+                    f"family.{rel}.name",
+                    "family.name",
+                    value=name,
+                    content=f"User's {rel} is {name}",
+                )
+            )
         if k := re.search(
             rf"\bwith (?P<n>{NUM_WORD}|a|an) (?:kids?|children|child|boys?|girls?)\b",
             m.group("rest"),

@@ -96,8 +96,20 @@ def health(c: str, ctx: Context) -> list[Hit]:
         drug = re.sub(r"^(?:some|my|a|an|the)\s+", "", said, flags=I_)
         if o := object_key(drug):
             return [Hit(F, f"health.medication.{o}", "medication", value="yes")]
+    if not CONDITION_RE.search(c) and (
+        m := re.match(
+            rf"^(?:{IM}|i have|i've got) (?:an? )?(?:mild |severe |"
+            rf"slight )?(?P<x>[a-z]+) intoleran(?:t|ce)$",
+            c,
+            I_,
+        )
+    ):  # "i'm gluten intolerant": one slot per food the body does not take
+        key = f"health.condition.intolerance_{m.group('x').lower()}"
+        return [Hit(F, key, "intolerance", value="yes")]
     m = CONDITION_RE.search(c)
-    if m and re.search(r"\b(?:i|i'm|im|my|i've)\b", c, I_):
+    if m and re.search(r"\b(?:trying|want|hoping|plan) to (?:get|be|become)\b", c, I_):
+        m = None  # "I'm trying to get pregnant": a wish and a state, not the condition
+    if m and re.search(r"\b(?:i|i'm|im|my|i've)\b|^we(?:'re| are) (?=expecting|pregnant)", c, I_):
         key, _, en = CONDITIONS[m.group(0).lower()]
         if _NEGATED.search(c) or re.search(
             r"\b(?:in remission|under control|went away|is gone)\b", c, I_
@@ -116,11 +128,10 @@ def health(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:(?P<x>[\w -]{2,20}?) (?:gives|give) me (?:a )?(?P<s>stomach ?aches?|headaches?|"
         r"migraines?|hives|"
-        r"a rash|heartburn|bloating|diarrh?ea|cramps)|i can't (?:digest|tolerate|"
-        r"handle) (?P<y>.+))$",
+        r"a rash|heartburn|bloating|diarrh?ea|cramps)|i can't (?:digest|tolerate) (?P<y>.+))$",
         c,
         I_,
     )
     if m and (o := object_key(m.group("x") or m.group("y"))):
-        return [Hit(F, f"health.intolerance.{o}", "intolerance", value="yes")]
+        return [Hit(F, f"health.condition.intolerance_{o}", "intolerance", value="yes")]
     return []

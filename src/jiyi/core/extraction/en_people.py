@@ -101,7 +101,8 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     n = re.match(
         rf"^(?:is|just turned|turned|has just turned|is now) (?:now |about |"
         rf"almost )?(?P<x>{NUM_WORD})"
-        r"(?: and a half)?(?: years? old| months? old| yrs?(?: old)?| yo)?$",
+        r"(?: and a half)?(?: years? old| months? old| yrs?(?: old)?| yo)?(?: and (?:still |very |"
+        r"so )?\w+)?$",
         rest,
         I_,
     )
@@ -199,6 +200,35 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
 
 
 def family(c: str, ctx: Context) -> list[Hit]:
+    kids = re.match(
+        r"^(?:i|we)(?: have|'ve got| have got) (?:a|an|one) (?P<n>\d{1,2}) ?(?:yo|y/o|year[- ]old|"
+        r"-year-old)\b",
+        c,
+        I_,
+    )
+    if kids:  # "we have a 2 yo and a newborn"
+        ctx.extra["kids"] = "1"
+        return [Hit(F, "family.child", "family.has", value="yes")]
+    mom = re.match(
+        r"^(?:i'm|i am) (?:a |an )?(?P<r>stay[- ]at[- ]home (?:mom|mum|dad|parent)|single (?:mom|"
+        r"mum|dad|parent)|working (?:mom|mum|dad)|(?:mom|mum|dad)) of (?P<n>\w+)(?: kids|"
+        r" children)?$",
+        c,
+        I_,
+    )
+    if mom:  # "I'm a stay at home mom of 3"
+        hits = [
+            Hit(
+                F,
+                "family.child",
+                "family.has",
+                value=number(mom.group("n")),
+                content=f"User has {mom.group('n')} children",
+            )
+        ]
+        if re.search(r"stay|working|single", mom.group("r"), I_):
+            hits.insert(0, Hit(F, "work.role", "role.parent", value=mom.group("r").lower()))
+        return hits
     m = re.match(
         rf"^(?:i|we)(?: have|'ve got| have got| got|'ve) (?P<n>{_COUNT}) {_DESC}"
         rf"(?P<rel>{_REL}|boys?|girls?)\b(?P<rest>.*)$",

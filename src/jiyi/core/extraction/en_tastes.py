@@ -114,6 +114,20 @@ def drink(c: str, ctx: Context) -> list[Hit]:
                 content=f"User takes {said} plain")
             for attr in ("sugar", "milk")
         ]  # fmt: skip
+    bare = re.match(
+        r"^(?:and |also |just )?(?P<x>oat milk|almond milk|soy milk|coconut milk|skim milk|"
+        r"whole milk|milk|"
+        r"cream|sugar|honey|sweetener) in (?:my|the) (?P<d>coffee|tea|latte)s?(?: please)?$",
+        c,
+        I_,
+    )
+    if bare:  # "oat milk in my coffee please"
+        drink = "tea" if bare.group("d").lower() == "tea" else "coffee"
+        x = bare.group("x").lower()
+        attr = "milk" if "milk" in x or x == "cream" else "sugar"
+        said = f"User takes {x} in their {bare.group('d').lower()}"
+        hit = Hit(P, f"diet.{drink}.{attr}", "drink.addin", value=f"with {x}", content=said)
+        return [*hits, hit]
     if ctx.drink:
         for a in _ADDIN.finditer(c):
             if a.group("u"):
@@ -300,7 +314,7 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         rf"^{IM} (?:a |an )?(?:really |super |huge |big |massive |die-hard |long-time |"
         rf"total )*(?P<x>[\w' -]+?) (?:fan|lover|person|enthusiast|nerd|addict|junkie|buff|geek|"
-        rf"fiend)$",
+        rf"fiend|supporter|follower)$",
         c,
         I_,
     )
@@ -333,6 +347,14 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             r"^(?P<x>.+?) (?:is|are) (?:my jam|my thing|my weakness|the best)(?P<v>)$", c, I_
         )
         pol = "like"
+    if not m:  # "Mushrooms are a hard no for me"
+        m = re.match(
+            r"^(?P<x>.+?) (?:is|are) (?:a )?(?:hard |big |total )?(?:no|nope|no-go|not for me|"
+            r"not my thing|a dealbreaker)(?: for me)?(?P<v>)$",
+            c,
+            I_,
+        )
+        pol = "dislike"
     if (
         m
         and re.fullmatch(r"(?:it|them|those|that)(?: a lot| so much)?", m.group("x"), I_)

@@ -38,14 +38,24 @@ _ROLE = re.compile(
 )
 _NOT_ROLE = frozenset(
     "fan lover person vegetarian vegan big huge member user beginner owner_of night early morning "
-    "introvert extrovert only".split()
+    "introvert extrovert only supporter follower believer drinker eater watcher listener "
+    "enthusiast addict nerd geek buff junkie".split()
 )
+
+
+def _is_role(phrase: str) -> bool:
+    """data analyst / ER nurse / head of marketing: a job; fan of cold weather: not one."""
+    head = re.split(r"\s+(?:of|for|at|in|from|with)\s+", phrase.strip(), maxsplit=1)[0]
+    return bool(_ROLE.search(head)) and head.split()[-1].lower() not in _NOT_ROLE
+
+
 _STAGE = (
     r"freshman|sophomore|junior|senior|grad student|graduate student|phd student|phd candidate|"
     r"doctoral student|undergrad|undergraduate|(?:first|second|third|fourth|final|last)[- ]year"
     r"(?: (?:law|med|medical|phd|grad|nursing|engineering|mba|college|university))?(?: student|"
     r" undergrad| resident)?|high school student|high schooler|college student|master'?s student|"
-    r"masters student|med student|medical student|law student|mba student|postdoc|exchange student"
+    r"masters student|med student|medical student|law student|mba student|postdoc|exchange student|"
+    r"uni student|university student|grad student|nursing student|phd student|student"
 )
 
 
@@ -77,6 +87,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ]
     m = re.match(
         r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "
+        r"(?:nights |days |weekends |evenings |part[- ]time |full[- ]time |remotely |shifts )?"
         r"(?P<prep>at|for|in|with) (?P<x>.+?)(?: as (?:an? )?(?P<role>.+?))?(?: any ?more)?$",
         c,
         I_,
@@ -155,12 +166,13 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"i'm (?:now )?working as (?:an? )?|"
         r"i'm working as (?:an? )?|my job is (?:an? )?|"
         r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?)"
-        r"(?: (?:at|for|with|of) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?(?: now| these days|"
-        r" full[- ]time| part[- ]time| by trade)?$",
+        r"(?: (?:at|for|with|of) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?"
+        r"(?: from (?P<origin>[A-Z][\w .'-]+?))?(?: now| these days| full[- ]time| part[- ]time|"
+        r" by trade)?$",
         c,
         I_,
     )
-    if m and _ROLE.search(m.group("x")) and m.group("x").split()[-1].lower() not in _NOT_ROLE:
+    if m and _is_role(m.group("x")):
         if re.search(rf"\b(?:{_STAGE})$", m.group("x"), I_):
             return []  # a student: education below
         hits = [
@@ -176,6 +188,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
             hits.append(_employer(m.group("y"), "employer.role"))
         if m.group("city") and is_place_en(m.group("city")):
             hits.append(Hit(F, "location.work", "work.city", value=place(m.group("city"))))
+        if m.group("origin"):  # "a data analyst from Berlin"
+            hits.append(
+                Hit(F, "location.hometown", "hometown.from", value=place(m.group("origin")))
+            )
         return hits
     if re.match(r"^i(?:'ve| have)? (?:just )?(?:quit|left) my job$", c, I_):
         ctx.extra["slot"] = "work.employer"  # whoever the employer was, they are not any more
@@ -197,7 +213,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
             hits.append(Hit(F, "location.work", "work.city", value=place(m.group("z"))))
         return hits
     m = re.match(
-        r"^i (?:run|own|have) (?:my own|a|an|our own|our) (?:small |little |own )?"
+        r"^(?:i|we) (?:run|own|have|started|opened) (?:my own|a|an|our own|our) (?:small |little |"
+        r"own |tiny )?"
+        r"(?:[A-Z][\w'-]* )?"
         r"(?P<x>bakery|cafe|café|restaurant|shop|store|business|company|startup|firm|practice|"
         r"clinic|salon|studio|"
         r"agency|bar|farm|gym|bookstore)\b",
@@ -252,7 +270,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     ):
         return [Hit(F, "work.role", "role.retired", value="retired")]
     m = re.match(rf"^{IM} (?:not|no longer) an? (?P<x>[a-z][a-z -]+?)(?: any ?more)?$", c, I_)
-    if m and _ROLE.search(m.group("x")):
+    if m and _is_role(m.group("x")):
         ctx.extra["slot"] = "work.role"
         return [
             Hit(F, "work.role", "role.left", correction=True, value=f"not {m.group('x').lower()}")

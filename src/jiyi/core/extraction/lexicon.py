@@ -76,8 +76,8 @@ RELATIONS_EN = _table(
     child: eldest youngest oldest newborn infant
     son_in_law: son-in-law
     daughter_in_law: daughter-in-law
-    mother_in_law: mother-in-law
-    father_in_law: father-in-law
+    mother_in_law: mother-in-law mil
+    father_in_law: father-in-law fil
     in_law: in-laws brother-in-law sister-in-law
     grandmother: grandma grandmother granny nana
     grandfather: grandpa grandfather granddad grandad

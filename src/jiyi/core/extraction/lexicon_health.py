@@ -64,7 +64,9 @@ _CONDITIONS: tuple[tuple[str, str, str, str], ...] = (
     ("痔疮|hemorrhoids", "hemorrhoids", "有痔疮", "has hemorrhoids"),
     ("睡眠呼吸暂停|sleep apnea", "sleep_apnea", "有睡眠呼吸暂停", "has sleep apnea"),
     ("乳腺增生|甲状腺结节|肺结节|结节", "nodule", "有结节", "has a nodule"),
-    ("怀孕|怀二胎|怀三胎|怀宝宝|有身孕|pregnant|expecting a baby", "pregnancy", "怀孕了",
+    ("怀孕|怀二胎|怀三胎|怀宝宝|有身孕|怀了双胞胎|怀了宝宝|怀了孩子|怀了二胎|pregnant|"
+     "expecting a baby|expecting twins|expecting our first|expecting our second", "pregnancy",
+     "怀孕了",
      "is pregnant"),
 )  # fmt: skip
 

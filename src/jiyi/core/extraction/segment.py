@@ -89,7 +89,8 @@ _LAUGH_RE = re.compile(
 )
 _WEATHER_RE = re.compile(
     r"(?:好|真|太|有点|超|特别)?(?:热|冷|闷)(?:啊|呀|死了|哦)?$|天气|下雨|下雪|晴天|阴天|刮风|雾霾|"
-    r"\b(?:so|very|really|too) (?:hot|cold|humid)\b|\bweather\b|\braining\b|\bsnowing\b|"
+    r"\b(?:so|very|really|too) (?:hot|cold|humid)\b|(?<!under the )\bweather\b|\braining\b|"
+    r"\bsnowing\b|"
     r"\bsunny\b|\b(?:lovely|beautiful|nice) day\b",
     re.IGNORECASE,
 )

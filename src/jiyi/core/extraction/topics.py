@@ -58,7 +58,7 @@ _ZH_VERB_LEAD = re.compile(
 _EN_LEAD = re.compile(
     r"^(?:(?:the|a|an|some|any|my|all|most|eating|drinking|watching|listening to|playing|"
     r"reading|going to|having|to eat|to drink|to watch|to play|food with|foods with|things with|"
-    r"anything with|stuff with|dishes with)\s+)+",
+    r"anything with|everything with|stuff with|dishes with|anything|everything)\s+)+",
     re.IGNORECASE,
 )
 _EN_TRAIL = re.compile(

@@ -45,7 +45,7 @@ _GOAL_RE = re.compile(
 )
 _ILLNESS = re.compile(
     r"感冒|发烧|咳嗽|生病|病了|头疼|头痛|胃疼|肚子疼|牙疼|拉肚子|失眠|不舒服|住院|过敏了|嗓子疼|"
-    r"鼻塞|骨折|扭伤|腰疼|腰不好|腿疼|肩膀疼|颈椎疼|发炎|上火|长痘|感染|新冠|阳了|水痘|"
+    r"鼻塞|骨折|扭伤|腰疼|腰不好|腿疼|肩膀疼|颈椎疼|发炎|上火|长痘|感染|新冠|阳了|水痘|受伤|伤了|"
     r"睡眠(?:一直|最近|也)?(?:不太|不怎么|不)好|睡不好|睡不着"
 )
 _FEELING = re.compile(
@@ -58,8 +58,9 @@ _LASTING = re.compile(
 _ONGOING = re.compile(
     r"^(?:我)?(?:最近|这几天|这段时间|这阵子|近期|一直|这个月|这周|这学期|这一年|今年)(?:都|也|还)?(?:在|正在)?"
     r"(?P<x>.{2,})$"
-    r"|^(?:我)?(?:现在|目前)?(?:正在|在|处于)(?P<y>减肥|减脂|健身|备考|考研|备孕|找工作|装修|戒烟|戒酒|戒糖|"
-    r"控糖|养胃|带娃|坐月子|休产假|休假|实习|学.+|练.+|准备.+|[\u4e00-\u9fff]{1,4}期)$"
+    r"|^(?:我们|我)?(?:现在|目前)?(?:正在|在家|在|处于)(?P<y>减肥|减脂|健身|备考|考研|备孕|找工作|装修|戒烟|戒酒|"
+    r"戒糖|控糖|养胃|带娃|坐月子|休产假|休假|实习|恢复|康复|休养|养伤|养病|复健|学.+|练.+|准备.+|报名.+|"
+    r"参加.+(?:培训|课程|班)|上.+(?:课|班)|[\u4e00-\u9fff]{1,4}期)$"
 )
 _ACTIVITY = (
     r"跑步|晨跑|夜跑|健身|撸铁|游泳|瑜伽|普拉提|锻炼|运动|爬山|徒步|骑车|骑行|熬夜|抽烟|吸烟|喝酒|"
@@ -140,6 +141,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         and "要" not in c
     ):
         return []  # 周末会去跑跑步: a routine (a habit), not one dated plan
+    if goal is None and ctx.extra.get("expecting") and re.search(r"生|预产期", c):
+        return []  # 我们怀了双胞胎，三月份生: the due date of the pregnancy just said
     if goal is None and not re.search(_PLAN_ACT, c):
         return []  # 今天心情还不错: a date, but nothing the user will do
     if goal is None and ctx.extra.get("temporary") and not re.search(r"要|会|打算|准备|计划|将", c):
@@ -152,6 +155,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
 
 
 def _state(c: str, ctx: Context) -> list[Hit]:
+    if _JUST_DONE.match(c):
+        return []  # 我这周刚入职新公司: an event that just happened
     date = find_date(c, ctx.ref)
     if date is not None and date[0] > ctx.ref:
         return []  # 下周要出差 is a plan, not how the user is now
@@ -170,7 +175,7 @@ def _state(c: str, ctx: Context) -> list[Hit]:
 
 
 _JUST_DONE = re.compile(
-    r"^(?:我)?(?:刚|刚刚|才)(?P<x>考上|考过|拿到|通过|结婚|领证|生了|毕业|入职|升职|买了|买房|提车|"
+    r"^(?:我)?(?:这周|这个月|今天|昨天|前几天|上周)?(?:刚|刚刚|才)(?P<x>考上|考过|拿到|通过|结婚|领证|生了|毕业|入职|升职|买了|买房|提车|"
     r"出院|做完|办完|离职|分手|订婚|怀上)"
 )
 
@@ -194,9 +199,16 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
         or window.recent  # 最近开始练瑜伽了: ongoing, a state
         or window.start is None
         or window.start >= ctx.ref
-        or not re.search(r"了|过|完|到", c)
+        or not re.search(r"了|过|完|到|刚", c)
     ):
         return []
+    notable = (
+        r"医院|手术|检查|体检|考|面试|入职|离职|升职|结婚|订婚|分手|生|搬|买|卖|签|毕业|出院|住院"
+    )
+    if window.expression.startswith(("今天", "今早", "今晚", "中午", "早上")) and not re.search(
+        notable, c
+    ):
+        return []  # 今天堵车堵死了: a moment of today, not an event to remember
     if re.match(r"今|刚|中午|早上|晚上", window.expression) and re.search(
         r"吃了|喝了|睡了|起床|洗澡|逛|玩了|看了", c
     ):
@@ -352,6 +364,10 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         flags=re.I,
     )
     clause = re.sub(r"^我(?:确实|真的|的确|本来就|一向)", "我", clause)
+    # 我和老公刚搬到成都: the user and family together say what holds for the user
+    clause = re.sub(
+        rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})(?=刚|已经|现在|一起|住|在|搬|去)", "我们", clause
+    )
     clause = re.sub(r"^我(?:们)?是(?=在|从)", "我", clause)  # 我是在腾讯上班 = 我在腾讯上班
     hits = _continuation(clause, ctx)
     if not hits and not clause.startswith("我"):
@@ -390,4 +406,6 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             ctx.extra["slot"] = h.topic  # 我不住北京了，(搬到)上海了
         if h.kind is S:
             ctx.extra["temporary"] = "1"
+        if h.topic.endswith("pregnancy"):
+            ctx.extra["expecting"] = "1"
     return hits

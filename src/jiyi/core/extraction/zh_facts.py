@@ -136,6 +136,20 @@ def traits(c: str, ctx: Context) -> list[Hit]:
         style = "清真" if "清真" in m.group("x") else "素食"
         return [Hit(P, "diet.style", "diet.style", polarity="like", value=style)]
     m = re.match(
+        r"^(?:我)?(?:现在|目前|最近|一直)?(?:在)?(?:吃|做|坚持)(?P<x>低碳水|生酮|低脂|轻断食|断食|无麸质|地中海)$",
+        c,
+    )
+    if m:  # 我在吃低碳水
+        return [
+            Hit(
+                P,
+                "diet.style",
+                "diet.regimen",
+                content=f"用户在吃{m.group('x')}",
+                value=f"{m.group('x')}饮食",
+            )
+        ]
+    m = re.match(
         r"^(?:我)?(?:现在|目前|最近|一直)?(?:在)?(?:做|吃|坚持|改成|换成|开始|开始做|改为|执行|尝试)了?"
         r"(?P<x>[\u4e00-\u9fffA-Za-z0-9+]{1,8}?)(?:饮食|减肥法|餐)(?:了)?$",
         c,
@@ -232,7 +246,7 @@ def location(c: str, ctx: Context) -> list[Hit]:
 
 # ------------------------------------------------------------------ work
 
-_WORK_VERB = r"工作|上班|任职|实习|打工|做事|办公|就职|供职|搬砖|上工"
+_WORK_VERB = r"工作|上班|任职|实习|打工|做事|办公|就职|供职|搬砖|上工|上夜班|上白班|值班|倒班|轮班"
 
 
 def _workplace(where: str, neg: bool, rule: str) -> Hit:
@@ -263,6 +277,23 @@ def _is_org(word: str) -> bool:
 
 
 def work(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^我是(?P<n>[一二两三四五六\d])个(?:孩子|娃|宝宝)的(?P<x>全职妈妈|全职爸爸|妈妈|爸爸|妈|爸|母亲|父亲)$",
+        c,
+    )
+    if m:  # 我是三个孩子的全职妈妈: a parent of three (and, when said, at home)
+        hits = [
+            Hit(
+                F,
+                "family.child",
+                "family.has",
+                value=m.group("n"),
+                content=f"用户有{m.group('n')}个孩子",
+            )
+        ]
+        if m.group("x").startswith("全职"):
+            hits.insert(0, Hit(F, "work.role", "role.home", value=m.group("x")))
+        return hits
     if re.match(
         r"^(?:我)?(?:现在|目前|平时|一般|基本)?(?:都)?(?:是|改|改成|开始|换成)?(?:远程|在家|居家)(?:办公|工作|上班)|"
         r"^(?:我)?(?:现在)?WFH",
@@ -296,6 +327,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         or ctx.extra.get("slot") == "work.employer"
     ):
         employer = re.sub(r"(?:工作|上班|了)+$", "", clean_value(m.group("x")))
+        if re.fullmatch(r"(?:一家)?新(?:公司|单位|东家|工作)", employer):
+            employer = ""  # 我这周刚入职新公司: a new job, the company not named
         if employer and not re.search(r"什么|哪", employer):
             return [
                 Hit(
@@ -381,11 +414,21 @@ def work(c: str, ctx: Context) -> list[Hit]:
             return [Hit(F, "education.stage", "student", value=re.sub(r"的$", "", role))]
         return [Hit(F, "work.role", rule, value=role)]
     m = re.match(
-        r"^(?:我)?(?:自己)?(?:开了|开)(?:一家|一个|家|个)(?P<x>.{1,8}?(?:店|公司|工作室|餐厅|馆|厂|诊所))$",
+        r"^(?:我们|我)?(?:自己|一起|和[^，,]{1,4}?一起)?(?:开了|开)(?:一家|一个|家|个)(?P<x>.{1,8}?(?:店|公司|工作室|餐厅|馆|厂|"
+        r"诊所))"
+        r"(?:[，,]?(?:卖|做|经营|主营).{1,10})?$",
         c,
     )
     if m:
-        return [Hit(F, "work.role", "role.owner", value=f"{m.group('x')}老板")]
+        return [
+            Hit(
+                F,
+                "work.role",
+                "role.owner",
+                value=f"{m.group('x')}老板",
+                content=f"用户开了一家{m.group('x')}",
+            )
+        ]
     if re.match(rf"^(?:我)?{ADV}(?:自己)?(?:在)?(?:创业|出来创业|开公司|做生意|当老板|自己干)", c):
         return [Hit(F, "work.role", "role.founder", value="创业")]
     if re.match(rf"^(?:我)?{ADV}(?:已经)?退休(?:了)?$", c):
@@ -447,7 +490,25 @@ def education(c: str, ctx: Context) -> list[Hit]:
 
 
 def marital(c: str, ctx: Context) -> list[Hit]:
-    """我结婚了 / 我结婚三年了 / 我还是单身 / 我离婚了."""
+    """我结婚了 / 我结婚三年了 / 我还是单身 / 我离婚了 / 我嫁给了阿杰."""
+    m = re.match(
+        r"^我(?:已经)?(?P<v>嫁给|娶了)了?(?:一个)?(?:叫(?P<x>[^，,的]{1,4})的[\u4e00-\u9fff]{1,3}|"
+        r"(?P<y>[^，,]{1,4}))$",
+        c,
+    )
+    if m:
+        rel = "husband" if m.group("v") == "嫁给" else "wife"
+        name = m.group("x") or m.group("y")
+        return [
+            Hit(F, "family.marital", "marital", value="已婚", content="用户已婚"),
+            Hit(
+                F,
+                f"family.{rel}.name",
+                "family.name",
+                value=name,
+                content=f"用户的{'丈夫' if rel == 'husband' else '妻子'}叫{name}",
+            ),
+        ]
     if m := re.match(
         r"^我(?:已经)?(?P<x>结婚了|结婚(?:有)?.{1,3}年了?|已婚|单身|还是单身|离婚了|离异|订婚了|脱单了|有对象了)",
         c,

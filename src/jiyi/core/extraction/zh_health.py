@@ -106,7 +106,7 @@ def condition(c: str, ctx: Context) -> list[Hit]:
     )
     m = CONDITION_RE.search(text)
     if not m or not re.search(
-        r"我(?!们)|^(?:有|患有|得了|查出|是|确诊|血压|血糖|血脂|尿酸)",
+        r"我(?!们)|^(?:有|患有|得了|查出|是|确诊|血压|血糖|血脂|尿酸)|^我们(?=怀)",
         text + "我" * (len(text) <= 6),
     ):
         return []
@@ -149,4 +149,4 @@ def intolerance(c: str, ctx: Context) -> list[Hit]:
         return []
     if m.group("s") == "过敏":
         return [Hit(F, f"health.allergy.{o}", "allergy.symptom", value="yes")]
-    return [Hit(F, f"health.intolerance.{o}", "intolerance", value="yes")]
+    return [Hit(F, f"health.condition.intolerance_{o}", "intolerance", value="yes")]

@@ -122,7 +122,7 @@ _NEG_VERBS = (
 _POS_VERBS = (
     r"prefer|喜欢|爱吃|爱喝|爱看|爱听|爱玩|热爱|偏爱|偏好|钟爱|迷上了?|爱上了?|喜爱|痴迷|沉迷于?|"
     r"热衷于?|着迷于?|入坑了?|入了|很能吃|特别能吃|挺能吃|超能吃|比较能吃|超爱|特爱|好这口|"
-    r"改喝|改吃|换成|爱"
+    r"改喝|改吃|换成|(?<![可热恋])爱(?!好|人)"
 )
 
 
@@ -156,6 +156,21 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         return [
             Hit(P, f"pref.{o}", "pref.none", polarity="dislike", obj=m.group("x"), value="dislike")
         ]
+    m = re.match(r"^我是(?P<x>[^，,的]{1,8}?)的?(?:球迷|粉丝|铁粉|死忠粉|忠实粉丝|迷|粉)$", c)
+    if m and (o := object_key(m.group("x"))):  # 我是阿森纳的球迷
+        return [Hit(P, f"pref.{o}", "pref.fan", polarity="like", obj=m.group("x"), value="like")]
+    m = re.match(
+        r"^(?P<x>[^我，,]{1,6}?)(?:的话)?[，,]?我(?:是)?(?:真的?|绝对|从来|一般|基本|完全|实在)*"
+        r"(?P<v>不吃|吃不了|不喝|喝不了|不碰|不能吃|不敢吃|受不了|不喜欢|很喜欢|超爱|最爱|喜欢)(?:的)?$",
+        c,
+    )
+    if m and (o := object_key(m.group("x"))):  # 辣的我是真吃不了 / 蘑菇我是绝对不吃的
+        pol = (
+            "like"
+            if re.search(r"喜欢|爱", m.group("v")) and "不" not in m.group("v")
+            else "dislike"
+        )
+        return [Hit(P, f"pref.{o}", "pref.topic", polarity=pol, obj=m.group("x"), value=pol)]
     m = re.match(r"^(?:我)?的?(?:兴趣)?(?:爱好|兴趣)(?:是|就是|有)(?P<x>.+)$", c)
     if m:  # 我的爱好是摄影: each hobby is a like
         parts = _objects(m.group("x"))
