@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jiyi.config import MemoryConfig
-from jiyi.core.calibration import calibration_of
+from jiyi.core.calibration import Calibration, calibration_of
 from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
 from jiyi.core.models import (
     AddResult,
@@ -121,6 +121,15 @@ class Memory:
                 episode_context_turns=self.config.episode_context_turns,
             ),
         )
+
+    @property
+    def calibration(self) -> Calibration:
+        """How this memory's embedder reads cosines (used by maintenance steps)."""
+        return self._cal
+
+    def now(self) -> datetime:
+        """The current time by this memory's clock (injected in tests)."""
+        return self._clock()
 
     # -- helpers --------------------------------------------------------------------------
 
