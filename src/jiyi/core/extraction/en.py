@@ -13,7 +13,8 @@ from collections.abc import Callable
 from jiyi.core.extraction.en_common import CHANGE_RE, IM, PAST_VERBS, third_person_en
 from jiyi.core.extraction.en_facts import home, identity
 from jiyi.core.extraction.en_health import health
-from jiyi.core.extraction.en_people import family, pet
+from jiyi.core.extraction.en_people import family
+from jiyi.core.extraction.en_pets import pet
 from jiyi.core.extraction.en_tastes import avoid, diet, drink, preference
 from jiyi.core.extraction.en_work import education, work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit

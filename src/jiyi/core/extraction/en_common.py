@@ -15,6 +15,7 @@ from jiyi.core.extraction.topics import clean_value, normalize_object
 __all__ = [
     "ADV",
     "CHANGE_RE",
+    "DESC",
     "IM",
     "NUM_WORD",
     "PAST_VERBS",
@@ -33,6 +34,12 @@ ADV = (
     r"absolutely|totally|currently|now|mostly|rarely|seriously|honestly|definitely|kind of|"
     r"sort of|normally|typically|generally|no longer|recently|finally|even|do|truly|"
     r"genuinely|pretty much|literally|kinda|super|so|very|quite|pretty|a bit|a little)\s+)*"
+)
+# Words between "my" and the relative or pet: "my little brother", "our rescue pup".
+DESC = (
+    r"(?:(?:little|baby|older|younger|big|eldest|oldest|youngest|twin|teenage|step|new|old|rescue|"
+    r"senior|sweet|tiny|adopted|\w+-year-old|\w+-month-old|black|white|orange|ginger|gr[ae]y|brown|"
+    r"fluffy|lazy|two|three|four)\s+)*"
 )
 SEP = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*|/", I_)
 # Words that say an earlier state no longer holds.

@@ -11,6 +11,7 @@ import re
 
 from jiyi.core.extraction.en_common import (
     ADV,
+    DESC,
     NUM_WORD,
     SEP,
     first_name,
@@ -20,23 +21,18 @@ from jiyi.core.extraction.en_common import (
     third_person_en,
 )
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_EN, RELATIONS_EN
+from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_EN
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
-from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date
 
-__all__ = ["family", "pet"]
+__all__ = ["family"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
 I_ = re.IGNORECASE
 _REL = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
 _PET = "|".join(sorted(map(re.escape, PETS_EN), key=len, reverse=True))
-_DESC = (
-    r"(?:(?:little|baby|older|younger|big|eldest|oldest|youngest|twin|teenage|step|new|old|rescue|"
-    r"senior|sweet|tiny|adopted|\w+-year-old|\w+-month-old|black|white|orange|ginger|gr[ae]y|brown|"
-    r"fluffy|lazy|two|three|four)\s+)*"
-)
+_DESC = DESC
 _COUNT = r"(?:a|an|one|two|three|four|five|\d+|twin|a couple of|another)"
 # "my son's in 3rd grade" is "my son is …"; "my son's name is …" a possessive.
 # After "my son's", these nouns are his (a possessive); anything else means "my son is".
@@ -286,171 +282,3 @@ def family(c: str, ctx: Context) -> list[Hit]:
     for h in hits:
         h.content = h.content or third_person_en(c)
     return hits
-
-
-# ------------------------------------------------------------------ pets
-
-
-def _pet_attributes(key: str, rest: str) -> list[Hit]:
-    rest = re.sub(r"\s+(?:now|these days)$", "", rest.strip(), flags=I_)
-    noun = key.split(".")[1].replace("_", " ")
-    m = re.match(
-        r"^(?:'s (?:actually |really |now )?(?:name is|name's|called|named)|is (?:actually |"
-        r"really )?"
-        r"called|is (?:actually |really )?named|,? named|,? called|"
-        r"'s (?:new )?name is now|"
-        r"is now called|is now named|'s been renamed(?: to)?|was renamed(?: to)?|goes by|"
-        r"answers to|"
-        r"has been renamed(?: to)?)\s+(?P<x>\S.*)$",
-        rest,
-        I_,
-    )
-    if m:
-        name = first_name(m.group("x"))
-        return [
-            Hit(F, f"{key}.name", "pet.name", value=name, content=f"User's {noun} is called {name}")
-        ]
-    m = re.match(
-        rf"^(?:is|just turned|turned|'s) (?:now |about |almost )?(?P<x>{NUM_WORD})(?: and a half)?"
-        r"(?: years? old| months? old| yrs?(?: old)?)?$",
-        rest,
-        I_,
-    )
-    if m:
-        age = number(m.group("x")) + (" months" if "month" in rest.lower() else "")
-        return [Hit(F, f"{key}.age", "pet.age", value=age, content=f"User's {noun} is {age}")]
-    m = re.match(
-        r"^(?:has|'s got|has got|was diagnosed with)(?: an?)? ?(?P<x>[\w' -]*?(?:itis|osis|"
-        r"dysplasia|"
-        r"cancer|diabetes|allerg\w*|seizures|epilepsy|infection|worms|fleas|kidney disease|"
-        r"heart disease|anxiety))$|^is (?P<y>diabetic|blind|deaf|sick|ill)$",
-        rest,
-        I_,
-    )
-    if m:
-        return [
-            Hit(F, f"{key}.health", "pet.health", value=clean_value(m.group("x") or m.group("y")))
-        ]
-    m = re.match(rf"^(?:is|'s) (?:an? )?(?P<x>{_PET})$", rest, I_)
-    if m:
-        return [
-            Hit(
-                F,
-                f"{key}.breed",
-                "pet.breed",
-                value=m.group("x").lower(),
-                content=f"User's {noun} is a {m.group('x')}",
-            )
-        ]
-    return []
-
-
-def _intro(ctx: Context, hit: Hit) -> list[Hit]:
-    """One message about one pet is one memory: later clauses enrich the first one."""
-    intro = ctx.extra.get("pet_intro_en")
-    if intro is None:
-        ctx.extra["pet_intro_en"], ctx.extra["pet_intro_en_value"] = hit.topic, hit.value or "yes"
-        ctx.extra["pet_intro_en_text"] = hit.content or ""
-        return [hit]
-    more = re.sub(r"^User(?:'s [\w ]+?(?= is| has| was)| has a \w+)?\s*", "", hit.content or "")
-    text = f"{ctx.extra['pet_intro_en_text']}, {more}".strip(", ")
-    if hit.topic.endswith(".name"):
-        merged = Hit(F, hit.topic, "pet.intro", value=hit.value, content=text)
-        merged.drop = intro if intro != hit.topic else None
-    else:
-        merged = Hit(F, intro, "pet.intro", value=ctx.extra["pet_intro_en_value"], content=text)
-    ctx.extra["pet_intro_en"], ctx.extra["pet_intro_en_text"] = merged.topic, text
-    ctx.extra["pet_intro_en_value"] = merged.value or "yes"
-    return [merged]
-
-
-def pet(c: str, ctx: Context) -> list[Hit]:
-    m = re.match(
-        rf"^(?i:my|our) (?i:{_DESC})(?P<pet>(?i:{_PET}))(?:,? (?P<name>[A-Z][a-z]+),?)?"
-        r"(?P<rest>(?:'s)?\b.*)$",
-        c,
-    )
-    if m and m.group("pet").lower() in PETS_EN:
-        key = f"pet.{PETS_EN[m.group('pet').lower()]}"
-        ctx.extra["pet_en"] = key
-        ctx.extra.pop("family_en", None)
-        hits = _pet_attributes(key, m.group("rest"))
-        if m.group("name"):  # "our cat Mochi is 12"
-            hits = [
-                Hit(F, f"{key}.name", "pet.name", value=m.group("name"), content=third_person_en(c))
-            ]
-        for h in hits:
-            h.content = third_person_en(c) if h.rule != "pet.breed" or len(hits) > 1 else h.content
-        return [x for h in hits for x in _intro(ctx, h)][-1:] if hits else []
-    m = re.match(
-        rf"^(?:i|we)(?:'ve| have)? (?:just |recently |finally |also )?(?:have|has|own|got|adopted|"
-        rf"rescued|"
-        rf"brought home|'ve got|have got|picked up|"
-        rf"got ourselves) {_COUNT} {_DESC}(?P<pet>{_PET})(?:s)?\b"
-        r"(?:,? (?:named|called) (?P<x>\S+))?(?P<rest>.*)$",
-        c,
-        I_,
-    )
-    if m and not re.match(r"^\s*(?:meeting|class|report|test|at work|today)", m.group("rest"), I_):
-        key = f"pet.{PETS_EN[m.group('pet').lower()]}"
-        ctx.extra["pet_en"] = key
-        ctx.extra.pop("family_en", None)
-        ctx.extra.pop("pet_intro_en", None)
-        word = m.group("pet").lower()
-        if m.group("x"):
-            hit = Hit(F, f"{key}.name", "pet.intro", value=first_name(m.group("x")))
-        elif word not in PET_SPECIES:
-            hit = Hit(F, f"{key}.breed", "pet.intro", value=word)
-        else:
-            hit = Hit(F, key, "pet.intro", value="yes")
-        hit.content = third_person_en(c)
-        return _intro(ctx, hit)
-    m = re.match(
-        r"^(?:(?i:we|i)(?:'ve|"
-        r" have)? (?:just )?renamed (?P<a>[A-Z][a-z]+)(?: to)? (?P<x>[A-Z][a-z]+)|"
-        r"(?P<b>[A-Z][a-z]+)(?:'s name is| is actually called| is actually named|"
-        r"'s actually called|"
-        r" goes by| is called| is named| answers to) (?P<y>[A-Z][a-z]+)(?: now)?)$",
-        c,
-    )
-    if m and m.group("b") and not re.search(r"\bnow$|actually", c) and not ctx.extra.get("pet_en"):
-        m = None  # "Max is called Max": only a change ("now", "actually") is a rename
-    if m and (m.group("a") or m.group("b") or "").lower() not in RELATIONS_EN:
-        # "We renamed Luna to Stella" / "Max goes by Maxwell now": people are rarely renamed
-        key = f"{ctx.extra['pet_en']}.name" if ctx.extra.get("pet_en") else "pet.pet.name"
-        name = m.group("x") or m.group("y")
-        content = f"User's pet {m.group('a') or m.group('b')} is now called {name}"
-        return [Hit(F, key, "pet.renamed", value=name, correction=True, content=content)]
-    m = re.match(
-        rf"^(?:we|i)(?:'ve| have)? (?:just )?renamed (?:our|my|"
-        rf"the) (?:{_DESC})(?P<pet>{_PET})(?: to)?(?: (?P<x>\S+))?",
-        c,
-        I_,
-    )
-    if m:  # "We renamed our beagle, he goes by Waffles now"
-        key = f"pet.{PETS_EN[m.group('pet').lower()]}"
-        ctx.extra["pet_en"] = key
-        if m.group("x"):
-            return [Hit(F, key + ".name", "pet.rename", value=first_name(m.group("x")))]
-        return []
-    if m := re.match(r"^(?i:we|i)(?:'ve| have)? (?:just )?renamed (?P<a>[A-Z][a-z]+)$", c):
-        ctx.extra["pet_en"] = (
-            ctx.extra.get("pet_en") or "pet.pet"
-        )  # "We renamed Kiwi, she's Mango now"
-        ctx.extra["renamed"] = m.group("a")
-        return []
-    if ctx.extra.get("renamed") and (
-        m := re.match(
-            r"^(?:he|she|it|they)(?:'s| is|'re| are) (?:now )?(?P<x>[A-Z][a-z]+)(?: now)?$", c, I_
-        )
-    ):
-        name = m.group("x")
-        return [Hit(F, f"{ctx.extra['pet_en']}.name", "pet.renamed", value=name, correction=True,
-                    content=f"User's pet is now called {name}")]  # fmt: skip
-    if ctx.extra.get("pet_en") and re.match(r"^(?:he|she|it|they|his|her|its|their)\b", c, I_):
-        rest = re.sub(r"^(?:his|her|its|their) name(?:'s| is)", "'s name is", c, flags=I_)
-        rest = re.sub(r"^(?:he|she|it|they)(?:'s| is|'re| are)", "is", rest, flags=I_)
-        rest = re.sub(r"^(?:he|she|it|they) ", "", rest, flags=I_)
-        hits = _pet_attributes(ctx.extra["pet_en"], rest)
-        return [x for h in hits for x in _intro(ctx, h)][-1:] if hits else []
-    return []

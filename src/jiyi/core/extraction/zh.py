@@ -17,10 +17,11 @@ from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.profile import profile_zh
 from jiyi.core.extraction.topics import clean_value, normalize_object, slug
 from jiyi.core.extraction.zh_common import ADV, CHANGE_RE, REL, third_person_zh
-from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits, work
+from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
 from jiyi.core.extraction.zh_people import family, pet, pet_continuation, renamed
 from jiyi.core.extraction.zh_tastes import avoid, drink, preference
+from jiyi.core.extraction.zh_work import work
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 

@@ -1,9 +1,10 @@
-"""Chinese slot rules for the user's stable facts: identity, home, work, education, traits.
+"""Chinese slot rules for the user's stable facts: identity, traits, home, education,
+marital status (work is in :mod:`.zh_work`).
 
 Each rule looks at one clause (already stripped of fillers and correction markers) and returns
 the hits it recognises, or [] to let the next rule try. The verbs people use for one slot are
-normalised to it: 住 / 搬到 / 定居 / base / 在X生活 → ``location.home``; 在X上班 / 任职 / 入职 /
-跳槽到 / 在X做Y → ``work.employer``; so a change or correction lands in the slot it changes.
+normalised to it: 住 / 搬到 / 定居 / base / 在X生活 → ``location.home``, so a change or
+correction lands in the slot it changes.
 """
 
 from __future__ import annotations
@@ -12,17 +13,14 @@ import re
 
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_places import (
-    COMPANIES_ZH,
-    JOBS_ZH,
     MAJOR_RE_ZH,
-    ORG_SUFFIX_ZH,
     is_place_zh,
 )
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import ADV, NUM, date_value, is_role, name_value, place_value
 from jiyi.core.models import MemoryKind
 
-__all__ = ["education", "identity", "location", "marital", "traits", "work"]
+__all__ = ["education", "identity", "location", "marital", "traits"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
 _SURNAMES = (
@@ -241,202 +239,6 @@ def location(c: str, ctx: Context) -> list[Hit]:
         m.group("x"),
     ):
         return [Hit(F, "location.hometown", "hometown.people", value=m.group("x"))]
-    return []
-
-
-# ------------------------------------------------------------------ work
-
-_WORK_VERB = r"工作|上班|任职|实习|打工|做事|办公|就职|供职|搬砖|上工|上夜班|上白班|值班|倒班|轮班"
-
-
-def _workplace(where: str, neg: bool, rule: str) -> Hit:
-    """在X上班: X is a city (location.work), home (work.mode) or an employer."""
-    place = clean_value(re.sub(r"^(?:一家|一个|某家?|家)(?=..)", "", where))
-    value = f"not {place}" if neg else place
-    if is_place_zh(place) and place not in COMPANIES_ZH:
-        return Hit(F, "location.work", "work.city", correction=neg, value=value)
-    if place in {"家", "家里"}:
-        return Hit(F, "work.mode", "work.remote", correction=neg, value="no" if neg else "yes")
-    return Hit(
-        F,
-        "work.employer",
-        rule,
-        correction=neg,
-        value=value,
-        content=None if neg else f"用户在{place}工作",
-    )
-
-
-def _is_org(word: str) -> bool:
-    word = clean_value(word)
-    return (
-        word in COMPANIES_ZH
-        or bool(ORG_SUFFIX_ZH.search(word))
-        or bool(re.fullmatch(r"[A-Za-z][\w&.-]*", word))
-    )
-
-
-def work(c: str, ctx: Context) -> list[Hit]:
-    m = re.match(
-        r"^我是(?P<n>[一二两三四五六\d])个(?:孩子|娃|宝宝)的(?P<x>全职妈妈|全职爸爸|妈妈|爸爸|妈|爸|母亲|父亲)$",
-        c,
-    )
-    if m:  # 我是三个孩子的全职妈妈: a parent of three (and, when said, at home)
-        hits = [
-            Hit(
-                F,
-                "family.child",
-                "family.has",
-                value=m.group("n"),
-                content=f"用户有{m.group('n')}个孩子",
-            )
-        ]
-        if m.group("x").startswith("全职"):
-            hits.insert(0, Hit(F, "work.role", "role.home", value=m.group("x")))
-        return hits
-    if re.match(
-        r"^(?:我)?(?:现在|目前|平时|一般|基本)?(?:都)?(?:是|改|改成|开始|换成)?(?:远程|在家|居家)(?:办公|工作|上班)|"
-        r"^(?:我)?(?:现在)?WFH",
-        c,
-        re.I,
-    ):
-        return [Hit(F, "work.mode", "work.remote", value="yes")]
-    m = re.match(
-        rf"^(?:我)?{ADV}(?P<neg>不再|已经不|不是|不)?在(?P<x>.+?)(?:{_WORK_VERB})(?:了)?$", c
-    )
-    if m and not re.match(r"^(?:找|换|准备|忙|赶|熬|加|做|努力|认真|拼命|好好)", m.group("x")):
-        return [_workplace(m.group("x"), bool(m.group("neg")), "employer")]
-    m = re.match(rf"^(?:我)?{ADV}在(?P<x>.+?)(?:做|当|担任|负责|干)(?P<y>.{{2,}})$", c)
-    if (
-        m
-        and clean_value(m.group("x")) not in {"家", "家里"}
-        and not re.match(r"^(?:饭|菜|梦|作业|项目)", m.group("y"))
-    ):
-        role = clean_value(re.sub(r"的$", "", m.group("y")))
-        hits = [Hit(F, "work.role", "role.at", content=f"用户的工作是{role}", value=role)]
-        return [_workplace(m.group("x"), False, "employer.role"), *hits]
-    m = re.match(
-        r"^(?:我)?(?:已经|刚|刚刚|最近|上个月|去年)?(?:从\S{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|转到|换到|去了|"
-        r"进了|到了)"
-        r"(?:到|去|了)?(?P<x>.+)$",
-        c,
-    )
-    if m and (
-        not re.match(r"^(?:我)?(?:去了|进了|到了)", c)
-        or _is_org(m.group("x"))
-        or ctx.extra.get("slot") == "work.employer"
-    ):
-        employer = re.sub(r"(?:工作|上班|了)+$", "", clean_value(m.group("x")))
-        if re.fullmatch(r"(?:一家)?新(?:公司|单位|东家|工作)", employer):
-            employer = ""  # 我这周刚入职新公司: a new job, the company not named
-        if employer and not re.search(r"什么|哪", employer):
-            return [
-                Hit(
-                    F,
-                    "work.employer",
-                    "employer.change",
-                    value=employer,
-                    content=f"用户在{employer}工作",
-                )
-            ]
-    m = re.match(
-        rf"^(?:我)?{ADV}(?:从(?P<x>.+?))?(?:离职|辞职|裸辞)(?:了)?$|^(?:我)?{ADV}离开了?(?P<y>.+)$|"
-        rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$",
-        c,
-    )
-    if m:
-        ctx.extra["slot"] = "work.employer"
-        left = m.group("x") or m.group("y") or m.group("z")
-        if left and m.group("z") and is_place_zh(left) and not _is_org(left):
-            ctx.extra["slot"] = "location.home"
-            return [Hit(F, "location.home", "home.left", correction=True, value=f"not {left}")]
-        if not left:  # 我辞职了: whoever the employer was, they are not it any more
-            return [
-                Hit(
-                    F,
-                    "work.employer",
-                    "employer.quit",
-                    correction=True,
-                    value="无",
-                    content="用户已辞职",
-                )
-            ]
-        return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
-    if re.match(r"^(?:我)?(?:换了|换)(?:家|个|份)?(?:工作|公司|单位|东家|律所)(?:了)?$", c):
-        ctx.extra["slot"] = "work.employer"  # 我换工作了，现在在网易
-        return []
-    if m := re.match(
-        r"^我是(?P<x>.+?)的(?:员工|工程师|程序员|产品经理|设计师|销售|运营|医生|护士|老师|律师)$", c
-    ):
-        role = c[m.end("x") + 1 :]  # 我是腾讯的产品经理: the employer, and the job there
-        return [
-            Hit(
-                F,
-                "work.employer",
-                "employer.of",
-                value=m.group("x"),
-                content=f"用户在{m.group('x')}工作",
-            ),
-            Hit(F, "work.role", "role.of", value=role, content=f"用户的工作是{role}"),
-        ]
-    if m := re.match(rf"^(?:我)?{ADV}(?:已经)?不(?:再)?(?:做|当|干)(?P<x>.+?)了$", c):
-        ctx.extra["slot"] = "work.role"
-        return [
-            Hit(
-                F,
-                "work.role",
-                "role.left",
-                correction=True,
-                value=f"not {clean_value(m.group('x'))}",
-            )
-        ]
-    for rule, pattern in (
-        (
-            "role",
-            rf"^(?:我)?{ADV}(?:转行|改行|后来|毕业后|改|转|转去|改去)?(?:是|当|做|干|成了|成为)了?"
-            r"(?:一名|一个|一位|个|名|位)?(?P<x>.+?)$",
-        ),
-        ("role.do", rf"^(?:我)?{ADV}(?:是)?(?:做|干|搞)(?P<x>[^，,]{{1,10}})的$"),
-        ("role.is", r"^我的(?:职业|工作)是(?P<x>.+)$"),
-        ("role.field", rf"^(?:我)?{ADV}(?:在)?(?:做|干|搞)(?P<x>.{{1,8}})$"),
-    ):
-        m = re.match(pattern, c)
-        role = clean_value(re.sub(r"^(?:做|干|搞)(?=..)|的$", "", m.group("x"))) if m else ""
-        if (
-            not role
-            or (rule == "role" and not is_role(role))
-            or (rule == "role.field" and role not in JOBS_ZH)
-        ):
-            continue
-        if rule == "role.do" and re.match(r"^(?:饭|菜|梦|作业|家务|运动)", role):
-            continue
-        if re.search(r"学生$|研究生$|本科生$|博士生$|[小初高]中生$", role):  # 我是初二的学生
-            return [Hit(F, "education.stage", "student", value=re.sub(r"的$", "", role))]
-        return [Hit(F, "work.role", rule, value=role)]
-    m = re.match(
-        r"^(?:我们|我)?(?:自己|一起|和[^，,]{1,4}?一起)?(?:开了|开)(?:一家|一个|家|个)(?P<x>.{1,8}?(?:店|公司|工作室|餐厅|馆|厂|"
-        r"诊所))"
-        r"(?:[，,]?(?:卖|做|经营|主营).{1,10})?$",
-        c,
-    )
-    if m:
-        return [
-            Hit(
-                F,
-                "work.role",
-                "role.owner",
-                value=f"{m.group('x')}老板",
-                content=f"用户开了一家{m.group('x')}",
-            )
-        ]
-    if re.match(rf"^(?:我)?{ADV}(?:自己)?(?:在)?(?:创业|出来创业|开公司|做生意|当老板|自己干)", c):
-        return [Hit(F, "work.role", "role.founder", value="创业")]
-    if re.match(rf"^(?:我)?{ADV}(?:已经)?退休(?:了)?$", c):
-        return [Hit(F, "work.role", "role.retired", value="退休")]
-    if re.match(
-        r"^(?:我)?(?:现在)?(?:在家带娃|在家带孩子|全职带娃|全职在家|当全职妈妈|是家庭主妇)", c
-    ):
-        return [Hit(F, "work.role", "role.home", value="全职在家")]
     return []
 
 
