@@ -384,7 +384,17 @@ def _last_season(m: re.Match[str], now: datetime) -> _Window:
     return None, now, False
 
 
+def _past_year(m: re.Match[str], now: datetime) -> _Window | None:
+    """2019年 / "in 2019": that whole year, when it is over."""
+    year = int(m.group("y"))
+    return (
+        (_at(now, year, 1, 1), _at(now, year + 1, 1, 1), False) if 1900 < year < now.year else None
+    )
+
+
 _QUERY_RULES += [
+    (re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})年(?![\d一二三四五六七八九十]{1,2}月)"), _past_year),
+    (re.compile(r"\bin (?P<y>(?:19|20)\d{2})\b", re.I), _past_year),
     (
         re.compile(r"\b(?:last|this past) (?P<s>spring|summer|fall|autumn|winter)\b", re.I),
         _last_season,
@@ -551,6 +561,7 @@ _HOLIDAYS = {
     "independence day": (7, 4),
     # school breaks, by their usual start
     "寒假": (1, 20), "暑假": (7, 10), "spring break": (3, 15), "summer break": (6, 20),
+    "万圣节": (10, 31), "跨年": (12, 31),
     "summer vacation": (6, 20), "winter break": (12, 20), "christmas break": (12, 20),
 }  # fmt: skip
 _HOLIDAY_RE = "|".join(sorted(map(re.escape, _HOLIDAYS), key=len, reverse=True))
@@ -594,7 +605,7 @@ def _weekend(m: re.Match[str], now: datetime) -> datetime:
 
 _DATE_RULES += [
     (re.compile(r"(?P<h>" + _HOLIDAY_RE + r")", re.I), _holiday),
-    (re.compile(r"\bthanksgiving\b", re.I), _thanksgiving),
+    (re.compile(r"\bthanksgiving\b|感恩节", re.I), _thanksgiving),
     (re.compile(r"下(?:个)?月(?:底|末)|(?:这个|本)?月(?:底|末)"), _month_end),
     (re.compile(r"\b(?:this|next|on the|over the|the) weekend\b", re.I), _weekend),
     (

@@ -61,7 +61,8 @@ _LASTING = (
     r"down on) .+|"
     r"working on .+|on vacation|on holiday|on leave|on maternity leave|on paternity leave|"
     r"on sabbatical|on (?:\w+ )?leave|off work|renovating .+|remodeling .+|moving(?: house)?|"
-    r"on a diet|dieting|in the middle of .+|in the process of .+|"
+    r"on a diet|dieting|in the middle of .+|in the process of .+|off (?:dairy|gluten|meat|sugar|"
+    r"carbs|caffeine|alcohol|booze|coffee|social media)\b.*|"
     r"fasting|"
     r"on keto|doing keto|quitting .+|off sugar|off caffeine|off alcohol|losing weight|"
     r"dealing with .+|"
@@ -163,6 +164,10 @@ def _is_past(c: str) -> bool:
 
 
 def _plan(c: str, ctx: Context) -> list[Hit]:
+    if re.search(
+        r"\b(?:someday|some day|one day|at some point|eventually|maybe)\b", c, I_
+    ) and re.search(r"\b(?:i'd love|i would love|i'd like|i would like|i'll)\b", c, I_):
+        return []  # "I'd love to visit Japan someday": a wish without commitment
     if re.search(r"\byou\b", c, I_) or re.search(r"\bevery\b", c, I_):
         return []  # "I'll ask you tomorrow": about this conversation; "every": a habit
     date = find_date(c, ctx.ref)
@@ -172,6 +177,10 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
     if goal is None:
         if date is None or _is_past(c) or re.search(r"\b(?:ago|yesterday|last)\b", c, I_):
             return []
+        lead = re.match(
+            r"^(?:next (?:week|month|year|\w+day)|tomorrow|this (?:weekend|\w+day)),?\s+", c, I_
+        )
+        c = c[lead.end() :] if lead else c  # "Next month I'm starting a new job"
         if not re.match(
             r"^(?:dentist|doctor|doctor's|vet|meeting|interview|flight|appointment|haircut|class|"
             r"exam|"
@@ -193,7 +202,7 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         ):
             return []
     key = slug(goal.group("x") if goal else c.replace(date[1] if date else "", ""))
-    if date is not None and not _COARSE.search(date[1]) and not _COARSE.search(c):
+    if date is not None and not _COARSE.search(date[1]):
         return [
             Hit(
                 E,
@@ -276,6 +285,23 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
 
 
 def _habit(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^i (?:never|always|usually|don't|try not to|rarely) (?P<x>eat|drink|snack|have coffee|"
+        r"drink coffee|"
+        r"have caffeine|work|check email|use my phone) (?:anything )?(?:after|before|past) \S+",
+        c,
+        I_,
+    )
+    if m:  # "I never eat after 8pm": a rule the user keeps
+        return [Hit(F, f"habit.{_activity_key(c)}", "habit.timed", value="yes")]
+    m = re.match(
+        r"^my (?:daily )?commute is (?:about |around |roughly )?(?P<x>.+?)(?: (?:by|"
+        r"on) (?P<how>bike|foot|train|bus|car|subway))?$",
+        c,
+        I_,
+    )
+    if m:  # "My commute is about 30 minutes by bike"
+        return [Hit(F, "habit.commute", "habit.commute", value=m.group("how") or m.group("x"))]
     if m := _STOPPED.match(c):
         return [
             Hit(
@@ -349,6 +375,13 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
             ctx.drink_word = None
         ctx.drink = category
     clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
+    clause = re.sub(
+        r"^(?:i|we) both ", "I ", clause, flags=I_
+    )  # "(my husband and) I both work in tech"
+    # "My husband and I both work in tech": what holds for both holds for the user
+    clause = re.sub(
+        r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) both ", "I ", clause, flags=I_
+    )
     # "My boyfriend and I live together in Brooklyn": the two of them are "we"
     clause = re.sub(
         r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) (?=live|moved|are|'re|have|got|"

@@ -118,6 +118,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         if spouse:  # "I'm married to a wonderful guy named Sam"
             who = (spouse.group("who") or "").lower()
             rel = "husband" if who in ("guy", "man", "husband") else "wife" if who else "spouse"
+            rel = "fiance" if m.group("x").lower() == "engaged" else rel
             name = spouse.group("name")
             hits.append(
                 Hit(

@@ -109,6 +109,12 @@ def health(c: str, ctx: Context) -> list[Hit]:
     m = CONDITION_RE.search(c)
     if m and re.search(r"\b(?:trying|want|hoping|plan) to (?:get|be|become)\b", c, I_):
         m = None  # "I'm trying to get pregnant": a wish and a state, not the condition
+    if m and re.search(
+        r"\b(?:all day|today|this morning|tonight|since (?:yesterday|this morning|last night))\b",
+        c,
+        I_,
+    ):
+        m = None  # "I've had a migraine all day": how the user is today, a state
     if m and re.search(r"\b(?:i|i'm|im|my|i've)\b|^we(?:'re| are) (?=expecting|pregnant)", c, I_):
         key, _, en = CONDITIONS[m.group(0).lower()]
         if _NEGATED.search(c) or re.search(

@@ -20,7 +20,7 @@ from jiyi.core.extraction.en_common import (
     place,
     third_person_en,
 )
-from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_EN
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
 from jiyi.core.models import MemoryKind
@@ -67,6 +67,17 @@ _ROLE_EN = re.compile(
 
 def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.son)."""
+    if re.search(
+        r"\b(?:this week|this month|these days|right now|lately)\b", rest, I_
+    ) and re.search(
+        r"\b(?:away|traveling|travelling|on a trip|in the hospital|sick|out of town|on leave)\b",
+        rest,
+        I_,
+    ):
+        # "my husband's away for work this week": how things are for now, a state
+        return [
+            Hit(MemoryKind.STATE, f"state.{key.split('.')[1]}_away", "family.state", ttl=STATE_TTL)
+        ]
     rest = re.sub(
         r"\s+(?:now|these days|currently|this year|last (?:week|month|year|night)|yesterday|today|"
         r"recently|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|this (?:week|month))$",
@@ -158,6 +169,10 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         and n.group("x").split()[-1].lower() not in ("fan", "lover")
     ):
         return [Hit(F, f"{key}.job", "family.job", value=n.group("x").lower())]
+    if n := re.match(r"^(?:goes to|attends|is at|started at) (?P<x>[A-Z][\w .'-]+)$", rest):
+        return [
+            Hit(F, f"{key}.school", "family.school", value=place(n.group("x")))
+        ]  # "goes to Oak Park"
     if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_):
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
     if n := re.match(r"^(?:lives|is living|is based|moved) (?:in|to|out in) (?P<x>.+)$", rest, I_):
@@ -182,6 +197,14 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
             pol = "dislike"
         return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, value=pol)]
     words = rest.split()
+    if re.search(
+        r"\b(?:this week|this month|these days|right now|lately)\b", rest, I_
+    ) and re.search(
+        r"\b(?:away|traveling|travelling|on a trip|in the hospital|sick|out of town|on leave)\b",
+        rest,
+        I_,
+    ):
+        return []  # "my husband's away for work this week": a state for now
     dated = find_date(rest, ctx.ref)
     future = dated is not None and dated[0] >= ctx.ref.replace(
         hour=0, minute=0, second=0, microsecond=0

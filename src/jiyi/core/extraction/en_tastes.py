@@ -319,7 +319,7 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         I_,
     )
     m2: re.Match[str] | None = None
-    if m and not re.match(r"^(?:not|no|morning|night|early|cat|dog)\b", m.group("x"), I_):
+    if m and not re.match(r"^(?:not|no|morning|night|early|people|night owl)\b", m.group("x"), I_):
         pol, m2 = "like", m  # "I'm a huge Taylor Swift fan"
     else:
         m2 = re.match(

@@ -76,7 +76,8 @@ def _employer(said: str, rule: str, neg: bool = False) -> Hit:
 
 def work(c: str, ctx: Context) -> list[Hit]:
     if re.match(
-        r"^i (?:now |mostly |mainly |usually |currently )?(?:work|am working|'m working) "
+        r"^i(?: now| mostly| mainly| usually| currently)?(?: work| am working|'m working|"
+        r"'m now working) "
         rf"(?:remotely|from home|remote|hybrid)\b|^(?:{IM} )?(?:fully |mostly )?(?:remote|wfh)"
         r"(?: now| these days)?$|^i wfh\b",
         c,
@@ -266,7 +267,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     if re.match(
-        rf"^(?:{IM} (?:now |officially )?retired|i(?:'ve| have)? (?:just )?retired)\b", c, I_
+        rf"^(?:{IM} (?:now |officially )?retired|i(?:'ve| have)? (?:just |been )?retired)\b", c, I_
     ):
         return [Hit(F, "work.role", "role.retired", value="retired")]
     m = re.match(rf"^{IM} (?:not|no longer) an? (?P<x>[a-z][a-z -]+?)(?: any ?more)?$", c, I_)
@@ -319,8 +320,15 @@ def education(c: str, ctx: Context) -> list[Hit]:
     ) or re.match(
         rf"^(?:{IM} (?:a )?student at|i study at|i attend|i graduated from)\s+(?P<x>\S.*)$", c, I_
     )
+    generic = m and re.fullmatch(
+        r"(?:the )?(?:college|university|uni|high school|school|grad school)(?: in \d{4}|"
+        r" last \w+)?",
+        m.group("x"),
+        I_,
+    )
     if (
         m
+        and not generic  # "I graduated from college in 2019": an event, no school named
         and not is_place_en(m.group("x"))
         and (
             re.search(

@@ -49,7 +49,7 @@ RELATIONS_ZH = _table(
     grandchild: 孙子 孙女 外孙 外孙女
     father_in_law: 公公 岳父 老丈人
     mother_in_law: 婆婆 岳母 丈母娘
-    in_law: 儿媳 儿媳妇 女婿 姐夫 嫂子 弟媳 妹夫
+    in_law: 儿媳 儿媳妇 女婿 姐夫 嫂子 弟媳 妹夫 公婆 岳父母
     nephew: 侄子 外甥
     niece: 侄女 外甥女
     cousin: 表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹

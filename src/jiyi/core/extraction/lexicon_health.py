@@ -80,7 +80,8 @@ CONDITION_RE = re.compile(alternation(CONDITIONS), re.IGNORECASE)
 
 # Medicines: named drugs, and words that make a phrase a medicine (降压药, 胰岛素, …片).
 DRUG_RE_ZH = re.compile(
-    r"[\u4e00-\u9fffA-Za-z]{0,8}?(?:药|胰岛素|片|胶囊|针|素|滴剂|喷雾|贴)|二甲双胍|优甲乐|阿司匹林|"
+    r"[\u4e00-\u9fffA-Za-z]{0,8}?(?:药|胰岛素|片|胶囊|针|滴剂|喷雾|贴)|[\u4e00-\u9fff]{1,6}素|二甲双胍|优甲乐|"
+    r"阿司匹林|"
     r"布洛芬|他汀|褪黑素|头孢|青霉素|激素|避孕药|抗生素|降压药|降糖药|叶酸|钙片|维生素|鱼油|益生菌"
 )
 DRUG_RE_EN = re.compile(

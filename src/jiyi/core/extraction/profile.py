@@ -45,7 +45,10 @@ def _date(value: str) -> str:
 def profile_zh(c: str, ctx: Context) -> list[Hit]:
     if m := re.match(r"^我(?:是)?(?P<x>AB|O|A|B|RH阴性|熊猫)型?血$", c, I_):
         return [Hit(F, "identity.blood_type", "blood_type", value=m.group("x").upper())]
-    m = re.match(r"^我(?:的)?(?:身高|个子)(?:有|是|大概)?(?P<x>.+?)(?:左右|多)?$", c)
+    m = re.match(r"^我(?:的)?(?:身高|个子)(?:有|是|大概)?(?P<x>.+?)(?:左右|多)?$", c) or re.match(
+        r"^我(?:有|大概|差不多)?(?P<x>一米[一二三四五六七八九\d]{1,2}|1\.\d{1,2}米?|1[4-9]\d(?:cm|厘米|公分))$",
+        c,
+    )
     if m and re.search(r"\d|米|cm|公分|[一二三四五六七八九]", m.group("x")):
         return [Hit(F, "identity.height", "height", value=clean_value(m.group("x")))]
     if m := re.match(
@@ -58,6 +61,10 @@ def profile_zh(c: str, ctx: Context) -> list[Hit]:
         r"^我(?:有点|特别|很|比较)?(?P<x>恐高|怕高|幽闭恐惧|怕黑|晕针|怕打针|恐飞|社恐)", c
     ):
         return [Hit(F, f"identity.trait.{m.group('x')}", "fear", value="yes")]
+    if m := re.match(
+        r"^我是(?:家里的?|家中的?)?(?P<x>老大|老二|老三|老小|老幺|长子|长女|次子|次女)", c
+    ):
+        return [Hit(F, "identity.trait.birth_order", "birth_order", value=m.group("x"))]
     if re.match(r"^我(?:有点|特别|很|比较|容易)?(?:晕车|晕船|晕机)", c):
         return [
             Hit(F, "health.condition.motion_sickness", "motion", value="yes", content="用户晕车")
@@ -77,7 +84,23 @@ def profile_zh(c: str, ctx: Context) -> list[Hit]:
     return []
 
 
+_SIGNS_EN = (
+    r"aries|taurus|gemini|cancer|leo|virgo|libra|scorpio|sagittarius|capricorn|aquarius|pisces"
+)
+
+
 def profile_en(c: str, ctx: Context) -> list[Hit]:
+    if m := re.match(
+        rf"^(?:i'm|i am) (?:a |an )?(?:total |typical |classic )?(?P<x>{_SIGNS_EN})$", c, I_
+    ):
+        return [Hit(F, "identity.zodiac_sign", "zodiac", value=m.group("x").lower())]
+    m = re.match(
+        r"^(?:i'm|i am) the (?P<x>oldest|eldest|youngest|middle(?: child)?|baby of the family)\b",
+        c,
+        I_,
+    )
+    if m:  # "I'm the oldest of four kids"
+        return [Hit(F, "identity.trait.birth_order", "birth_order", value=m.group("x").lower())]
     m = re.match(
         r"^(?:i'm|i am|my blood type is|my blood type's) (?P<x>(?:ab|a|b|o)(?: |-)?(?:positive|"
         r"negative|\+|-)?)(?: blood)?$",

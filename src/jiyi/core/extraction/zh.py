@@ -38,7 +38,7 @@ _GOAL_VERB = (
     r"实现|拿到|拿下|通过|完成|结婚|要孩子|要二胎|找|移民|留学|升职|跳槽"
 )
 _GOAL_RE = re.compile(
-    r"(?:打算|计划|准备|决定|想要|希望能?|争取|立志|梦想是|目标是|的目标是|正在计划|梦想|"
+    r"(?:打算|计划|准备|决定|想要|希望能?|争取|立志|梦想是|目标是|的目标是|正在计划|梦想|在努力|努力|尽量|"
     r"(?:要|想|得)(?=在?[^，,]{0,8}?(?:之前|以前|前)[^，,]{2,})|"
     rf"想(?:在|于)?(?=[^，,]{{0,10}}?(?:{_GOAL_VERB}))|"
     r"想(?=(?:今年|明年|这学期|下半年|年底前)?把.+?(?:学会|考过|减到|存够|攒够|搞定|拿下|练好)))"
@@ -91,7 +91,16 @@ _PLAN_ACT = (
 )
 
 
+_HEDGED = re.compile(
+    r"有机会|有空的话|有时间的话|以后有机会|哪天|说不定|"
+    r"\b(?:someday|one day|some day|at some point|eventually)\b",
+    re.I,
+)
+
+
 def _plan(c: str, ctx: Context) -> list[Hit]:
+    if _HEDGED.search(c):
+        return []  # 有机会想去日本看看: a wish without commitment
     if "你" in c or re.search(r"每(?:天|周|个|月|晚|星期|礼拜|年)", c):
         return []  # 我明天再来问你: about this conversation; 每周: a habit, not a plan
     date = find_date(c, ctx.ref)
@@ -99,7 +108,9 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
     today = ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0)
     if date is not None and date[0] < today:
         date = None
-    explicit = date is not None and re.search(r"明|后天|下|这|本|周末|月底|号|日", date[1])
+    explicit = date is not None and re.search(
+        r"明|后天|下|这|本|周末|月底|号|日|节|五一|国庆|元旦|圣诞|寒假|暑假|跨年", date[1]
+    )
     if (
         date is not None
         and not explicit
@@ -119,7 +130,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
     if (
         goal is None
         and not re.match(
-            r"^(?:我|咱|今天|今晚|明天|明晚|明早|后天|大后天|下|这|本|周|星期|礼拜|月底|月初|\d|[一二三四五六七八九十])",
+            r"^(?:我|咱|今天|今晚|明天|明晚|明早|后天|大后天|下|这|本|周|星期|礼拜|月底|月初|今年|明年|"
+            r"\d|[一二三四五六七八九十])",
             c,
         )
         and not (date and c.lower().startswith(date[1].lower()))
@@ -176,7 +188,7 @@ def _state(c: str, ctx: Context) -> list[Hit]:
 
 
 _JUST_DONE = re.compile(
-    r"^(?:我)?(?:这周|这个月|今天|昨天|前几天|上周)?(?:刚|刚刚|才)(?P<x>考上|考过|拿到|通过|结婚|领证|生了|毕业|入职|升职|买了|买房|提车|"
+    r"^(?:我们|我)?(?:这周|这个月|今天|昨天|前几天|上周)?(?:刚|刚刚|才)(?P<x>考上|考过|拿到|通过|结婚|领证|生了|毕业|入职|升职|买了|买房|提车|"
     r"出院|做完|办完|离职|分手|订婚|怀上)"
 )
 
@@ -200,7 +212,7 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
         or window.recent  # 最近开始练瑜伽了: ongoing, a state
         or window.start is None
         or window.start >= ctx.ref
-        or not re.search(r"了|过|完|到|刚", c)
+        or not re.search(r"了|过|完|到|刚|毕业|出生|退休|入职|离职|结婚", c)
     ):
         return []
     notable = (
@@ -232,7 +244,15 @@ _COMMUTE = re.compile(
 )
 
 
+_TIMED_ROUTINE = re.compile(
+    r"^(?:我)?(?:早上|晚上|中午|下午|睡前|饭后|周末|工作日)[^，,]{0,6}?(?:一般|都|就|尽量|从来)?"
+    r"(?P<x>(?:不|少|会|要)[^，,]{1,8})$"
+)
+
+
 def _habit(c: str, ctx: Context) -> list[Hit]:
+    if m := _TIMED_ROUTINE.match(c):  # 我晚上八点以后不吃东西
+        return [Hit(F, f"habit.{_activity_key(c)}", "habit.timed", value="yes")]
     if m := _COMMUTE.match(c):  # 我开车上下班
         return [Hit(F, "habit.commute", "habit.commute", value=m.group("x"))]
     m = re.match(rf"^(?:我)?{ADV}(?:不再|再也不|不)(?P<x>(?:{_ACTIVITY}))(?:了)$", c)
@@ -369,6 +389,9 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     clause = re.sub(
         rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})(?=刚|已经|现在|一起|住|在|搬|去)", "我们", clause
     )
+    clause = re.sub(
+        rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})都(?=是|在)", "我", clause
+    )  # 我和老公都是做IT的
     clause = re.sub(r"^我(?:们)?是(?=在|从)", "我", clause)  # 我是在腾讯上班 = 我在腾讯上班
     hits = _continuation(clause, ctx)
     if not hits and not clause.startswith("我"):
@@ -395,6 +418,7 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     if not hits and window and not window.recent and clause.startswith("我"):
         # 我三月份刚从字节离职: the fact, without the time it was said to happen
         hits = _match_rules(clause.replace(window.expression, "", 1), ctx, _FACTS)
+        hits = [h for h in hits if not h.topic.endswith(".about")]  # the time was the point
     if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
         hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
     if not hits:

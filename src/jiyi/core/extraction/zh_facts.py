@@ -198,7 +198,7 @@ def location(c: str, ctx: Context) -> list[Hit]:
             m = None
     if not m:  # 我一个人在上海 / 我现在一直在深圳: a city with no verb is where the user lives
         m = re.match(
-            r"^(?:我们|我)(?:一个人|自己|现在|目前|一直|常年|长期|如今)+在(?P<x>[\u4e00-\u9fff]{2,6})(?P<v>)$",
+            r"^(?:我们|我)(?:一个人|自己|现在|目前|一直|常年|长期|如今|人)+在(?P<x>[\u4e00-\u9fff]{2,6})(?P<v>)$",
             c,
         )
         if m and not is_place_zh(m.group("x")):
@@ -293,6 +293,17 @@ def education(c: str, ctx: Context) -> list[Hit]:
 
 def marital(c: str, ctx: Context) -> list[Hit]:
     """我结婚了 / 我结婚三年了 / 我还是单身 / 我离婚了 / 我嫁给了阿杰."""
+    m = re.match(r"^我(?:和|跟)(?P<x>[^，,]{1,4}?)(?:已经|刚)?(?P<v>订婚|结婚|领证)了$", c)
+    if m and m.group("x") not in ("他", "她"):  # 我和小马订婚了
+        status = "订婚" if m.group("v") == "订婚" else "已婚"
+        rel = "fiance" if status == "订婚" else "spouse"
+        name = m.group("x")
+        return [
+            Hit(F, "family.marital", "marital", value=status, content=f"用户{m.group('v')}了"),
+            Hit(
+                F, f"family.{rel}.name", "family.name", value=name, content=f"用户的另一半叫{name}"
+            ),
+        ]
     m = re.match(
         r"^我(?:已经)?(?P<v>嫁给|娶了)了?(?:一个)?(?:叫(?P<x>[^，,的]{1,4})的[\u4e00-\u9fff]{1,3}|"
         r"(?P<y>[^，,]{1,4}))$",

@@ -111,6 +111,8 @@ def condition(c: str, ctx: Context) -> list[Hit]:
     ):
         return []
     key, zh, _ = CONDITIONS[m.group(0).lower()]
+    if re.search(r"今天|今早|这两天|一整天|刚才|刚刚|昨晚", text) and key != "pregnancy":
+        return []  # 我今天偏头痛了一整天: how the user is today, a state
     before = text[: m.start()]
     if re.search(r"没有|没|不是|不再|已经不", before) or re.search(
         r"好了|痊愈|治好|正常了|康复", text

@@ -131,6 +131,19 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     date = find_date(rest, ctx.ref)
     if date is not None and date[0] >= ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0):
         return []  # 我儿子下周过生日: a plan, not a fact about him
+    window = find_time_window(rest, ctx.ref)
+    if (
+        window
+        and not window.recent
+        and window.start
+        and window.start < ctx.ref
+        and re.search(r"了|过", rest)
+    ):
+        return []  # 我爸去年走了: an event of the family, dated
+    if re.search(r"这周|这几天|这个月|最近|这阵子|这段时间", rest) and re.search(
+        r"出差|在外地|住院|生病|休假|忙", rest
+    ):
+        return []  # 我老公这周出差了: how things are for now, a state
     if len(clean_value(rest)) >= 2 and not re.match(r"^(?:的|也|都|说|让|要|会|想)", rest):
         return [Hit(F, f"{key}.about", "family.about")]
     return []

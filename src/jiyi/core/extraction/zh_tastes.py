@@ -156,7 +156,10 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         return [
             Hit(P, f"pref.{o}", "pref.none", polarity="dislike", obj=m.group("x"), value="dislike")
         ]
-    m = re.match(r"^我是(?P<x>[^，,的]{1,8}?)的?(?:球迷|粉丝|铁粉|死忠粉|忠实粉丝|迷|粉)$", c)
+    m = re.match(
+        r"^我是(?:个|一个)?(?P<x>[^，,的]{1,8}?)的?(?:球迷|粉丝|铁粉|死忠粉|忠实粉丝|迷|粉|派|控|党)$",
+        c,
+    )
     if m and (o := object_key(m.group("x"))):  # 我是阿森纳的球迷
         return [Hit(P, f"pref.{o}", "pref.fan", polarity="like", obj=m.group("x"), value="like")]
     m = re.match(
@@ -228,8 +231,15 @@ def preference(c: str, ctx: Context) -> list[Hit]:
                 value=fav,
             )
         ]
+    if re.search(r"这段时间|暂时|这阵子|这几天|这个月|这周|最近", c) and re.search(
+        r"不(?:吃|喝|碰)|戒", c
+    ):
+        return []  # 我这段时间不吃乳制品: for now, a state
+    if re.search(r"不吃(?:早饭|早餐|午饭|晚饭|夜宵|宵夜|东西)", c):
+        return []  # 我一般不吃早饭: a routine, not a taste
     if re.search(
-        r"(?:早上|上午|中午|下午|晚上|睡前|空腹|饭后|饭前|周末|工作日|夜里)(?:一般|都|就|尽量)?(?:不|少)(?:吃|喝)",
+        r"(?:早上|上午|中午|下午|晚上|睡前|空腹|饭后|饭前|周末|工作日|夜里)[^，,]{0,6}?(?:一般|都|就|尽量)?"
+        r"(?:不|少)(?:吃|喝)",
         c,
     ):
         return []  # 我下午一般不喝咖啡: a habit of timing, not a dislike of coffee

@@ -71,7 +71,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
             hits.insert(0, Hit(F, "work.role", "role.home", value=m.group("x")))
         return hits
     if re.match(
-        r"^(?:我)?(?:现在|目前|平时|一般|基本)?(?:都)?(?:是|改|改成|开始|换成)?(?:远程|在家|居家)(?:办公|工作|上班)|"
+        r"^(?:我)?(?:现在|目前|平时|一般|基本|最近|一直)*(?:都)?(?:是|改|改成|开始|换成)?(?:远程|在家|居家)"
+        r"(?:办公|工作|上班)|"
         r"^(?:我)?(?:现在)?WFH",
         c,
         re.I,
@@ -207,7 +208,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ]
     if re.match(rf"^(?:我)?{ADV}(?:自己)?(?:在)?(?:创业|出来创业|开公司|做生意|当老板|自己干)", c):
         return [Hit(F, "work.role", "role.founder", value="创业")]
-    if re.match(rf"^(?:我)?{ADV}(?:已经)?退休(?:了)?$", c):
+    if re.match(
+        rf"^(?:我)?(?:\d{{4}}年|去年|前年|早就|早已|{ADV})*(?:就)?(?:已经)?退休(?:了)?$", c
+    ):
         return [Hit(F, "work.role", "role.retired", value="退休")]
     if re.match(
         r"^(?:我)?(?:现在)?(?:在家带娃|在家带孩子|全职带娃|全职在家|当全职妈妈|是家庭主妇)", c
