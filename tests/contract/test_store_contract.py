@@ -231,14 +231,37 @@ def test_upserting_an_existing_id_replaces_text_index_and_vector(store: MemorySt
     assert got is not None and got.version == 2 and len(store.list(ALICE, ALL)) == 1
 
 
-def test_touch_records_reads_and_ignores_missing_ids(store: MemoryStore) -> None:
-    m = item(ALICE, "读过")
-    put(store, ALICE, m)
-    store.touch(ALICE, [m.id, "missing"], T0 + timedelta(hours=1))
-    store.touch(ALICE, [m.id], T0 + timedelta(hours=2))
-    got = store.get("t1", m.id)
-    assert got is not None
-    assert got.access_count == 2 and got.last_accessed_at == T0 + timedelta(hours=2)
+def test_touch_records_several_reads_in_one_call(store: MemoryStore) -> None:
+    often, once, unread = item(ALICE, "读过三次"), item(ALICE, "读过一次"), item(ALICE, "没读过")
+    put(store, ALICE, often, once, unread)
+    store.touch(ALICE, {often.id: 3, once.id: 1}, T0 + timedelta(hours=1))
+    store.touch(ALICE, {often.id: 2}, T0 + timedelta(hours=2))
+    got = {m.id: m for m in store.list(ALICE, ALL)}
+    assert got[often.id].access_count == 5
+    assert got[often.id].last_accessed_at == T0 + timedelta(hours=2)
+    assert got[once.id].access_count == 1
+    assert got[once.id].last_accessed_at == T0 + timedelta(hours=1)
+    assert got[unread.id].access_count == 0 and got[unread.id].last_accessed_at is None
+    # What searches read afterwards (a store may serve them from a cache) agrees.
+    (read,) = store.get_many(ALICE, [often.id])
+    assert read.access_count == 5
+
+
+def test_touch_never_raises_and_counts_only_the_scopes_own_rows(store: MemoryStore) -> None:
+    mine, theirs = item(ALICE, "我的"), item(BOB, "鲍勃的")
+    put(store, ALICE, mine)
+    put(store, BOB, theirs)
+    at = T0 + timedelta(hours=1)
+    store.touch(ALICE, {}, at)
+    store.touch(ALICE, {"missing": 1, "also-missing": 4}, at)
+    store.touch(ALICE, {theirs.id: 2, mine.id: 1}, at)  # another user's id: ignored
+    store.touch(OTHER_TENANT, {mine.id: 7}, at)  # another tenant's view of the id: ignored
+    store.touch(Scope(tenant="t1", user_id="nobody"), {mine.id: 1}, at)
+    store.touch(ALICE, {mine.id: 0}, at)  # no read: nothing to record
+    got_mine, got_theirs = store.get("t1", mine.id), store.get("t1", theirs.id)
+    assert got_mine is not None and got_mine.access_count == 1
+    assert got_theirs is not None and got_theirs.access_count == 0
+    assert got_theirs.last_accessed_at is None
 
 
 def test_delete_user_removes_everything_of_that_user_only(store: MemoryStore) -> None:

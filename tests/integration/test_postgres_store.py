@@ -168,7 +168,7 @@ def test_a_locked_table_times_out_as_storage_unavailable(schema: str) -> None:
             locker.execute(f'LOCK TABLE "{schema}".memories IN ACCESS EXCLUSIVE MODE')
             with pytest.raises(StorageUnavailableError, match="timed out"):
                 store.list(ALICE, SearchFilter())
-            store.touch(ALICE, ["x"], T0)  # best effort: logs, never raises
+            store.touch(ALICE, {"x": 1}, T0)  # best effort: logs, never raises
     finally:
         store.close()
 
@@ -208,5 +208,30 @@ def test_row_level_security_binds_even_the_owning_role(schema: str, app_role: st
                 conn.execute(
                     f'UPDATE "{schema}".memories SET tenant = %s WHERE id = %s', ("t2", mine.id)
                 )
+    finally:
+        store.close()
+
+
+def test_row_level_security_still_refuses_another_tenants_id(schema: str, app_role: str) -> None:
+    """Under RLS the write cannot even see the other tenant's row; taking over its id must
+    still fail as invalid input (not as an outage), with nothing written."""
+    dsn = psycopg.conninfo.make_conninfo(DSN, user=app_role)
+    store = PostgresMemoryStore(dsn, schema=schema)
+    try:
+        original = item(ALICE, "alice 的秘密")
+        put(store, ALICE, original, vec(8, 1))
+        own = item(EVE, "eve 自己的")
+        stolen = original.model_copy(update={"tenant": "t2", "user_id": "eve", "content": "改写"})
+        with pytest.raises(InvalidInputError) as err:
+            store.apply(
+                EVE,
+                ChangeSet(
+                    upserts=[Indexed(own, own.content, vec(8, 2)), Indexed(stolen, "改写", vec(8))]
+                ),
+            )
+        assert err.value.field == "id"
+        got = store.get("t1", original.id)
+        assert got is not None and got.content == "alice 的秘密"
+        assert store.get("t2", own.id) is None
     finally:
         store.close()

@@ -7,7 +7,7 @@ Each method's docstring is a guarantee every implementation keeps; the contract 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -76,11 +76,15 @@ class MemoryStore(Protocol):
     def apply(self, scope: Scope, changes: ChangeSet) -> None:
         """Write ``changes`` atomically: rows, keyword index, vectors and history commit
         together or not at all. Every memory in ``changes`` must belong to ``scope``'s
-        tenant and user (else InvalidInputError, nothing written). Upserting an existing id
-        replaces the row. Deleting a missing id is a no-op. A hard delete removes the row,
-        its keyword entry and vector, and erases ``content`` from its history (keeping id,
-        action and content hash). Raises StorageUnavailableError if the store is locked or
-        unreachable past its timeout."""
+        tenant and user, and so must an id that already exists: ids are global, and an id
+        owned by another user or tenant is refused, never taken over (InvalidInputError
+        with ``field`` "user_id" or "id", nothing written). Vectors must be 1-D, finite and
+        of the one dimension the store's vectors have (else InvalidInputError,
+        ``field`` "vector", nothing written). Upserting an existing id replaces the row;
+        updating a missing id is a no-op. Deleting a missing id is a no-op. A hard delete
+        removes the row, its keyword entry and vector, and erases ``content`` from its
+        history (keeping id, action and content hash). Raises StorageUnavailableError if
+        the store is locked or unreachable past its timeout."""
         ...
 
     def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
@@ -111,7 +115,8 @@ class MemoryStore(Protocol):
     ) -> builtins.list[tuple[str, float]]:
         """(id, cosine) pairs for the nearest memories with a vector, best first. Exact or
         approximate, but never silently drops matching rows because other users' rows
-        outnumber this scope's."""
+        outnumber this scope's. A query that is not 1-D and finite, or not of the stored
+        vectors' dimension, raises InvalidInputError (``field`` "vector")."""
         ...
 
     def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
@@ -126,9 +131,12 @@ class MemoryStore(Protocol):
         without content); [] for an unknown id."""
         ...
 
-    def touch(self, scope: Scope, memory_ids: Sequence[str], at: datetime) -> None:
-        """Record a read: set last_accessed_at and increment access_count. Best effort:
-        never raises for missing ids."""
+    def touch(self, scope: Scope, counts: Mapping[str, int], at: datetime) -> None:
+        """Record reads in one write: for each memory id in ``counts``, set
+        last_accessed_at to ``at`` and add its count (how many reads) to access_count.
+        Best effort, never raises: ids missing from the scope (unknown, another user's or
+        tenant's) are ignored, counts below 1 and an empty mapping are no-ops, and a store
+        that cannot write logs a warning and drops the counts."""
         ...
 
     def delete_user(self, scope: Scope) -> dict[str, int]:

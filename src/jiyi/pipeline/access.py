@@ -48,18 +48,13 @@ class ReadLedger:
             self._running = self._pool.submit(self.flush)
 
     def flush(self) -> None:
-        """Write every pending count now (one ``touch`` per distinct count and scope)."""
+        """Write every pending count now (one ``touch`` per scope)."""
         with self._lock:
             pending, self._reads = self._reads, {}
             at = self._at or self._clock()
             self._flushed = time.monotonic()
         for scope, counts in pending.items():
-            by_count: dict[int, list[str]] = {}
-            for memory_id, n in counts.items():
-                by_count.setdefault(n, []).append(memory_id)
-            for n, ids in by_count.items():
-                for _ in range(n):  # touch() counts one read per call
-                    self._store.touch(scope, ids, at)
+            self._store.touch(scope, counts, at)
 
     def settle(self) -> None:
         """Wait for a running write-back and write what is still pending."""

@@ -1,6 +1,19 @@
-"""PostgreSQL schema of :class:`~jiyi.storage.postgres.PostgresMemoryStore`, as migrations."""
+"""PostgreSQL schema of :class:`~jiyi.storage.postgres.PostgresMemoryStore`: versioned
+migrations, the runner that applies them, and the one vector dimension of a schema."""
 
 from __future__ import annotations
+
+import logging
+from typing import Any
+
+import psycopg
+
+from jiyi.storage._sql import Dialect
+from jiyi.storage._vectors import check_dim
+
+log = logging.getLogger(__name__)
+Cursor = psycopg.Cursor[tuple[Any, ...]]
+_MIGRATION_LOCK = "jiyi.migrations"
 
 # Versioned migrations; ``{s}`` is the quoted schema. Append, never edit an applied one.
 MIGRATIONS: list[tuple[int, str, str]] = [
@@ -112,3 +125,55 @@ HNSW_INDEX = (
     "CREATE INDEX IF NOT EXISTS ix_memories_embedding ON {s}.memories "
     "USING hnsw (embedding vector_cosine_ops)"
 )
+
+
+def migrate(cur: Cursor, d: Dialect, schema: str) -> None:
+    """Apply pending migrations to ``schema`` inside the caller's transaction, under a
+    cluster-wide advisory lock (concurrent starts wait for each other, then see the work
+    done)."""
+    cur.execute("SET LOCAL statement_timeout = 0")
+    cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (_MIGRATION_LOCK,))
+    cur.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+    cur.execute(
+        d.q(
+            "CREATE TABLE IF NOT EXISTS {s}.schema_migrations (version integer PRIMARY KEY, "
+            "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+    )
+    cur.execute(d.q("SELECT version FROM {s}.schema_migrations"))
+    done = {r[0] for r in cur.fetchall()}
+    for version, name, ddl in MIGRATIONS:
+        if version in done:
+            continue
+        log.info("migrating schema %s to version %d (%s)", schema, version, name)
+        cur.execute(d.q(ddl))
+        cur.execute(
+            d.q("INSERT INTO {s}.schema_migrations (version, name) VALUES (?, ?)"),
+            (version, name),
+        )
+
+
+def read_dim(cur: Cursor, d: Dialect) -> int | None:
+    """The dimension the embedding column was given, or None before the first vector."""
+    cur.execute(
+        "SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass "
+        "AND attname = 'embedding'",
+        (f"{d.tables}memories",),
+    )
+    row = cur.fetchone()
+    return int(row[0]) if row and row[0] > 0 else None
+
+
+def fix_dim(cur: Cursor, d: Dialect, schema: str, dim: int, *, hnsw: bool) -> int:
+    """Give the embedding column its dimension and HNSW index, once; later writers with
+    another dimension are refused (their vectors would not be comparable)."""
+    cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"jiyi.dim.{schema}",))
+    current = read_dim(cur, d)
+    if current is None:
+        cur.execute(d.q(f"ALTER TABLE {{s}}.memories ALTER COLUMN embedding TYPE vector({dim})"))
+        if hnsw:
+            cur.execute(d.q(HNSW_INDEX))
+        current = dim
+    check_dim(current, dim)
+    return current

@@ -1,5 +1,7 @@
-"""Row <-> MemoryItem mapping shared by the SQL backends, and the defensive decoding of
-whatever a database hands back.
+"""The values of stored rows, below any SQL: the column order of ``memories``, the fixed-width
+time text, the type checks of a decoded row, and the defensive decoding of whatever a
+database hands back. The statements themselves, and the row codec that turns a row into a
+MemoryItem in either dialect, are in :mod:`jiyi.storage._sql`.
 
 Rows written through jiyi were validated on the way in, but a database may also hold rows
 written by an older version (``ts()`` once wrote year 999 as ``999-…``), by hand or by a
@@ -10,7 +12,6 @@ on the server's ``/metrics``) and skips it.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
@@ -19,8 +20,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
-
-from jiyi.core.models import MemoryItem, MemoryKind, Origin, Status
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -54,10 +53,11 @@ COLUMNS = (
     "metadata",
     "value",  # added in schema 2 (slot values), hence last
 )
-_TIMES = frozenset(
+#: Columns holding times and JSON, encoded per dialect (``_sql.Dialect``).
+TIME_COLUMNS = frozenset(
     {"created_at", "observed_at", "valid_from", "valid_to", "last_accessed_at", "expires_at"}
 )
-_JSON = frozenset({"source_message_ids", "metadata"})
+JSON_COLUMNS = frozenset({"source_message_ids", "metadata"})
 
 
 def ts(value: datetime | None) -> str | None:
@@ -125,27 +125,6 @@ def decode_rows(
     return out
 
 
-def to_row(m: MemoryItem) -> tuple[Any, ...]:
-    data = m.model_dump(mode="python")
-    out: list[Any] = []
-    for col in COLUMNS:
-        v = data[col]
-        if col in _TIMES:
-            v = ts(v)
-        elif col in _JSON:
-            v = json.dumps(v, ensure_ascii=False, default=str)
-        elif hasattr(v, "value"):
-            v = v.value
-        out.append(v)
-    return tuple(out)
-
-
-_ENUMS: dict[str, Any] = {"kind": MemoryKind, "origin": Origin, "status": Status}
-
-
-_FIELDS_SET = frozenset(COLUMNS)
-
-
 _STRINGS = frozenset({"id", "tenant", "user_id", "content"})
 _NUMBERS = frozenset({"importance", "confidence"})
 _INTS = frozenset({"access_count", "version"})
@@ -168,28 +147,3 @@ def check_types(data: dict[str, Any]) -> None:
         raise ValueError("source_message_ids or metadata has the wrong shape")
     if data["created_at"] is None or data["observed_at"] is None:
         raise ValueError("created_at and observed_at are required")
-
-
-def from_row(row: Any) -> MemoryItem:
-    """Rows were validated on the way in, so they are constructed without re-validation
-    (search materialises up to a few hundred rows per query; ``model_validate`` made that
-    the slowest step). Every column maps to a field, so the instance is complete. A value
-    that cannot be what its column promises raises ValueError (see :func:`decode_rows`)."""
-    data: dict[str, Any] = {}
-    for col, v in zip(COLUMNS, row, strict=True):
-        if col in _TIMES:
-            v = parse_ts(v)
-        elif col in _JSON:
-            v = json.loads(v) if v else ([] if col == "source_message_ids" else {})
-        elif col in _ENUMS:
-            v = _ENUMS[col](v)
-        data[col] = v
-    check_types(data)
-    item = MemoryItem.__new__(MemoryItem)
-    # What pydantic's model_construct does, minus its per-field default handling (all
-    # fields are present): ~4x cheaper.
-    object.__setattr__(item, "__dict__", data)
-    object.__setattr__(item, "__pydantic_fields_set__", set(_FIELDS_SET))
-    object.__setattr__(item, "__pydantic_extra__", None)
-    object.__setattr__(item, "__pydantic_private__", None)
-    return item

@@ -9,7 +9,7 @@ the version past the cache's, and the next read reloads it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,13 +94,13 @@ class ScopeCache:
         self.version = version
         return True
 
-    def touch(self, ids: Sequence[str], at: Any) -> None:
-        """Mirror a recorded read (the rows' access fields) without a version change."""
-        for i in ids:
+    def touch(self, counts: Mapping[str, int], at: Any) -> None:
+        """Mirror recorded reads (the rows' access fields) without a version change."""
+        for i, n in counts.items():
             m = self.rows.get(i)
-            if m is not None:
+            if m is not None and n > 0:
                 self.rows[i] = m.model_copy(
-                    update={"last_accessed_at": at, "access_count": m.access_count + 1}
+                    update={"last_accessed_at": at, "access_count": m.access_count + n}
                 )
 
     def visible(self, scope: Scope, ids: Sequence[str]) -> list[MemoryItem]:

@@ -1,12 +1,41 @@
-"""Exact top-k cosine over an in-memory matrix, shared by the embedded backends."""
+"""Vectors in the stores: the one validation every backend applies before writing or
+searching, and exact top-k cosine over an in-memory matrix (the embedded backend)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from threadpoolctl import ThreadpoolController
 
+from jiyi.errors import InvalidInputError
+
 _blas = ThreadpoolController()
+
+
+def as_vector(value: Any) -> npt.NDArray[np.float32]:
+    """``value`` as a contiguous float32 vector; InvalidInputError (field ``vector``) unless
+    it is 1-D, non-empty and finite. A NaN row would poison every cosine of its user, and a
+    2-D array would be stored flattened."""
+    try:
+        vec = np.ascontiguousarray(value, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"not a float vector: {exc}", field="vector") from exc
+    if vec.ndim != 1 or vec.shape[0] == 0 or not np.isfinite(vec).all():
+        raise InvalidInputError("a vector must be 1-D, non-empty and finite", field="vector")
+    return vec
+
+
+def check_dim(held: int | None, dim: int, *, query: bool = False) -> None:
+    """Refuse a vector whose dimension differs from the ``held`` one (None: none yet)."""
+    if held is not None and held != dim:
+        what = "the query has" if query else "got"
+        raise InvalidInputError(
+            f"this store holds {held}-dim vectors, {what} {dim}: use the same embedder "
+            "or another store",
+            field="vector",
+        )
 
 
 def top_k_cosine(

@@ -1,0 +1,404 @@
+"""The SQL both memory stores share, written once so SQLite and PostgreSQL cannot drift:
+
+- the row codec: one column order (``_rows.COLUMNS``), :func:`to_row` and :func:`from_row`
+  (read through ``decode_rows``: a bad row is logged, counted and skipped);
+- the scope ``WHERE``: tenant, user, agent visibility and every :class:`SearchFilter` field;
+- the write checks, all before anything is written: every memory in the write scope, no id
+  owned by another user or tenant, vectors 1-D, finite and of one dimension;
+- history rows (insert, and the content a hard delete erases), consumed message ids,
+  access counts, and the plain reads (get, list, history, seen messages).
+
+Each store keeps what it does best: SQLite its FTS5 index with the scope token, per-user
+scope cache and secure deletion; PostgreSQL its tsvector, pgvector HNSW, row-level security
+and pool. Statements are written with ``?`` placeholders and ``{s}.`` before table names;
+:meth:`Dialect.q` renders both for a :class:`Dialect`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, Origin, Scope, Status
+from jiyi.core.ports import ChangeSet, SearchFilter, Vector
+from jiyi.errors import InvalidInputError
+from jiyi.storage._rows import (
+    COLUMNS,
+    JSON_COLUMNS,
+    TIME_COLUMNS,
+    check_types,
+    decode_rows,
+    parse_ts,
+    ts,
+)
+from jiyi.storage._vectors import as_vector
+
+#: Runs one statement and returns its rows ([] for a statement without any).
+Run = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
+
+# SQLite caps bound parameters per statement; longer id lists go in slices.
+CHUNK = 500
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How one database spells what the shared statements need."""
+
+    placeholder: str  # "?" or "%s"
+    tables: str  # what "{s}." becomes: "" or '"schema".'
+    binary: str  # a collation ordering ids byte by byte (list order is the same everywhere)
+    arrays: bool  # bind a list as one array (``= ANY(%s)``) instead of ``IN (?, …)``
+    time: Callable[[datetime | None], Any]  # datetime → stored value
+    read_time: Callable[[Any], datetime | None]  # stored value → UTC-aware datetime
+    json: Callable[[Any], Any]  # list/dict → stored value
+    read_json: Callable[[Any], Any]  # stored value → list/dict
+
+    def q(self, sql: str) -> str:
+        """``sql`` with this dialect's table prefix and placeholders."""
+        sql = sql.replace("{s}.", self.tables)
+        return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
+
+    def any_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """``column`` equal to any of ``values`` (not empty), and the arguments."""
+        if self.arrays:
+            return f"{column} = ANY(?)", [list(values)]
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
+
+def aware(value: Any) -> datetime | None:
+    """A datetime as PostgreSQL stores and returns it; naive means UTC (as in SQLite)."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        raise ValueError(f"a timestamp must be a datetime, not {type(value).__name__}")
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+dumps = partial(json.dumps, ensure_ascii=False, default=str)
+
+#: SQLite: times as fixed-width UTC text (string order is time order), JSON as text.
+SQLITE = Dialect(
+    placeholder="?",
+    tables="",
+    binary="BINARY",
+    arrays=False,
+    time=ts,
+    read_time=parse_ts,
+    json=dumps,
+    read_json=json.loads,
+)
+
+
+def _chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(values), CHUNK):
+        yield values[start : start + CHUNK]
+
+
+# -- the row codec --------------------------------------------------------------------------
+
+_ENUMS: dict[str, Any] = {"kind": MemoryKind, "origin": Origin, "status": Status}
+_JSON_EMPTY: dict[str, type] = {"source_message_ids": list, "metadata": dict}
+_FIELDS_SET = frozenset(COLUMNS)
+COLUMN_LIST = ", ".join(COLUMNS)
+SELECT_MEMORIES = f"SELECT {', '.join(f'm.{c}' for c in COLUMNS)} FROM {{s}}.memories m"
+
+
+def to_row(d: Dialect, m: MemoryItem) -> tuple[Any, ...]:
+    """The values of ``m`` in :data:`COLUMNS` order, as ``d`` stores them."""
+    data = m.model_dump(mode="python")
+    out: list[Any] = []
+    for col in COLUMNS:
+        v = data[col]
+        if col in TIME_COLUMNS:
+            v = d.time(v)
+        elif col in JSON_COLUMNS:
+            v = d.json(v)
+        elif hasattr(v, "value"):
+            v = v.value
+        out.append(v)
+    return tuple(out)
+
+
+def from_row(d: Dialect, row: Sequence[Any]) -> MemoryItem:
+    """The MemoryItem of a row in :data:`COLUMNS` order; ValueError if a value cannot be
+    what its column promises (read through ``decode_rows``, which skips the row).
+
+    Rows were validated on the way in, so they are constructed without re-validation
+    (search materialises up to a few hundred rows per query; ``model_validate`` made that
+    the slowest step). Every column maps to a field, so the instance is complete."""
+    data: dict[str, Any] = {}
+    for col, v in zip(COLUMNS, row, strict=True):
+        if col in TIME_COLUMNS:
+            v = d.read_time(v)
+        elif col in JSON_COLUMNS:
+            v = d.read_json(v) if v else _JSON_EMPTY[col]()
+        elif col in _ENUMS:
+            v = _ENUMS[col](v)
+        data[col] = v
+    check_types(data)
+    item = MemoryItem.__new__(MemoryItem)
+    # What pydantic's model_construct does, minus its per-field default handling (all
+    # fields are present): ~4x cheaper.
+    object.__setattr__(item, "__dict__", data)
+    object.__setattr__(item, "__pydantic_fields_set__", set(_FIELDS_SET))
+    object.__setattr__(item, "__pydantic_extra__", None)
+    object.__setattr__(item, "__pydantic_private__", None)
+    return item
+
+
+def decode_memories(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[MemoryItem]:
+    return decode_rows(rows, partial(from_row, d), "memories")
+
+
+# -- scope ----------------------------------------------------------------------------------
+
+
+def scope_where(d: Dialect, scope: Scope, flt: SearchFilter | None = None) -> tuple[str, list[Any]]:
+    """The ``WHERE`` (over alias ``m``) of what ``scope`` may see and ``flt`` admits."""
+    sql = "m.tenant = ? AND m.user_id = ?"
+    args: list[Any] = [scope.tenant, scope.user_id]
+    if scope.agent_id is not None:  # that agent's private rows and the shared ones
+        sql += " AND (m.agent_id IS NULL OR m.agent_id = ?)"
+        args.append(scope.agent_id)
+    if flt is None:
+        return sql, args
+    for column, values in (
+        ("m.status", [s.value for s in flt.statuses]),
+        ("m.kind", [k.value for k in flt.kinds or ()]),
+    ):
+        if values:
+            part, more = d.any_of(column, values)
+            sql += f" AND {part}"
+            args += more
+    if flt.since is not None:
+        sql += " AND m.observed_at >= ?"
+        args.append(d.time(flt.since))
+    if flt.until is not None:
+        sql += " AND m.observed_at < ?"
+        args.append(d.time(flt.until))
+    if flt.min_importance is not None:
+        sql += " AND m.importance >= ?"
+        args.append(float(flt.min_importance))
+    return sql, args
+
+
+# -- write checks ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckedWrite:
+    """What :func:`check_write` found valid: the upserts' vectors and their one dimension."""
+
+    vectors: list[Vector | None]  # in the order of ``ChangeSet.upserts``
+    dim: int | None
+
+
+def check_write(scope: Scope, changes: ChangeSet) -> CheckedWrite:
+    """Refuse a write that names a memory of another user or tenant than ``scope``, or a
+    vector that is not 1-D, finite and of the write's one dimension (InvalidInputError).
+    Runs before the transaction: nothing is written."""
+    for m in [i.memory for i in changes.upserts] + changes.updates:
+        if m.tenant != scope.tenant or m.user_id != scope.user_id:
+            raise InvalidInputError(
+                f"memory {m.id} belongs to another user than the write scope", field="user_id"
+            )
+    vectors = [None if i.vector is None else as_vector(i.vector) for i in changes.upserts]
+    dims = {int(v.shape[0]) for v in vectors if v is not None}
+    if len(dims) > 1:
+        raise InvalidInputError("vectors of one write differ in dimension", field="vector")
+    return CheckedWrite(vectors, dims.pop() if dims else None)
+
+
+def refuse_foreign_ids(run: Run, d: Dialect, scope: Scope, changes: ChangeSet) -> None:
+    """Inside the write transaction, before any change: InvalidInputError if an id to
+    upsert or update exists for another user or tenant. Ids are global; without this check
+    an upsert would move another user's row into this scope."""
+    ids = list(
+        dict.fromkeys([i.memory.id for i in changes.upserts] + [m.id for m in changes.updates])
+    )
+    for chunk in _chunks(ids):
+        part, args = d.any_of("id", chunk)
+        rows = run(
+            d.q(f"SELECT id FROM {{s}}.memories WHERE {part} AND NOT (tenant = ? AND user_id = ?)"),
+            [*args, scope.tenant, scope.user_id],
+        )
+        if rows:
+            raise foreign_id(str(rows[0][0]))
+
+
+def foreign_id(memory_id: str | None = None) -> InvalidInputError:
+    """The error of a write naming an id owned by another user or tenant."""
+    which = f"memory id {memory_id}" if memory_id else "a memory id in this write"
+    return InvalidInputError(
+        f"{which} already belongs to another user or tenant; ids are global, so a new "
+        "memory needs a new id",
+        field="id",
+    )
+
+
+# -- statements of a write (sql, one argument tuple per row) --------------------------------
+
+Batch = tuple[str, list[tuple[Any, ...]]]
+
+
+def update_rows(d: Dialect, scope: Scope, items: Sequence[MemoryItem]) -> Batch:
+    """Replace rows whose text did not change; ids missing from the scope are left alone."""
+    sql = (
+        f"UPDATE {{s}}.memories SET ({COLUMN_LIST}) = ({', '.join('?' * len(COLUMNS))}) "
+        "WHERE id = ? AND tenant = ? AND user_id = ?"
+    )
+    return d.q(sql), [(*to_row(d, m), m.id, scope.tenant, scope.user_id) for m in items]
+
+
+def insert_history(d: Dialect, scope: Scope, entries: Sequence[HistoryEntry]) -> Batch:
+    sql = (
+        "INSERT INTO {s}.history (tenant, user_id, memory_id, action, at, content, "
+        "content_hash, version, related_id, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    return d.q(sql), [
+        (
+            scope.tenant,
+            scope.user_id,
+            h.memory_id,
+            h.action.value,
+            d.time(h.at),
+            h.content,
+            h.content_hash,
+            h.version,
+            h.related_id,
+            h.reason,
+        )
+        for h in entries
+    ]
+
+
+def erase_history(run: Run, d: Dialect, scope: Scope, memory_ids: Sequence[str]) -> None:
+    """After a hard delete, history keeps that something happened (id, action, content
+    hash), never what was said."""
+    for chunk in _chunks(list(dict.fromkeys(memory_ids))):
+        part, args = d.any_of("memory_id", chunk)
+        run(
+            d.q(
+                "UPDATE {s}.history SET content = NULL, reason = NULL "
+                f"WHERE tenant = ? AND user_id = ? AND {part}"
+            ),
+            [scope.tenant, scope.user_id, *args],
+        )
+
+
+def record_messages(d: Dialect, scope: Scope, message_ids: Sequence[str]) -> Batch:
+    sql = (
+        "INSERT INTO {s}.messages_seen (tenant, user_id, message_id) VALUES (?, ?, ?) "
+        "ON CONFLICT DO NOTHING"
+    )
+    return d.q(sql), [(scope.tenant, scope.user_id, i) for i in dict.fromkeys(message_ids)]
+
+
+def touch_rows(d: Dialect, scope: Scope, counts: Mapping[str, int], at: datetime) -> Batch:
+    """Add each id's read count; ids in sorted order, so concurrent writers lock rows in
+    the same order (no deadlock). Counts below 1 are ignored."""
+    sql = (
+        "UPDATE {s}.memories SET last_accessed_at = ?, access_count = access_count + ? "
+        "WHERE id = ? AND tenant = ? AND user_id = ?"
+    )
+    when = d.time(at)
+    return d.q(sql), [
+        (when, int(n), i, scope.tenant, scope.user_id) for i, n in sorted(counts.items()) if n > 0
+    ]
+
+
+# -- reads ----------------------------------------------------------------------------------
+
+
+def get_memory(run: Run, d: Dialect, tenant: str, memory_id: str) -> MemoryItem | None:
+    rows = run(d.q(f"{SELECT_MEMORIES} WHERE m.id = ? AND m.tenant = ?"), [memory_id, tenant])
+    found = decode_memories(d, rows)
+    return found[0] if found else None
+
+
+def get_memories(run: Run, d: Dialect, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
+    """The memories in scope, in the order of ``memory_ids``; missing ids left out."""
+    ids = list(dict.fromkeys(memory_ids))
+    where, args = scope_where(d, scope)
+    found: dict[str, MemoryItem] = {}
+    for chunk in _chunks(ids):
+        part, more = d.any_of("m.id", chunk)
+        rows = run(d.q(f"{SELECT_MEMORIES} WHERE {part} AND {where}"), [*more, *args])
+        found.update((m.id, m) for m in decode_memories(d, rows))
+    return [found[i] for i in ids if i in found]
+
+
+def list_memories(
+    run: Run,
+    d: Dialect,
+    scope: Scope,
+    flt: SearchFilter,
+    topic: str | None = None,
+    limit: int | None = None,
+) -> list[MemoryItem]:
+    """Oldest first by id (UUIDv7), in byte order on every backend."""
+    where, args = scope_where(d, scope, flt)
+    if topic is not None:
+        where += " AND m.topic = ?"
+        args.append(topic)
+    sql = f"{SELECT_MEMORIES} WHERE {where} ORDER BY m.id COLLATE {d.binary}"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return decode_memories(d, run(d.q(sql), args))
+
+
+def seen_messages(run: Run, d: Dialect, scope: Scope, message_ids: Sequence[str]) -> set[str]:
+    found: set[str] = set()
+    for chunk in _chunks(list(dict.fromkeys(message_ids))):
+        part, args = d.any_of("message_id", chunk)
+        rows = run(
+            d.q(
+                "SELECT message_id FROM {s}.messages_seen "
+                f"WHERE tenant = ? AND user_id = ? AND {part}"
+            ),
+            [scope.tenant, scope.user_id, *args],
+        )
+        found.update(str(r[0]) for r in rows)
+    return found
+
+
+def read_history(run: Run, d: Dialect, tenant: str, memory_id: str) -> list[HistoryEntry]:
+    rows = run(
+        d.q(
+            "SELECT hid, memory_id, action, at, content, content_hash, version, related_id, "
+            "reason FROM {s}.history WHERE tenant = ? AND memory_id = ? ORDER BY hid"
+        ),
+        [tenant, memory_id],
+    )
+    return decode_rows(
+        rows,
+        lambda r: HistoryEntry(
+            id=r[0],
+            memory_id=r[1],
+            action=r[2],
+            at=d.read_time(r[3]),
+            content=r[4],
+            content_hash=r[5],
+            version=r[6],
+            related_id=r[7],
+            reason=r[8],
+        ),
+        "history",
+    )
+
+
+def delete_user_rows(run: Run, d: Dialect, scope: Scope) -> dict[str, int]:
+    """Delete the user's history and consumed message ids; counts per table. (Each store
+    deletes its memories, keyword index and vectors itself.)"""
+    counts: dict[str, int] = {}
+    for table, key in (("history", "history"), ("messages_seen", "message_ids")):
+        rows = run(
+            d.q(f"DELETE FROM {{s}}.{table} WHERE tenant = ? AND user_id = ? RETURNING 1"),
+            [scope.tenant, scope.user_id],
+        )
+        counts[key] = len(rows)
+    return counts
