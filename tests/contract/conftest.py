@@ -1,20 +1,31 @@
-"""Backends the contract suite runs against.
+"""Backends the contract suites run against.
 
-SQLite always runs. PostgreSQL runs when JIYI_TEST_PG_DSN points at a server (scripts/
-services.sh up provides one; CI always sets it); otherwise it is skipped with the reason.
+SQLite and the in-process session store always run. PostgreSQL runs when JIYI_TEST_PG_DSN
+points at a server and Redis when JIYI_TEST_REDIS_URL does (``scripts/services.sh up``
+provides both; CI always sets them); otherwise they are skipped with the reason, never
+mocked.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from jiyi.core.ports import MemoryStore
+from jiyi.sessions import InMemorySessionStore, SessionStore
 
 BACKENDS = ["sqlite", "postgres"]
+PG_DSN = os.environ.get("JIYI_TEST_PG_DSN")
+REDIS_URL = os.environ.get("JIYI_TEST_REDIS_URL")
+NO_PG = "PostgreSQL not configured: run `scripts/services.sh up` and export JIYI_TEST_PG_DSN"
+NO_REDIS = "Redis not configured: run `scripts/services.sh up` and export JIYI_TEST_REDIS_URL"
 
 
 @pytest.fixture(params=BACKENDS)
@@ -24,12 +35,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStor
 
         s: MemoryStore = SqliteMemoryStore(tmp_path / "contract.db")
     else:
-        dsn = os.environ.get("JIYI_TEST_PG_DSN")
+        dsn = PG_DSN
         if not dsn:
-            pytest.skip(
-                "PostgreSQL not configured: run `scripts/services.sh up` and export "
-                "JIYI_TEST_PG_DSN (CI always does)"
-            )
+            pytest.skip(NO_PG)
         try:
             from jiyi.storage.postgres import PostgresMemoryStore
         except ImportError as exc:
@@ -40,3 +48,97 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStor
     if callable(drop):
         drop()
     s.close()
+
+
+# -- session stores -------------------------------------------------------------------------
+
+#: Opens a SessionStore on one backend's storage; each call is another process's view of
+#: the same sessions (its own connection).
+OpenSessions = Callable[[], SessionStore]
+T_CLOSE = datetime(2026, 11, 29, tzinfo=UTC)  # durable stores ignore it on close
+DURABLE_SESSIONS = [
+    "sqlite",
+    pytest.param("postgres", marks=pytest.mark.integration),
+    pytest.param("redis", marks=pytest.mark.integration),
+]
+
+
+@contextmanager
+def session_backend(kind: str, tmp_path: Path) -> Iterator[OpenSessions]:
+    """Every store opened is closed afterwards, and its storage dropped."""
+    if kind == "memory":
+        yield InMemorySessionStore
+        return
+    undo: list[Callable[[], object]] = []
+    try:
+        yield _opener(kind, tmp_path, undo)
+    finally:
+        for step in reversed(undo):
+            step()
+
+
+def _opener(kind: str, tmp_path: Path, undo: list[Callable[[], object]]) -> OpenSessions:
+    from jiyi.sessions._db import PostgresDatabase, SqliteDatabase
+    from jiyi.sessions.sql import SqlSessionStore
+
+    if kind == "sqlite":
+
+        def open_sqlite() -> SessionStore:
+            db = SqliteDatabase(tmp_path / "jiyi.db")
+            undo.append(db.close)
+            return SqlSessionStore(db)
+
+        return open_sqlite
+    if kind == "postgres":
+        if not PG_DSN:
+            pytest.skip(NO_PG)
+        from jiyi.storage.postgres import PostgresMemoryStore
+
+        dsn, schema = PG_DSN, f"jiyi_sess_{uuid.uuid4().hex[:8]}"
+        memory_store = PostgresMemoryStore(dsn, schema=schema)  # runs the migrations
+        undo += [memory_store.close, memory_store.drop_schema]
+
+        def open_postgres() -> SessionStore:
+            db = PostgresDatabase(dsn, schema=schema)
+            undo.append(db.close)
+            return SqlSessionStore(db)
+
+        return open_postgres
+    if not REDIS_URL:
+        pytest.skip(NO_REDIS)
+    from jiyi.sessions.redis import RedisSessionStore
+
+    url = REDIS_URL
+    # A fresh prefix per test: tests never see each other's keys, even in parallel runs.
+    prefix = f"jiyi-test-{uuid.uuid4().hex[:8]}:"
+    cleaner = RedisSessionStore(url, prefix=prefix)
+    undo += [lambda: asyncio.run(cleaner.close(T_CLOSE)), lambda: asyncio.run(cleaner.clear())]
+
+    def open_redis() -> SessionStore:
+        store = RedisSessionStore(url, prefix=prefix)
+        undo.append(lambda: asyncio.run(store.close(T_CLOSE)))
+        return store
+
+    return open_redis
+
+
+@pytest.fixture(
+    params=[
+        "memory",
+        "sqlite",
+        pytest.param("postgres", marks=pytest.mark.integration),
+        pytest.param("redis", marks=pytest.mark.integration),
+    ]
+)
+def sessions(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionStore]:
+    """A SessionStore on each backend: in-process, durable SQL (SQLite, PostgreSQL), Redis."""
+    with session_backend(request.param, tmp_path) as open_store:
+        yield open_store()
+
+
+@pytest.fixture(params=DURABLE_SESSIONS)
+def reopen_sessions(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[OpenSessions]:
+    """Opens stores that share one durable backend, as several processes (or a restarted
+    one) do."""
+    with session_backend(request.param, tmp_path) as open_store:
+        yield open_store

@@ -79,7 +79,8 @@ class PendingFlush(BaseModel):
 class SessionStore(Protocol):
     """Live sessions and the queue of ended ones awaiting their long-term write.
 
-    Guarantees every implementation keeps (``tests/unit/test_sessions.py`` checks them):
+    Guarantees every implementation keeps (``tests/contract/test_session_contract.py``
+    checks them on every backend):
     - Atomicity: concurrent appends to one session are serialised; each gets a distinct
       ``seq``, none is lost, and the transcript is in ``seq`` order.
     - Scoping: keys are (tenant, session_id); nothing crosses tenants.
