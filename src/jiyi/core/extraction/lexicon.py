@@ -112,7 +112,9 @@ PETS_ZH = _table(
     """
     cat: 猫 猫咪 小猫 猫猫 喵星人 英短 英国短毛猫 美短 布偶 橘猫 暹罗 加菲 狸花 蓝猫 金吉拉 缅因
     cat: 无毛猫 斯芬克斯 银渐层 金渐层 三花 奶牛猫 黑猫 白猫 田园猫 折耳 德文 蓝白 狸花猫 英短蓝猫
-    dog: 狗 狗狗 小狗 狗子 汪星人 犬 柯基 金毛 泰迪 贵宾 哈士奇 二哈 柴犬 秋田 拉布拉多 边牧 萨摩耶
+    pet: 毛小孩 毛孩子 宠物
+    dog: 狗 狗狗 小狗 狗子 汪星人 犬 米克斯 柯基 金毛
+    dog: 泰迪 贵宾 哈士奇 二哈 柴犬 秋田 拉布拉多 边牧 萨摩耶
     dog: 比熊 博美 法斗 英斗 雪纳瑞 德牧 阿拉斯加 杜宾 吉娃娃 马尔济斯 约克夏 西高地 腊肠 巴哥
     dog: 沙皮 松狮 藏獒 田园犬 土狗 中华田园犬 串串 喜乐蒂 可卡 斗牛犬 比格 小鹿犬
     rabbit: 兔子 兔兔 小兔子 垂耳兔 荷兰兔
@@ -157,8 +159,9 @@ PETS_EN = _table(
 # Words that name the animal only, not a breed (a breed is a fact of its own).
 PET_SPECIES = frozenset(
     """
-    猫 猫咪 小猫 猫猫 喵星人 狗 狗狗 小狗 狗子 汪星人 兔子 兔兔 小兔子 仓鼠 豚鼠 鹦鹉 鸟 乌龟 龟 鱼
-    金鱼 蜥蜴 蛇 刺猬 龙猫 cat cats kitten kittens kitty dog dogs puppy puppies pup doggo rabbit
+    猫 猫咪 小猫 猫猫 喵星人 狗 狗狗 小狗 狗子 汪星人 毛小孩 毛孩子 宠物 兔子 兔兔 小兔子
+    仓鼠 豚鼠 鹦鹉 鸟 乌龟 龟 鱼 金鱼 蜥蜴 蛇 刺猬 龙猫
+    cat cats kitten kittens kitty dog dogs puppy puppies pup doggo rabbit
     rabbits bunny bunnies hamster hamsters parrot bird birds turtle fish goldfish lizard snake
     hedgehog ferret chinchilla horse
     """.split()
@@ -171,7 +174,7 @@ _DRINK_TABLE = _table(
     coffee+: 冷萃 拿铁 美式 冰美式 手冲 卡布奇诺 摩卡 浓缩 澳白 馥芮白 玛奇朵 焦糖玛奇朵 挂耳 速溶
     coffee+: 黑咖啡 白咖啡 脏脏 cold_brew latte americano espresso cappuccino flat_white
     coffee+: mocha decaf cortado macchiato pour_over pour-over iced_coffee black_coffee
-    milk_tea: 奶茶 bubble_tea boba milk_tea
+    milk_tea: 奶茶 珍奶 手摇饮 手摇 bubble_tea boba milk_tea
     milk_tea+: 珍珠奶茶 奶绿 芋泥奶茶 波霸奶茶
     tea: 茶 tea
     tea+: 绿茶 红茶 乌龙 乌龙茶 普洱 龙井 白茶 花茶 茉莉花茶 铁观音 大红袍 碧螺春 毛尖 抹茶 柠檬茶

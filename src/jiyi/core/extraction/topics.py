@@ -53,7 +53,7 @@ _ZH_TRAIL = (
 )
 # A leading verb says how the object is consumed, not what it is: 吃火锅 / 喝奶茶 → 火锅 / 奶茶.
 _ZH_VERB_LEAD = re.compile(
-    r"^(?:去|来)(?=..)|^(?:吃|喝|抽|含)(?=.)|^(?:看|听|玩|穿|带|打|踢|弹|下|练|骑|滑|拉)(?=..)"
+    r"^(?:去|来)(?=..)|^(?:吃|喝|抽|含)(?=.)|^(?:看|听|玩|穿|带|打|踢|弹|下|练|骑|滑|拉|追|刷)(?=..)"
 )
 _EN_LEAD = re.compile(
     r"^(?:(?:the|a|an|some|any|my|all|most|eating|drinking|watching|listening to|playing|"

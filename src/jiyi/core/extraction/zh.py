@@ -274,6 +274,8 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
         r"(?:都|会|要|也|去)?(?P<x>.{2,})$",
         c,
     ) or re.match(r"^(?:我)?有(?P<x>.{2,10})的习惯$", c)
+    if m and re.search(r"打喷嚏|咳嗽|头疼|头痛|流鼻涕|失眠|拉肚子|过敏|发烧|胃疼", m.group("x")):
+        return []  # 常常打喷嚏: a symptom, not a routine
     if m and re.match(r"^(?:比较|很|挺|特别|有点|非常|蛮|太|超|不太|还)", m.group("x")):
         return []  # 平时比较忙: how the user is, not what they do
     if m and not re.search(r"你|吗", c):
@@ -330,6 +332,16 @@ _TEMPLATES = {
 }
 
 
+# Cantonese function words → Mandarin, so the same rules read 我喺香港住 / 我唔食牛肉.
+_CANTONESE_MAP = {
+    "喺": "在", "返工": "上班", "钟意": "喜欢", "鍾意": "喜欢", "唔": "不", "冇": "没有",
+    "係": "是", "系": "是", "佢": "他", "屋企": "家", "我个仔": "我儿子", "我个囡": "我女儿",
+    "咗": "了", "嘅": "的", "食": "吃", "饮": "喝",
+}  # fmt: skip
+_CANTONESE = re.compile(
+    r"喺|返工|钟意|鍾意|唔|冇|係|(?<=我)系|佢|屋企|我个仔|我个囡|咗|嘅|"
+    r"(?<=[我不唔要想去都爱欢意])食(?![物品材谱堂])|(?<=[我不唔要想去都爱欢意])饮(?![料食品])"
+)
 # "My mom 对海鲜过敏": an English subject in a Chinese clause.
 _EN_SUBJECT = {
     "mom": "我妈妈", "mum": "我妈妈", "mother": "我妈妈", "dad": "我爸爸", "father": "我爸爸",
@@ -377,6 +389,7 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         elif ctx.drink != category:
             ctx.drink_word = None
         ctx.drink = category
+    clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
     clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
     clause = re.sub(
         r"^(?:my|our) (\w+)\s*",

@@ -95,6 +95,17 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         r"^我是(?P<x>汉|回|满|藏|维吾尔|蒙古|壮|苗|彝|土家|朝鲜|白|傣|瑶|侗|哈萨克)族(?:人)?$", c
     ):
         return [Hit(F, "identity.ethnicity", "ethnicity", value=f"{m.group('x')}族")]
+    if m := re.match(r"^我(?:是)?民国(?P<x>\d{2,3})年(?:次|出生|生)的?$", c):  # 民国80年次 = 1991
+        year = str(1911 + int(m.group("x")))
+        return [
+            Hit(
+                F,
+                "identity.birth_year",
+                "birth_year.roc",
+                value=year,
+                content=f"用户是{year}年出生的",
+            )
+        ]
     if m := re.match(r"^我(?:是)?属(?P<x>[鼠牛虎兔龙蛇马羊猴鸡狗猪])的?$", c):
         return [Hit(F, "identity.zodiac", "zodiac", value=m.group("x"))]
     m = re.match(
@@ -252,7 +263,8 @@ _STAGE_ZH = (
 
 def education(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
-        r"^(?:我)?(?:现在)?在(?P<x>.+?)(?:读书|上学|读大学|读研|读博|念书|读本科|上大学|读高中|"
+        r"^(?:我)?(?:现在)?在(?P<x>.+?)(?:读书|上学|读大学|读研|读博|念书|读本科|上大学|读高中|(?:读|念|攻读)(?:硕士|"
+        r"博士|研究生|研究所|本科|大学|MBA)|"
         r"上高中|读初中|念研究所|读研究生|做博后|交换)",
         c,
     ) or re.match(

@@ -29,7 +29,8 @@ _TYPE_LEAD = (
 _TYPE_RE = re.compile(
     rf"(?:{_TYPE_LEAD})+(?:都)?(?:喝|点|要|是)(?P<x>[^，,。]+?)(?:了|的)?$|"
     r"(?:咖啡|茶|奶茶)(?:的话)?(?:一般|通常|都|只|我)*(?:喝|要|点)(?P<y>.+)$|"
-    r"^(?:我)?(?:喝|点)(?P<z>[^，,。要加]+?)(?=要加|加|不加|少|去冰|[一二三四五六七八九\d]分)|"
+    r"^(?:我)?(?:喝|点)(?P<z>[^，,。要加半少去无微多全]+?)(?=要加|加|不加|少|半|微|无|去|多|全|正常|"
+    r"[一二三四五六七八九\d]分)|"
     r"(?:早上|每天|上午|下午|平时|每天早上|早餐)(?:都)?(?:来|喝|是)?(?:一杯|一壶|杯)(?P<u>[^，,。]+)$"
 )
 
@@ -75,6 +76,9 @@ def drink(c: str, ctx: Context) -> list[Hit]:
             )
         )
     adds = list(_ADDIN.finditer(c[t.end("z") :] if t and t.group("z") else c)) if ctx.drink else []
+    if hits and t is not None:  # 改喝无糖绿茶: 无糖 is part of the drink named, not an add-in
+        word = hits[0].value or ""
+        adds = [a for a in adds if a.group(0) not in word]
     for m in adds:  # 三分糖去冰: one hit per add-in
         attr = {"糖": "sugar", "冰": "ice", "奶盖": "topping"}.get(m.group("x"), "milk")
         said = ctx.drink_word or (found[1] if found else None)

@@ -78,6 +78,12 @@ def work(c: str, ctx: Context) -> list[Hit]:
         re.I,
     ):
         return [Hit(F, "work.mode", "work.remote", value="yes")]
+    m = re.match(r"^(?:我)?[^，,]{0,10}?(?:去|到)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:上班|工作)$", c)
+    if m and is_place_zh(m.group("x")) and not re.search(r"明天|下周|下个月|要去|打算", c):
+        return [Hit(F, "location.work", "work.commute", value=m.group("x"))]  # 每天搭高铁去台北上班
+    m = re.match(rf"^(?:我)?{ADV}(?:上班|工作|返工)(?:在|喺)(?P<x>.+)$", c)
+    if m:  # 我上班在中环 (我返工喺中環)
+        return [_workplace(m.group("x"), False, "employer")]
     m = re.match(
         rf"^(?:我)?{ADV}(?P<neg>不再|已经不|不是|不)?在(?P<x>.+?)(?:{_WORK_VERB})(?:了)?$", c
     )
