@@ -79,8 +79,10 @@ class Settings(BaseSettings):
         max_inflight: requests one server process works on at once; more wait in the
             admission queue (``/healthz`` and ``/metrics`` are never queued).
         max_queue: requests allowed to wait; beyond it 503 with ``Retry-After``.
-        max_queue_wait_ms: a request not started within this time is refused (503 with
-            ``Retry-After``), so admitted requests keep a bounded latency.
+        max_queue_wait_ms: a request expected to wait longer than this for a slot (its
+            place in the queue × the average run time ÷ the slots) is refused at once (503
+            with ``Retry-After``), so admitted requests keep a bounded latency; one still
+            waiting after 4 × this is refused too.
         tenant_max_inflight: requests one tenant may have running at once (None: all slots
             but one, at least 1), so one tenant's imports cannot take every slot.
         tenant_rate / tenant_burst: requests per second per tenant (token bucket; 0: no
@@ -133,7 +135,7 @@ class Settings(BaseSettings):
     embedder_document_prefix: str = ""
     embedder_calibration: Path | None = None
     embed_concurrency: int = Field(default=2, ge=1, le=64)
-    max_inflight: int = Field(default=4, ge=1, le=1024)
+    max_inflight: int = Field(default=8, ge=1, le=1024)
     max_queue: int = Field(default=64, ge=0, le=100_000)
     max_queue_wait_ms: int = Field(default=500, ge=1)
     tenant_max_inflight: int | None = Field(default=None, ge=1)

@@ -45,22 +45,52 @@ def test_waiting_requests_start_round_robin_across_tenants() -> None:
     assert asyncio.run(scenario()) == ["a1", "b1", "c1", "a2", "a3"]
 
 
-def test_a_full_queue_or_a_long_wait_is_refused_with_retry_after() -> None:
-    async def scenario() -> tuple[Refusal | None, Refusal | None, Admission]:
-        gate = Admission(AdmissionLimits(max_inflight=1, max_queue=1, max_wait=0.05))
+def test_a_full_queue_a_slow_queue_or_a_stuck_one_is_refused_with_retry_after() -> None:
+    async def scenario() -> tuple[list[Refusal | None], Admission]:
+        gate = Admission(
+            AdmissionLimits(max_inflight=1, max_queue=2, max_wait=0.05), service_estimate=0.02
+        )
         assert await gate.enter("a") is None
-        waiter = asyncio.create_task(gate.enter("b"))  # queues, then times out
+        waiter = asyncio.create_task(gate.enter("b"))  # 0.02 s expected: queues
         await asyncio.sleep(0)
-        full = await gate.enter("c")  # the queue (1) is full
-        timed_out = await waiter
-        return full, timed_out, gate
+        waiter2 = asyncio.create_task(gate.enter("c"))  # 0.04 s expected: queues
+        await asyncio.sleep(0)
+        full = await gate.enter("d")  # the queue (2) is full
+        stuck = await waiter  # "a" never leaves: refused after 4 × max_wait
+        await waiter2
+        gate._service = 1.0  # requests now take a second: a newcomer would wait too long
+        slow = await gate.enter("e")
+        return [full, stuck, slow], gate
 
-    full, timed_out, gate = asyncio.run(scenario())
-    for refusal in (full, timed_out):
+    refusals, gate = asyncio.run(scenario())
+    for refusal in refusals:
         assert refusal is not None and refusal.status == 503
         assert refusal.retry_after is not None and refusal.retry_after >= 1
-    assert gate.queued == 0 and gate.running == 1  # the withdrawn waiter left nothing behind
-    assert gate.counts == {"admitted": 1, "queue_full": 1, "queue_timeout": 1}
+    assert gate.queued == 0 and gate.running == 1  # the withdrawn waiters left nothing behind
+    assert gate.counts == {
+        "admitted": 1,
+        "queue_full": 1,
+        "queue_timeout": 2,
+        "queue_too_slow": 1,
+    }
+
+
+def test_a_burst_that_drains_in_time_is_queued_not_refused() -> None:
+    async def scenario() -> Admission:
+        gate = Admission(
+            AdmissionLimits(max_inflight=3, max_queue=10, max_wait=0.05), service_estimate=0.01
+        )
+
+        async def request(i: int) -> None:
+            assert await gate.enter("t") is None, i
+            await asyncio.sleep(0.01)
+            gate.leave("t", 0.01)
+
+        await asyncio.gather(*(request(i) for i in range(8)))
+        return gate
+
+    gate = asyncio.run(scenario())
+    assert gate.counts == {"admitted": 2, "admitted_after_wait": 6}  # 2: the tenant's cap
 
 
 def test_one_tenant_leaves_a_slot_for_the_others() -> None:
@@ -68,7 +98,7 @@ def test_one_tenant_leaves_a_slot_for_the_others() -> None:
         gate = Admission(AdmissionLimits(max_inflight=3, max_queue=5, max_wait=0.05))
         for _ in range(2):
             assert await gate.enter("importer") is None
-        third = await gate.enter("importer")  # capped at 2 of 3: waits, times out
+        third = await gate.enter("importer")  # capped at 2 of 3: waits, refused in time
         other = await gate.enter("chat")  # the free slot is theirs at once
         return third, other
 
