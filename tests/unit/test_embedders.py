@@ -316,3 +316,10 @@ def test_a_calibration_file_for_the_embedder_is_carried_and_others_are_ignored(
     assert calibration_of(other) != cal
     path.write_text("{not json")
     assert calibration_of(backends.open_embedder(Settings(home=tmp_path, embedder="hashing")))
+
+
+def test_engine_calls_are_a_budget_of_the_server_shared_by_its_processes(tmp_path: Path) -> None:
+    one = backends.open_embedder(Settings(home=tmp_path, embed_concurrency=2))
+    two = backends.open_embedder(Settings(home=tmp_path, embed_concurrency=2, workers=2))
+    assert isinstance(one, CachedEmbedder) and isinstance(two, CachedEmbedder)
+    assert [e.inner.turns.slots for e in (one, two)] == [2, 1]  # type: ignore[attr-defined]

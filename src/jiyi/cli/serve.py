@@ -7,6 +7,7 @@ settings from the environment.
 from __future__ import annotations
 
 import logging
+import os
 from typing import Annotated
 
 import typer
@@ -64,7 +65,10 @@ def serve(
             level=settings.log_level.upper(),
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
-        # One process builds its app here; N processes each build their own (see below).
+        # One process builds its app here; N processes each build their own (see below),
+        # from the environment, so they learn N there and take 1/N of the server's slots.
+        if settings.workers > 1:
+            os.environ["JIYI_WORKERS"] = str(settings.workers)
         app = create_app(settings, keys=keys) if settings.workers == 1 else None
     except JiyiError as exc:
         typer.echo(f"error: {exc.message}", err=True)

@@ -33,8 +33,9 @@ from jiyi.errors import MissingDependencyError
 
 MAX_TOKENS = 512  # E5's window, [CLS] and [SEP] included
 # Tokens per engine call when embedding documents: the longest another tenant waits for a
-# turn. Engine throughput (bench/ingest.py, one thread): 909 tokens/s at 64-token slices,
-# 989 at 256 and 512, 969 at 2048 — so 256, the smallest slice at full speed.
+# turn. Engine throughput by slice size (bench/ingest.py, one thread, two runs on a busy
+# machine), tokens/s at 64 / 256 / 512 / 2048: 909 / 989 / 989 / 969 and 813 / 831 / 860 /
+# 819 — flat within noise from 256 up, so 256: the shortest wait at full speed.
 SLICE_TOKENS = 256
 
 

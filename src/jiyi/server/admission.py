@@ -81,13 +81,23 @@ class AdmissionLimits:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> AdmissionLimits:
+        """The limits of one process. Slots, queue and rates are for the whole server: with
+        ``--workers N`` each process takes 1/N of them (two processes with eight slots each
+        ran sixteen requests on two cores, and the admitted p95 at c = 200 rose from 0.8 s to
+        1.1–1.4 s)."""
+        n = settings.workers
+
+        def share(total: int) -> int:
+            return max(1, math.ceil(total / n))
+
+        tenant_slots = settings.tenant_max_inflight
         return cls(
-            max_inflight=settings.max_inflight,
-            max_queue=settings.max_queue,
+            max_inflight=share(settings.max_inflight),
+            max_queue=math.ceil(settings.max_queue / n),
             max_wait=settings.max_queue_wait_ms / 1000,
-            tenant_max_inflight=settings.tenant_max_inflight,
-            tenant_rate=settings.tenant_rate,
-            tenant_burst=settings.tenant_burst,
+            tenant_max_inflight=share(tenant_slots) if tenant_slots is not None else None,
+            tenant_rate=settings.tenant_rate / n,
+            tenant_burst=share(settings.tenant_burst),
             max_messages_per_add=settings.max_messages_per_add,
             max_add_chars=settings.max_add_chars,
         )
