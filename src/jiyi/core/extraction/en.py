@@ -15,6 +15,7 @@ from jiyi.core.extraction.en_facts import home, identity
 from jiyi.core.extraction.en_health import health
 from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet
+from jiyi.core.extraction.en_subject import resolve_subject
 from jiyi.core.extraction.en_tastes import avoid, diet, drink, preference
 from jiyi.core.extraction.en_work import education, work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
@@ -55,7 +56,10 @@ _ILL = (
 )
 _LASTING = (
     r"tired|exhausted|stressed(?: out)?|burned out|burnt out|depressed|anxious|busy|swamped|"
-    r"overwhelmed|unemployed|between jobs|job hunting|house hunting|apartment hunting|"
+    r"overwhelmed|unemployed|between (?:jobs|apartments|homes|houses|places|gigs)|"
+    r"staying (?:with|at) .+|living out of .+|couch ?surfing|"
+    r"in (?-i:[A-Z])[\w.' -]+? (?:this week|this weekend|this month|for (?:a|an|the|work|"
+    r"business|a few days)\b.*|on business|until .+)|job hunting|house hunting|apartment hunting|"
     r"looking for (?:a )?(?:new )?(?:job|place|apartment|house)|training for .+|studying for .+|"
     r"preparing for .+|prepping for .+|cramming for .+|learning .+|cutting (?:out|back on|"
     r"down on) .+|"
@@ -187,8 +191,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
             r"surgery|checkup|check-up|party|wedding|trip|concert)\b|"
             r"^(?:i'm|i am|i'll|i will|i have|i've got|i've|i got|i'm going|we're|we are|we'll|"
             r"we have|"
-            r"we've got|my|our|i (?:fly|leave|start|move|travel|go|head|see|meet|visit|get|finish|"
-            r"begin|"
+            r"we've got|my|our|(?:i|we) (?:fly|leave|start|move|travel|go|head|see|meet|visit|"
+            r"get|finish|begin|drive|sail|take off|set off|check in|close on|"
             r"graduate|retire|turn))\b",
             c,
             I_,
@@ -241,6 +245,8 @@ def _state(c: str, ctx: Context) -> list[Hit]:
     ) and not _DURATION.search(c):
         return []  # "I'm tired": a passing feeling
     short = bool(re.search(r"\b(?:today|tonight|this morning|right now)\b", c, I_))
+    if short and re.match(r"staying|in ", m.group("x"), I_):
+        return []  # "I'm staying at a hotel tonight": where they are this moment
     return [
         Hit(S, f"state.{slug(m.group('x'))}", "state", ttl=SHORT_STATE_TTL if short else STATE_TTL)
     ]
@@ -302,6 +308,21 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
     )
     if m:  # "My commute is about 30 minutes by bike"
         return [Hit(F, "habit.commute", "habit.commute", value=m.group("how") or m.group("x"))]
+    m = re.match(
+        r"^(?P<d>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|weeknight)s?"
+        r"(?: (?:mornings?|evenings?|nights?))?|(?:mornings|evenings)) (?:are|is) "
+        r"(?:for|my|when i do|reserved for|all about) (?P<x>[a-z][\w' -]+)$",
+        c,
+        I_,
+    )
+    if m and not re.match(
+        r"(?:the |a |an )?(?:worst|best|busiest|hardest|longest|busy|hard|rough|tough|slow)\b",
+        m.group("x"),
+        I_,
+    ):  # "Sundays are for meal prep": what that day always holds
+        day, what = m.group("d").lower(), re.sub(r"^the ", "", m.group("x"), flags=I_)
+        return [Hit(F, f"habit.{_activity_key(what)}", "habit.day", value=day,
+                    content=f"User keeps {day} for {what}")]  # fmt: skip
     if m := _STOPPED.match(c):
         return [
             Hit(
@@ -329,6 +350,13 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
     )
     if not m or re.search(r"\b(?:that|it|this|those|them)\b(?: up| out)?$", m.group("x"), I_):
         return []  # "I always mix that up": about something said, not a routine
+    if re.fullmatch(
+        r"(?:forget|mix (?:it|them|that|those) up|get (?:it|that|them) wrong|lose track|"
+        r"get confused|say that|do that|wonder|ask)(?: \w+)?",
+        m.group("x"),
+        I_,
+    ):
+        return []  # "I'm actually 36, I always forget": a remark, not a routine
     if re.match(r"(?:have|has|need|needs|got) to\b|gotta\b", m.group("x"), I_):
         return []  # "I always have to ask when we eat out": a consequence, not a routine
     return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit", value="yes")]
@@ -352,15 +380,15 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     _plan,
     _past_event,
 )
-# A clause that drops its subject: "… but live out in Jersey City".
-_ELIDED = re.compile(
-    r"^(?:also |then |now |still |and )?(?:live|work|love|like|hate|have|play|teach|study|go|run|"
-    r"own|"
-    r"prefer|enjoy|take|drink|eat|don't|do|can't|never|always|usually|moved|grew|was|am|'m)\b",
-    I_,
-)
-_ELIDED_3RD = re.compile(
-    r"^(?:also |and )?(?:plays|loves|likes|hates|goes|works|lives|has|attends|studies|takes|is)\b",
+
+
+# "I love true crime, cooking shows, and anything with Gordon Ramsay": after a like, a clause
+# that is only a short noun phrase is the next thing liked.
+_LIST_ITEM = re.compile(r"(?:(?:and|or|plus|also|&) )?[\w'&-]+(?: [\w'&.-]+){0,4}", I_)
+_NOT_ITEM = re.compile(
+    r"^(?:i|i'm|i've|we|my|our|it|it's|this|that|they|he|she|you|not|no|but|though|so|"
+    r"especially|except|even|lol|haha|thanks|please)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
+    r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though)\b",
     I_,
 )
 
@@ -374,77 +402,20 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
         elif ctx.drink != category:
             ctx.drink_word = None
         ctx.drink = category
-    clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
-    clause = re.sub(
-        r"^(?:i|we) both ", "I ", clause, flags=I_
-    )  # "(my husband and) I both work in tech"
-    # "My husband and I both work in tech": what holds for both holds for the user
-    clause = re.sub(
-        r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) both ", "I ", clause, flags=I_
-    )
-    # "My boyfriend and I live together in Brooklyn": the two of them are "we"
-    clause = re.sub(
-        r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) (?=live|moved|are|'re|have|got|"
-        r"just|run|own|"
-        r"started|opened|work)",
-        "we ",
-        clause,
-        flags=I_,
-    )
-    subject = ctx.extra.get("family_en")
-    inherited = False
-    if (animal := ctx.extra.get("pet_en")) and not re.match(r"^(?:i|we|my|our)\b", clause, I_):
-        noun = animal.split(".")[1].replace("_", " ")  # "Our kitten, Pickles, is 4 months old"
-        if re.fullmatch(r"[A-Z][a-z]+", clause):
-            clause = f"my {noun} is called {clause}"
-        elif re.match(r"^(?:is|'s|was|turned|just turned|goes by|has)\b", clause, I_):
-            clause = f"my {noun} {clause}"
-    elif subject and re.fullmatch(r"[A-Z][a-z]+", clause):
-        clause = f"{subject} is called {clause}"  # "my daughter, Emma, is 5"
-    if subject and _ELIDED_3RD.match(clause):
-        clause, inherited = f"{subject} {re.sub(r'^(?:also |and )', '', clause, flags=I_)}", True
-    elif subject:
-        # "My son is called Leo and he's 7": he is the son.
-        replaced = re.sub(r"^(?:he's|she's)\b", subject + " is", clause, flags=I_)
-        replaced = re.sub(r"^(?:his|her)\b", subject + "'s", replaced, flags=I_)
-        replaced = re.sub(r"^(?:he|she)\b", subject, replaced, flags=I_)
-        inherited, clause = replaced != clause, replaced
-    elif re.match(r"^(?:hoping|planning|trying|aiming|hope|plan|want) to\b", clause, I_):
-        lead = "I'm " if clause.lower().split()[0].endswith("ing") else "I "
-        clause = lead + clause[0].lower() + clause[1:]  # "Hoping to retire by 55"
-    elif re.match(
-        r"^(?:just|finally|recently)\s+(?:got|went|had|moved|started|finished|bought|came|passed|"
-        r"ran|signed)\b",
-        clause,
-        I_,
-    ):
-        clause = "I " + clause[0].lower() + clause[1:]  # "Just got back from Japan last week"
-    elif ctx.extra.get("subject_en") == "i" and re.match(
-        r"^(?:currently |also |still )?(?:studying|working|living|majoring|doing|training|"
-        r"learning)\b",
-        clause,
-        I_,
-    ):
-        clause = "I'm " + re.sub(
-            r"^(?:currently |also |still )", "", clause, flags=I_
-        )  # "…, studying psych"
-    elif (
-        ctx.extra.get("subject_en") == "i"
-        and re.match(r"^an? [a-z]", clause)
-        and not re.search(r"\b(?:is|are|was)\b", clause)
-    ):
-        clause = "I'm " + clause  # "I'm Lena, a data analyst from Berlin"
-    elif ctx.extra.get("subject_en") == "i" and _ELIDED.match(clause):
-        clause = "I " + re.sub(r"^(?:also |then |and )", "", clause, flags=I_)
-    if re.match(r"^(?:i|i'm|i've|i'd|im|we|we're|we've)\b", clause, I_):
-        ctx.extra.pop("family_en", None)
-        ctx.extra["subject_en"] = "i"
+    lead = ctx.extra.pop("list_en", None)
+    item = re.sub(r"^(?:and|or|plus|also|&)\s+", "", clause, flags=I_)
+    clause, inherited = resolve_subject(clause, ctx)
     hits: list[Hit] = []
     for rule in _RULES:
         if hits := rule(clause, ctx):
             break
+    if not hits and lead and _LIST_ITEM.fullmatch(item) and not _NOT_ITEM.search(item):
+        clause = lead + item
+        hits = preference(clause, ctx)
     change = bool(CHANGE_RE.search(clause))
     for h in hits:
+        if h.topic.startswith("location.") and h.value and not h.value.startswith("not "):
+            ctx.extra["place_en"] = h.value  # what "there" means next
         h.correction = h.correction or change
         if (inherited and h.content is None) or h.content is None:
             h.content = third_person_en(clause)

@@ -43,7 +43,13 @@ DESC = (
 )
 SEP = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*|/", I_)
 # Words that say an earlier state no longer holds.
-CHANGE_RE = re.compile(r"\b(?:no longer|anymore|any more|not \w+ now|gave up|quit|stopped)\b", I_)
+CHANGE_RE = re.compile(
+    r"\b(?:no longer|anymore|any more|not \w+ now|gave up|quit|stopped)\b|"
+    # "I'm actually 36", "my son's actually 9": said to set a value right
+    r"(?:\bi'm|\bi am|\bi|'s|\bis|\bare|'re) actually (?=\d|[a-z]+ (?:in|at|for|from)\b|"
+    r"(?:called|named|from|based|a|an)\b)",
+    I_,
+)
 
 PAST_VERBS = word_set(
     """
@@ -119,6 +125,8 @@ def third_person_en(clause: str) -> str:
         text = "User's" + text[text.index(" ") :]
     elif re.match(r"^we(?:'re| are)\b", text, I_):
         text = "User and family are" + re.sub(r"^we(?:'re| are)", "", text, flags=I_)
+    elif re.match(r"^we(?:'ve| have)\b", text, I_):
+        text = "User and family have" + re.sub(r"^we(?:'ve| have)", "", text, flags=I_)
     elif re.match(r"^we\b", text, I_):
         text = "User and family" + text[2:]
     text = re.sub(r"\b(?:my|our)\b", "their", text, flags=I_)

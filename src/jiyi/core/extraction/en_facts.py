@@ -45,12 +45,14 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         I_,
     )
     if m:
+        ctx.extra["named"] = "1"
         return [Hit(F, "identity.name", "name", value=first_name(m.group("x"), words=3))]
     m = re.match(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is) (?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)$", c)
     if m:
         if m.group("x").lower() in _NATIONALITIES:
             return [Hit(F, "identity.nationality", "nationality", value=m.group("x"))]
         if m.group("x").lower() not in CITIES_EN:
+            ctx.extra["named"] = "1"
             return [Hit(F, "identity.name", "name.im", value=m.group("x"))]
     m = re.match(
         rf"^(?:{IM} (?:actually |now |almost |nearly |about |only |just )?|i just turned |"
@@ -179,6 +181,11 @@ def identity(c: str, ctx: Context) -> list[Hit]:
 
 
 def home(c: str, ctx: Context) -> list[Hit]:
+    there = re.match(r"^(?:i|we) (?:still |now |also |actually )?live (?:there|here)$", c, I_)
+    if there and (where := ctx.extra.get("place_en")):  # "Grew up in Ohio, still live there"
+        return [
+            Hit(F, "location.home", "home.there", value=where, content=f"User lives in {where}")
+        ]
     m = re.match(
         r"^(?i:i'm|i am) an? (?P<x>[A-Z][\w .'-]+?) native(?P<still> and (?i:still) (?i:live|"
         r"am) (?i:there|here))?$",

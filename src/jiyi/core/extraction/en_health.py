@@ -83,7 +83,8 @@ def health(c: str, ctx: Context) -> list[Hit]:
     if hits := _allergy(c, ctx):
         return hits
     m = re.search(
-        rf"^(?:i|{IM}) (?:(?:have|take|am on|'m on|use|need|started|started taking|just started|"
+        rf"^(?:i|{IM}) (?:(?:have|take|am on|'m on|use|need|carry|always carry|started|"
+        rf"started taking|just started|"
         rf"take daily)\s+)"
         r"(?:to take |taking )?(?P<x>.+?)(?: every (?:day|morning|night)| daily| twice a day|"
         r" for (?:my )?\w+.*)?$|"
@@ -95,7 +96,15 @@ def health(c: str, ctx: Context) -> list[Hit]:
     if m and DRUG_RE_EN.search(said) and not CONDITION_RE.match(said):
         drug = re.sub(r"^(?:some|my|a|an|the)\s+", "", said, flags=I_)
         if o := object_key(drug):
-            return [Hit(F, f"health.medication.{o}", "medication", value="yes")]
+            hits = [Hit(F, f"health.medication.{o}", "medication", value="yes")]
+            if (why := re.search(r"\bfor (?:my )?(?P<x>[a-z' ]+)$", c, I_)) and (
+                cm := CONDITION_RE.fullmatch(why.group("x"))
+            ):
+                key, _, en = CONDITIONS[cm.group(0).lower()]  # "I take Zoloft for anxiety"
+                hits.append(
+                    Hit(F, f"health.{key}", "condition.for", value="yes", content=f"User {en}")
+                )
+            return hits
     if not CONDITION_RE.search(c) and (
         m := re.match(
             rf"^(?:{IM}|i have|i've got) (?:an? )?(?:mild |severe |"
@@ -107,6 +116,10 @@ def health(c: str, ctx: Context) -> list[Hit]:
         key = f"health.condition.intolerance_{m.group('x').lower()}"
         return [Hit(F, key, "intolerance", value="yes")]
     m = CONDITION_RE.search(c)
+    if m and re.search(
+        r"\b(?:been|currently) (?:dealing with|struggling with|fighting|battling)\b", c, I_
+    ):
+        m = None  # "Been dealing with insomnia for months": how things are lately, a state
     if m and re.search(r"\b(?:trying|want|hoping|plan) to (?:get|be|become)\b", c, I_):
         m = None  # "I'm trying to get pregnant": a wish and a state, not the condition
     if m and re.search(

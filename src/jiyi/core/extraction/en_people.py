@@ -106,8 +106,8 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
             )
         ]
     n = re.match(
-        rf"^(?:is|just turned|turned|has just turned|is now) (?:now |about |"
-        rf"almost )?(?P<x>{NUM_WORD})"
+        rf"^(?:is|just turned|turned|has just turned|is now) (?:now |about |actually |really |"
+        rf"only |already |almost )*(?P<x>{NUM_WORD})"
         r"(?: and a half)?(?: years? old| months? old| yrs?(?: old)?| yo)?(?: and (?:still |very |"
         r"so )?\w+)?$",
         rest,

@@ -127,7 +127,13 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
-    if m and not re.match(r"^\s*(?:meeting|class|report|test|at work|today)", m.group("rest"), I_):
+    if m and not re.match(
+        r"^\s*(?:meeting|class|report|test|at work|today|anniversary|"
+        r"birthday|ticket|opportunity|rule|hour|partner|session|"
+        r"results?|coat|jacket|tan)\b",
+        m.group("rest"),
+        I_,
+    ):
         key = f"pet.{PETS_EN[m.group('pet').lower()]}"
         ctx.extra["pet_en"] = key
         ctx.extra.pop("family_en", None)
@@ -140,7 +146,14 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         else:
             hit = Hit(F, key, "pet.intro", value="yes")
         hit.content = third_person_en(c)
-        return _intro(ctx, hit)
+        hits = _intro(ctx, hit)
+        more = re.search(rf"\band (?:{_COUNT}) (?:{_DESC})(?P<pet>{_PET})\b", m.group("rest"), I_)
+        if more and (other := f"pet.{PETS_EN[more.group('pet').lower()]}") != key:
+            # "a golden named Cooper and two cats": a second animal, a memory of its own
+            hits.append(
+                Hit(F, other, "pet.also", value="yes", content=f"User has {more.group(0)[4:]}")
+            )
+        return hits
     m = re.match(
         r"^(?:(?i:we|i)(?:'ve|"
         r" have)? (?:just )?renamed (?P<a>[A-Z][a-z]+)(?: to)? (?P<x>[A-Z][a-z]+)|"

@@ -55,7 +55,8 @@ def diet(c: str, ctx: Context) -> list[Hit]:
         r"i(?:'m| am) on an? |i(?:'ve| have)? (?:switched|moved|changed) to (?:an? )?|i(?:'ve|"
         r" have) gone |"
         r"i went |i(?:'ve| have) become (?:an? )?|i became (?:an? )?|i(?:'m| am) doing |"
-        r"i(?:'ve| have) been doing |i do |i(?:'m| am) eating |we(?:'re| are) (?:a )?)"
+        r"i(?:'ve| have) been doing |i(?:'ve| have) been (?:an? )?(?:strict |mostly )?|i do |"
+        r"i(?:'m| am) eating |we(?:'re| are) (?:a )?)"
         rf"(?P<x>{_STYLES})\b",
         c,
         I_,
@@ -80,6 +81,12 @@ _ADDIN = re.compile(
 )
 
 
+_SHOTS = re.compile(
+    r"\b(?:extra|double|triple|single|one|two|three|\d) (?:extra )?(?:espresso )?shots?\b",
+    I_,
+)
+
+
 def drink(c: str, ctx: Context) -> list[Hit]:
     hits: list[Hit] = []
     m = re.match(
@@ -96,7 +103,15 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
-    if m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
+    label = re.match(
+        r"^(?:coffee|tea|drink|(?:my )?(?:usual|order|go-to))\s*[:=]\s*(?P<x>.+)$", c, I_
+    )
+    if ctx.extra.get("order") and not m and not label:
+        label = re.match(r"^(?P<x>[a-z][a-z -]+)$", c, I_)  # "Espresso, double shot - my usual"
+    if label and (hit := drink_type(clean_value(label.group("x")).lower(), c)) is not None:
+        hits.append(hit)
+        ctx.drink = ctx.drink or hit.topic.split(".")[1]
+    elif m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
         said = m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
         word = clean_value(said).lower()
         word = re.split(
@@ -128,6 +143,10 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         said = f"User takes {x} in their {bare.group('d').lower()}"
         hit = Hit(P, f"diet.{drink}.{attr}", "drink.addin", value=f"with {x}", content=said)
         return [*hits, hit]
+    if ctx.drink and (shot := _SHOTS.search(c)):  # "extra shot", "double shot", "decaf"
+        value, word = shot.group(0).lower(), (ctx.drink_word or ctx.drink).lower()
+        took = f"User takes {word} {value}"
+        hits.append(Hit(P, f"diet.{ctx.drink}.shots", "drink.shots", value=value, content=took))
     if ctx.drink:
         for a in _ADDIN.finditer(c):
             if a.group("u"):
@@ -333,6 +352,14 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         return [
             Hit(P, f"pref.{o}", "pref.fan", polarity=pol, obj=clean_value(m2.group("x")), value=pol)
         ]
+    m = re.match(
+        r"^i(?:'ve| have) been (?:watching|reading|following|listening to|playing|rewatching) "
+        r"(?P<x>.+?) (?:for (?:years|ages|a long time|decades|\d+ years|\w+ years)|since \w+)$",
+        c,
+        I_,
+    )
+    if m and (o := object_key(m.group("x"))):  # "I've been watching Friends for years"
+        return [Hit(P, f"pref.{o}", "pref.years", polarity="like", value="like")]
     m = re.match(rf"^i(?:'m| am)?\s*{ADV}(?P<v>{_NEG})\s+(?P<x>.+)$", c, I_)
     pol = "dislike"
     if not m:
@@ -367,21 +394,50 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         ]
     if not m:
         return []
-    said = re.sub(
-        r"^(?:to\s+|anything with\s+|everything with\s+|any\s+|all\s+)", "", m.group("x"), flags=I_
-    )
-    if not (o := object_key(said)):
-        return []
     change = bool(CHANGE_RE.search(c)) or bool(re.search(r"\bnow\b", c, I_))
-    ctx.extra["last_obj"], ctx.extra["last_word"] = o, clean_value(said)
-    return [
-        Hit(
-            P,
-            f"pref.{o}",
-            "pref",
-            polarity=pol,
-            obj=clean_value(m.group("x")),
-            correction=change,
-            value=pol,
+    ctx.extra["list_en"] = c[: m.start("x")]  # "I love true crime, cooking shows, and …"
+    hits = []
+    for item in _items(m.group("x")):
+        thing = re.sub(
+            r"^(?:to\s+|anything with\s+|everything with\s+|any\s+|all\s+)", "", item, flags=I_
         )
-    ]
+        if not (o := object_key(thing)):
+            continue
+        ctx.extra["last_obj"], ctx.extra["last_word"] = o, clean_value(thing)
+        text = third_person_en(c[: m.start("x")] + item) if item != m.group("x") else None
+        hits.append(Hit(P, f"pref.{o}", "pref", polarity=pol, obj=clean_value(item),
+                        correction=change, value=pol, content=text))  # fmt: skip
+    return hits
+
+
+# Pairs that name one thing ("mac and cheese"), never a list.
+_ONE_THING = re.compile(
+    r"\b(?:salt and pepper|mac and cheese|macaroni and cheese|fish and chips|rock and roll|"
+    r"rock 'n' roll|peanut butter and jelly|pb and j|sweet and sour|black and white|"
+    r"bread and butter|rhythm and blues|r&b|law and order|pride and prejudice|"
+    r"dungeons and dragons|hot and sour|cookies and cream|surf and turf|bangers and mash|"
+    r"fruit and nut|pen and paper|arts and crafts|drum and bass|hide and seek|"
+    r"milk and sugar|cream and sugar|eggs and bacon|bacon and eggs)\b",
+    I_,
+)
+
+
+def _items(said: str) -> list[str]:
+    """The things a like or dislike names: "sushi and ramen" is two, "mac and cheese" one,
+    "hiking with my dad and brother" one (the list is not of short nouns)."""
+    if _ONE_THING.search(said):
+        return [said]
+    parts = [p.strip() for p in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", said)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or any(
+        len(p.split()) > 4
+        or re.match(r"(?:my|his|her|their|our|the way|how|when|that|it|them)\b", p, I_)
+        for p in parts[1:]
+    ):
+        return [said]
+    if (
+        re.search(r"\b(?:with|for|to|at|in|on|about|from|my|his|her|their|our)\b", parts[0], I_)
+        or len(parts[0].split()) > 4
+    ):
+        return [said]
+    return parts

@@ -161,7 +161,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return []
     m = re.match(
         rf"^(?:{IM} (?:now |currently |actually )?(?:an?|the) |i work (?:\w+ )?as (?:an? )?|"
-        rf"i (?:just )?got a job as (?:an? )?|i (?:freelance|moonlight|volunteer|"
+        rf"i (?:just )?(?:got|landed|took|accepted|started) (?:a |my |the )?(?:new )?"
+        rf"(?:job|role|position|gig) as (?:an? )?|i (?:just )?got hired as (?:an? )?|"
+        rf"i (?:freelance|moonlight|volunteer|"
         rf"temp) as (?:an? )?|"
         r"i(?:'ve| have)? (?:just )?(?:got|been|was) promoted to (?:an? )?|"
         r"i'm (?:now )?working as (?:an? )?|"
@@ -194,6 +196,17 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 Hit(F, "location.hometown", "hometown.from", value=place(m.group("origin")))
             )
         return hits
+    m = re.match(
+        rf"^{IM} (?:now |currently |just )?(?P<x>freelancing|self-employed|freelance|"
+        r"working freelance|contracting|consulting|retired|semi-retired)(?: now| full[- ]time)?$",
+        c,
+        I_,
+    )
+    if m:  # "now I'm freelancing": the work itself says the role
+        said = m.group("x").lower().replace("working ", "")
+        value = {"freelancing": "freelancer", "freelance": "freelancer", "contracting":
+                 "contractor", "consulting": "consultant"}.get(said, said)  # fmt: skip
+        return [Hit(F, "work.role", "role.mode", value=value)]
     if re.match(r"^i(?:'ve| have)? (?:just )?(?:quit|left) my job$", c, I_):
         ctx.extra["slot"] = "work.employer"  # whoever the employer was, they are not any more
         content = "User quit their job"

@@ -140,7 +140,8 @@ PETS_EN = _table(
     dog: border_collie schnauzer chihuahua goldendoodle labradoodle doodle cockapoo shih_tzu
     dog: maltese yorkie pomeranian samoyed akita boxer great_dane rottweiler doberman dalmatian
     dog: australian_shepherd greyhound whippet french_bulldog frenchie cavalier spaniel
-    dog: cocker_spaniel bichon mutt pit_bull pitbull bernese sheltie basset_hound
+    dog: cocker_spaniel bichon mutt pit_bull pitbull bernese sheltie basset_hound golden goldens
+    dog: lab_mix heeler blue_heeler vizsla weimaraner mastiff newfie havanese papillon westie
     rabbit: rabbit rabbits bunny bunnies
     hamster: hamster hamsters
     guinea_pig: guinea_pig guinea_pigs

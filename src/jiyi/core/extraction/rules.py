@@ -83,7 +83,9 @@ _FILLER_ZH = re.compile(
 _FILLER_EN = re.compile(
     r"^(?:(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|just so you know|for the record|since|"
     r"because|cause|'cause|as|given that|"
-    r"and also|anyway|these days|nowadays|lately|currently|right now)\b[,:\s]*|"
+    r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
+    r"background|long story short|turns out|fun fact|for context|basically|anyway|in short|"
+    r"a bit about me|about me|\w+-wise)\b[,:\s]*|"
     r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|"
     r"to be honest|hmm+)\s*[,:!]\s*)",
     re.IGNORECASE,
@@ -128,6 +130,15 @@ _AUX_EN = frozenset(
 _WRONG = re.compile(
     r"^(?:而)?不是(?P<y>.*)$|^not\s+(?P<z>.*)$|"
     r"^(?:刚才|之前|上次|我)?(?:说成|写成|打成|说错成|记成)(?:了)?(?P<w>.+?)了?$",
+    re.IGNORECASE,
+)
+
+
+_NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|there|here|it|that", re.IGNORECASE)
+_ORDER = re.compile(
+    r"\b(?:that's|thats|that is) (?:my|what i) (?:usual|order|go-to|always get|usually get|"
+    r"always order|usually order)\b|\bmy (?:usual|standard|regular) order\b|"
+    r"^(?:my )?(?:usual|order|go-to)\s*:",
     re.IGNORECASE,
 )
 
@@ -206,11 +217,17 @@ def _merged_into(found: dict[str, Candidate], hit: Hit, clause: str, lang: str) 
 
     One message says one thing about the user's education ("我研一，学金融的", "I'm a
     sophomore at Ohio State"); an English clause without a subject after a state describes
-    that state ("recovering from a sprained ankle, on crutches for a few weeks")."""
+    that state ("recovering from a sprained ankle, on crutches for a few weeks"), as rest
+    does the illness it follows ("我腰伤了，在家休养")."""
     area = hit.topic.split(".", 1)[0]
     if area == "event" and re.search(r"\bmoved\b|\brelocated\b|搬", clause, re.I):
         return found.get("location.home")  # "We're in Seattle now, we moved in March"
-    if area == "education" or (area == "state" and lang == "en" and not _SELF.match(clause)):
+    rest = area == "state" and bool(
+        re.match(r"^(?:在家|在医院|卧床)?(?:休养|休息|养病|养伤|静养|住院|卧床)", clause)
+    )
+    if area == "education" or (
+        area == "state" and (lang == "en" or rest) and not _SELF.match(clause)
+    ):
         return next(
             (c for t, c in found.items() if t.split(".", 1)[0] == area and t != hit.topic), None
         )
@@ -294,6 +311,8 @@ class RuleExtractor:
 
         observed = msg.timestamp or now
         ctx = Context(ref=observed)
+        if _ORDER.search(text):  # "Espresso, double shot, no sugar - that's my usual"
+            ctx.extra["order"] = "1"
         found: dict[str, Candidate] = {}
         forgot = False
         correcting = False
@@ -343,13 +362,15 @@ class RuleExtractor:
             if hypothetical or _DOUBT.search(clause):
                 continue
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
-            if not hits and re.search(r"[A-Za-z]", clause):
+            if not hits and (re.search(r"[A-Za-z]", clause) or not has_cjk(clause)):
                 lang, hits = "en", match_en(clause, ctx)
             first = not found and spoken_before == 0  # "其实是1990年": the value is all it says
             if not hits and (strong or replaces or pending or ahead or (correcting and first)):
                 lang = "zh" if has_cjk(clause) else "en"
                 hits = bare_value(clause, lang)  # 说错了，是1990年 / I meant Lisbon
             for hit in hits:
+                if hit.value is not None and _NO_VALUE.fullmatch(hit.value.strip()):
+                    continue  # "我住在那边" with nothing named before: no value to keep
                 cand = _candidate(
                     hit, raw, clause, lang, msg, observed, correcting or hit.correction
                 )

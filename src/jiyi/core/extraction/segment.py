@@ -25,7 +25,7 @@ _SPLIT_RE = re.compile(
     r"also|"
     r"don't|never|hate|love|like|prefer|am|work|live|usually|always|please|he|she|he's|she's|his|"
     r"her|we|we're|our|now i|plays|loves|likes|goes|works|lives|has|studies|attends|takes|"
-    r"went|studied|moved|grew|got|used|now work|now live|"
+    r"went|studied|moved|grew|got|used|now work|now live|still live|still work|"
     r"[A-Z][a-z]+ (?:is|'s|just turned|turned) \d)\b)",
     re.IGNORECASE,
 )

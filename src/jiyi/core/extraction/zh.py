@@ -16,7 +16,7 @@ from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Cont
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.profile import profile_zh
 from jiyi.core.extraction.topics import clean_value, normalize_object, slug
-from jiyi.core.extraction.zh_common import ADV, CHANGE_RE, REL, third_person_zh
+from jiyi.core.extraction.zh_common import ADV, CHANGE_RE, REL, normalise_zh, third_person_zh
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
 from jiyi.core.extraction.zh_people import family, pet, pet_continuation, renamed
@@ -270,7 +270,8 @@ def _habit(c: str, ctx: Context) -> list[Hit]:
         return []  # 这个月我都在上海，周末才回家: part of the temporary state, not a routine
     m = re.match(
         r"^(?:我)?(?:(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末])?|天天|周末|工作日|"
-        r"平时|一般|通常|经常|总是|常常|习惯(?:了)?|基本上?|坚持|几乎每天|每个周末|每隔.{1,3})"
+        r"平时|一般|通常|经常|总是|常常|习惯(?:了)?|基本上?|坚持|几乎每天|每个周末|每隔.{1,3}|"
+        r"(?:每逢|逢)?初一(?:和|、)?十五|每个?月初一)"
         r"(?:都|会|要|也|去)?(?P<x>.{2,})$",
         c,
     ) or re.match(r"^(?:我)?有(?P<x>.{2,10})的习惯$", c)
@@ -333,24 +334,6 @@ _TEMPLATES = {
 
 
 # Cantonese function words → Mandarin, so the same rules read 我喺香港住 / 我唔食牛肉.
-_CANTONESE_MAP = {
-    "喺": "在", "返工": "上班", "钟意": "喜欢", "鍾意": "喜欢", "唔": "不", "冇": "没有",
-    "係": "是", "系": "是", "佢": "他", "屋企": "家", "我个仔": "我儿子", "我个囡": "我女儿",
-    "咗": "了", "嘅": "的", "食": "吃", "饮": "喝",
-}  # fmt: skip
-_CANTONESE = re.compile(
-    r"喺|返工|钟意|鍾意|唔|冇|係|(?<=我)系|佢|屋企|我个仔|我个囡|咗|嘅|"
-    r"(?<=[我不唔要想去都爱欢意])食(?![物品材谱堂])|(?<=[我不唔要想去都爱欢意])饮(?![料食品])"
-)
-# "My mom 对海鲜过敏": an English subject in a Chinese clause.
-_EN_SUBJECT = {
-    "mom": "我妈妈", "mum": "我妈妈", "mother": "我妈妈", "dad": "我爸爸", "father": "我爸爸",
-    "wife": "我老婆", "husband": "我老公", "son": "我儿子", "daughter": "我女儿", "kid": "我孩子",
-    "kids": "我孩子", "boyfriend": "我男朋友", "girlfriend": "我女朋友", "sister": "我姐妹",
-    "brother": "我兄弟", "cat": "我的猫", "dog": "我的狗", "baby": "我宝宝", "partner": "我爱人",
-}  # fmt: skip
-
-
 def _continuation(c: str, ctx: Context) -> list[Hit]:
     """现在在快手 / 是在宁波 / 改名叫橘子了: the new value of the slot just said to be old."""
     slot = ctx.extra.pop("slot", None)
@@ -389,23 +372,13 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         elif ctx.drink != category:
             ctx.drink_word = None
         ctx.drink = category
-    clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
-    clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
-    clause = re.sub(
-        r"^(?:my|our) (\w+)\s*",
-        lambda m: _EN_SUBJECT.get(m.group(1).lower(), m.group(0)),
-        clause,
-        flags=re.I,
-    )
-    clause = re.sub(r"^我(?:确实|真的|的确|本来就|一向)", "我", clause)
-    # 我和老公刚搬到成都: the user and family together say what holds for the user
-    clause = re.sub(
-        rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})(?=刚|已经|现在|一起|住|在|搬|去)", "我们", clause
-    )
-    clause = re.sub(
-        rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})都(?=是|在)", "我", clause
-    )  # 我和老公都是做IT的
-    clause = re.sub(r"^我(?:们)?是(?=在|从)", "我", clause)  # 我是在腾讯上班 = 我在腾讯上班
+    clause = normalise_zh(clause)
+    if place := ctx.extra.get("place_zh"):  # 我老家成都的，现在也还住在那: 那 is 成都
+        clause = re.sub(
+            r"(?<=[住在待])(?:那|这)[儿里边]?(?=$|工作|上班|上学|读书|住|生活|定居|安家)",
+            place,
+            clause,
+        )
     hits = _continuation(clause, ctx)
     if not hits and not clause.startswith("我"):
         hits = pet_continuation(clause, ctx)
@@ -442,6 +415,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         h.content = h.content or third_person_zh(clause)
         if h.value and h.value.startswith("not "):
             ctx.extra["slot"] = h.topic  # 我不住北京了，(搬到)上海了
+        elif h.topic.startswith("location.") and h.value:
+            ctx.extra["place_zh"] = h.value
         if h.kind is S:
             ctx.extra["temporary"] = "1"
         if h.topic.endswith("pregnancy"):

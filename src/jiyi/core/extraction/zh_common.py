@@ -18,6 +18,7 @@ __all__ = [
     "date_value",
     "hedge_free",
     "name_value",
+    "normalise_zh",
     "object_key",
     "pet_key",
     "place_value",
@@ -131,3 +132,44 @@ def is_role(word: str) -> bool:
     if not word or len(word) > 14 or re.search(r"[人的]$|什么|哪", word):
         return False
     return word in JOBS_ZH or bool(_ROLE_SUFFIX.search(word))
+
+
+_CANTONESE_MAP = {
+    "喺": "在", "返工": "上班", "钟意": "喜欢", "鍾意": "喜欢", "唔": "不", "冇": "没有",
+    "係": "是", "系": "是", "佢": "他", "屋企": "家", "我个仔": "我儿子", "我个囡": "我女儿",
+    "咗": "了", "嘅": "的", "食": "吃", "饮": "喝",
+}  # fmt: skip
+_CANTONESE = re.compile(
+    r"喺|返工|钟意|鍾意|唔|冇|係|(?<=我)系|佢|屋企|我个仔|我个囡|咗|嘅|"
+    r"(?<=[我不唔要想去都爱欢意])食(?![物品材谱堂])|(?<=[我不唔要想去都爱欢意])饮(?![料食品])"
+)
+# "My mom 对海鲜过敏": an English subject in a Chinese clause.
+_EN_SUBJECT = {
+    "mom": "我妈妈", "mum": "我妈妈", "mother": "我妈妈", "dad": "我爸爸", "father": "我爸爸",
+    "wife": "我老婆", "husband": "我老公", "son": "我儿子", "daughter": "我女儿", "kid": "我孩子",
+    "kids": "我孩子", "boyfriend": "我男朋友", "girlfriend": "我女朋友", "sister": "我姐妹",
+    "brother": "我兄弟", "cat": "我的猫", "dog": "我的狗", "baby": "我宝宝", "partner": "我爱人",
+}  # fmt: skip
+
+
+def normalise_zh(clause: str) -> str:
+    """The clause in plain Mandarin with the user as its subject where they are meant:
+    Cantonese words, 本人/俺, an English subject ("my mom 对海鲜过敏"), 我和老公… as 我们."""
+    clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
+    clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
+    clause = re.sub(
+        r"^(?:my|our) (\w+)\s*",
+        lambda m: _EN_SUBJECT.get(m.group(1).lower(), m.group(0)),
+        clause,
+        flags=re.I,
+    )
+    clause = re.sub(r"^我(?:确实|真的|的确|本来就|一向)", "我", clause)
+    # 我和老公刚搬到成都: the user and family together say what holds for the user
+    clause = re.sub(
+        rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})(?=刚|已经|现在|一起|住|在|搬|去)", "我们", clause
+    )
+    clause = re.sub(
+        rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})都(?=是|在)", "我", clause
+    )  # 我和老公都是做IT的
+    clause = re.sub(r"^我(?:们)?是(?=在|从)", "我", clause)  # 我是在腾讯上班 = 我在腾讯上班
+    return clause

@@ -167,6 +167,14 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     if m and (o := object_key(m.group("x"))):  # 我是阿森纳的球迷
         return [Hit(P, f"pref.{o}", "pref.fan", polarity="like", obj=m.group("x"), value="like")]
     m = re.match(
+        r"^我?(?:一直)?(?:在)?(?:追|看|听|玩)了?(?:好|很)?(?:几|多|\d+|[一二两三四五六七八九十]+几?)年的?"
+        r"(?:剧|番|综艺|节目|游戏|歌|乐队|书)?(?:是|就是)(?P<x>.{1,12})$|"
+        r"^我?(?:追|看|听|玩)(?P<y>.{1,10}?)(?:追|看|听|玩)了(?:好|很)?(?:几|多|\d+|[一二两三四五六七八九十]+几?)年了?$",
+        c,
+    )
+    if m and (o := object_key(m.group("x") or m.group("y"))):  # 我追了好几年的剧是老友记
+        return [Hit(P, f"pref.{o}", "pref.years", polarity="like", value="like")]
+    m = re.match(
         r"^(?P<x>[^我，,]{1,6}?)(?:的话)?[，,]?我(?:是)?(?:真的?|绝对|从来|一般|基本|完全|实在)*"
         r"(?P<v>不吃|吃不了|不喝|喝不了|不碰|不能吃|不敢吃|受不了|不喜欢|很喜欢|超爱|最爱|喜欢)(?:的)?$",
         c,

@@ -1,0 +1,128 @@
+"""Whose clause is it? The English subject tracker.
+
+A clause names its subject ("I …", "my son …", "our cat …") or leaves it out. Left out, it is
+the relative or pet just named when it describes them ("My son Jake is 10 and plays soccer",
+"Our kitten, Pickles, is 4 months old"), and otherwise the user, as chat writes it: "Been vegan
+for years", "Moved to Chicago last fall", "Hate mornings", "…, living in Dallas".
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import PAST_VERBS
+from jiyi.core.extraction.hit import Context
+
+__all__ = ["resolve_subject"]
+
+I_ = re.IGNORECASE
+_HAS_SUBJECT = re.compile(
+    r"^(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|we'll|my|our|me|the|a|an|this|that|these|those|"
+    r"it|it's|there|here|he|she|they|his|her|their|you|your|what|how|why|when|where|who|which|"
+    r"is|are|was|can|could|would|should|will|do|does|did|please|let's)\b",
+    I_,
+)
+_THIRD_PERSON = re.compile(
+    r"^(?:also |and )?(?:plays|loves|likes|hates|goes|works|lives|has|attends|studies|takes|is)\b",
+    I_,
+)
+_BASE_VERB = (
+    r"love|hate|like|prefer|live|work|have|need|want|eat|drink|take|do|play|run|teach|study|own|"
+    r"go|use|adore|enjoy|can't|cannot|don't|never|always|usually|often|rarely|try|walk|bike|"
+    r"cycle|swim|commute|drive|cook|bake|read|write|practice|train|volunteer|teach"
+)
+_STATE_WORD = (
+    r"allergic|vegan|vegetarian|pescatarian|pregnant|married|single|divorced|engaged|retired|"
+    r"no longer|not|between|currently|originally|from|based|a huge|a big|super|really|pretty|"
+    r"kinda|kind of|sort of|obsessed|into|on|off|in|at|still|also|now|lactose|gluten|type"
+)
+
+
+def _lower(clause: str) -> str:
+    return clause[:1].lower() + clause[1:]
+
+
+def _user_clause(clause: str) -> str | None:
+    """The clause with the user put back as its subject, or None when it is not the user's."""
+    if re.match(
+        r"^[\w'-]+ (?:is|are|was|were|has|have|had|'s|will|can|gets|got|makes|seems)\b", clause, I_
+    ):
+        return None  # "Work has been crazy busy lately": it has a subject of its own
+    word = clause.split()[0].lower().strip(",:;") if clause.split() else ""
+    if word == "been":
+        return "I've " + _lower(clause)  # "Been vegan for about 5 years now"
+    if re.match(r"^(?:just|finally|recently|already|literally)\s+\w+", clause, I_):
+        return "I " + _lower(clause)  # "Just got back from Japan"
+    if word in PAST_VERBS or (word.endswith("ed") and len(word) > 3):
+        return "I " + _lower(clause)  # "Moved to Chicago last fall", "Had knee surgery"
+    if re.match(
+        rf"^(?:(?:now|still|also|currently|actually|mostly) )?(?:{_BASE_VERB})\b", clause, I_
+    ):
+        return "I " + _lower(clause)  # "Hate mornings honestly"
+    if word.endswith("ing") and len(word) > 4:
+        return "I'm " + _lower(clause)  # "Planning to propose in June", "living in Dallas"
+    if re.match(rf"^(?:{_STATE_WORD})\b", clause, I_):
+        return "I'm " + _lower(clause)  # "No longer vegetarian btw", "Currently between apartments"
+    return None
+
+
+def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
+    """The clause as if its subject were said, and whether it was inherited from a relative."""
+    clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
+    clause = re.sub(r"^(?:i|we) both ", "I ", clause, flags=I_)  # "(my husband and) I both work"
+    # "My husband and I both work in tech": what holds for both holds for the user
+    clause = re.sub(
+        r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) both ", "I ", clause, flags=I_
+    )
+    # "My boyfriend and I live together in Brooklyn": the two of them are "we"
+    clause = re.sub(
+        r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) (?=live|moved|are|'re|have|got|"
+        r"just|"
+        r"run|own|started|opened|work)",
+        "we ",
+        clause,
+        flags=I_,
+    )
+    # "…, living in Dallas with my wife and our two boys": a bare count of children is had
+    clause = re.sub(
+        r"^(?:my|our) (?=(?:two|three|four|five|\d) (?:boys|girls|kids|sons|daughters|children)$)",
+        "I have ",
+        clause,
+        flags=I_,
+    )
+    subject = ctx.extra.get("family_en")
+    inherited = False
+    if (animal := ctx.extra.get("pet_en")) and not re.match(r"^(?:i|we|my|our)\b", clause, I_):
+        noun = animal.split(".")[1].replace("_", " ")  # "Our kitten, Pickles, is 4 months old"
+        if re.fullmatch(r"[A-Z][a-z]+", clause):
+            clause = f"my {noun} is called {clause}"
+        elif re.match(r"^(?:is|'s|was|turned|just turned|goes by|has)\b", clause, I_):
+            clause = f"my {noun} {clause}"
+    elif subject and re.fullmatch(r"[A-Z][a-z]+", clause):
+        clause = f"{subject} is called {clause}"  # "my daughter, Emma, is 5"
+    if subject and _THIRD_PERSON.match(clause):
+        clause, inherited = f"{subject} {re.sub(r'^(?:also |and )', '', clause, flags=I_)}", True
+    elif subject:
+        # "My son is called Leo and he's 7": he is the son.
+        replaced = re.sub(r"^(?:he's|she's)\b", subject + " is", clause, flags=I_)
+        replaced = re.sub(r"^(?:his|her)\b", subject + "'s", replaced, flags=I_)
+        replaced = re.sub(r"^(?:he|she)\b", subject, replaced, flags=I_)
+        inherited, clause = replaced != clause, replaced
+    elif (
+        ctx.extra.get("subject_en") == "i"
+        and re.fullmatch(r"\d{1,2}", clause)
+        and ctx.extra.get("named")
+    ):
+        clause = f"I'm {clause}"  # "I'm Jake, 34, …"
+    elif (
+        ctx.extra.get("subject_en") == "i"
+        and re.match(r"^an? [a-z]", clause)
+        and not re.search(r"\b(?:is|are|was)\b", clause)
+    ):
+        clause = "I'm " + clause  # "I'm Lena, a data analyst from Berlin"
+    elif not _HAS_SUBJECT.match(clause) and ctx.extra.get("subject_en", "i") == "i":
+        clause = _user_clause(re.sub(r"^(?:also|then|and)\s+", "", clause, flags=I_)) or clause
+    if re.match(r"^(?:i|i'm|i've|i'd|im|we|we're|we've)\b", clause, I_):
+        ctx.extra.pop("family_en", None)
+        ctx.extra["subject_en"] = "i"
+    return clause, inherited
