@@ -331,11 +331,18 @@ async def run_phase(
 def http_vs_embedded(
     url: str, key: str, db: Path, rounds: int, per_round: int, rng: random.Random
 ) -> dict[str, Any]:
-    """Search p50/p95 at concurrency 1 through HTTP and embedded, alternating blocks."""
+    """Search p50/p95 at concurrency 1 through HTTP and embedded, alternating blocks.
+
+    The embedded side reads a copy of the store: both sides record reads (access counts),
+    and two processes writing one SQLite file made each wait for the other's write lock."""
+    import shutil
+
     from jiyi import Memory, MemoryConfig
     from jiyi.embedders import default_embedder
 
-    mem = Memory(db, embedder=default_embedder(), config=MemoryConfig(tenant=TENANT))
+    copy = db.with_name("embedded-copy.db")
+    shutil.copyfile(db, copy)
+    mem = Memory(copy, embedder=default_embedder(), config=MemoryConfig(tenant=TENANT))
     http: list[float] = []
     local: list[float] = []
     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}) as c:
@@ -403,7 +410,7 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 64, 200])
     ap.add_argument("--ops", nargs="+", default=["search", "context", "add"])
     ap.add_argument("--max-seconds", type=float, default=25.0, help="cap per phase")
-    ap.add_argument("--side-rounds", type=int, default=6, help="HTTP vs embedded: blocks each")
+    ap.add_argument("--side-rounds", type=int, default=20, help="HTTP vs embedded: blocks each")
     ap.add_argument(
         "--redis", default=os.environ.get("JIYI_REDIS") or os.environ.get("JIYI_TEST_REDIS_URL")
     )
@@ -428,7 +435,7 @@ def main() -> int:
             try:
                 wait_ready(url, proc)
                 if workers == 1 and args.side_rounds:
-                    side = http_vs_embedded(url, key, home / "jiyi.db", args.side_rounds, 25, rng)
+                    side = http_vs_embedded(url, key, home / "jiyi.db", args.side_rounds, 10, rng)
                     console.print(side)
                 for op in args.ops:
                     asyncio.run(run_phase(port, key, op, 1, 5, rng, 30))  # warm-up

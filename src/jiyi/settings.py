@@ -140,7 +140,7 @@ class Settings(BaseSettings):
     embed_concurrency: int = Field(default=2, ge=1, le=64)
     max_inflight: int = Field(default=8, ge=1, le=1024)
     max_queue: int = Field(default=64, ge=0, le=100_000)
-    max_queue_wait_ms: int = Field(default=500, ge=1)
+    max_queue_wait_ms: int = Field(default=300, ge=1)
     tenant_max_inflight: int | None = Field(default=None, ge=1)
     tenant_rate: float = Field(default=0.0, ge=0)
     tenant_burst: int = Field(default=20, ge=1)

@@ -72,7 +72,7 @@ class AdmissionLimits:
 
     max_inflight: int = 8
     max_queue: int = 64
-    max_wait: float = 0.5  # seconds
+    max_wait: float = 0.3  # seconds
     tenant_max_inflight: int | None = None  # None: max_inflight - 1 (at least 1)
     tenant_rate: float = 0.0  # requests/s per tenant; 0: unlimited
     tenant_burst: int = 20
@@ -163,9 +163,13 @@ class Admission:
     def _count(self, outcome: str) -> None:
         self.counts[outcome] = self.counts.get(outcome, 0) + 1
 
-    def _expected_wait(self) -> float:
-        """Seconds until a request joining the queue now would start."""
-        return self._service * (self.queued + 1) / self.limits.max_inflight
+    def _expected_wait(self, tenant: str | None = None) -> float:
+        """Seconds until a request joining the queue now would start: the queue drains
+        through the slots its tenants may use (one tenant alone uses ``tenant_cap`` of them;
+        dividing by all slots underestimated the wait by a third with four slots)."""
+        tenants = set(self._waiting) | set(self._running) | ({tenant} if tenant else set())
+        slots = min(self.limits.max_inflight, self.limits.tenant_cap * max(1, len(tenants)))
+        return self._service * (self.queued + 1) / slots
 
     def _retry_after(self) -> int:
         # Time for the queue ahead to drain through the slots, at least a second.
@@ -237,7 +241,7 @@ class Admission:
             return Refusal(
                 503, "overloaded", "the server is at capacity; retry later", self._retry_after()
             )
-        if self._expected_wait() > self.limits.max_wait:
+        if self._expected_wait(tenant) > self.limits.max_wait:
             self._count("queue_too_slow")
             return Refusal(
                 503,
