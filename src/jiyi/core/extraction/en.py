@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from jiyi.core.extraction.en_common import CHANGE_RE, IM, PAST_VERBS, third_person_en
 from jiyi.core.extraction.en_facts import home, identity
+from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
 from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet
@@ -20,6 +21,7 @@ from jiyi.core.extraction.en_tastes import avoid, diet, drink, preference
 from jiyi.core.extraction.en_work import education, work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
+from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_en
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
@@ -111,54 +113,6 @@ _AILMENT = re.compile(
     r"sprained \w+|broken \w+|infection|allergies)\b",
     I_,
 )
-_FREQ = (
-    r"every (?:other )?(?:single )?(?:day|morning|night|evening|week|weekend|weekday|month|year|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?|each (?:day|morning|night|evening|week|"
-    r"weekend)|"
-    r"(?:once|twice|three times|four times|five times|\d+ times|a few times|"
-    r"a couple (?:of )?times) "
-    r"(?:a|per|every) (?:day|week|month|year)|(?:a|per) (?:day|week|month|night)|daily|weekly|"
-    r"nightly|on (?:weekends|weekdays|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)|most (?:days|mornings|nights|evenings|weekends)"
-)
-_TIME_OF_DAY = (
-    r"(?: (?:and|&) (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?(?: (?:mornings?|evenings?|"
-    r"nights?|"
-    r"before (?:work|bed|school|breakfast)|after (?:work|dinner|school|lunch)|at night|"
-    r"in the (?:morning|evening|afternoon)|at \d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)?|"
-    r"at (?:noon|night|dawn|lunch)))*(?: to (?:unwind|relax|stay fit|keep fit|de-?stress|"
-    r"clear my head))?(?: for (?:\w+ )?(?:years|months|weeks|a while|ages))?(?: now)?"
-)
-_STOPPED = re.compile(
-    r"^i(?:'ve| have)? (?:quit|stopped|gave up|given up|no longer|don't|do not) (?P<x>(?:smoking|"
-    r"drinking|"
-    r"running|jogging|going to the gym|working out|vaping|biking|cycling|swimming|playing \w+|"
-    r"doing yoga|climbing|gaming|the gym|\w+ing))(?: any ?more)?$|^i (?:don't|no longer) (?P<y>run|"
-    r"smoke|"
-    r"vape|swim|bike|cycle|climb|game|work out|do yoga|go to the gym|play \w+)(?: any ?more)?$",
-    I_,
-)
-
-
-def _activity_key(phrase: str) -> str:
-    core = re.sub(
-        rf"\b(?:{_FREQ})\b|\b(?:usually|always|normally|typically|often|generally|regularly)\b",
-        "",
-        phrase,
-        flags=I_,
-    )
-    core = re.sub(r"\b(?:before|after) (?:work|bed|school|breakfast|dinner|lunch)\b|\bat night\b|"
-                  r"\bin the (?:morning|evening|afternoon)\b|\bfor \d+ (?:minutes|hours|mins)\b|"
-                  r"\b(?:mornings?|evenings?|nights?)\b", "", core, flags=I_)  # fmt: skip
-    core = {
-        "jogging": "run",
-        "running": "run",
-        "smoking": "smoke",
-        "go to the gym": "gym",
-        "going to the gym": "gym",
-        "the gym": "gym",
-    }.get(core.strip().lower(), core)
-    return slug(core)
 
 
 def _is_past(c: str) -> bool:
@@ -207,6 +161,7 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
             return []
     key = slug(goal.group("x") if goal else c.replace(date[1] if date else "", ""))
     if date is not None and not _COARSE.search(date[1]):
+        key = plan_key(c) or key  # "my interview" whatever else is said
         return [
             Hit(
                 E,
@@ -290,79 +245,8 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
     ]  # fmt: skip
 
 
-def _habit(c: str, ctx: Context) -> list[Hit]:
-    m = re.match(
-        r"^i (?:never|always|usually|don't|try not to|rarely) (?P<x>eat|drink|snack|have coffee|"
-        r"drink coffee|"
-        r"have caffeine|work|check email|use my phone) (?:anything )?(?:after|before|past) \S+",
-        c,
-        I_,
-    )
-    if m:  # "I never eat after 8pm": a rule the user keeps
-        return [Hit(F, f"habit.{_activity_key(c)}", "habit.timed", value="yes")]
-    m = re.match(
-        r"^my (?:daily )?commute is (?:about |around |roughly )?(?P<x>.+?)(?: (?:by|"
-        r"on) (?P<how>bike|foot|train|bus|car|subway))?$",
-        c,
-        I_,
-    )
-    if m:  # "My commute is about 30 minutes by bike"
-        return [Hit(F, "habit.commute", "habit.commute", value=m.group("how") or m.group("x"))]
-    m = re.match(
-        r"^(?P<d>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|weeknight)s?"
-        r"(?: (?:mornings?|evenings?|nights?))?|(?:mornings|evenings)) (?:are|is) "
-        r"(?:for|my|when i do|reserved for|all about) (?P<x>[a-z][\w' -]+)$",
-        c,
-        I_,
-    )
-    if m and not re.match(
-        r"(?:the |a |an )?(?:worst|best|busiest|hardest|longest|busy|hard|rough|tough|slow)\b",
-        m.group("x"),
-        I_,
-    ):  # "Sundays are for meal prep": what that day always holds
-        day, what = m.group("d").lower(), re.sub(r"^the ", "", m.group("x"), flags=I_)
-        return [Hit(F, f"habit.{_activity_key(what)}", "habit.day", value=day,
-                    content=f"User keeps {day} for {what}")]  # fmt: skip
-    if m := _STOPPED.match(c):
-        return [
-            Hit(
-                F,
-                f"habit.{_activity_key(m.group('x') or m.group('y'))}",
-                "habit.stopped",
-                value="no",
-                correction=True,
-            )
-        ]
-    m = (
-        re.match(
-            r"^i (?:usually|always|normally|typically|often|generally|regularly|still) (?P<x>.+)$",
-            c,
-            I_,
-        )
-        or re.match(rf"^(?:{_FREQ}){_TIME_OF_DAY},? i (?P<x>.+)$", c, I_)
-        or re.match(rf"^i(?:'ve| have)? (?P<x>.+?) (?:{_FREQ}){_TIME_OF_DAY}$", c, I_)
-        or re.match(
-            r"^i (?P<x>(?:walk|bike|cycle|drive|commute|run|take the (?:bus|train|subway|"
-            r"tube)) to (?:work|school|the office))$",
-            c,
-            I_,
-        )
-    )
-    if not m or re.search(r"\b(?:that|it|this|those|them)\b(?: up| out)?$", m.group("x"), I_):
-        return []  # "I always mix that up": about something said, not a routine
-    if re.fullmatch(
-        r"(?:forget|mix (?:it|them|that|those) up|get (?:it|that|them) wrong|lose track|"
-        r"get confused|say that|do that|wonder|ask)(?: \w+)?",
-        m.group("x"),
-        I_,
-    ):
-        return []  # "I'm actually 36, I always forget": a remark, not a routine
-    if re.match(r"(?:have|has|need|needs|got) to\b|gotta\b", m.group("x"), I_):
-        return []  # "I always have to ask when we eat out": a consequence, not a routine
-    return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit", value="yes")]
-
-
 _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
+    plan_change,
     profile_en,
     family,
     pet,
@@ -376,7 +260,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     avoid,
     preference,
     _state,
-    _habit,
+    habit,
     _plan,
     _past_event,
 )

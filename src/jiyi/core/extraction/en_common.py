@@ -32,7 +32,8 @@ IM = r"(?:i'm|i am|im)"
 ADV = (
     r"(?:(?:really|also|usually|always|never|often|just|actually|only|still|sometimes|"
     r"absolutely|totally|currently|now|mostly|rarely|seriously|honestly|definitely|kind of|"
-    r"sort of|normally|typically|generally|no longer|recently|finally|even|do|truly|"
+    r"sort of|normally|typically|generally|no longer|recently|finally|even|truly|"
+    r"do(?=\s+(?:love|like|hate|want|need|enjoy|miss|prefer|think|care|mind|eat|drink)\b)|"
     r"genuinely|pretty much|literally|kinda|super|so|very|quite|pretty|a bit|a little)\s+)*"
 )
 # Words between "my" and the relative or pet: "my little brother", "our rescue pup".
@@ -120,7 +121,10 @@ def third_person_en(clause: str) -> str:
     elif re.match(r"^i've\b", text, I_):
         text = "User has" + text[4:]
     elif m and m.group("verb"):
-        text = "User " + m.group("adv") + _third(m.group("verb")) + text[m.end() :]
+        adv, verb = m.group("adv"), _third(m.group("verb"))
+        if re.search(r"\bdo\s+$", adv, I_):  # "I do love sushi": the do carries the person
+            adv, verb = re.sub(r"\bdo\s+$", "does ", adv, flags=I_), m.group("verb")
+        text = "User " + adv + verb + text[m.end() :]
     elif re.match(r"^(?:my|our)\b", text, I_):
         text = "User's" + text[text.index(" ") :]
     elif re.match(r"^we(?:'re| are)\b", text, I_):

@@ -104,11 +104,26 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     if m:
         return [Hit(F, "location.hometown", "hometown", value=place(m.group("x") or m.group("y")))]
     m = re.match(
-        rf"^{IM} (?:now |officially )?(?P<x>married|single|divorced|engaged|widowed|"
+        r"^i(?:'ve| have)? (?:just |recently |finally |officially )?(?:got|gotten) (?P<x>married|"
+        r"engaged|divorced|separated)(?P<rest>)(?:[!.]*)$",
+        c,
+        I_,
+    ) or re.match(
+        rf"^{IM} (?:now |officially |actually |still )?(?P<x>married|single|divorced|engaged|"
+        rf"widowed|"
         rf"separated)\b(?P<rest>.*)$",
         c,
         I_,
     )
+    taken = re.match(
+        rf"^(?:i (?:now )?(?:have|'ve got|got) an? (?:new )?(?:boyfriend|girlfriend|partner)|{IM} "
+        r"(?:now )?(?:in a relationship|seeing someone|dating someone|"
+        r"taken))(?: now)?(?: actually)?$",
+        c,
+        I_,
+    )
+    if taken and (re.search(r"\bnow\b|\bnew\b", c, I_) or not taken.group(0).startswith("i ")):
+        return [Hit(F, "family.marital", "marital.taken", value="in a relationship")]
     if m:
         hits = [Hit(F, "family.marital", "marital", value=m.group("x").lower())]
         spouse = re.match(

@@ -79,8 +79,41 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     return hits
 
 
+def _switched(c: str) -> list[Hit]:
+    """ "My doctor switched me from metformin to Januvia" / "I stopped taking Zoloft": the old
+    medicine is no longer taken (its own slot set to "no") and the new one is."""
+    m = re.search(
+        r"\b(?:switched|moved|changed|put) (?:me |over )?from (?P<a>[\w -]+?) (?:to|"
+        r"onto) (?P<b>[\w -]+)$|"
+        rf"^{IM} (?:now )?(?:on|taking) (?P<b2>[\w -]+?) (?:instead of|"
+        rf"rather than) (?P<a2>[\w -]+)$|"
+        r"^i(?:'ve| have)? (?:stopped|quit) taking (?P<a3>[\w -]+?)(?: now)?$|"
+        rf"^{IM} (?:off|no longer on|not on|no longer taking) (?P<a4>[\w -]+?)(?: now|"
+        rf" any ?more)?$",
+        c,
+        I_,
+    )
+    if not m:
+        return []
+    old = m.group("a") or m.group("a2") or m.group("a3") or m.group("a4")
+    new = m.group("b") or m.group("b2")
+    if not DRUG_RE_EN.search(old) or (new and not DRUG_RE_EN.search(new)):
+        return []
+    hits = []
+    if o := object_key(re.sub(r"^(?:my|the)\s+", "", old, flags=I_)):
+        hits.append(Hit(F, f"health.medication.{o}", "medication.stopped", value="no",
+                        correction=True, content=f"User no longer takes {old}"))  # fmt: skip
+    if new and (n := object_key(new)):
+        text = f"User takes {new} (instead of {old})"
+        hits.append(Hit(F, f"health.medication.{n}", "medication.switched", value="yes",
+                        correction=True, content=text))  # fmt: skip
+    return hits
+
+
 def health(c: str, ctx: Context) -> list[Hit]:
     if hits := _allergy(c, ctx):
+        return hits
+    if hits := _switched(c):
         return hits
     m = re.search(
         rf"^(?:i|{IM}) (?:(?:have|take|am on|'m on|use|need|carry|always carry|started|"

@@ -219,6 +219,9 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
 
 
 def family(c: str, ctx: Context) -> list[Hit]:
+    if re.match(r"^i (?:now )?(?:have|'ve got|got) an? (?:new )?(?:boyfriend|girlfriend|partner)"
+                r"\b.*\b(?:now|new)\b", c, I_):  # fmt: skip
+        return []  # "I have a girlfriend now": no longer single (identity below)
     kids = re.match(
         r"^(?:i|we)(?: have|'ve got| have got) (?:a|an|one) (?P<n>\d{1,2}) ?(?:yo|y/o|year[- ]old|"
         r"-year-old)\b",

@@ -12,6 +12,7 @@ import re
 
 from jiyi.core.extraction.en_common import PAST_VERBS
 from jiyi.core.extraction.hit import Context
+from jiyi.core.extraction.lexicon import PETS_EN
 
 __all__ = ["resolve_subject"]
 
@@ -90,6 +91,13 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
         clause,
         flags=I_,
     )
+    breed = re.match(
+        r"^(?:he|she|it)(?:'s| is) (?:actually |really )?(?:an? )?(?P<b>[a-z][a-z ]+?)$", clause, I_
+    )
+    if breed and not ctx.extra.get("family_en") and breed.group("b").lower() in PETS_EN:
+        # "Sorry, he's a malamute, not a husky": said of the user's dog
+        species = ctx.extra.get("pet_en", f"pet.{PETS_EN[breed.group('b').lower()]}").split(".")[1]
+        clause = f"my {species.replace('_', ' ')} is a {breed.group('b')}"
     subject = ctx.extra.get("family_en")
     inherited = False
     if (animal := ctx.extra.get("pet_en")) and not re.match(r"^(?:i|we|my|our)\b", clause, I_):

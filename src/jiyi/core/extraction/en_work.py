@@ -76,15 +76,26 @@ def _employer(said: str, rule: str, neg: bool = False) -> Hit:
 
 def work(c: str, ctx: Context) -> list[Hit]:
     if re.match(
-        r"^i(?: now| mostly| mainly| usually| currently)?(?: work| am working|'m working|"
-        r"'m now working) "
-        rf"(?:remotely|from home|remote|hybrid)\b|^(?:{IM} )?(?:fully |mostly )?(?:remote|wfh)"
-        r"(?: now| these days)?$|^i wfh\b",
+        r"^(?:i|we)(?: now| mostly| mainly| usually| currently)?(?: work| am working|'m working|"
+        r"'m now working| went| have gone|'ve gone| are| 're| switched to| moved to)"
+        r" (?:fully |100% |completely |mostly |full-time |full time )?"
+        rf"(?:remotely|from home|remote|hybrid)\b|^(?:{IM} )?(?:fully |mostly )?(?:remote|wfh|"
+        rf"hybrid)"
+        r"(?: now| these days)?$|^i wfh\b|^(?:my|our) (?:job|company|team|work) (?:is|went|"
+        r"has gone) "
+        r"(?:fully |now )?(?:remote|hybrid)\b|"
+        rf"^{IM} (?:now )?in the office (?:\w+ days a week|part[- ]time|a few days)",
         c,
         I_,
     ):
         return [
-            Hit(F, "work.mode", "work.remote", value="hybrid" if "hybrid" in c.lower() else "yes")
+            Hit(
+                F,
+                "work.mode",
+                "work.remote",
+                value="hybrid" if re.search(r"hybrid|office", c, I_) else "yes",
+                correction=bool(re.search(r"\b(?:now|went|gone|switched|moved)\b", c, I_)),
+            )
         ]
     m = re.match(
         r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "
@@ -296,6 +307,21 @@ def work(c: str, ctx: Context) -> list[Hit]:
 
 
 def education(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^i(?:'ve| have)? (?:just )?(?:changed|switched) (?:my )?(?:major|majors|master'?s|"
+        r"degree|program|phd|concentration|focus)(?: over)? (?:to|into) (?P<x>[\w &'-]+)$|"
+        rf"^(?:{IM} (?:now )?majoring in|i major in|i(?:'m| am) now studying) (?P<y>[\w &'-]+?)"
+        r"(?: now)?$",
+        c,
+        I_,
+    )
+    if m:  # "I switched my master's to data science": the new major
+        major = clean_value(m.group("x") or m.group("y")).lower()
+        change = bool(m.group("x")) or c.lower().endswith(" now")
+        return [Hit(F, "education.major", "major.switch", value=major, correction=change)]
+    m = re.match(r"^(?i:i(?:'ve| have)? (?:just )?transferred to) (?P<x>[A-Z][\w .&'-]+)$", c)
+    if m and not is_place_en(m.group("x")):  # "I transferred to UCLA"
+        return [Hit(F, "education.school", "school.transfer", value=m.group("x"), correction=True)]
     m = re.match(rf"^{IM} (?:now )?(?:a |an )?(?P<x>{_STAGE})(?: (?:at|in) (?P<y>.+))?$", c, I_)
     if m:  # "I'm a sophomore at Ohio State"
         hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]

@@ -82,7 +82,9 @@ CONDITION_RE = re.compile(alternation(CONDITIONS), re.IGNORECASE)
 DRUG_RE_ZH = re.compile(
     r"[\u4e00-\u9fffA-Za-z]{0,8}?(?:药|胰岛素|片|胶囊|针|滴剂|喷雾|贴)|[\u4e00-\u9fff]{1,6}素|二甲双胍|优甲乐|"
     r"阿司匹林|"
-    r"布洛芬|他汀|褪黑素|头孢|青霉素|激素|避孕药|抗生素|降压药|降糖药|叶酸|钙片|维生素|鱼油|益生菌"
+    r"布洛芬|他汀|褪黑素|头孢|青霉素|激素|避孕药|抗生素|降压药|降糖药|叶酸|钙片|维生素|鱼油|益生菌|"
+    r"[\u4e00-\u9fff]{1,5}(?:脲|他汀|沙坦|地平|洛尔|拉唑|西汀|普兰|霉素|西林|替尼|列汀|列净|格列)|"
+    r"阿卡波糖|优思明|达英|舍曲林|氟西汀|帕罗西汀|来士普|左甲状腺素|甲巯咪唑|泼尼松|奥司他韦"
 )
 DRUG_RE_EN = re.compile(
     r"\b(?:metformin|insulin|aspirin|ibuprofen|statins?|lisinopril|levothyroxine|synthroid|"
@@ -92,7 +94,11 @@ DRUG_RE_EN = re.compile(
     r"blood pressure (?:meds|medication|pills)|vitamins?(?: [a-z]\d{0,2})?|supplements?|fish oil|"
     r"probiotics?|iron(?: pills| supplements)?|b12|magnesium|zinc|folic acid|biotin|collagen|"
     r"[a-z]+(?:pril|olol|statin|azole|mab|sartan|"
-    r"pine|oxetine|afil|tidine|mycin|cillin))\b|\b(?:meds|medication|medicine|pills)\b",
+    r"pine|oxetine|afil|tidine|mycin|cillin|gliptin|gliflozin|glutide|zepam|zolam|triptan|"
+    r"pride|dronate)|januvia|jardiance|ozempic|wegovy|mounjaro|trulicity|xanax|wellbutrin|"
+    r"bupropion|gabapentin|lamotrigine|humira|advil|tylenol|claritin|zyrtec|allegra|singulair|"
+    r"albuterol|ventolin|flonase|accutane|spironolactone|valium|lithium|abilify|seroquel)\b|"
+    r"\b(?:meds|medication|medicine|pills)\b",
     re.IGNORECASE,
 )
 HEALTH_RE = re.compile(

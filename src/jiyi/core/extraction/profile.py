@@ -13,6 +13,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.topics import clean_value, slug
 from jiyi.core.models import MemoryKind
+from jiyi.core.timewords import find_date
 
 __all__ = ["profile_en", "profile_zh"]
 
@@ -42,7 +43,18 @@ def _date(value: str) -> str:
     return f"{int(m.group(1))}-{int(m.group(2))}" if m else clean_value(value).lower()
 
 
+def _due(said: str, ctx: Context, content: str) -> list[Hit]:
+    """The month a pregnancy is due: a value of the pregnancy, so a new date supersedes it."""
+    date = find_date(said, ctx.ref) or find_date(f"in {said}", ctx.ref)
+    if date is None:
+        return []
+    value = f"due {date[0].year}-{date[0].month:02d}"
+    return [Hit(F, "health.pregnancy", "pregnancy.due", value=value, content=content)]
+
+
 def profile_zh(c: str, ctx: Context) -> list[Hit]:
+    if m := re.search(r"预产期(?:其实)?(?:是|在|定在|改到|改成|推到)?(?P<x>[^，,]+?)(?:了)?$", c):
+        return _due(m.group("x"), ctx, f"用户预产期是{m.group('x')}")  # 我预产期是八月份
     if m := re.match(r"^我(?:是)?(?P<x>AB|O|A|B|RH阴性|熊猫)型?血$", c, I_):
         return [Hit(F, "identity.blood_type", "blood_type", value=m.group("x").upper())]
     m = re.match(r"^我(?:的)?(?:身高|个子)(?:有|是|大概)?(?P<x>.+?)(?:左右|多)?$", c) or re.match(
@@ -90,6 +102,18 @@ _SIGNS_EN = (
 
 
 def profile_en(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^(?:(?:i'm|i am|we're|we are|she's) (?:now |actually )?)?due (?:in|on|around|"
+        r"at the end of|"
+        r"early|late|mid)?\s*(?P<x>.+)$|^(?:my|our|the baby's) due date is (?:in |on )?(?P<y>.+)$",
+        c,
+        I_,
+    )
+    if m:  # "I'm due in August", "(I'm pregnant,) due in October"
+        said = m.group("x") or m.group("y")
+        return _due(
+            said, ctx, f"User is due {'' if m.group('y') else 'in '}{said}".replace("in on", "on")
+        )
     if m := re.match(
         rf"^(?:i'm|i am) (?:a |an )?(?:total |typical |classic )?(?P<x>{_SIGNS_EN})$", c, I_
     ):

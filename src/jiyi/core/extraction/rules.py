@@ -23,7 +23,7 @@ from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
 from jiyi.core.extraction.infer import bare_value
-from jiyi.core.extraction.lexicon import HEDGE_RE
+from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
 from jiyi.core.extraction.segment import (
     is_chitchat,
     is_passive,
@@ -43,6 +43,7 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.pii import redact_pii
+from jiyi.core.slots import same_value
 from jiyi.core.text import has_cjk, is_traditional, to_simplified, to_traditional
 
 __all__ = ["RuleExtractor"]
@@ -134,7 +135,7 @@ _WRONG = re.compile(
 )
 
 
-_NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|there|here|it|that", re.IGNORECASE)
+_NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
 _ORDER = re.compile(
     r"\b(?:that's|thats|that is) (?:my|what i) (?:usual|order|go-to|always get|usually get|"
     r"always order|usually order)\b|\bmy (?:usual|standard|regular) order\b|"
@@ -339,6 +340,7 @@ class RuleExtractor:
             if wrong:
                 # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
                 said = clean_value(wrong.group("y") or wrong.group("z") or wrong.group("w") or "")
+                said = re.sub(r"^(?:a|an|the|my)\s+", "", said, flags=re.I)
                 for cand in found.values():
                     cand.is_correction = True
                     cand.replaces = cand.replaces or said or None
@@ -347,6 +349,11 @@ class RuleExtractor:
                 continue
             family_pronoun = bool(ctx.extra) and bool(
                 re.match(r"^(?:她|他)(?!们)|^(?:he|she|he's|she's|his|her)\b", clause, re.I)
+            )
+            # "Sorry, he's a malamute, not a husky": only a pet is a breed
+            breed = re.match(r"^(?:he|she)(?:'s| is) (?:actually )?an? (.+)$", clause, re.I)
+            family_pronoun = family_pronoun or bool(
+                breed and breed.group(1).lower() in PETS_EN and (correcting or replaces or ahead)
             )
             if _HYPOTHETICAL.match(clause):
                 hypothetical = True  # "如果可以的话，我也想养只猫": what follows is not a plan
@@ -382,6 +389,24 @@ class RuleExtractor:
                     continue
                 if hit.drop:
                     found.pop(hit.drop, None)
+                previous = found.get(hit.topic)
+                refines = (  # "I'm pregnant, due in October": the detail is the value
+                    previous is not None
+                    and previous.value == "yes"
+                    and cand.value not in (None, "no")
+                    and not cand.is_correction
+                )
+                if previous is not None and (
+                    refines
+                    or (previous.value is not None and same_value(previous.value, cand.value))
+                ):  # "We went hybrid, I'm in the office three days a week now": one memory
+                    grown = previous.content in cand.content  # already told as one (pet intro)
+                    previous.content = (
+                        cand.content if grown else _join(previous.content, cand.content, lang)
+                    )
+                    previous.quote = _join(previous.quote or "", raw, lang)
+                    previous.value = cand.value if refines else previous.value
+                    continue
                 previous = found.pop(hit.topic, None)
                 # Within one message the last word on a slot wins ("不住北京了，搬到上海了"),
                 # and inherits the correction flag of what it overrides.

@@ -14,10 +14,12 @@ from collections.abc import Callable
 
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
+from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_zh
-from jiyi.core.extraction.topics import clean_value, normalize_object, slug
-from jiyi.core.extraction.zh_common import ADV, CHANGE_RE, REL, normalise_zh, third_person_zh
+from jiyi.core.extraction.topics import clean_value, slug
+from jiyi.core.extraction.zh_common import CHANGE_RE, REL, normalise_zh, third_person_zh
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits
+from jiyi.core.extraction.zh_habits import habit, habit_change
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
 from jiyi.core.extraction.zh_people import family, pet, pet_continuation, renamed
 from jiyi.core.extraction.zh_tastes import avoid, drink, preference
@@ -63,26 +65,6 @@ _ONGOING = re.compile(
     r"戒糖|控糖|养胃|带娃|坐月子|休产假|休假|实习|恢复|康复|休养|养伤|养病|复健|学.+|练.+|准备.+|报名.+|"
     r"参加.+(?:培训|课程|班)|上.+(?:课|班)|[\u4e00-\u9fff]{1,4}期)$"
 )
-_ACTIVITY = (
-    r"跑步|晨跑|夜跑|健身|撸铁|游泳|瑜伽|普拉提|锻炼|运动|爬山|徒步|骑车|骑行|熬夜|抽烟|吸烟|喝酒|"
-    r"打游戏|玩游戏|打球|打篮球|打羽毛球|打网球|打乒乓球|踢球|踢足球|钓鱼|跳舞|练琴|弹琴|画画|"
-    r"写日记|早起|滑雪|冲浪|攀岩|拳击|冥想|遛狗|追剧|刷剧|加班|开车|通勤|喝咖啡|喝奶茶|吃宵夜|"
-    r"看书|读书|写作|练字|做饭|打坐|背单词|学英语|刷题"
-)
-_HABIT_TIME = re.compile(
-    r"(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末])?|天天|周末|工作日|平时|"
-    r"一般|通常|经常|总是|常常|基本上?|早上|晚上|上午|下午|中午|傍晚|夜里|睡前|饭后|饭前|下班后|"
-    r"上班前|起床后|坚持|习惯|都|会|要|去|来|[\d一二两三四五六七八九十半]+(?:次|个小时|小时|分钟|公里|"
-    r"km|杯|趟|遍|圈|页|本|点)(?:左右|多)?|以后|之前|前|后|才"
-)
-
-
-def _activity_key(phrase: str) -> str:
-    """每天早上跑步五公里 / 我已经不跑步了 → 跑步: the routine without its times."""
-    core = _HABIT_TIME.sub("", clean_value(phrase))
-    return normalize_object(core)[:12] if core else slug(phrase)
-
-
 # What makes a dated clause a plan: something the user will do.
 _PLAN_ACT = (
     r"要|会|得|打算|准备|计划|将|去|回|飞|约|见|开|考|参加|出差|旅游|旅行|度假|搬|结婚|办|交|上|做|看|拔|"
@@ -162,6 +144,7 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         return []  # 这个月我都在上海，周末才回家: part of the state just said
     key = slug(goal.group("x") if goal else c.replace(date[1] if date else "", ""))
     if date is not None and not _COARSE.search(date[1]):
+        key = plan_key(c) or key  # 面试 whatever else is said: 改到下周五 lands on it
         day = date[0].date().isoformat()
         return [Hit(E, f"plan.{key}", "plan.dated", when=date[0], ttl=EVENT_TTL, value=day)]
     return [Hit(G, f"goal.{key}", "goal", when=date[0] if date else None)]
@@ -207,6 +190,14 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     window = find_time_window(c, ctx.ref)
+    ahead = find_date(c, ctx.ref)
+    if (
+        window
+        and ahead
+        and ahead[0] > ctx.ref
+        and window.expression in ahead[1] != window.expression
+    ):
+        return []  # 面试改到下周五了: 周五 is next week's, not last week's
     if (
         window is None
         or window.recent  # 最近开始练瑜伽了: ongoing, a state
@@ -238,52 +229,6 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
     ]
 
 
-_COMMUTE = re.compile(
-    r"^(?:我)?(?:每天|平时|一般|都)*(?P<x>开车|坐地铁|坐公交|骑车|骑电动车|走路|步行|打车|坐班车|坐高铁)"
-    r"(?:去)?(?:上下班|上班|上学|通勤)"
-)
-
-
-_TIMED_ROUTINE = re.compile(
-    r"^(?:我)?(?:早上|晚上|中午|下午|睡前|饭后|周末|工作日)[^，,]{0,6}?(?:一般|都|就|尽量|从来)?"
-    r"(?P<x>(?:不|少|会|要)[^，,]{1,8})$"
-)
-
-
-def _habit(c: str, ctx: Context) -> list[Hit]:
-    if m := _TIMED_ROUTINE.match(c):  # 我晚上八点以后不吃东西
-        return [Hit(F, f"habit.{_activity_key(c)}", "habit.timed", value="yes")]
-    if m := _COMMUTE.match(c):  # 我开车上下班
-        return [Hit(F, "habit.commute", "habit.commute", value=m.group("x"))]
-    m = re.match(rf"^(?:我)?{ADV}(?:不再|再也不|不)(?P<x>(?:{_ACTIVITY}))(?:了)$", c)
-    if m:  # 我已经不跑步了: the routine stopped
-        return [
-            Hit(
-                F,
-                f"habit.{_activity_key(m.group('x'))}",
-                "habit.stopped",
-                value="no",
-                correction=True,
-            )
-        ]
-    if ctx.extra.get("temporary"):
-        return []  # 这个月我都在上海，周末才回家: part of the temporary state, not a routine
-    m = re.match(
-        r"^(?:我)?(?:(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末])?|天天|周末|工作日|"
-        r"平时|一般|通常|经常|总是|常常|习惯(?:了)?|基本上?|坚持|几乎每天|每个周末|每隔.{1,3}|"
-        r"(?:每逢|逢)?初一(?:和|、)?十五|每个?月初一)"
-        r"(?:都|会|要|也|去)?(?P<x>.{2,})$",
-        c,
-    ) or re.match(r"^(?:我)?有(?P<x>.{2,10})的习惯$", c)
-    if m and re.search(r"打喷嚏|咳嗽|头疼|头痛|流鼻涕|失眠|拉肚子|过敏|发烧|胃疼", m.group("x")):
-        return []  # 常常打喷嚏: a symptom, not a routine
-    if m and re.match(r"^(?:比较|很|挺|特别|有点|非常|蛮|太|超|不太|还)", m.group("x")):
-        return []  # 平时比较忙: how the user is, not what they do
-    if m and not re.search(r"你|吗", c):
-        return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit", value="yes")]
-    return []
-
-
 _FACTS: tuple[Callable[[str, Context], list[Hit]], ...] = (
     profile_zh,
     family,
@@ -305,8 +250,9 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     drink,
     avoid,
     preference,
+    habit_change,
     _state,
-    _habit,
+    habit,
     _plan,
     _past_event,
 )
@@ -323,13 +269,14 @@ _ELIDED = re.compile(r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从�
 _CONTINUE = re.compile(
     r"^(?:现在|目前|后来|如今|已经|都|其实|然后)*(?:而是|是在|是|在|到了|到|去了|去|进了|改成|改为|换成|"
     r"换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|当|做|转去做|转去当|转做|改做|改当|去做|去当|转行做|"
-    r"转岗做|转到)(?P<x>[^，,不]{1,12}?)(?:了|上班|工作|住|啦)?$"
+    r"转岗做|转到|读|学|念|改读|改学)(?P<x>[^，,不]{1,12}?)(?:专业)?(?:了|上班|工作|住|啦)?$"
 )
 _TEMPLATES = {
     "location.home": "用户住在{}",
     "location.work": "用户在{}工作",
     "work.employer": "用户在{}工作",
     "work.role": "用户的工作是{}",
+    "education.major": "用户的专业是{}",
 }
 
 
@@ -379,7 +326,7 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             place,
             clause,
         )
-    hits = _continuation(clause, ctx)
+    hits = plan_change(clause, ctx) or _continuation(clause, ctx)
     if not hits and not clause.startswith("我"):
         hits = pet_continuation(clause, ctx)
         subject = ctx.extra.get("family_zh")

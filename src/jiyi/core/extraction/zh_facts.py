@@ -286,6 +286,17 @@ def education(c: str, ctx: Context) -> list[Hit]:
         stage = {"博": "博士", "研": "研究生"}.get(m.group("x"), m.group("x"))
         return [Hit(F, "education.stage", "school.stage", value=stage)]
     m = re.match(
+        r"^(?:我)?(?:已经)?转(?:了)?专业(?:了)?(?:(?:到|去|成)了?(?P<x>.+?)(?:专业)?)?$", c
+    )
+    if m:  # 我转专业了，(现在读金融): the major that follows is the new one
+        ctx.extra["slot"] = "education.major"
+        value = clean_value(m.group("x") or "")
+        return (
+            [Hit(F, "education.major", "major.switch", value=value, correction=True)]
+            if value
+            else []
+        )
+    m = re.match(
         r"^(?:我)?(?:的)?(?:本科|大学|研究生|硕士|博士|读研|读博)?(?:的)?(?:专业|研究方向|方向)(?:是|读的是|学的是)(?P<x>.+)$|"
         r"^(?:我)?(?:本科|大学|研究生|硕士|博士)?(?:是)?(?:学|读|念)的(?:是)?(?P<y>.+?)(?:专业)?$|"
         r"^我是(?P<z>.+?)专业的$",
@@ -335,7 +346,8 @@ def marital(c: str, ctx: Context) -> list[Hit]:
             ),
         ]
     if m := re.match(
-        r"^我(?:已经)?(?P<x>结婚了|结婚(?:有)?.{1,3}年了?|已婚|单身|还是单身|离婚了|离异|订婚了|脱单了|有对象了)",
+        r"^我(?:其实|现在|目前|已经|是|也是|一直|还)*(?P<x>结婚了|结婚(?:有)?.{1,3}年了?|已婚|单身|还是单身|离婚了|离异|"
+        r"订婚了|脱单了|有对象了|有(?:男|女)朋友了|(?:在)?谈恋爱了?|恋爱了)",
         c,
     ):
         x = m.group("x")
@@ -347,7 +359,7 @@ def marital(c: str, ctx: Context) -> list[Hit]:
         status = (
             "单身"
             if "单身" in status
-            else ("有对象" if status in ("脱单了", "有对象了") else status)
+            else ("有对象" if re.search(r"脱单|对象|朋友|恋爱", status) else status)
         )
         return [Hit(F, "family.marital", "marital", value=status)]
     return []

@@ -124,8 +124,36 @@ def condition(c: str, ctx: Context) -> list[Hit]:
     return [Hit(F, f"health.{key}", "condition", content=f"用户{zh}", value="yes")]
 
 
+def _dose_free(drug: str) -> str:
+    """一片二甲双胍 → 二甲双胍: the medicine, not the dose."""
+    return re.sub(r"^(?:[一两二三四半\d]+)(?:片|粒|颗|支|袋|针|瓶|次)", "", drug)
+
+
 def medication(c: str, ctx: Context) -> list[Hit]:
     """我在吃降压药 / 每天都要打胰岛素 / 我一直在服用优甲乐."""
+    m = re.search(
+        r"(?:把)?(?P<a>[^，,把]{2,10}?)(?:换成|改成|换)了?(?P<b>[^，,]{2,10}?)(?:了)?$|"
+        r"(?:不|没)(?:再)?(?:吃|服用|打|用)(?P<c>[^，,]{2,10}?)了$|停了?(?P<d>[^，,]{2,10}?)(?:了)?$",
+        c,
+    )
+    old = (m.group("a") or m.group("c") or m.group("d")) if m else None
+    if (
+        m
+        and old
+        and DRUG_RE_ZH.search(old)
+        and (not m.group("b") or DRUG_RE_ZH.search(m.group("b")))
+    ):
+        # 医生让我把二甲双胍换成了格列美脲: the old medicine stopped, the new one taken
+        hits = []
+        if o := object_key(_dose_free(clean_value(old))):
+            text = f"用户不再服用{clean_value(old)}"
+            hits.append(Hit(F, f"health.medication.{o}", "medication.stopped", value="no",
+                            correction=True, content=text))  # fmt: skip
+        if m.group("b") and (n := object_key(_dose_free(clean_value(m.group("b"))))):
+            text = f"用户改服{clean_value(m.group('b'))}"
+            hits.append(Hit(F, f"health.medication.{n}", "medication.switched", value="yes",
+                            correction=True, content=text))  # fmt: skip
+        return hits
     m = re.search(
         r"(?:在|正在|每天|天天|一直|长期|按时|定期|需要|得|要)(?:都|还)?(?:要|得|会|需要|在)?"
         r"(?:吃|服用|打|用|注射|喷|服)(?P<x>[^，。,]{1,12})",
@@ -133,7 +161,7 @@ def medication(c: str, ctx: Context) -> list[Hit]:
     )
     if not m or not DRUG_RE_ZH.search(m.group("x")) or re.search(r"你|什么|哪", c):
         return []
-    drug = re.sub(r"(?:的)?(?:了|呢|啊)$", "", clean_value(m.group("x")))
+    drug = _dose_free(re.sub(r"(?:的)?(?:了|呢|啊)$", "", clean_value(m.group("x"))))
     if o := object_key(drug):
         return [Hit(F, f"health.medication.{o}", "medication", value="yes")]
     return []

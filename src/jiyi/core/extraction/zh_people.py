@@ -308,6 +308,10 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         rf"^(?:我们家|我家|我的|我|我养的|家里|家里的)(?:的|养的)?(?:那只|这只|一只|只|那条|条)?"
         rf"(?P<pet>{_PET})(?P<rest>.*)$",
         c,
+    ) or re.match(  # 狗狗今年四岁了: said by its owner, the pet is theirs
+        r"^(?P<pet>狗狗|猫咪|猫猫|狗子|喵星人|汪星人)(?P<rest>(?:今年|现在|已经|其实)*(?:[\d一二两三四五六七八九十]+岁|"
+        r"叫|是只?|是一只).*)$",
+        c,
     )
     if m and not re.match(r"^(?:毛|粮|砂|罐头|窝|笼)", m.group("rest")):
         key = f"pet.{pet_key(m.group('pet'))}"

@@ -142,6 +142,15 @@ def _objects(phrase: str) -> list[str]:
     return [phrase]
 
 
+def _category(word: str) -> str | None:
+    """绿色 → 颜色, 秋天 → 季节: the category a favourite names by itself."""
+    if re.fullmatch(r"[深浅淡亮暗天湖宝藏墨军奶]?[红橙黄绿青蓝紫黑白粉灰棕金银咖米]色", word):
+        return "颜色"
+    if re.fullmatch(r"[春夏秋冬](?:天|季)", word):
+        return "季节"
+    return None
+
+
 def preference(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:我)?(?:的)?口味(?:比较|偏|很|特别|挺|超|有点)?(?P<x>清淡|甜|辣|咸|酸|淡)(?:一点|一些)?(?:的)?$",
@@ -243,6 +252,12 @@ def preference(c: str, ctx: Context) -> list[Hit]:
                 value=fav,
             )
         ]
+    m = re.match(r"^(?:我)?(?:现在|已经|其实|也)*(?:能|可以|敢)(?:吃|喝)(?P<x>[^，,]{1,6}?)了$", c)
+    if m and (o := object_key(m.group("x"))):  # 我现在能吃香菜了: no longer a dislike
+        return [Hit(P, f"pref.{o}", "pref.now_ok", polarity="like", value="like", correction=True)]
+    m = re.match(r"^(?:我)?(?:其实|还是|现在)?(?:最喜欢|最爱)(?P<x>.{2,4})(?:了)?$", c)
+    if m and (cat := _category(m.group("x"))):  # 我最喜欢绿色: the favourite colour
+        return [Hit(P, f"favorite.{cat}", "favorite.kind", polarity="like", value=m.group("x"))]
     if re.search(r"这段时间|暂时|这阵子|这几天|这个月|这周|最近", c) and re.search(
         r"不(?:吃|喝|碰)|戒", c
     ):

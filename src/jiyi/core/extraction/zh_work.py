@@ -78,6 +78,22 @@ def work(c: str, ctx: Context) -> list[Hit]:
         re.I,
     ):
         return [Hit(F, "work.mode", "work.remote", value="yes")]
+    m = re.match(
+        r"^(?:我|我们|公司|我们公司)?(?:现在|目前|已经|开始)*(?:要求|改成|改为|换成|实行|是|都是)?"
+        r"(?P<x>混合办公|弹性办公|坐班|去公司上班|回公司上班|回办公室上班|全勤坐班)(?:了|制)?$",
+        c,
+    )
+    if m:  # 公司现在要求混合办公了: how the user works now
+        value = "hybrid" if m.group("x").startswith(("混合", "弹性")) else "office"
+        return [
+            Hit(
+                F,
+                "work.mode",
+                "work.mode",
+                value=value,
+                correction=bool(re.search("了|改|现在", c)),
+            )
+        ]
     m = re.match(r"^(?:我)?[^，,]{0,10}?(?:去|到)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:上班|工作)$", c)
     if m and is_place_zh(m.group("x")) and not re.search(r"明天|下周|下个月|要去|打算", c):
         return [Hit(F, "location.work", "work.commute", value=m.group("x"))]  # 每天搭高铁去台北上班

@@ -1,0 +1,193 @@
+"""English rules for routines: what the user does regularly, when, and what they stopped.
+
+A routine's slot is the activity in its base form ("I go swimming every Monday" and "I swim
+on Tuesdays now" are both ``habit.swim``) and its value is the schedule, so a new day or time
+supersedes the old one and "I stopped swimming" sets it to "no".
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.topics import slug
+from jiyi.core.models import MemoryKind
+
+__all__ = ["habit"]
+
+F = MemoryKind.FACT
+I_ = re.IGNORECASE
+
+_FREQ = (
+    r"every (?:other )?(?:single )?(?:day|morning|night|evening|week|weekend|weekday|month|year|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?|each (?:day|morning|night|evening|week|"
+    r"weekend)|"
+    r"(?:once|twice|three times|four times|five times|\d+ times|a few times|"
+    r"a couple (?:of )?times) "
+    r"(?:a|per|every) (?:day|week|month|year)|(?:a|per) (?:day|week|month|night)|daily|weekly|"
+    r"nightly|on (?:weekends|weekdays|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)|most (?:days|mornings|nights|evenings|weekends)"
+)
+_TIME_OF_DAY = (
+    r"(?: (?:and|&) (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?(?: (?:mornings?|evenings?|"
+    r"nights?|"
+    r"before (?:work|bed|school|breakfast)|after (?:work|dinner|school|lunch)|at night|"
+    r"in the (?:morning|evening|afternoon)|at \d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)?|"
+    r"at (?:noon|night|dawn|lunch)))*(?: to (?:unwind|relax|stay fit|keep fit|de-?stress|"
+    r"clear my head))?(?: for (?:\w+ )?(?:years|months|weeks|a while|ages))?(?: now)?"
+)
+_STOPPED = re.compile(
+    r"^i(?:'ve| have)? (?:quit|stopped|gave up|given up|no longer|don't|do not) (?P<x>(?:smoking|"
+    r"drinking|"
+    r"running|jogging|going to the gym|working out|vaping|biking|cycling|swimming|playing \w+|"
+    r"doing yoga|climbing|gaming|the gym|\w+ing))(?: any ?more)?$|^i (?:don't|no longer) (?P<y>run|"
+    r"smoke|"
+    r"vape|swim|bike|cycle|climb|game|work out|do yoga|go to the gym|play \w+)(?: any ?more)?$",
+    I_,
+)
+
+
+_E_VERBS = frozenset(
+    "hike dance skate bike ride write meditate bake practice drive commute cycle vape smoke "
+    "dine serve juggle paddle kayake skydive snowboarde rollerblade journale".split()
+)
+_ALIASES = {"jog": "run", "go to the gym": "gym", "the gym": "gym", "hit the gym": "gym",
+            "work out": "workout", "lift": "lift weights", "do yoga": "yoga",
+            "spin class": "spin", "spin": "spin"}  # fmt: skip
+
+
+def _lemma(word: str) -> str:
+    """swimming → swim, hiking → hike, running → run: the verb a routine is keyed by."""
+    w = word.lower()
+    if not w.endswith("ing") or len(w) < 6 or w in ("spring", "morning", "evening", "string"):
+        return w
+    base = w[:-3]
+    if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
+        return base[:-1]  # swimm → swim
+    return base + "e" if base + "e" in _E_VERBS else base
+
+
+def _activity_key(phrase: str) -> str:
+    core = re.sub(
+        rf"\b(?:{_FREQ})\b|\b(?:usually|always|normally|typically|often|generally|regularly|"
+        r"now|still|also|these days|anymore|any more)\b",
+        "",
+        phrase,
+        flags=I_,
+    )
+    core = re.sub(r"\b(?:before|after) (?:work|bed|school|breakfast|dinner|lunch)\b|\bat night\b|"
+                  r"\bin the (?:mornings?|evenings?|afternoons?)\b|\bfor \d+ (?:minutes|hours|"
+                  r"mins)\b|"
+                  r"\b(?:mornings?|evenings?|nights?)\b|,? not \w+$",
+                  "", core, flags=I_)  # fmt: skip
+    words = core.lower().split()
+    while words and words[0] in ("go", "going", "do", "doing", "play", "playing", "i", "to"):
+        words = words[1:]  # "go swimming", "doing yoga", "playing tennis"
+    words = [_lemma(words[0]), *words[1:]] if words else words
+    if words and words[-1] in ("classes", "class", "sessions", "session"):
+        words = words[:-1]  # "I do spin classes" is spinning
+    core = " ".join(words)
+    return slug(_ALIASES.get(core, core))
+
+
+_SCHEDULE = re.compile(
+    rf"\b(?:{_FREQ})(?: (?:mornings?|evenings?|nights?|afternoons?))?\b|"
+    r"\bin the (?:mornings?|evenings?|afternoons?)\b|\bat night\b|"
+    r"\b(?:before|after) (?:work|bed|school|breakfast|dinner|lunch)\b|"
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings?|evenings?|nights?)\b|"
+    r"\b(?:mornings|evenings|nights)\b",
+    I_,
+)
+
+
+def _schedule(c: str) -> str:
+    """When the routine happens ("every monday night", "in the evenings"); "yes" if unsaid."""
+    said = " ".join(m.group(0).lower() for m in _SCHEDULE.finditer(re.sub(r",? not \w+$", "", c)))
+    return said or "yes"
+
+
+def habit(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^i (?:never|always|usually|don't|try not to|rarely) (?P<x>eat|drink|snack|have coffee|"
+        r"drink coffee|"
+        r"have caffeine|work|check email|use my phone) (?:anything )?(?:after|before|past) \S+",
+        c,
+        I_,
+    )
+    if m:  # "I never eat after 8pm": a rule the user keeps
+        return [Hit(F, f"habit.{_activity_key(c)}", "habit.timed", value=_schedule(c))]
+    m = re.match(
+        r"^my (?:daily )?commute is (?:about |around |roughly )?(?P<x>.+?)(?: (?:by|"
+        r"on) (?P<how>bike|foot|train|bus|car|subway))?$",
+        c,
+        I_,
+    )
+    if m:  # "My commute is about 30 minutes by bike"
+        return [Hit(F, "habit.commute", "habit.commute", value=m.group("how") or m.group("x"))]
+    m = re.match(
+        r"^(?P<d>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|weeknight)s?"
+        r"(?: (?:mornings?|evenings?|nights?))?|(?:mornings|evenings)) (?:are|is) "
+        r"(?:for|my|when i do|reserved for|all about) (?P<x>[a-z][\w' -]+)$",
+        c,
+        I_,
+    )
+    if m and not re.match(
+        r"(?:the |a |an )?(?:worst|best|busiest|hardest|longest|busy|hard|rough|tough|slow)\b",
+        m.group("x"),
+        I_,
+    ):  # "Sundays are for meal prep": what that day always holds
+        day, what = m.group("d").lower(), re.sub(r"^the ", "", m.group("x"), flags=I_)
+        return [Hit(F, f"habit.{_activity_key(what)}", "habit.day", value=day,
+                    content=f"User keeps {day} for {what}")]  # fmt: skip
+    if m := _STOPPED.match(c):
+        return [
+            Hit(
+                F,
+                f"habit.{_activity_key(m.group('x') or m.group('y'))}",
+                "habit.stopped",
+                value="no",
+                correction=True,
+            )
+        ]
+    m = (
+        re.match(
+            r"^i (?:usually|always|normally|typically|often|generally|regularly|still) (?P<x>.+)$",
+            c,
+            I_,
+        )
+        or re.match(rf"^(?:{_FREQ}){_TIME_OF_DAY},? i (?P<x>.+)$", c, I_)
+        or re.match(rf"^i(?:'ve| have)? (?P<x>.+?) (?:{_FREQ}){_TIME_OF_DAY}$", c, I_)
+        or re.match(
+            r"^i (?P<x>(?!work\b|sleep\b|eat\b)[a-z]+(?: [a-z]+)?) in the (?:mornings|evenings|"
+            r"afternoons)(?: now| these days| instead)?$",
+            c,
+            I_,
+        )
+        or re.match(
+            r"^i (?:now )?(?:go to|do|go|play|practice) (?!to\b)(?P<x>(?-i:[a-z])[\w -]+?) "
+            r"(?:now|instead|"
+            r"these days)$",
+            c,
+            I_,
+        )
+        or re.match(
+            r"^i (?P<x>(?:walk|bike|cycle|drive|commute|run|take the (?:bus|train|subway|"
+            r"tube)) to (?:work|school|the office))$",
+            c,
+            I_,
+        )
+    )
+    if not m or re.search(r"\b(?:that|it|this|those|them)\b(?: up| out)?$", m.group("x"), I_):
+        return []  # "I always mix that up": about something said, not a routine
+    if re.fullmatch(
+        r"(?:forget|mix (?:it|them|that|those) up|get (?:it|that|them) wrong|lose track|"
+        r"get confused|say that|do that|wonder|ask)(?: \w+)?",
+        m.group("x"),
+        I_,
+    ):
+        return []  # "I'm actually 36, I always forget": a remark, not a routine
+    if re.match(r"(?:have|has|need|needs|got) to\b|gotta\b", m.group("x"), I_):
+        return []  # "I always have to ask when we eat out": a consequence, not a routine
+    change = bool(re.search(r"\bnow\b|\bthese days\b|,? not \w+$", c, I_))
+    return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit", value=_schedule(c),
+                correction=change)]  # fmt: skip
