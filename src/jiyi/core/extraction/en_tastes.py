@@ -360,6 +360,14 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     )
     if m and (o := object_key(m.group("x"))):  # "I've been watching Friends for years"
         return [Hit(P, f"pref.{o}", "pref.years", polarity="like", value="like")]
+    m = re.match(
+        r"^i (?:now |actually |do )?(?:eat|drink|can eat|can have|like|enjoy) (?!breakfast|lunch|"
+        r"dinner|brunch|meat|out\b)(?P<x>[a-z][a-z ]+?) (?:now|again|these days) ?(?:actually)?$",
+        c,
+        I_,
+    )
+    if m and (o := object_key(m.group("x"))):  # "I eat beef now": a dislike reversed
+        return [Hit(P, f"pref.{o}", "pref.now", polarity="like", value="like", correction=True)]
     m = re.match(rf"^i(?:'m| am)?\s*{ADV}(?P<v>{_NEG})\s+(?P<x>.+)$", c, I_)
     pol = "dislike"
     if not m:

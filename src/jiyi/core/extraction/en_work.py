@@ -322,7 +322,12 @@ def education(c: str, ctx: Context) -> list[Hit]:
     m = re.match(r"^(?i:i(?:'ve| have)? (?:just )?transferred to) (?P<x>[A-Z][\w .&'-]+)$", c)
     if m and not is_place_en(m.group("x")):  # "I transferred to UCLA"
         return [Hit(F, "education.school", "school.transfer", value=m.group("x"), correction=True)]
-    m = re.match(rf"^{IM} (?:now )?(?:a |an )?(?P<x>{_STAGE})(?: (?:at|in) (?P<y>.+))?$", c, I_)
+    m = re.match(
+        rf"^{IM} (?:now |officially )?(?:a |an )?(?P<x>{_STAGE})(?: (?:at|"
+        rf"in) (?P<y>.+?))?(?: now)?$",
+        c,
+        I_,
+    )
     if m:  # "I'm a sophomore at Ohio State"
         hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
         if m.group("y"):

@@ -85,8 +85,8 @@ def _main_goal(c: str) -> list[Hit]:
         c,
         I_,
     )
-    if not m:
-        return []
+    if not m or re.search(r"\byou\b|你|什么|哪", c, I_):
+        return []  # "My goal is to help you": not the user's own aim
     change = bool(re.match(r"改|换|变", m.group("chg") or "")) or bool(
         re.search(r"\bnow\b|现在|新", c, I_)
     )

@@ -71,7 +71,8 @@ _CORRECTION_EN = re.compile(
     r"to be clear|let me correct (?:that|myself)|scratch that|i(?:'ve| have)? changed my mind|"
     r"changed my mind|update|on second thought|my bad|my mistake|i misspoke|typo|i mistyped|"
     r"to correct myself|i was wrong|i got (?:that|it) wrong|i made a mistake|let me rephrase|"
-    r"no,? sorry|not quite|i should say|i should have said)\b[,:\s-]*",
+    r"no,? sorry|not quite|i should say|i should have said)\b"
+    r"(?: (?:earlier|before|above|there|in my last message))?[,:\s-]*",
     re.IGNORECASE,
 )
 _FILLER_ZH = re.compile(
@@ -135,6 +136,7 @@ _WRONG = re.compile(
 )
 
 
+_MOVE = re.compile(r"搬|\bmoved\b|\brelocated\b", re.IGNORECASE)
 _NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
 _ORDER = re.compile(
     r"\b(?:that's|thats|that is) (?:my|what i) (?:usual|order|go-to|always get|usually get|"
@@ -239,7 +241,7 @@ def _join(first: str, more: str, lang: str) -> str:
     """Two descriptions of one memory as one sentence (the second without its subject)."""
     if not more or more in first:
         return first
-    more = re.sub(r"^(?:用户|User(?::|'s| is| has)?)\s*", "", more)
+    more = re.sub(r"^(?:用户一家|用户|User and family|User(?::|'s| is| has)?)\s*", "", more)
     return f"{first}{'，' if lang == 'zh' else ', '}{more}"
 
 
@@ -389,6 +391,15 @@ class RuleExtractor:
                     continue
                 if hit.drop:
                     found.pop(hit.drop, None)
+                for t in [
+                    t for t in found if t.startswith("event.") and hit.topic == "location.home"
+                ]:
+                    if _MOVE.search(
+                        found[t].quote or ""
+                    ):  # 我们上个月搬家了，现在住在滨江: one move
+                        moved = found.pop(t)
+                        cand.content = _join(moved.content, cand.content, lang)
+                        cand.quote = _join(moved.quote or "", raw, lang)
                 previous = found.get(hit.topic)
                 refines = (  # "I'm pregnant, due in October": the detail is the value
                     previous is not None

@@ -189,6 +189,8 @@ def _past_event(c: str, ctx: Context) -> list[Hit]:
                 value=today.date().isoformat(),
             )
         ]
+    if re.search(r"[\d一二两三四五六七八九十]岁(?:了|啦)?$", c):
+        return []  # 张伟今年35岁了: an age, not something that happened
     window = find_time_window(c, ctx.ref)
     ahead = find_date(c, ctx.ref)
     if (
@@ -269,7 +271,7 @@ _ELIDED = re.compile(r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从�
 _CONTINUE = re.compile(
     r"^(?:现在|目前|后来|如今|已经|都|其实|然后)*(?:而是|是在|是|在|到了|到|去了|去|进了|改成|改为|换成|"
     r"换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|当|做|转去做|转去当|转做|改做|改当|去做|去当|转行做|"
-    r"转岗做|转到|读|学|念|改读|改学)(?P<x>[^，,不]{1,12}?)(?:专业)?(?:了|上班|工作|住|啦)?$"
+    r"转岗做|转到|转(?=[\u4e00-\u9fff]{2})|读|学|念|改读|改学)(?P<x>[^，,不]{1,12}?)(?:专业)?(?:了|上班|工作|住|啦)?$"
 )
 _TEMPLATES = {
     "location.home": "用户住在{}",

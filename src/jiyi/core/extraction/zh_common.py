@@ -57,9 +57,12 @@ def hedge_free(value: str) -> str:
 def third_person_zh(clause: str) -> str:
     """我对花生过敏 → 用户对花生过敏; 我女儿叫小美 → 用户的女儿叫小美; 只喝冷萃 → 用户只喝冷萃."""
     text = re.sub(rf"我(?:家|们家)?(?=(?:{REL}|{PET_WORD}))", "用户的", clause)
+    text = re.sub(r"^(?:我们家|我们|咱们|咱家)(?!的)", "用户一家", text)  # 我们上个月搬家了
     text = re.sub(r"我(?!们)", "用户", text)
     text = text.strip(" ，,。.!！?？~～").rstrip("啊呀哦吧呢嘛哈啦")
-    return text if "用户" in text[:8] else "用户" + text
+    if "用户" in text[:8]:
+        return text
+    return ("用户的" if re.match(rf"(?:{REL}|{PET_WORD})", text) else "用户") + text
 
 
 def object_key(value: str) -> str | None:

@@ -191,6 +191,16 @@ _HOME_VERB = (
 def location(c: str, ctx: Context) -> list[Hit]:
     if re.search(r"(?:要|打算|准备|计划|想|将|会|下(?:个)?月|明年|下周)(?:要)?搬", c):
         return []  # 我下个月要搬去厦门: a plan, not where the user lives now
+    if re.match(
+        r"^(?:我们家|我们|我家|我)?(?:已经|刚|刚刚|最近|上个月|上周)*搬(?:了)?家了?(?:哦|啦|呀)?$",
+        c,
+    ):
+        ctx.extra["slot"] = "location.home"  # 我搬家了，新家在浦东: where follows
+        return []
+    if m := re.match(r"^(?:我们|我)?(?:的)?新家(?:在|是在|搬到了?)(?P<x>[^，,]+?)(?:了|啦)?$", c):
+        where = clean_value(m.group("x"))
+        return [Hit(F, "location.home", "home.new", value=where, content=f"用户住在{where}",
+                    correction=True)]  # fmt: skip
     if re.match(r"^我(?:和|跟)[^，,]{1,6}?(?:一起住|住在一起|同居)", c):
         ctx.extra["slot"] = "location.home"  # 我和男朋友住在一起，在上海徐汇: where follows
         return []
@@ -262,6 +272,14 @@ _STAGE_ZH = (
 
 
 def education(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|上|念)(?P<x>{_STAGE_ZH})(?:了)?$", c
+    )
+    if m and not re.search(r"[\d一二三四五六]年级$", m.group("x")):  # 我在复旦读大三
+        return [
+            Hit(F, "education.stage", "school.stage", value=m.group("x")),
+            Hit(F, "education.school", "school", value=clean_value(m.group("s"))),
+        ]
     m = re.match(
         r"^(?:我)?(?:现在)?在(?P<x>.+?)(?:读书|上学|读大学|读研|读博|念书|读本科|上大学|读高中|(?:读|念|攻读)(?:硕士|"
         r"博士|研究生|研究所|本科|大学|MBA)|"

@@ -209,9 +209,19 @@ def family(c: str, ctx: Context) -> list[Hit]:
         return hits
     m = re.match(rf"^(?:我们家|我家|我的|我)的?(?P<rel>{REL})(?P<rest>.*)$", c) or re.match(
         r"^(?P<rel>女儿|儿子|老婆|老公|孩子|闺女|媳妇|老大|老二|大宝|二宝|小宝|爸妈|父母|爸爸|妈妈|"
-        r"老爸|老妈|先生|太太)(?P<rest>.+)$",
+        r"老爸|老妈|先生|太太|宝宝|娃|小孩)(?P<rest>.+)$",
         c,
     )
+    nick = re.match(
+        r"^(?P<n>(?:小|阿|大)[\u4e00-\u9fff]|([\u4e00-\u9fff])\2|[\u4e00-\u9fff]宝)(?:今年|现在|已经|都)+"
+        r"(?P<x>[\d一二两三四五六七八九十]+)岁(?:了|啦)?$",
+        c,
+    )
+    if not m and nick and not re.match(rf"^(?:我|他|她|它|你|{REL}|{PET_WORD})", nick.group("n")):
+        # 小宇今年7岁了: someone the user has told about, a family member
+        age = nick.group("x")
+        return [Hit(F, "family.unknown.age", "family.named_age", value=age, correction=True,
+                    content=f"{nick.group('n')}（用户的家人）今年{age}岁")]  # fmt: skip
     if not m or (m.group("rel") in ("哥", "弟", "姐", "妹") and m.group("rest")[:1] in "们儿"):
         return []
     rel = RELATIONS_ZH[m.group("rel")]

@@ -160,7 +160,7 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         word = {"淡": "清淡", "重": "重口味"}.get(m.group("x"), m.group("x"))
         return [Hit(P, f"pref.{word}", "pref.taste", polarity="like", obj=word, value="like")]
     m = re.match(
-        r"^(?:我)?(?:反而|也|都|其实)*(?:一点|一口)?(?P<x>(?![一半什啥])[^，,都也]{1,6}?)(?:都|也)(?P<v>不能吃|不吃|不敢吃|"
+        r"^(?:我)?(?:反而|也|都|其实)*(?:一点|一口)?(?P<x>(?![一半什啥])[^，,都也我]{1,6}?)(?:都|也)(?P<v>不能吃|不吃|不敢吃|"
         r"不太能吃|吃不了|不喝|不能喝|喝不了|不碰)",
         c,
     )
@@ -184,8 +184,9 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     if m and (o := object_key(m.group("x") or m.group("y"))):  # 我追了好几年的剧是老友记
         return [Hit(P, f"pref.{o}", "pref.years", polarity="like", value="like")]
     m = re.match(
-        r"^(?P<x>[^我，,]{1,6}?)(?:的话)?[，,]?我(?:是)?(?:真的?|绝对|从来|一般|基本|完全|实在)*"
-        r"(?P<v>不吃|吃不了|不喝|喝不了|不碰|不能吃|不敢吃|受不了|不喜欢|很喜欢|超爱|最爱|喜欢)(?:的)?$",
+        r"^(?P<x>[^我，,]{1,6}?)(?:的话)?[，,]?我(?:是)?(?:真的?|绝对|从来|一般|基本|完全|实在|现在|"
+        r"已经|早就|再也|也)*(?P<v>不吃|吃不了|不喝|喝不了|不碰|不能吃|不敢吃|受不了|不喜欢|很喜欢|超爱|最爱|"
+        r"喜欢)(?P<chg>了)?(?:的)?$",
         c,
     )
     if m and (o := object_key(m.group("x"))):  # 辣的我是真吃不了 / 蘑菇我是绝对不吃的
@@ -194,7 +195,9 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             if re.search(r"喜欢|爱", m.group("v")) and "不" not in m.group("v")
             else "dislike"
         )
-        return [Hit(P, f"pref.{o}", "pref.topic", polarity=pol, obj=m.group("x"), value=pol)]
+        said = f"用户{m.group('v')}{m.group('x')}{m.group('chg') or ''}"  # 咖啡我现在不喝了
+        return [Hit(P, f"pref.{o}", "pref.topic", polarity=pol, obj=m.group("x"), value=pol,
+                    correction=bool(m.group("chg")), content=said)]  # fmt: skip
     m = re.match(r"^(?:我)?的?(?:兴趣)?(?:爱好|兴趣)(?:是|就是|有)(?P<x>.+)$", c)
     if m:  # 我的爱好是摄影: each hobby is a like
         parts = _objects(m.group("x"))
@@ -237,7 +240,8 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     m = re.match(
-        r"^(?:我)?(?:最喜欢|最爱|最常)(?:[吃喝看听玩去读用穿])?的(?P<cat>.{1,6}?)(?:其实)?是(?P<x>.+)$",
+        r"^(?:我)?(?:现在|目前)?(?:最喜欢|最爱|最常)(?:[吃喝看听玩去读用穿])?的(?P<cat>.{1,6}?)(?:其实)?"
+        r"(?:是|换成了?|变成了?|改成了?|成了)(?P<x>.+?)(?:了)?$",
         c,
     ) or re.match(r"^(?P<x>.+?)是我(?:的)?(?:最喜欢|最爱)的(?P<cat>.{1,6})$", c)
     if m:  # 我最喜欢的颜色是蓝色 / 蓝色是我最喜欢的颜色: one favourite per category
@@ -252,7 +256,11 @@ def preference(c: str, ctx: Context) -> list[Hit]:
                 value=fav,
             )
         ]
-    m = re.match(r"^(?:我)?(?:现在|已经|其实|也)*(?:能|可以|敢)(?:吃|喝)(?P<x>[^，,]{1,6}?)了$", c)
+    m = re.match(
+        r"^(?:我)?(?:现在|已经|其实)*(?:也|又|重新|能|可以|敢)+(?:开始)?(?:吃|喝)(?!早|午|晚|夜|宵)"
+        r"(?P<x>[^，,]{1,6}?)了$",
+        c,
+    )
     if m and (o := object_key(m.group("x"))):  # 我现在能吃香菜了: no longer a dislike
         return [Hit(P, f"pref.{o}", "pref.now_ok", polarity="like", value="like", correction=True)]
     m = re.match(r"^(?:我)?(?:其实|还是|现在)?(?:最喜欢|最爱)(?P<x>.{2,4})(?:了)?$", c)
