@@ -85,7 +85,7 @@ class Settings(BaseSettings):
         max_queue_wait_ms: a request expected to wait longer than this for a slot (its
             place in the queue × the average run time ÷ the slots) is refused at once (503
             with ``Retry-After``), so admitted requests keep a bounded latency; one still
-            waiting after 4 × this is refused too.
+            waiting after 10 × this (a stuck server) is refused too.
         tenant_max_inflight: requests one tenant may have running at once (None: all slots
             but one, at least 1), so one tenant's imports cannot take every slot.
         tenant_rate / tenant_burst: requests per second per tenant (token bucket; 0: no

@@ -5,6 +5,7 @@ for other tenants. The gate itself first, then a real server under real concurre
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -51,15 +52,21 @@ def test_a_full_queue_a_slow_queue_or_a_stuck_one_is_refused_with_retry_after() 
             AdmissionLimits(max_inflight=1, max_queue=2, max_wait=0.05), service_estimate=0.02
         )
         assert await gate.enter("a") is None
-        waiter = asyncio.create_task(gate.enter("b"))  # 0.02 s expected: queues
+        waiter = asyncio.create_task(gate.enter("b"))  # a short queue: always allowed
         await asyncio.sleep(0)
         waiter2 = asyncio.create_task(gate.enter("c"))  # 0.04 s expected: queues
         await asyncio.sleep(0)
         full = await gate.enter("d")  # the queue (2) is full
-        stuck = await waiter  # "a" never leaves: refused after 4 × max_wait
+        stuck = await waiter  # "a" never leaves: refused after STUCK × max_wait
         await waiter2
-        gate._service = 1.0  # requests now take a second: a newcomer would wait too long
-        slow = await gate.enter("e")
+        gate.leave("a", 1.0, "POST memories")  # an add took a second
+        assert await gate.enter("a", "POST memories") is None  # the slot is free again
+        filler = asyncio.create_task(gate.enter("f", "GET memories"))  # one waits already
+        await asyncio.sleep(0)
+        slow = await gate.enter("e", "POST memories")  # behind it, an add would wait 1 s
+        filler.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await filler
         return [full, stuck, slow], gate
 
     refusals, gate = asyncio.run(scenario())
@@ -67,8 +74,9 @@ def test_a_full_queue_a_slow_queue_or_a_stuck_one_is_refused_with_retry_after() 
         assert refusal is not None and refusal.status == 503
         assert refusal.retry_after is not None and refusal.retry_after >= 1
     assert gate.queued == 0 and gate.running == 1  # the withdrawn waiters left nothing behind
+    assert gate._queued_work == 0
     assert gate.counts == {
-        "admitted": 1,
+        "admitted": 2,
         "queue_full": 1,
         "queue_timeout": 2,
         "queue_too_slow": 1,
@@ -260,3 +268,34 @@ def test_with_several_workers_each_process_takes_its_share_of_the_server() -> No
     assert (one.max_inflight, one.max_queue, one.tenant_rate) == (8, 64, 10)
     assert (two.max_inflight, two.max_queue, two.tenant_rate, two.tenant_burst) == (4, 32, 5, 10)
     assert two.tenant_cap == 3  # still one slot left for other tenants
+
+
+def test_run_times_are_learned_per_kind_of_request() -> None:
+    from jiyi.server.admission import request_kind
+
+    def kind(method: str, path: str) -> str:
+        return request_kind({"method": method, "path": path})
+
+    assert kind("POST", "/v1/sessions/s-1/messages") == kind("POST", "/v1/sessions/s-2/messages")
+    assert kind("GET", "/v1/memories/abc") == "GET memories"  # ids never become labels
+    assert kind("POST", "/v1/memories/search") == "POST memories/search"
+
+    async def scenario() -> list[Refusal | None]:
+        gate = Admission(AdmissionLimits(max_inflight=2, max_queue=100, max_wait=0.3))
+        for kind, seconds in (("POST memories", 2.0), ("POST sessions", 0.005)):
+            assert await gate.enter("t", kind) is None  # one of each has run: a slow add,
+            gate.leave("t", seconds, kind)  # a quick session append
+        assert await gate.enter("t", "POST memories") is None  # the tenant's one slot (cap 1)
+        appends = [asyncio.create_task(gate.enter("t", "POST sessions")) for _ in range(40)]
+        await asyncio.sleep(0)
+        slow_add = await gate.enter("t", "POST memories")
+        gate.leave("t", 0.005, "POST memories")
+        results = []
+        for task in appends:
+            results.append(await task)
+            gate.leave("t", 0.005, "POST sessions")
+        return [slow_add, *results]
+
+    slow_add, *appends = asyncio.run(scenario())
+    assert all(r is None for r in appends)  # 40 appends of 5 ms fit in the wait: queued
+    assert slow_add is not None and slow_add.status == 503  # a 2-second add does not

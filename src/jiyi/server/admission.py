@@ -15,10 +15,11 @@ them (``/healthz``, ``/metrics`` and the docs are never held back):
    nor push another tenant's request to the back of a long line. A request that would wait
    longer than ``max_wait`` — its place in the queue times the average run time, over the
    slots — is refused at once with 503 and ``Retry-After``, as is one finding the queue full;
-   so admitted requests wait about ``max_wait`` at most (a hard stop at 4 × ``max_wait``
-   catches estimates gone wrong), while a short burst, which drains in time, is queued, not
-   refused. (A timeout alone refused bursts: 8 concurrent adds of the crash test right after
-   a restart, when the first requests run slowly.)
+   so admitted requests wait about ``max_wait`` at most. A queue shorter than one round of
+   the tenant's slots is always allowed, so a burst is served, not refused (a timeout alone,
+   and then a mean learned from the slow first requests after a start, refused the crash
+   test's 8 concurrent adds and 50 concurrent session appends); a request still waiting after
+   ``STUCK`` × ``max_wait`` is refused.
 
 The tenant comes from the API key (through the server's key cache, the same lookup the route
 makes next); requests without a valid key share one anonymous tenant and get their 401 from
@@ -30,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import statistics
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -44,6 +46,7 @@ from jiyi.server.services import Services
 from jiyi.settings import Settings
 
 ANONYMOUS = ""
+STUCK = 10  # × max_wait: a queued request still waiting then is refused (a stuck server)
 _RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
 # Documented on every /v1 route (OpenAPI), so clients and schema checkers expect them.
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -143,33 +146,46 @@ class Admission:
         self,
         limits: AdmissionLimits,
         clock: Callable[[], float] = time.monotonic,
-        service_estimate: float = 0.1,
+        service_estimate: float = 0.02,
     ) -> None:
         """Args:
         limits: the knobs.
         clock: monotonic seconds (for the rate buckets).
-        service_estimate: the run time assumed for a request before any has finished.
+        service_estimate: the run time assumed for a kind of request (see
+            :func:`request_kind`) until one has finished; then the running average is used.
         """
         self.limits = limits
         self._clock = clock
         self.running = 0
         self._running: dict[str, int] = {}
-        self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        # Per tenant, waiting requests with the run time expected of each.
+        self._waiting: OrderedDict[str, deque[tuple[asyncio.Future[None], float]]] = OrderedDict()
         self.queued = 0
+        self._queued_work = 0.0  # seconds of work waiting: the sum of their expected run times
         self._buckets: dict[str, _Bucket] = {}
-        self._service = service_estimate  # moving average of a request's run time (s)
+        # Recent run times by kind of request: a session append takes milliseconds, an add
+        # with extraction a hundred times more, and one average for both refused bursts of
+        # appends. The median, because the first requests after a start can be slow by
+        # seconds, and a mean learned from them refused the next burst.
+        self._default = service_estimate
+        self._service: dict[str, deque[float]] = {}
         self.counts: dict[str, int] = {}
 
     def _count(self, outcome: str) -> None:
         self.counts[outcome] = self.counts.get(outcome, 0) + 1
 
-    def _expected_wait(self, tenant: str | None = None) -> float:
-        """Seconds until a request joining the queue now would start: the queue drains
-        through the slots its tenants may use (one tenant alone uses ``tenant_cap`` of them;
-        dividing by all slots underestimated the wait by a third with four slots)."""
+    def _estimate(self, kind: str) -> float:
+        recent = self._service.get(kind)
+        return statistics.median(recent) if recent else self._default
+
+    def _expected_wait(self, tenant: str | None = None, kind: str = "") -> float:
+        """Seconds until a request joining the queue now would start: the work queued
+        ahead drains through the slots its tenants may use (one tenant alone uses
+        ``tenant_cap`` of them; dividing by all slots underestimated the wait by a third with
+        four slots)."""
         tenants = set(self._waiting) | set(self._running) | ({tenant} if tenant else set())
         slots = min(self.limits.max_inflight, self.limits.tenant_cap * max(1, len(tenants)))
-        return self._service * (self.queued + 1) / slots
+        return (self._queued_work + self._estimate(kind)) / slots
 
     def _retry_after(self) -> int:
         # Time for the queue ahead to drain through the slots, at least a second.
@@ -215,18 +231,19 @@ class Admission:
                 if not self._startable(tenant):
                     continue
                 queue = self._waiting.pop(tenant)
-                fut = queue.popleft()
+                fut, work = queue.popleft()
                 if queue:  # more of this tenant waiting: to the back of the rotation
                     self._waiting[tenant] = queue
                 self.queued -= 1
+                self._queued_work -= work
                 self._start(tenant)
                 fut.set_result(None)
                 progress = True
                 break
 
-    async def enter(self, tenant: str) -> Refusal | None:
+    async def enter(self, tenant: str, kind: str = "") -> Refusal | None:
         """Wait for a slot; None when admitted (call :meth:`leave` afterwards), else why
-        not."""
+        not. ``kind`` names the sort of request, for its expected run time."""
         refused = self._rate_limited(tenant)
         if refused is not None:
             return refused
@@ -241,7 +258,10 @@ class Admission:
             return Refusal(
                 503, "overloaded", "the server is at capacity; retry later", self._retry_after()
             )
-        if self._expected_wait(tenant) > self.limits.max_wait:
+        # A short queue is always allowed (one round of the tenant's slots): a burst is served,
+        # not refused on an estimate; beyond it the estimate decides.
+        short = self.queued < self.limits.tenant_cap
+        if not short and self._expected_wait(tenant, kind) > self.limits.max_wait:
             self._count("queue_too_slow")
             return Refusal(
                 503,
@@ -250,11 +270,13 @@ class Admission:
                 self._retry_after(),
             )
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.setdefault(tenant, deque()).append(fut)
+        work = self._estimate(kind)
+        self._waiting.setdefault(tenant, deque()).append((fut, work))
         self.queued += 1
+        self._queued_work += work
         self._dispatch()
         try:
-            await asyncio.wait_for(asyncio.shield(fut), 4 * self.limits.max_wait)
+            await asyncio.wait_for(asyncio.shield(fut), STUCK * self.limits.max_wait)
         except TimeoutError:
             if not fut.done():  # still waiting: withdraw
                 self._withdraw(tenant, fut)
@@ -262,12 +284,12 @@ class Admission:
                 return Refusal(
                     503,
                     "overloaded",
-                    f"no capacity within {4 * self.limits.max_wait:g} s; retry later",
+                    f"no capacity within {STUCK * self.limits.max_wait:g} s; retry later",
                     self._retry_after(),
                 )
         except asyncio.CancelledError:  # the client went away while waiting
             if fut.done():
-                self.leave(tenant, 0.0)
+                self.leave(tenant, 0.0, kind)
             else:
                 self._withdraw(tenant, fut)
             raise
@@ -276,14 +298,16 @@ class Admission:
 
     def _withdraw(self, tenant: str, fut: asyncio.Future[None]) -> None:
         queue = self._waiting.get(tenant)
-        if queue is not None and fut in queue:
-            queue.remove(fut)
+        entry = next((e for e in queue or () if e[0] is fut), None)
+        if queue is not None and entry is not None:
+            queue.remove(entry)
             self.queued -= 1
+            self._queued_work -= entry[1]
             if not queue:
                 del self._waiting[tenant]
         fut.cancel()
 
-    def leave(self, tenant: str, seconds: float) -> None:
+    def leave(self, tenant: str, seconds: float, kind: str = "") -> None:
         """A request admitted by :meth:`enter` finished after ``seconds`` of work."""
         self.running -= 1
         left = self._running.get(tenant, 1) - 1
@@ -291,7 +315,7 @@ class Admission:
             self._running[tenant] = left
         else:
             self._running.pop(tenant, None)
-        self._service = 0.9 * self._service + 0.1 * seconds
+        self._service.setdefault(kind, deque(maxlen=32)).append(seconds)
         self._dispatch()
 
     def prometheus(self) -> str:
@@ -352,6 +376,16 @@ def _too_large(limits: AdmissionLimits, size: tuple[int, int] | None) -> Refusal
 TenantOf = Callable[[Scope], Awaitable[str]]
 
 
+def request_kind(scope: Scope) -> str:
+    """A bounded label for the sort of request: method and resource, never an id
+    (``POST memories/search``, ``POST sessions``, ``GET memories``)."""
+    parts = str(scope.get("path", "")).strip("/").split("/")
+    resource = parts[1] if len(parts) > 1 else ""
+    if resource == "memories" and parts[-1] in ("search", "history"):
+        resource += "/" + parts[-1]
+    return f"{scope.get('method', '')} {resource}"
+
+
 def tenant_from_key(services: Services) -> TenantOf:
     """The tenant of the request's bearer key, via the key cache the route uses next."""
 
@@ -397,7 +431,8 @@ class AdmissionMiddleware:
                 await self._refuse(refused, scope, receive, send)
                 return
         tenant = await self.tenant_of(scope)
-        refused = await self.admission.enter(tenant)
+        kind = request_kind(scope)
+        refused = await self.admission.enter(tenant, kind)
         if refused is not None:
             await self._refuse(refused, scope, receive, send)
             return
@@ -405,7 +440,7 @@ class AdmissionMiddleware:
         try:
             await self.app(scope, receive, send)
         finally:
-            self.admission.leave(tenant, time.perf_counter() - start)
+            self.admission.leave(tenant, time.perf_counter() - start, kind)
 
 
 async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
