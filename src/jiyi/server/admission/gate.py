@@ -1,72 +1,22 @@
-"""Admission control: bounded work per request, a bounded queue per process, fair tenants.
+"""The admission gate of one server process: slots, a fair queue, per-tenant rates.
 
-Without it, 200 concurrent clients all got in and waited in one unbounded line: p95 was
-10–12 s for every operation at ~42 requests/s (issue 9). Here, in the order a request meets
-them (``/healthz``, ``/metrics`` and the docs are never held back):
-
-1. **Size.** A ``POST /v1/memories`` with more than ``max_messages_per_add`` messages or more
-   than ``max_add_chars`` characters of content is refused with 413 before any work is done;
-   the limits are sized by ``bench/ingest.py`` so a maximal add finishes in seconds.
-2. **Rate.** Optionally, a token bucket per tenant (``tenant_rate`` requests/s, bursts of
-   ``tenant_burst``): over it, 429 with ``Retry-After``.
-3. **Queue.** At most ``max_inflight`` requests run at once; up to ``max_queue`` more wait.
-   Waiting requests start round-robin across tenants, and one tenant never holds more than
-   ``tenant_max_inflight`` slots, so a tenant with many slow imports cannot take every slot
-   nor push another tenant's request to the back of a long line. A request that would wait
-   longer than ``max_wait`` — its place in the queue times the average run time, over the
-   slots — is refused at once with 503 and ``Retry-After``, as is one finding the queue full;
-   so admitted requests wait about ``max_wait`` at most. A queue shorter than one round of
-   the tenant's slots is always allowed, so a burst is served, not refused (a timeout alone,
-   and then a mean learned from the slow first requests after a start, refused the crash
-   test's 8 concurrent adds and 50 concurrent session appends); a request still waiting after
-   ``STUCK`` × ``max_wait`` is refused.
-
-The tenant comes from the API key (through the server's key cache, the same lookup the route
-makes next); requests without a valid key share one anonymous tenant and get their 401 from
-the route.
+Pure asyncio and no HTTP (see ``asgi.py`` for the middleware); the policy is described in
+the package docstring.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import statistics
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from jiyi.errors import JiyiError
-from jiyi.server.errors import problem
-from jiyi.server.metrics import ASGIApp, Receive, Scope, Send
-from jiyi.server.schemas import Problem
-from jiyi.server.services import Services
 from jiyi.settings import Settings
 
-ANONYMOUS = ""
 STUCK = 10  # × max_wait: a queued request still waiting then is refused (a stuck server)
-_RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
-# Documented on every /v1 route (OpenAPI), so clients and schema checkers expect them.
-REFUSALS: dict[int | str, dict[str, Any]] = {
-    413: {
-        "model": Problem,
-        "description": "Body over JIYI_MAX_REQUEST_BYTES, or an add over "
-        "JIYI_MAX_MESSAGES_PER_ADD messages / JIYI_MAX_ADD_CHARS characters.",
-    },
-    429: {
-        "model": Problem,
-        "description": "This tenant is over JIYI_TENANT_RATE requests/s.",
-        "headers": _RETRY_AFTER,
-    },
-    503: {
-        "model": Problem,
-        "description": "At capacity (admission queue full, or no slot within "
-        "JIYI_MAX_QUEUE_WAIT_MS), or storage unavailable.",
-        "headers": _RETRY_AFTER,
-    },
-}
 
 
 @dataclass(frozen=True)
@@ -332,135 +282,3 @@ class Admission:
             f"jiyi_admission_queued {self.queued}",
         ]
         return "\n".join(lines) + "\n"
-
-
-def add_size(body: bytes) -> tuple[int, int] | None:
-    """(messages, characters of content) of a ``POST /v1/memories`` body, or None when it
-    is not the expected shape (validation then answers 422)."""
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return None
-    messages = data.get("messages") if isinstance(data, dict) else None
-    if isinstance(messages, str):
-        return 1, len(messages)
-    if not isinstance(messages, list):
-        return None
-    chars = 0
-    for m in messages:
-        content = m.get("content") if isinstance(m, dict) else None
-        chars += len(content) if isinstance(content, str) else 0
-    return len(messages), chars
-
-
-def _too_large(limits: AdmissionLimits, size: tuple[int, int] | None) -> Refusal | None:
-    if size is None:
-        return None
-    n, chars = size
-    if n > limits.max_messages_per_add:
-        return Refusal(
-            413,
-            "payload_too_large",
-            f"{n} messages in one add; the limit is {limits.max_messages_per_add} "
-            "(send them in several requests, or use `jiyi import`)",
-        )
-    if chars > limits.max_add_chars:
-        return Refusal(
-            413,
-            "payload_too_large",
-            f"{chars} characters of content in one add; the limit is {limits.max_add_chars}",
-        )
-    return None
-
-
-TenantOf = Callable[[Scope], Awaitable[str]]
-
-
-def request_kind(scope: Scope) -> str:
-    """A bounded label for the sort of request: method and resource, never an id
-    (``POST memories/search``, ``POST sessions``, ``GET memories``)."""
-    parts = str(scope.get("path", "")).strip("/").split("/")
-    resource = parts[1] if len(parts) > 1 else ""
-    if resource == "memories" and parts[-1] in ("search", "history"):
-        resource += "/" + parts[-1]
-    return f"{scope.get('method', '')} {resource}"
-
-
-def tenant_from_key(services: Services) -> TenantOf:
-    """The tenant of the request's bearer key, via the key cache the route uses next."""
-
-    async def tenant_of(scope: Scope) -> str:
-        header = dict(scope.get("headers", [])).get(b"authorization", b"")
-        scheme, _, key = header.decode("latin-1").partition(" ")
-        if scheme.lower() != "bearer" or not key.strip():
-            return ANONYMOUS
-        try:
-            who = await services.key_cache.principal(key.strip(), services)
-        except JiyiError:  # the key store is unavailable: the route will say so
-            return ANONYMOUS
-        return who.tenant if who is not None else ANONYMOUS
-
-    return tenant_of
-
-
-class AdmissionMiddleware:
-    """The ASGI face of :class:`Admission` for ``/v1/…`` requests (see the module
-    docstring); runs inside the body-size limit, so the body is already bounded."""
-
-    def __init__(
-        self, app: ASGIApp, admission: Admission, tenant_of: TenantOf, prefix: str = "/v1/"
-    ) -> None:
-        self.app = app
-        self.admission = admission
-        self.tenant_of = tenant_of
-        self.prefix = prefix
-
-    async def _refuse(self, refusal: Refusal, scope: Scope, receive: Receive, send: Send) -> None:
-        headers = {"Retry-After": str(refusal.retry_after)} if refusal.retry_after else None
-        resp = problem(refusal.status, refusal.code, refusal.message, headers=headers)
-        await resp(scope, receive, send)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not str(scope.get("path", "")).startswith(self.prefix):
-            await self.app(scope, receive, send)
-            return
-        if scope.get("method") == "POST" and scope.get("path") == "/v1/memories":
-            body, receive = await _buffered(receive)
-            refused = _too_large(self.admission.limits, add_size(body))
-            if refused is not None:
-                await self._refuse(refused, scope, receive, send)
-                return
-        tenant = await self.tenant_of(scope)
-        kind = request_kind(scope)
-        refused = await self.admission.enter(tenant, kind)
-        if refused is not None:
-            await self._refuse(refused, scope, receive, send)
-            return
-        start = time.perf_counter()
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            self.admission.leave(tenant, time.perf_counter() - start, kind)
-
-
-async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
-    """The whole request body, and a ``receive`` that replays it."""
-    chunks: list[bytes] = []
-    while True:
-        msg = await receive()
-        if msg["type"] != "http.request":
-            break
-        chunks.append(msg.get("body", b""))
-        if not msg.get("more_body", False):
-            break
-    body = b"".join(chunks)
-    sent = False
-
-    async def replay() -> MutableMapping[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return body, replay
