@@ -59,6 +59,9 @@ _ILL = (
 _LASTING = (
     r"tired|exhausted|stressed(?: out)?|burned out|burnt out|depressed|anxious|busy|swamped|"
     r"overwhelmed|unemployed|between (?:jobs|apartments|homes|houses|places|gigs)|"
+    r"homeschooling .+|caring for .+|looking after (?:my|our) .+|taking care of (?:my|our) .+|"
+    r"trying to (?:cut (?:back|down) on|cut out|eat (?:less|more|healthier|better)|drink less|"
+    r"sleep more|get more sleep|stay off) .+|"
     r"staying (?:with|at) .+|living out of .+|couch ?surfing|"
     r"in (?-i:[A-Z])[\w.' -]+? (?:this week|this weekend|this month|for (?:a|an|the|work|"
     r"business|a few days)\b.*|on business|until .+)|job hunting|house hunting|apartment hunting|"
@@ -131,6 +134,22 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
     date = find_date(c, ctx.ref)
     if date is not None and date[0] < ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0):
         date = None
+    carried = None
+    if (
+        date is None
+        and (said := ctx.extra.get("last_date"))
+        and re.match(
+            r"^(?:i'm|i am|i'll|i will|we're|we'll) (?:going to|gonna) (?:be|go|fly|drive|attend|"
+            r"help)\b",
+            c,
+            I_,
+        )
+    ):  # "My friend is getting married next Saturday and I'm going to be a bridesmaid"
+        date = find_date(said, ctx.ref)
+        carried = f"{third_person_en(c)} ({said})" if date else None
+        if date:
+            return [Hit(E, f"plan.{slug(c)}", "plan.carried", when=date[0], ttl=EVENT_TTL,
+                        value=date[0].date().isoformat(), content=carried)]  # fmt: skip
     goal = _GOAL.match(c)
     if goal is None:
         if date is None or _is_past(c) or re.search(r"\b(?:ago|yesterday|last)\b", c, I_):

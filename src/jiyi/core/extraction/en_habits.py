@@ -54,6 +54,14 @@ _E_VERBS = frozenset(
 _ALIASES = {"jog": "run", "go to the gym": "gym", "the gym": "gym", "hit the gym": "gym",
             "work out": "workout", "lift": "lift weights", "do yoga": "yoga",
             "spin class": "spin", "spin": "spin"}  # fmt: skip
+# "I usually take the train to work": how the user gets to work, one slot whatever the mode.
+_COMMUTE = re.compile(
+    r"^(?:walk|bike|cycle|drive|ride|commute|run|take the (?:bus|train|subway|tube|metro|ferry)|"
+    r"take a (?:bus|train|ferry)|carpool|ride my bike|ride the (?:bus|train|subway)) to (?:work|"
+    r"the "
+    r"office|school|campus)$",
+    I_,
+)
 
 
 def _lemma(word: str) -> str:
@@ -189,5 +197,9 @@ def habit(c: str, ctx: Context) -> list[Hit]:
     if re.match(r"(?:have|has|need|needs|got) to\b|gotta\b", m.group("x"), I_):
         return []  # "I always have to ask when we eat out": a consequence, not a routine
     change = bool(re.search(r"\bnow\b|\bthese days\b|,? not \w+$", c, I_))
+    how = re.sub(rf"\b(?:{_FREQ})\b|\b(?:usually|always|normally|typically|often|generally|"
+                 r"mostly|now)\b", "", m.group("x"), flags=I_).strip()  # fmt: skip
+    if _COMMUTE.match(how):
+        return [Hit(F, "habit.commute", "habit.commute", value=how.lower(), correction=change)]
     return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit", value=_schedule(c),
                 correction=change)]  # fmt: skip

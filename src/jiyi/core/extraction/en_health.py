@@ -110,8 +110,32 @@ def _switched(c: str) -> list[Hit]:
     return hits
 
 
+def _reaction(c: str, ctx: Context) -> list[Hit]:
+    """ "I can't have dairy, it wrecks my stomach": the reason makes the avoided food a
+    condition (an allergy when the reaction is one), replacing the plain dislike."""
+    obj, word = ctx.extra.get("last_obj"), ctx.extra.get("last_word", "")
+    if not obj or not re.match(
+        r"^(?:it|they|that|those|this)(?:'s| is| are)? (?:\w+ )?(?:wrecks?|upsets?|kills?|"
+        r"destroys?|"
+        r"messes? (?:up|with)|hurts?|makes? me (?:sick|bloated|ill|throw up|nauseous|break out|"
+        r"itch)|"
+        r"gives? me (?:a )?(?:stomach ?ache|cramps|migraines?|headaches?|hives|a rash|heartburn|"
+        r"reflux|diarrh(?:o)?ea)|bad for my (?:stomach|gut|skin))",
+        c,
+        I_,
+    ):
+        return []
+    if re.search(r"hives|rash|break out|itch|swell", c, I_):
+        return [Hit(F, f"health.allergy.{obj}", "allergy.after", value="yes",
+                    content=f"User is allergic to {word}", drop=f"pref.{obj}")]  # fmt: skip
+    return [Hit(F, f"health.condition.intolerance_{obj}", "intolerance.after", value="yes",
+                content=f"User can't tolerate {word}", drop=f"pref.{obj}")]  # fmt: skip
+
+
 def health(c: str, ctx: Context) -> list[Hit]:
     if hits := _allergy(c, ctx):
+        return hits
+    if hits := _reaction(c, ctx):
         return hits
     if hits := _switched(c):
         return hits

@@ -53,6 +53,8 @@ def _due(said: str, ctx: Context, content: str) -> list[Hit]:
 
 
 def profile_zh(c: str, ctx: Context) -> list[Hit]:
+    if hits := _languages(c):
+        return hits
     if m := re.search(r"预产期(?:其实)?(?:是|在|定在|改到|改成|推到)?(?P<x>[^，,]+?)(?:了)?$", c):
         return _due(m.group("x"), ctx, f"用户预产期是{m.group('x')}")  # 我预产期是八月份
     if m := re.match(r"^我(?:是)?(?P<x>AB|O|A|B|RH阴性|熊猫)型?血$", c, I_):
@@ -81,6 +83,23 @@ def profile_zh(c: str, ctx: Context) -> list[Hit]:
         return [
             Hit(F, "health.condition.motion_sickness", "motion", value="yes", content="用户晕车")
         ]
+    if m := re.match(r"^我(?:有点|特别|很|比较|容易)?(?P<x>晕血|晕针|恐高|幽闭恐惧)", c):
+        kinds = {
+            "晕血": "blood",
+            "晕针": "needles",
+            "恐高": "heights",
+            "幽闭恐惧": "claustrophobia",
+        }
+        word = m.group("x")
+        return [
+            Hit(
+                F,
+                f"health.condition.faint_{kinds[word]}",
+                "faint",
+                value="yes",
+                content=f"用户{word}",
+            )
+        ]
     if re.match(r"^我(?:有)?(?:近视|戴眼镜|戴隐形)", c):
         return [Hit(F, "identity.trait.glasses", "glasses", value="yes")]
     m = re.match(
@@ -101,7 +120,35 @@ _SIGNS_EN = (
 )
 
 
+_LANGS_EN = (
+    r"english|spanish|french|german|italian|portuguese|mandarin|chinese|cantonese|japanese|korean|"
+    r"russian|arabic|hindi|dutch|swedish|polish|turkish|vietnamese|thai|greek|hebrew|tagalog|"
+    r"urdu|bengali|punjabi|farsi|persian|indonesian|malay|swahili|asl|sign language"
+)
+
+
+def _languages(c: str) -> list[Hit]:
+    """ "I speak Spanish and Portuguese", "我会说粤语和英语": the languages the user speaks."""
+    m = re.match(
+        rf"^(?:i (?:also |can )?speak|i'm fluent in|i am fluent in|i'm bilingual in|my (?:native|"
+        rf"first|"
+        rf"mother) (?:language|tongue) is) (?:fluent |some |a little |basic |conversational )?"
+        rf"(?P<x>(?:{_LANGS_EN})(?:(?:,| and| &|,? and) (?:some |a little )?(?:{_LANGS_EN}))*)"
+        r"(?: fluently| natively| too)?$|"
+        r"^我(?:会说|会讲|能说|说|讲|的母语是|母语是)(?P<y>(?:[\u4e00-\u9fff]{1,4}(?:语|话|文))"
+        r"(?:(?:和|、|跟)[\u4e00-\u9fff]{1,4}(?:语|话|文))*)$",
+        c,
+        I_,
+    )
+    if not m:
+        return []
+    said = m.group("x") or m.group("y")
+    return [Hit(F, "identity.language", "language", value=said.lower())]
+
+
 def profile_en(c: str, ctx: Context) -> list[Hit]:
+    if hits := _languages(c):
+        return hits
     m = re.match(
         r"^(?:(?:i'm|i am|we're|we are|she's) (?:now |actually )?)?due (?:in|on|around|"
         r"at the end of|"

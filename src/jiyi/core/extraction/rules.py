@@ -45,6 +45,7 @@ from jiyi.core.models import (
 from jiyi.core.pii import redact_pii
 from jiyi.core.slots import same_value
 from jiyi.core.text import has_cjk, is_traditional, to_simplified, to_traditional
+from jiyi.core.timewords import find_date
 
 __all__ = ["RuleExtractor"]
 
@@ -136,6 +137,10 @@ _WRONG = re.compile(
 )
 
 
+# A routine is a memory of its own, even about someone just described.
+_ROUTINE = re.compile(
+    r"\bevery\b|\bon (?:week(?:end)?s|\w+days)\b|每(?:天|周|个|月|晚|星期)|周末", re.I
+)
 _MOVE = re.compile(r"搬|\bmoved\b|\brelocated\b", re.IGNORECASE)
 _NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
 _ORDER = re.compile(
@@ -202,7 +207,11 @@ def _candidate(
         value=value,
         content=content,
         # What was understood counts too: "Peanuts make me break out" is an allergy.
-        importance=score_importance(f"{quote} {content}", hit.kind),
+        # (a rule that reads the clause as how today is going weighs the whole message)
+        importance=score_importance(
+            f"{quote} {content}" + (f" {msg.content}" if hit.rule.endswith(".today") else ""),
+            hit.kind,
+        ),
         confidence=CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED,
         quote=quote,
         source_message_ids=[msg.id] if msg.id else [],
@@ -223,6 +232,10 @@ def _merged_into(found: dict[str, Candidate], hit: Hit, clause: str, lang: str) 
     that state ("recovering from a sprained ankle, on crutches for a few weeks"), as rest
     does the illness it follows ("我腰伤了，在家休养")."""
     area = hit.topic.split(".", 1)[0]
+    if area == "family" and hit.topic.endswith(".about") and not _ROUTINE.search(clause):
+        # 我老婆是老师，在一所小学教语文: more about the relative just described
+        who = hit.topic.rsplit(".", 1)[0] + "."
+        return next((c for t, c in found.items() if t.startswith(who)), None)
     if area == "event" and re.search(r"\bmoved\b|\brelocated\b|搬", clause, re.I):
         return found.get("location.home")  # "We're in Seattle now, we moved in March"
     rest = area == "state" and bool(
@@ -241,6 +254,13 @@ def _join(first: str, more: str, lang: str) -> str:
     """Two descriptions of one memory as one sentence (the second without its subject)."""
     if not more or more in first:
         return first
+    who = re.match(
+        r"^(?:用户的[\u4e00-\u9fff]{1,3}?(?=在|是|有|一直|也|很|每|叫|今年|现在|对|平时)|"
+        r"User's \w+)",
+        more,
+    )
+    if who and first.startswith(who.group(0)):  # 用户的老婆是老师，(用户的老婆)在小学教语文
+        more = more[who.end() :].strip()
     more = re.sub(r"^(?:用户一家|用户|User and family|User(?::|'s| is| has)?)\s*", "", more)
     return f"{first}{'，' if lang == 'zh' else ', '}{more}"
 
@@ -357,6 +377,8 @@ class RuleExtractor:
             family_pronoun = family_pronoun or bool(
                 breed and breed.group(1).lower() in PETS_EN and (correcting or replaces or ahead)
             )
+            if said_when := find_date(clause, observed):  # 我朋友下周结婚，我要去当伴娘: 下周
+                ctx.extra["last_date"] = said_when[1]
             if _HYPOTHETICAL.match(clause):
                 hypothetical = True  # "如果可以的话，我也想养只猫": what follows is not a plan
                 continue

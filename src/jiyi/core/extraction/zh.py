@@ -59,7 +59,8 @@ _LASTING = re.compile(
     r"最近|这几天|这段时间|这阵子|这些天|近期|一直|这个月|这周|本周|这两周|总是|经常|天天"
 )
 _ONGOING = re.compile(
-    r"^(?:我)?(?:最近|这几天|这段时间|这阵子|近期|一直|这个月|这周|这学期|这一年|今年)(?:都|也|还)?(?:在|正在)?"
+    r"^(?:我)?(?:(?:最近|这几天|这段时间|这阵子|近期|一直|这个月|这周)(?:都|也|还)?(?:在|正在)?|"
+    r"(?:这学期|这一年|今年)(?:都|也|还)?(?:在|正在))(?!.*没(?:考上|过|成))"
     r"(?P<x>.{2,})$"
     r"|^(?:我们|我)?(?:现在|目前)?(?:正在|在家|在|处于)(?P<y>减肥|减脂|健身|备考|考研|备孕|找工作|装修|戒烟|戒酒|"
     r"戒糖|控糖|养胃|带娃|坐月子|休产假|休假|实习|恢复|康复|休养|养伤|养病|复健|学.+|练.+|准备.+|报名.+|"
@@ -86,6 +87,14 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
     if "你" in c or re.search(r"每(?:天|周|个|月|晚|星期|礼拜|年)", c):
         return []  # 我明天再来问你: about this conversation; 每周: a habit, not a plan
     date = find_date(c, ctx.ref)
+    if (
+        date is None
+        and re.match(r"^我(?:们)?(?:要|得|会)(?:去|回|参加|当|陪|送)", c)
+        and (said := ctx.extra.get("last_date"))
+    ):  # 我朋友下周结婚，我要去当伴娘: the day said just before
+        date = find_date(said, ctx.ref)
+        c = f"{said}{c}" if date else c
+        ctx.extra["carried"] = third_person_zh(c)
     goal = _GOAL_RE.search(c)
     today = ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0)
     if date is not None and date[0] < today:
@@ -119,6 +128,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         and not (date and c.lower().startswith(date[1].lower()))
     ):
         return []
+    if re.match(r"^(?:我们)?(?:公司|单位|学校|部门|小区|老板|领导|团队|组里)", c):
+        return []  # 我们公司下个月搬到望京: the company's plan, not the user's
     if goal is None and date is not None and date[0] == today and re.search(r"又(?:要|得)", c):
         return []  # 今天又要加班: a complaint about a routine, not a plan
     if (
@@ -146,7 +157,13 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
     if date is not None and not _COARSE.search(date[1]):
         key = plan_key(c) or key  # 面试 whatever else is said: 改到下周五 lands on it
         day = date[0].date().isoformat()
-        return [Hit(E, f"plan.{key}", "plan.dated", when=date[0], ttl=EVENT_TTL, value=day)]
+        said = ctx.extra.pop("carried", None)
+        # 今天加班到十点(，累死了): how today is going, weighed with the rest of the message
+        now = date[0].date() == today.date() and not re.search(
+            r"要|会|打算|准备|计划|得|约|去|回|飞|想", c
+        )
+        return [Hit(E, f"plan.{key}", "plan.today" if now else "plan.dated", when=date[0],
+                    ttl=EVENT_TTL, value=day, content=said)]  # fmt: skip
     return [Hit(G, f"goal.{key}", "goal", when=date[0] if date else None)]
 
 

@@ -50,6 +50,8 @@ _TIMED_ROUTINE = re.compile(
 
 
 def habit(c: str, ctx: Context) -> list[Hit]:
+    if ctx.extra.get("temporary") and not re.match(r"^我?(?:一直|多年|从小)", c):
+        return []  # 我在减脂，晚上不吃主食: part of the temporary state just said, not a routine
     if m := _TIMED_ROUTINE.match(c):  # 我晚上八点以后不吃东西
         return [Hit(F, f"habit.{_activity_key(c)}", "habit.timed", value="yes")]
     if m := _COMMUTE.match(c):  # 我开车上下班

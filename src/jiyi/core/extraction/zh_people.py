@@ -86,11 +86,16 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m:
         return [Hit(F, f"{key}.grade", "family.grade", value=m.group("x"))]
     m = re.match(
-        r"^(?:现在|目前)?在(?P<x>.+?)(?:读书|上学|上大学|读大学|念书|读研|读博|读高中|上高中)$",
+        r"^(?:现在|目前)?在(?P<x>.+?)(?:读书|上学|上大学|读大学|念书|读研|读博|读高中|上高中)$|"
+        r"^(?:今年|去年|刚|刚刚|已经|终于)*考(?:上|进|取)了?(?P<y>[^，,]{2,12}?)(?:了|啦)?$",
         rest,
     )
     if m:
-        return [Hit(F, f"{key}.school", "family.school", value=clean_value(m.group("x")))]
+        return [
+            Hit(
+                F, f"{key}.school", "family.school", value=clean_value(m.group("x") or m.group("y"))
+            )
+        ]
     if n := re.search(r"(?:对)?(?P<x>[^对]+?)(?P<neg>不再|已经不|不)?过敏", rest):
         neg = bool(n.group("neg"))
         return [
@@ -338,7 +343,7 @@ def pet(c: str, ctx: Context) -> list[Hit]:
             ctx.extra["pet_intro_value"] = hits[0].value or "yes"
         return hits
     m = re.match(
-        rf"^(?:我|我们)?(?:家里?|家里面)?(?:新|刚|还|也)?(?:养了|养着|养|有|领养了|收养了|捡了|买了|(?=[两三四几]只))"
+        rf"^(?:我|我们)?(?:家里?|家里面)?(?:新|刚|还|也|只)?(?:养了|养着|养|有|领养了|收养了|捡了|买了|(?=[两三四几]只))"
         rf"(?:一只|两只|三只|一条|两条|只|条|一个|个|几只|\d只)?(?:(?P<desc>[^，,的]{{1,5}})的)?"
         rf"(?P<pet>{_PET})(?:[，,]?(?:它|牠)?(?:叫|名叫|名字叫)(?P<x>.+))?$",
         c,

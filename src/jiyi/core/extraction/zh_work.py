@@ -53,6 +53,13 @@ def _is_org(word: str) -> bool:
 
 
 def work(c: str, ctx: Context) -> list[Hit]:
+    if re.match(
+        r"^(?:我)?(?:之前|以前|原来|曾经|上一份工作)(?:是)?在(?P<x>[^，,]{2,10}?)(?:干|做|待|呆|工作|上班)(?:了|过)?"
+        r"(?:[\d一二两三四五六七八九十几半]+年(?:多)?|很久|好几年|挺久)?(?:了)?$",
+        c,
+    ):  # 我之前在百度干了五年，(现在在字节): where the user worked before, not now
+        ctx.extra["slot"] = "work.employer"
+        return []
     m = re.match(
         r"^我是(?P<n>[一二两三四五六\d])个(?:孩子|娃|宝宝)的(?P<x>全职妈妈|全职爸爸|妈妈|爸爸|妈|爸|母亲|父亲)$",
         c,
