@@ -16,9 +16,10 @@ from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
 from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet
+from jiyi.core.extraction.en_school import education
 from jiyi.core.extraction.en_subject import resolve_subject
 from jiyi.core.extraction.en_tastes import avoid, diet, drink, preference
-from jiyi.core.extraction.en_work import education, work
+from jiyi.core.extraction.en_work import work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.plans import plan_change, plan_key
@@ -59,7 +60,9 @@ _ILL = (
 _LASTING = (
     r"tired|exhausted|stressed(?: out)?|burned out|burnt out|depressed|anxious|busy|swamped|"
     r"overwhelmed|unemployed|between (?:jobs|apartments|homes|houses|places|gigs)|"
-    r"homeschooling .+|caring for .+|looking after (?:my|our) .+|taking care of (?:my|our) .+|"
+    r"watching what i eat|watching my (?:weight|diet|sugar|salt|carbs|calories)|"
+    r"eating (?:clean|healthy|healthier|better|less)|homeschooling .+|caring for .+|"
+    r"looking after (?:my|our) .+|taking care of (?:my|our) .+|"
     r"trying to (?:cut (?:back|down) on|cut out|eat (?:less|more|healthier|better)|drink less|"
     r"sleep more|get more sleep|stay off) .+|"
     r"staying (?:with|at) .+|living out of .+|couch ?surfing|"

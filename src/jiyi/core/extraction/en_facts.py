@@ -46,7 +46,9 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     )
     if m:
         ctx.extra["named"] = "1"
-        return [Hit(F, "identity.name", "name", value=first_name(m.group("x"), words=3))]
+        name = first_name(m.group("x"), words=3)
+        said = f"User goes by {name}" if re.search(r"call me|go by", c, I_) else None
+        return [Hit(F, "identity.name", "name", value=name, content=said)]
     m = re.match(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is) (?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)$", c)
     if m:
         if m.group("x").lower() in _NATIONALITIES:

@@ -116,6 +116,15 @@ def _schedule(c: str) -> str:
 
 def habit(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
+        r"^(?:i|my) (?:daily )?commute(?: is)? (?:about |around |roughly |like |almost |over )?"
+        r"(?P<x>(?:an?|one|two|\d+|half an|forty|thirty|twenty|fifteen|ten|\d+ ?-? ?\d*) "
+        r"(?:hours?|minutes?|mins?)(?: and a half)?)(?: each way| a day| every day| one way)?$",
+        c,
+        I_,
+    )
+    if m:  # "I commute an hour each way"
+        return [Hit(F, "habit.commute", "habit.commute", value=m.group("x").lower())]
+    m = re.match(
         r"^i (?:never|always|usually|don't|try not to|rarely) (?P<x>eat|drink|snack|have coffee|"
         r"drink coffee|"
         r"have caffeine|work|check email|use my phone) (?:anything )?(?:after|before|past) \S+",

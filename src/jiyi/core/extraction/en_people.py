@@ -24,7 +24,7 @@ from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_EN
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
 from jiyi.core.models import MemoryKind
-from jiyi.core.timewords import find_date
+from jiyi.core.timewords import find_date, find_time_window
 
 __all__ = ["family"]
 
@@ -71,6 +71,13 @@ _ROLE_EN = re.compile(
 
 def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.son)."""
+    if (
+        re.match(r"^(?:passed away|died|passed)\b", rest.strip(), I_)
+        and (when := find_time_window(rest, ctx.ref))
+        and when.start is not None
+    ):  # "my grandma passed away last month": a dated event
+        return [Hit(MemoryKind.EVENT, f"event.{key.split('.')[1]}_passed", "family.passed",
+                    when=when.start, value=when.start.date().isoformat())]  # fmt: skip
     if re.search(
         r"\b(?:this week|this month|these days|right now|lately)\b", rest, I_
     ) and re.search(
@@ -192,6 +199,13 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         rest,
         I_,
     )
+    if (
+        n
+        and re.fullmatch(r"(?:it|them|that|those)(?: too| a lot)?", n.group("x"), I_)
+        and (last := ctx.extra.get("last_obj"))
+    ):  # "I don't like spicy food but my kids love it": it is the food just named
+        pol = "dislike" if re.search(r"hat|n't|not", n.group("v"), I_) else "like"
+        return [Hit(P, f"{key}.pref.{last}", "family.pref", polarity=pol, value=pol)]
     if n and (o := object_key(n.group("x"))):
         pol = (
             "like"
@@ -210,6 +224,10 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         I_,
     ):
         return []  # "my husband's away for work this week": a state for now
+    if re.match(r"^(?:is|are|'re|'s|got) (?:now |recently |just )?(?P<x>divorced|separated|married|"
+                r"engaged|widowed)$", rest, I_):  # fmt: skip
+        status = rest.split()[-1].lower()  # "my parents are divorced"
+        return [Hit(F, f"{key}.marital", "family.marital", value=status)]
     dated = find_date(rest, ctx.ref)
     future = dated is not None and dated[0] >= ctx.ref.replace(
         hour=0, minute=0, second=0, microsecond=0
@@ -239,7 +257,7 @@ def family(c: str, ctx: Context) -> list[Hit]:
         return []  # "I have a girlfriend now": no longer single (identity below)
     kids = re.match(
         r"^(?:i|we)(?: have|'ve got| have got) (?:a|an|one) (?P<n>\d{1,2}) ?(?:yo|y/o|year[- ]old|"
-        r"-year-old)\b",
+        rf"-year-old)\b(?! (?:{_PET})\b)",
         c,
         I_,
     )

@@ -24,7 +24,8 @@ _HAS_SUBJECT = re.compile(
     I_,
 )
 _THIRD_PERSON = re.compile(
-    r"^(?:also |and )?(?:plays|loves|likes|hates|goes|works|lives|has|attends|studies|takes|is)\b",
+    r"^(?:also |and )?(?:plays|loves|likes|hates|goes|works|lives|has|attends|studies|takes|is|"
+    r"just turned|turned|turns|is turning|just started|started|got)\b",
     I_,
 )
 _BASE_VERB = (
@@ -49,6 +50,8 @@ def _user_clause(clause: str) -> str | None:
         r"^[\w'-]+ (?:is|are|was|were|has|have|had|'s|will|can|gets|got|makes|seems)\b", clause, I_
     ):
         return None  # "Work has been crazy busy lately": it has a subject of its own
+    if re.match(r"^(?:just |please |you can )*call me\b", clause, I_):
+        return None  # "just call me Liz": the name rule reads it as it is
     word = clause.split()[0].lower().strip(",:;") if clause.split() else ""
     if word == "been":
         return "I've " + _lower(clause)  # "Been vegan for about 5 years now"

@@ -400,8 +400,8 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         return [
             Hit(P, f"pref.{ctx.extra['last_obj']}", "pref.pronoun", polarity=pol, content=content)
         ]
-    if not m:
-        return []
+    if not m or re.match(r"being (?:called|referred to|addressed)\b", m.group("x"), I_):
+        return []  # "I hate being called by my full name": about a name (what follows)
     change = bool(CHANGE_RE.search(c)) or bool(re.search(r"\bnow\b", c, I_))
     ctx.extra["list_en"] = c[: m.start("x")]  # "I love true crime, cooking shows, and …"
     hits = []

@@ -1,4 +1,4 @@
-"""English slot rules for work and education.
+"""English slot rules for work (education is in en_school.py).
 
 "I work at / joined / started at / I'm at X now / I left X for Y" all land in
 ``work.employer``; "I'm a nurse / I work as a nurse / I got a job as a nurse" in ``work.role``;
@@ -17,7 +17,7 @@ from jiyi.core.extraction.lexicon_places import FIELDS_EN
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
-__all__ = ["education", "work"]
+__all__ = ["STAGE", "work"]
 
 F = MemoryKind.FACT
 I_ = re.IGNORECASE
@@ -49,7 +49,7 @@ def _is_role(phrase: str) -> bool:
     return bool(_ROLE.search(head)) and head.split()[-1].lower() not in _NOT_ROLE
 
 
-_STAGE = (
+STAGE = (
     r"freshman|sophomore|junior|senior|grad student|graduate student|phd student|phd candidate|"
     r"doctoral student|undergrad|undergraduate|(?:first|second|third|fourth|final|last)[- ]year"
     r"(?: (?:law|med|medical|phd|grad|nursing|engineering|mba|college|university))?(?: student|"
@@ -187,7 +187,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         I_,
     )
     if m and _is_role(m.group("x")):
-        if re.search(rf"\b(?:{_STAGE})$", m.group("x"), I_):
+        if re.search(rf"\b(?:{STAGE})$", m.group("x"), I_):
             return []  # a student: education below
         hits = [
             Hit(
@@ -248,7 +248,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
         I_,
     )
     if m:
-        return [Hit(F, "work.role", "role.owner", value=f"{m.group('x').lower()} owner")]
+        hits = [Hit(F, "work.role", "role.owner", value=f"{m.group('x').lower()} owner")]
+        city = re.search(r"\b(?:in|out of) (?P<x>[A-Z][\w .'-]+?)$", c)
+        if city and is_place_en(city.group("x")):  # "… a small landscaping business in Boise"
+            hits.append(Hit(F, "location.work", "work.city", value=place(city.group("x"))))
+        return hits
     if m := re.match(
         r"^my (?:job|profession|line of work|occupation) is (?:in )?(?P<x>[a-z][\w &-]+)$", c, I_
     ):
@@ -300,108 +304,4 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [
             Hit(F, "work.role", "role.left", correction=True, value=f"not {m.group('x').lower()}")
         ]
-    return []
-
-
-# ------------------------------------------------------------------ education
-
-
-def education(c: str, ctx: Context) -> list[Hit]:
-    m = re.match(
-        r"^i(?:'ve| have)? (?:just )?(?:changed|switched) (?:my )?(?:major|majors|master'?s|"
-        r"degree|program|phd|concentration|focus)(?: over)? (?:to|into) (?P<x>[\w &'-]+)$|"
-        rf"^(?:{IM} (?:now )?majoring in|i major in|i(?:'m| am) now studying) (?P<y>[\w &'-]+?)"
-        r"(?: now)?$",
-        c,
-        I_,
-    )
-    if m:  # "I switched my master's to data science": the new major
-        major = clean_value(m.group("x") or m.group("y")).lower()
-        change = bool(m.group("x")) or c.lower().endswith(" now")
-        return [Hit(F, "education.major", "major.switch", value=major, correction=change)]
-    m = re.match(r"^(?i:i(?:'ve| have)? (?:just )?transferred to) (?P<x>[A-Z][\w .&'-]+)$", c)
-    if m and not is_place_en(m.group("x")):  # "I transferred to UCLA"
-        return [Hit(F, "education.school", "school.transfer", value=m.group("x"), correction=True)]
-    m = re.match(
-        rf"^{IM} (?:now |officially )?(?:a |an )?(?P<x>{_STAGE})(?: (?:at|"
-        rf"in) (?P<y>.+?))?(?: now)?$",
-        c,
-        I_,
-    )
-    if m:  # "I'm a sophomore at Ohio State"
-        hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
-        if m.group("y"):
-            hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
-        return hits
-    m = re.match(
-        rf"^(?:{IM} in|i'm currently in) (?:my |the )?(?P<x>(?:first|second|third|fourth|final|"
-        rf"last|senior|junior)"
-        r" year|\d(?:st|nd|rd|th) year|\d{1,2}(?:st|nd|rd|th) grade|grad school|college|"
-        r"high school|"
-        r"med school|law school|university|uni|middle school)(?: (?:of|at|in) (?P<y>.+))?$",
-        c,
-        I_,
-    )
-    if m:
-        return [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
-    m = re.match(
-        r"^i'm (?:doing|getting|finishing|working on|pursuing|studying for) (?:my |a |"
-        r"an )?(?P<x>phd|ph\.d\.?|master'?s|"
-        r"masters|mba|bachelor'?s|degree|doctorate|ms|ma|bsc|"
-        r"msc)(?: degree)?(?: in (?P<y>.+?))?(?: at (?P<z>.+))?$",
-        c,
-        I_,
-    )
-    if m:
-        hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
-        if m.group("y"):
-            hits.append(Hit(F, "education.major", "major", value=clean_value(m.group("y")).lower()))
-        return hits
-    m = re.match(
-        rf"^(?i:{IM} (?:a )?student at|i study at|i go to school at|i attend|i go to|i'm at|"
-        r"i graduated from|i went to)\s+(?P<x>[A-Z]\S.*)$",
-        c,
-    ) or re.match(
-        rf"^(?:{IM} (?:a )?student at|i study at|i attend|i graduated from)\s+(?P<x>\S.*)$", c, I_
-    )
-    generic = m and re.fullmatch(
-        r"(?:the )?(?:college|university|uni|high school|school|grad school)(?: in \d{4}|"
-        r" last \w+)?",
-        m.group("x"),
-        I_,
-    )
-    if (
-        m
-        and not generic  # "I graduated from college in 2019": an event, no school named
-        and not is_place_en(m.group("x"))
-        and (
-            re.search(
-                r"\b(?:university|college|school|high|institute|academy|u|state|tech)\b",
-                m.group("x"),
-                I_,
-            )
-            or re.match(
-                r"^(?:i study at|i attend|i graduated from|(?:i'm|i am|im) (?:a )?student at)",
-                c,
-                I_,
-            )
-            or m.group("x").isupper()
-        )
-    ):
-        return [Hit(F, "education.school", "school", value=place(m.group("x")))]
-    m = re.match(
-        rf"^(?:i (?:study|studied|majored in|major in|'m majoring in|am majoring in)|{IM} studying|"
-        rf"my major is|"
-        r"my degree is in|i have a degree in|"
-        r"i got my degree in)\s+(?P<x>[a-z][a-z &-]+?)(?: at (?P<y>.+?))?"
-        r"(?: in college| at uni| in school)?$|^(?:i'm|i am) an? (?P<z>[a-z &-]+?) major$",
-        c,
-        I_,
-    )
-    if m and not re.search(r"\b(?:for|hard|a lot|late|abroad|every)\b", m.group("x") or "", I_):
-        major = clean_value(m.group("x") or m.group("z")).lower()
-        hits = [Hit(F, "education.major", "major", value=major)]
-        if m.group("y"):
-            hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
-        return hits
     return []

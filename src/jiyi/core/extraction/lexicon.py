@@ -32,7 +32,7 @@ RELATIONS_ZH = _table(
     son: 儿子 大儿子 小儿子 二儿子
     wife: 老婆 妻子 太太 媳妇 媳妇儿 老婆大人
     husband: 老公 丈夫 先生 孩子他爸
-    spouse: 爱人 老伴 另一半 对象 伴侣
+    spouse: 爱人 老伴 另一半 对象 伴侣 家那位 那口子 孩子他爸 孩子他妈 孩子爸 孩子妈
     boyfriend: 男朋友 男友
     girlfriend: 女朋友 女友
     fiance: 未婚夫 未婚妻

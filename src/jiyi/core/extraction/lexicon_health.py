@@ -30,7 +30,8 @@ _CONDITIONS: tuple[tuple[str, str, str, str], ...] = (
     ("心律不齐|arrhythmia|afib", "arrhythmia", "心律不齐", "has an arrhythmia"),
     ("胃病|胃不好|胃炎|胃溃疡|acid reflux|gerd|gastritis|sensitive stomach|weak stomach", "stomach",
      "胃不好", "has stomach problems"),
-    ("高血脂|血脂高|胆固醇高|high cholesterol", "hyperlipidemia", "有高血脂",
+    ("高血脂|血脂高|血脂偏高|胆固醇高|胆固醇偏高|high cholesterol|cholesterol is high|"
+     "cholesterol's high", "hyperlipidemia", "有高血脂",
      "has high cholesterol"),
     ("贫血|anemic|anemia|anaemia", "anemia", "贫血", "is anemic"),
     ("偏头痛|migraines|migraine", "migraine", "有偏头痛", "gets migraines"),
@@ -56,6 +57,7 @@ _CONDITIONS: tuple[tuple[str, str, str, str], ...] = (
      "has dementia"),
     ("癌症|癌|cancer", "cancer", "患有癌症", "has cancer"),
     ("肾结石|kidney stones", "kidney_stones", "有肾结石", "has kidney stones"),
+    ("胆结石|胆囊结石|gallstones", "gallstones", "有胆结石", "has gallstones"),
     ("多动症|adhd", "adhd", "有多动症", "has ADHD"),
     ("自闭症|autism|autistic", "autism", "有自闭症", "is autistic"),
     ("强迫症|ocd", "ocd", "有强迫症", "has OCD"),

@@ -103,7 +103,8 @@ _REMEMBER = re.compile(
 
 # Asides at the end of an English clause: "i'm 29 btw", "born in 1987 if that helps".
 _TRAILING_EN = re.compile(
-    r"(?:,?\s+(?:btw|lol|haha|fyi|if that helps|just so you know|by the way|though|tbh|"
+    r"(?:,?\s+(?:btw|lol|haha|fyi|if that helps|just so you know|by the way|though|tbh|honestly|"
+    r"to be honest|if that matters|for what it's worth|fwiw|i guess|anyway|"
     r"if you need to know|for context)[.!]*)+$",
     re.IGNORECASE,
 )
@@ -250,6 +251,23 @@ def _merged_into(found: dict[str, Candidate], hit: Hit, clause: str, lang: str) 
     return None
 
 
+def _fold_apposition(found: dict[str, Candidate]) -> None:
+    """ "My youngest, Mia, just turned 2": a name said in passing between commas is part of
+    what the message says about that relative, not a memory of its own."""
+    for topic in [t for t in found if t.startswith("family.") and t.endswith(".name")]:
+        named = found[topic]
+        if not re.fullmatch(r"[A-Z][a-z]+", (named.quote or "").strip()):
+            continue
+        who = topic.rsplit(".", 1)[0] + "."
+        other = next((c for t, c in found.items() if t.startswith(who) and t != topic), None)
+        if other is not None:
+            other.content = re.sub(
+                r"^(User's [\w-]+)", rf"\1 {named.value}", other.content, count=1
+            )
+            other.quote = f"{named.quote}, {other.quote}"
+            del found[topic]
+
+
 def _join(first: str, more: str, lang: str) -> str:
     """Two descriptions of one memory as one sentence (the second without its subject)."""
     if not more or more in first:
@@ -359,6 +377,8 @@ class RuleExtractor:
                 forgot = True
                 continue
             wrong = _WRONG.match(clause)
+            if wrong and wrong.group("z") and len(wrong.group("z").split()) > 3:
+                wrong = None  # "Not a big fan of sushi": a statement, not "…, not Y"
             if wrong:
                 # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
                 said = clean_value(wrong.group("y") or wrong.group("z") or wrong.group("w") or "")
@@ -446,6 +466,7 @@ class RuleExtractor:
                 if previous is not None and previous.is_correction:
                     cand.is_correction = True
                 found[hit.topic] = cand
+        _fold_apposition(found)
         if trad:
             for cand in found.values():
                 cand.content = _in_script(cand.content, script)

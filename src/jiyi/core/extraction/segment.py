@@ -91,10 +91,12 @@ _WEATHER_RE = re.compile(
     r"(?:好|真|太|有点|超|特别)?(?:热|冷|闷)(?:啊|呀|死了|哦)?$|天气|下雨|下雪|晴天|阴天|刮风|雾霾|"
     r"\b(?:so|very|really|too) (?:hot|cold|humid)\b|(?<!under the )\bweather\b|\braining\b|"
     r"\bsnowing\b|"
-    r"\bsunny\b|\b(?:lovely|beautiful|nice) day\b",
+    r"(?-i:\b[Ss]unny\b(?! [A-Z]))|\b(?:lovely|beautiful|nice) day\b",
     re.IGNORECASE,
 )
-_FIRST_PERSON_RE = re.compile(r"我(?!们)|\b(?:i|i'm|my|me)\b", re.IGNORECASE)
+_FIRST_PERSON_RE = re.compile(
+    r"我(?!们)|\b(?:i|i'm|i've|my|me|we|we're|we've|our|us)\b", re.IGNORECASE
+)
 
 _PASSIVE_RE = re.compile(
     r"^\s*(?:\[[^\]]*\]|【[^】]*】|<[^>]*>)\s*$"

@@ -151,7 +151,12 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         return []  # 我们怀了双胞胎，三月份生: the due date of the pregnancy just said
     if goal is None and not re.search(_PLAN_ACT, c):
         return []  # 今天心情还不错: a date, but nothing the user will do
-    if goal is None and ctx.extra.get("temporary") and not re.search(r"要|会|打算|准备|计划|将", c):
+    if (
+        goal is None
+        and ctx.extra.get("temporary")
+        and not re.search(r"要|会|打算|准备|计划|将", c)
+        and not (date and re.match(r"下|明|后天|\d|[一二三四五六七八九十]+月", date[1]))
+    ):
         return []  # 这个月我都在上海，周末才回家: part of the state just said
     key = slug(goal.group("x") if goal else c.replace(date[1] if date else "", ""))
     if date is not None and not _COARSE.search(date[1]):
@@ -278,7 +283,9 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
 
 # A lead that frames a statement about the user without changing it: 上个月我搬到了西安.
 _LEAD = re.compile(
-    r"^(?P<pre>(?:过完生日|过了年|毕业(?:以)?后|结婚(?:以)?后|生完孩子(?:以)?后|这几年|这些年|从小|"
+    r"^(?:我(?=(?:辞职|离职|退休|毕业|结婚|生完孩子|过完生日)))?(?P<pre>(?:过完生日|过了年|毕业(?:以)?后|结婚(?:以)?后|生完孩子(?:以)?后|"
+    r"辞职(?:以)?后|离职(?:以)?后|"
+    r"退休(?:以)?后|这几年|这些年|从小|"
     r"小时候|以前|后来|如今|现在|目前|说实话|老实说|本来|原来|另外|对了|其实|所以|"
     r"[上下这今去前明本][个]?(?:周|星期|礼拜|月|年|天)[一二三四五六日天末]?|昨天|前天|刚才|刚刚|最近)+)"
     r"(?P<rest>.+)$"

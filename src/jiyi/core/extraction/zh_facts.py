@@ -65,13 +65,18 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, "identity.surname", "surname", value=m.group("x"))]
     m = re.match(
         rf"^我{ADV}(?:快|刚|满|才|刚满|快满|虚岁|周岁)*(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|"
-        rf"^我(?:今年|已经|都|快)?(?P<y>{NUM})了$|^我{ADV}(?:刚满|满|快满|刚过)(?P<z>{NUM})(?:了)?$",
+        rf"^我(?:今年|已经|都|快)?(?P<y>{NUM})了$|^我{ADV}(?:刚满|满|快满|刚过)(?P<z>{NUM})(?:了)?$|"
+        r"^我今年(?P<w>[1-9]\d)$",
         c,
     )
     if m and (
-        m.group("x") or m.group("z") or not re.fullmatch(r"[一二两三四五六七八九]", m.group("y"))
+        m.group("x")
+        or m.group("z")
+        or m.group("w")
+        or not re.fullmatch(r"[一二两三四五六七八九]", m.group("y"))
     ):
-        return [Hit(F, "identity.age", "age", value=m.group("x") or m.group("y") or m.group("z"))]
+        said = m.group("x") or m.group("y") or m.group("z") or m.group("w")
+        return [Hit(F, "identity.age", "age", value=said)]
     m = re.match(r"^(?:我的?)?生日(?:其实)?(?:是|在)?(?P<x>.+)$", c)
     if m and re.search(r"\d|月|号|日|农历|阴历|[一二三四五六七八九十]", m.group("x")):
         return [Hit(F, "birthday", "birthday", value=date_value(m.group("x")))]
@@ -166,6 +171,12 @@ def traits(c: str, ctx: Context) -> list[Hit]:
     if m:  # 我在做生酮饮食 / 现在改成地中海饮食了
         style = f"{m.group('x')}饮食"
         return [Hit(P, "diet.style", "diet.regimen", content=f"用户在做{style}", value=style)]
+    m = re.match(
+        r"^我(?:这个人|这人)?(?:比较|挺|很|特别|有点|蛮)(?P<x>内向|外向|慢热|急性子|慢性子|社恐|宅|恋家)(?:的)?$",
+        c,
+    )
+    if m:  # 我这个人比较内向
+        return [Hit(F, f"identity.trait.{m.group('x')}", "trait.degree", value="yes")]
     m = re.match(
         r"^我(?:是)?(?:家里的|家里)?(?:个|一个)?(?P<x>左撇子|色盲|近视眼?|夜猫子|早起的人|独生子女?|独生女|内向的人|外向的人|"
         r"急性子|慢性子|路痴|社恐|i人|e人|[ieIE]人|工作狂|吃货|宅男|宅女|夜班族)",
@@ -272,6 +283,13 @@ _STAGE_ZH = (
 
 
 def education(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^(?:我)?(?:读研|读博|读本科|本科|大学|上大学|读大学|研究生|硕士|博士)(?:的)?时候(?:学的是|读的是|学|读|念的是|念)"
+        r"(?P<x>[^，,]{2,10}?)(?:专业)?$",
+        c,
+    )
+    if m:  # 我读研的时候学的是心理学: the major, not a stage the user is at now
+        return [Hit(F, "education.major", "major.past", value=clean_value(m.group("x")))]
     m = re.match(
         rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|上|念)(?P<x>{_STAGE_ZH})(?:了)?$", c
     )

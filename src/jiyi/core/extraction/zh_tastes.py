@@ -263,6 +263,8 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     )
     if m and (o := object_key(m.group("x"))):  # 我现在能吃香菜了: no longer a dislike
         return [Hit(P, f"pref.{o}", "pref.now_ok", polarity="like", value="like", correction=True)]
+    if m := re.match(r"^(?:我)?(?:真的|简直|绝对)?无(?P<x>[\u4e00-\u9fff])不欢$", c):  # 我无辣不欢
+        return [Hit(P, f"pref.{m.group('x')}", "pref.idiom", polarity="like", value="like")]
     m = re.match(r"^(?:我)?(?:其实|还是|现在)?(?:最喜欢|最爱)(?P<x>.{2,4})(?:了)?$", c)
     if m and (cat := _category(m.group("x"))):  # 我最喜欢绿色: the favourite colour
         return [Hit(P, f"favorite.{cat}", "favorite.kind", polarity="like", value=m.group("x"))]

@@ -1,0 +1,153 @@
+"""English slot rules for education: stage, school and major of the user's own studies.
+
+One message about one's studies is one memory ("I'm a sophomore at Ohio State", "I got my
+PhD in chemistry from Berkeley"); a change of major lands in ``education.major``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import IM, place
+from jiyi.core.extraction.en_facts import is_place_en
+from jiyi.core.extraction.en_work import STAGE
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.topics import clean_value
+from jiyi.core.models import MemoryKind
+
+__all__ = ["education"]
+
+F = MemoryKind.FACT
+I_ = re.IGNORECASE
+_STAGE = STAGE
+
+# ------------------------------------------------------------------ education
+
+
+def education(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^i(?:'ve| have)? (?:just )?(?:changed|switched) (?:my )?(?:major|majors|master'?s|"
+        r"degree|program|phd|concentration|focus)(?: over)? (?:to|into) (?P<x>[\w &'-]+)$|"
+        rf"^(?:{IM} (?:now )?majoring in|i major in|i(?:'m| am) now studying) (?P<y>[\w &'-]+?)"
+        r"(?: now)?$",
+        c,
+        I_,
+    )
+    if m:  # "I switched my master's to data science": the new major
+        major = clean_value(m.group("x") or m.group("y")).lower()
+        change = bool(m.group("x")) or c.lower().endswith(" now")
+        return [Hit(F, "education.major", "major.switch", value=major, correction=change)]
+    m = re.match(
+        r"^i (?:got|earned|did|completed|finished|have) (?:my|a) (?P<d>phd|ph\.d\.?|master'?s|mba|"
+        r"bachelor'?s|ba|bs|bsc|msc|ma|ms|degree|doctorate|jd|"
+        r"md)(?: degree)?(?: in (?P<m>[\w &'-]+?))?"
+        r" (?:from|at) (?P<s>[A-Z][\w .&'-]+?)(?: in \d{4})?$",
+        c,
+        I_,
+    )
+    if m:  # "I got my PhD in chemistry from Berkeley": one's studies, one memory
+        hits = [Hit(F, "education.school", "school.degree", value=m.group("s"))]
+        if m.group("m"):
+            hits.append(Hit(F, "education.major", "major", value=m.group("m").lower()))
+        return hits
+    m = re.match(
+        rf"^{IM} in (?:my )?(?P<x>(?:first|second|third|fourth|final|last) (?:semester|year|term))"
+        r" (?:of|at|in) (?P<y>[\w .&'-]+)$",
+        c,
+        I_,
+    )
+    if m:  # "I'm in my last semester of nursing school"
+        return [
+            Hit(
+                F,
+                "education.stage",
+                "school.stage",
+                value=f"{m.group('x')} of {m.group('y')}".lower(),
+            )
+        ]
+    m = re.match(r"^(?i:i(?:'ve| have)? (?:just )?transferred to) (?P<x>[A-Z][\w .&'-]+)$", c)
+    if m and not is_place_en(m.group("x")):  # "I transferred to UCLA"
+        return [Hit(F, "education.school", "school.transfer", value=m.group("x"), correction=True)]
+    m = re.match(
+        rf"^{IM} (?:now |officially )?(?:a |an )?(?P<x>{_STAGE})(?: (?:at|"
+        rf"in) (?P<y>.+?))?(?: now)?$",
+        c,
+        I_,
+    )
+    if m:  # "I'm a sophomore at Ohio State"
+        hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
+        if m.group("y"):
+            hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
+        return hits
+    m = re.match(
+        rf"^(?:{IM} in|i'm currently in) (?:my |the )?(?P<x>(?:first|second|third|fourth|final|"
+        rf"last|senior|junior)"
+        r" year|\d(?:st|nd|rd|th) year|\d{1,2}(?:st|nd|rd|th) grade|grad school|college|"
+        r"high school|"
+        r"med school|law school|university|uni|middle school)(?: (?:of|at|in) (?P<y>.+))?$",
+        c,
+        I_,
+    )
+    if m:
+        return [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
+    m = re.match(
+        r"^i'm (?:doing|getting|finishing|working on|pursuing|studying for) (?:my |a |"
+        r"an )?(?P<x>phd|ph\.d\.?|master'?s|"
+        r"masters|mba|bachelor'?s|degree|doctorate|ms|ma|bsc|"
+        r"msc)(?: degree)?(?: in (?P<y>.+?))?(?: at (?P<z>.+))?$",
+        c,
+        I_,
+    )
+    if m:
+        hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
+        if m.group("y"):
+            hits.append(Hit(F, "education.major", "major", value=clean_value(m.group("y")).lower()))
+        return hits
+    m = re.match(
+        rf"^(?i:{IM} (?:a )?student at|i study at|i go to school at|i attend|i go to|i'm at|"
+        r"i graduated from|i went to)\s+(?P<x>[A-Z]\S.*)$",
+        c,
+    ) or re.match(
+        rf"^(?:{IM} (?:a )?student at|i study at|i attend|i graduated from)\s+(?P<x>\S.*)$", c, I_
+    )
+    generic = m and re.fullmatch(
+        r"(?:the )?(?:college|university|uni|high school|school|grad school)(?: in \d{4}|"
+        r" last \w+)?",
+        m.group("x"),
+        I_,
+    )
+    if (
+        m
+        and not generic  # "I graduated from college in 2019": an event, no school named
+        and not is_place_en(m.group("x"))
+        and (
+            re.search(
+                r"\b(?:university|college|school|high|institute|academy|u|state|tech)\b",
+                m.group("x"),
+                I_,
+            )
+            or re.match(
+                r"^(?:i study at|i attend|i graduated from|(?:i'm|i am|im) (?:a )?student at)",
+                c,
+                I_,
+            )
+            or m.group("x").isupper()
+        )
+    ):
+        return [Hit(F, "education.school", "school", value=place(m.group("x")))]
+    m = re.match(
+        rf"^(?:i (?:study|studied|majored in|major in|'m majoring in|am majoring in)|{IM} studying|"
+        rf"my major is|"
+        r"my degree is in|i have a degree in|"
+        r"i got my degree in)\s+(?P<x>[a-z][a-z &-]+?)(?: at (?P<y>.+?))?"
+        r"(?: in college| at uni| in school)?$|^(?:i'm|i am) an? (?P<z>[a-z &-]+?) major$",
+        c,
+        I_,
+    )
+    if m and not re.search(r"\b(?:for|hard|a lot|late|abroad|every)\b", m.group("x") or "", I_):
+        major = clean_value(m.group("x") or m.group("z")).lower()
+        hits = [Hit(F, "education.major", "major", value=major)]
+        if m.group("y"):
+            hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
+        return hits
+    return []
