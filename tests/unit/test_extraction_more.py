@@ -88,7 +88,7 @@ def test_the_sets_cover_the_taxonomy() -> None:
 # en P .90 R .65).
 SETS = [
     *("zh", "en", "zh_b", "en_b", "zh_c", "en_c", "zh_d", "en_d"),
-    *("zh_e", "en_e", "zh_f", "en_g", "zh_h", "en_i", "zh_j", "en_k"),
+    *("zh_e", "en_e", "zh_f", "en_g", "zh_h", "en_i", "zh_j", "en_k", "zh_l", "en_m"),
 ]
 
 

@@ -604,6 +604,15 @@ def _weekend(m: re.Match[str], now: datetime) -> datetime:
 
 
 _DATE_RULES += [
+    # A clock time with no day ("我下午三点有个会", "a meeting at 3pm") is today's.
+    (
+        re.compile(
+            r"(?:上午|下午|晚上|中午|傍晚|早上)[零一二三四五六七八九十两\d]{1,3}点(?:半|钟)?|"
+            r"\bat \d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)",
+            re.I,
+        ),
+        lambda m, now: _day(now, 0),
+    ),
     (re.compile(r"(?P<h>" + _HOLIDAY_RE + r")", re.I), _holiday),
     (re.compile(r"\bthanksgiving\b|感恩节", re.I), _thanksgiving),
     (re.compile(r"下(?:个)?月(?:底|末)|(?:这个|本)?月(?:底|末)"), _month_end),

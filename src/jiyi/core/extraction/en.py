@@ -55,7 +55,7 @@ _COARSE = re.compile(r"next year|this year|明年|someday|one day|eventually|in 
 _ILL = (
     r"sick|ill|unwell|injured|jet ?lagged|hungover|down with .+|sick with .+|recovering from .+|"
     r"in (?:the )?hospital|on crutches|pregnant|nursing .+|fighting (?:a|the|off) .+|battling .+|"
-    r"getting over .+|home sick"
+    r"getting over .+|home sick|coming down with .+"
 )
 _LASTING = (
     r"tired|exhausted|stressed(?: out)?|burned out|burnt out|depressed|anxious|busy|swamped|"
@@ -207,6 +207,14 @@ _LIFE = re.compile(
 
 
 def _state(c: str, ctx: Context) -> list[Hit]:
+    if re.match(
+        r"^i (?:haven't|have not|havent|haven't really) (?:slept|been sleeping) (?:well|much|"
+        r"properly|"
+        r"right)|^i (?:can't|cannot) sleep (?:lately|these days|at night)",
+        c,
+        I_,
+    ):  # "I haven't slept well in three days"
+        return [Hit(S, "state.sleep", "state.sleep", ttl=STATE_TTL)]
     date = find_date(c, ctx.ref)
     if date is not None and date[0] > ctx.ref and not re.search(r"\bsince\b", c, I_):
         return []  # "I'm moving next week" is a plan, not how the user is now

@@ -23,6 +23,7 @@ from jiyi.core.extraction.en_common import (
 from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_EN
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
+from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
@@ -71,6 +72,16 @@ _ROLE_EN = re.compile(
 
 def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.son)."""
+    if re.match(
+        r"^(?:is|'s|are) (?:currently |now |still )?(?:trying to (?:get pregnant|conceive|"
+        r"have a baby)|"
+        r"in the hospital|recovering from .+|on bed rest|on (?:a )?business trip|away for work|"
+        r"job hunting|studying for .+|training for .+|undergoing .+|going through chemo)",
+        rest.strip(),
+        I_,
+    ):  # "My wife is trying to get pregnant": how things are for them now, a state
+        who = key.split(".")[1]
+        return [Hit(MemoryKind.STATE, f"state.{who}_{slug(rest)}", "family.state", ttl=STATE_TTL)]
     if (
         re.match(r"^(?:passed away|died|passed)\b", rest.strip(), I_)
         and (when := find_time_window(rest, ctx.ref))
@@ -239,6 +250,19 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     ):
         return [Hit(F, f"{key}.about", "family.about")]
     return []
+
+
+def mentioned_en(c: str, ctx: Context) -> list[Hit]:
+    """A request or question that names a relative ("Can you help me plan my son's 10th
+    birthday party?"): who "he"/"she" is next, and an age its birthday gives away."""
+    if m := re.search(rf"\bmy (?P<r>{_REL})\b", c, I_):
+        ctx.extra["family_en"] = f"my {m.group('r').lower()}"
+    b = re.search(rf"\bmy (?P<r>{_REL})'s (?P<n>\d{{1,2}})(?:st|nd|rd|th) birthday\b", c, I_)
+    if not b or b.group("r").lower() not in RELATIONS_EN:
+        return []
+    rel = RELATIONS_EN[b.group("r").lower()]
+    return [Hit(F, f"family.{rel}.age", "family.birthday_age", value=b.group("n"),
+                content=f"User's {b.group('r').lower()} is turning {b.group('n')}")]  # fmt: skip
 
 
 def family(c: str, ctx: Context) -> list[Hit]:

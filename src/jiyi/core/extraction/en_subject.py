@@ -73,6 +73,16 @@ def _user_clause(clause: str) -> str | None:
 def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
     """The clause as if its subject were said, and whether it was inherited from a relative."""
     clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
+    # "I think I might be coming down with something": hedged, but said of the user
+    clause = re.sub(
+        r"^(?:i think |i guess |i feel like |maybe )?i(?:'m| am)? (?:might|may|could) be "
+        r"(?=coming down with|getting (?:sick|a cold|the flu)|sick|ill|pregnant|allergic|"
+        r"lactose|gluten|coeliac|celiac)",
+        "I'm ",
+        clause,
+        flags=I_,
+    )
+    clause = re.sub(r"^(?:i think|i guess|i feel like) (?=i'm\b|i am\b)", "", clause, flags=I_)
     clause = re.sub(r"^(?:i|we) both ", "I ", clause, flags=I_)  # "(my husband and) I both work"
     # "My husband and I both work in tech": what holds for both holds for the user
     clause = re.sub(

@@ -38,7 +38,8 @@ _MOMENT_RE = re.compile(
 )
 _WHIM_RE = re.compile(
     r"好想|想喝|想吃|想睡|想要|有点|好热|好冷|好饿|好困|好累|好无聊|无聊|太热|太冷|饿了|困了|累了|烦|"
-    r"[累热冷饿困烦忙]死了?|累坏了|累瘫|崩溃|"
+    r"[累热冷饿困烦忙挤堵]死了?|累坏了|累瘫|崩溃|好挤|太挤|好堵|太堵|堵车|"
+    r"\b(?:traffic|crowded|packed)\b|"
     r"\b(?:want|wanna|could go for|craving|crave|in the mood for|starving|hungry|thirsty|"
     r"sleepy|tired|bored|so hot|so cold|freezing)\b",
     re.IGNORECASE,

@@ -31,7 +31,7 @@ _THINGS = {
     "surgery": r"手术|surgery|operation",
     "exam": r"考试|期末考|期中考|exams?|finals|midterms?",
     "wedding": r"婚礼|喜酒|wedding",
-    "meeting": r"会议|开会|meeting",
+    "meeting": r"会议|开会|有个会|有一个会|家长会|例会|周会|meeting",
     "concert": r"演唱会|音乐会|concert|gig",
     "party": r"派对|聚会|聚餐|party|dinner party",
     "move": r"搬家|the move|our move|my move",

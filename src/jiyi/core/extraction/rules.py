@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from jiyi.core.extraction.en import match_en, third_person_en
+from jiyi.core.extraction.en_people import mentioned_en
 from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
@@ -34,6 +35,7 @@ from jiyi.core.extraction.segment import (
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh import match_zh
 from jiyi.core.extraction.zh_common import third_person_zh
+from jiyi.core.extraction.zh_people import mentioned_zh
 from jiyi.core.models import (
     Candidate,
     Extraction,
@@ -398,7 +400,7 @@ class RuleExtractor:
                 breed and breed.group(1).lower() in PETS_EN and (correcting or replaces or ahead)
             )
             if said_when := find_date(clause, observed):  # 我朋友下周结婚，我要去当伴娘: 下周
-                ctx.extra["last_date"] = said_when[1]
+                ctx.extra["last_date"], ctx.extra["last_dated"] = said_when[1], clause
             if _HYPOTHETICAL.match(clause):
                 hypothetical = True  # "如果可以的话，我也想养只猫": what follows is not a plan
                 continue
@@ -409,6 +411,11 @@ class RuleExtractor:
                 continue
             other = False
             if is_request_or_question(clause):
+                # "帮我女儿挑个生日礼物吧，她下个月满八岁": the request names who "她" is
+                lang = "zh" if has_cjk(clause) else "en"
+                hits = (mentioned_zh if lang == "zh" else mentioned_en)(clause, ctx)
+                for hit in hits:
+                    found[hit.topic] = _candidate(hit, raw, clause, lang, msg, observed, False)
                 continue
             if hypothetical or _DOUBT.search(clause):
                 continue

@@ -121,7 +121,8 @@ _NOT_QUESTION_ZH = re.compile(
 # Requests to the assistant: 帮我…/给我推荐…; "别推荐 X" is a preference and is excluded.
 _REQUEST_ZH_RE = re.compile(
     r"^(?:请|麻烦|劳驾)?(?:你)?(?:帮我|帮忙|给我|替我|请你|帮你|推荐|来一?[杯份个]|"
-    r"查一?下|搜一?下|看看|订|提醒我|告诉我|说说|讲讲|翻译|算一?下)"
+    r"查一?下|搜一?下|看看|订|提醒我|告诉我|说说|讲讲|翻译|算一?下|"
+    r"(?:明天|今晚|到时候|回头|待会儿?)?(?:记得|别忘了)(?:提醒|叫|告诉)我)"
 )
 _QUESTION_EN_RE = re.compile(
     r"^(?:what|what's|where|when|why|who|whom|whose|how|which|can you|could you|would you|"

@@ -49,6 +49,7 @@ _GOAL_RE = re.compile(
 _ILLNESS = re.compile(
     r"感冒|发烧|咳嗽|生病|病了|头疼|头痛|胃疼|肚子疼|牙疼|拉肚子|失眠|不舒服|住院|过敏了|嗓子疼|"
     r"鼻塞|骨折|扭伤|腰疼|腰不好|腿疼|肩膀疼|颈椎疼|发炎|上火|长痘|感染|新冠|阳了|水痘|受伤|伤了|"
+    r"没(?:怎么)?睡好|没睡着|"
     r"睡眠(?:一直|最近|也)?(?:不太|不怎么|不)好|睡不好|睡不着"
 )
 _FEELING = re.compile(
@@ -93,7 +94,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         and (said := ctx.extra.get("last_date"))
     ):  # 我朋友下周结婚，我要去当伴娘: the day said just before
         date = find_date(said, ctx.ref)
-        c = f"{said}{c}" if date else c
+        before = ctx.extra.get("last_dated", said)  # 我儿子学校下周三开家长会，我得去
+        c = f"{before}，{c}" if date else c
         ctx.extra["carried"] = third_person_zh(c)
     goal = _GOAL_RE.search(c)
     today = ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0)

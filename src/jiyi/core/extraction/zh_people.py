@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_ZH, RELATIONS_ZH
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
 from jiyi.core.extraction.lexicon_places import is_place_zh
@@ -37,7 +37,7 @@ _PET = rf"(?:(?![有养只了的个条是叫在])[\u4e00-\u9fff]){{0,3}}?(?:{PET
 _COUNT = r"(?:一个|一|个|两个|三个|俩|仨|几个|\d个|[一二两三四五]个)?"
 _NAME_VERB = r"(?:的名字)?(?:现在)?(?:改名|也)?(?:叫|名叫|名字叫|名字是|改名为|改叫|改名叫|就叫)"
 _AGE = (
-    rf"(?:今年|已经|现在|刚|刚刚|快|才|都|是|其实)*(?:满)?(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
+    rf"(?:今年|已经|现在|刚|刚刚|快|才|都|是|其实|下个月|下周|明天|月底|年底|马上)*(?:满)?(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
     r"(?:半|多)?(?:大)?(?:了|啦)?"
 )
 _STAGE = (
@@ -68,6 +68,14 @@ _KID_ALIASES = {
 
 def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.daughter)."""
+    m = re.match(
+        r"^(?:最近|这段时间|这阵子|这几天|这个月|现在|目前)(?:都|也|还|一直)?(?:在|正在)(?P<x>备孕|减肥|坐月子|"
+        r"住院|出差|休产假|休假|养病|复健|备考|考研|找工作|装修|怀孕|戒烟|戒酒|化疗|康复|实习)(?:中|呢)?$",
+        rest,
+    )
+    if m:  # 我老婆最近在备孕: how things are for them now, a state
+        who = key.split(".")[1]
+        return [Hit(MemoryKind.STATE, f"state.{who}_{m.group('x')}", "family.state", ttl=STATE_TTL)]
     if m := re.match(rf"^{_NAME_VERB}(?P<x>[^不，,]+)", rest):
         return [Hit(F, f"{key}.name", "family.name", value=name_value(m.group("x")))]
     if re.match(r"^不(?:再)?叫.+了?$", rest):
@@ -200,6 +208,19 @@ def has_family(c: str, ctx: Context) -> list[Hit]:
     if rel == "child" and count and count[0] in "两三俩仨几23":
         ctx.extra["kids"] = "2"  # 我有两个孩子，大的叫…: the next clauses name them
     return [Hit(F, f"family.{rel}", "family.has", value=count.rstrip("个") or "yes")]
+
+
+def mentioned_zh(c: str, ctx: Context) -> list[Hit]:
+    """A request or question that names a relative (帮我女儿挑个生日礼物吧): who 她/他 is next,
+    and an age its birthday gives away (我儿子十岁生日想怎么过)."""
+    if m := re.search(rf"我(?:的|家)?(?P<r>{REL})", c):
+        ctx.extra["family_zh"] = f"我{m.group('r')}"
+    b = re.search(rf"我(?:的|家)?(?P<r>{REL})(?:的)?(?P<n>{NUM})岁(?:的)?生日", c)
+    if not b:
+        return []
+    rel = RELATIONS_ZH[b.group("r")]
+    return [Hit(F, f"family.{rel}.age", "family.birthday_age", value=b.group("n"),
+                content=f"用户的{b.group('r')}要过{b.group('n')}岁生日")]  # fmt: skip
 
 
 def family(c: str, ctx: Context) -> list[Hit]:
