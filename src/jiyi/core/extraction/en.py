@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from jiyi.core.extraction.en_common import CHANGE_RE, IM, PAST_VERBS, third_person_en
+from jiyi.core.extraction.en_drinks import drink
 from jiyi.core.extraction.en_facts import home, identity
 from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
@@ -18,7 +19,7 @@ from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet
 from jiyi.core.extraction.en_school import education
 from jiyi.core.extraction.en_subject import resolve_subject
-from jiyi.core.extraction.en_tastes import avoid, diet, drink, preference
+from jiyi.core.extraction.en_tastes import avoid, diet, preference
 from jiyi.core.extraction.en_work import work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS

@@ -147,7 +147,8 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
             )
         ]
     n = re.match(
-        r"^(?:is|just started|started|is starting|is going into|"
+        r"^(?:is|just started|started|is starting|is going into|moved up to|moved on to|is moving "
+        r"up to|will be in|"
         r"goes into) (?:now )?(?:in )?(?:the )?"
         r"(?P<x>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
         r"tenth|eleventh|twelfth) grade$|^is (?:now )?a (?P<y>freshman|sophomore|junior|senior)\b|"
@@ -267,7 +268,8 @@ def mentioned_en(c: str, ctx: Context) -> list[Hit]:
 
 def family(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
-        rf"^(?P<n>[A-Z][a-z]+) (?:just |finally )?(?:turned|is now|'s now|is turning) "
+        rf"^(?P<n>[A-Z][a-z]+)(?: (?:just |finally )?(?:turned|is now|is turning|is actually|"
+        rf"is really)|'s (?:now|actually|really)) "
         rf"(?P<x>{NUM_WORD})(?: years old)?(?: now| today| yesterday| this week| last week)?!*$",
         c,
     )

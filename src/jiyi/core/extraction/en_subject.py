@@ -40,6 +40,12 @@ _STATE_WORD = (
 )
 
 
+# "-ed" words that open a noun phrase, not a clause: "Iced latte with oat milk".
+_ADJECTIVES_ED = frozenset(
+    "iced decaffeinated frosted mixed baked fried grilled steamed smoked".split()
+)
+
+
 def _lower(clause: str) -> str:
     return clause[:1].lower() + clause[1:]
 
@@ -57,7 +63,7 @@ def _user_clause(clause: str) -> str | None:
         return "I've " + _lower(clause)  # "Been vegan for about 5 years now"
     if re.match(r"^(?:just|finally|recently|already|literally)\s+\w+", clause, I_):
         return "I " + _lower(clause)  # "Just got back from Japan"
-    if word in PAST_VERBS or (word.endswith("ed") and len(word) > 3):
+    if word in PAST_VERBS or (word.endswith("ed") and len(word) > 3 and word not in _ADJECTIVES_ED):
         return "I " + _lower(clause)  # "Moved to Chicago last fall", "Had knee surgery"
     if re.match(
         rf"^(?:(?:now|still|also|currently|actually|mostly) )?(?:{_BASE_VERB})\b", clause, I_

@@ -1,5 +1,5 @@
-"""English rules for tastes: diet style, drink orders, do-not-recommend, likes and dislikes,
-favourites.
+"""English rules for tastes: diet style, do-not-recommend, likes and dislikes, favourites
+(drink orders are in en_drinks.py).
 
 Every way of liking ("I love / I'm really into / I'm a big X fan / X is my thing") and of
 disliking ("I hate / I can't stand / I'm not much of an X drinker / no more X") keys the same
@@ -12,11 +12,10 @@ import re
 
 from jiyi.core.extraction.en_common import ADV, CHANGE_RE, IM, object_key, third_person_en
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon import DRINKS
 from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.models import MemoryKind
 
-__all__ = ["avoid", "diet", "drink", "drink_type", "preference"]
+__all__ = ["avoid", "diet", "preference"]
 
 P = MemoryKind.PREFERENCE
 I_ = re.IGNORECASE
@@ -69,138 +68,6 @@ def diet(c: str, ctx: Context) -> list[Hit]:
     if m:
         return [Hit(P, "diet.style", "diet.style", polarity="like", value=m.group("x").lower())]
     return []
-
-
-_ADDIN = re.compile(
-    r"\b(?P<p>no|without|with|extra|less|a little|light|a splash of|a dash of|some|half|"
-    r"don't (?:take|put|add|want)|never (?:take|put|add)|take it with(?:out)?|just|one|two|three|"
-    r"a spoon of|a teaspoon of|\d)\s+(?:any\s+)?(?P<x>sugars?|sweetener|honey|oat milk|almond milk|"
-    r"soy milk|coconut milk|skim milk|whole milk|milk|cream|creamer|ice|foam|syrup)\b|"
-    r"\b(?P<u>unsweetened|sugar-free|iced|hot|black)\b(?! tea| coffee beans)",
-    I_,
-)
-
-
-_SHOTS = re.compile(
-    r"\b(?:extra|double|triple|single|one|two|three|\d) (?:extra )?(?:espresso )?shots?\b",
-    I_,
-)
-
-
-def drink(c: str, ctx: Context) -> list[Hit]:
-    hits: list[Hit] = []
-    m = re.match(
-        r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically)? ?(?:drink|order|get|"
-        r"have|take)"
-        r"(?: an?)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|"
-        r"moved) (?:over )?(?:from .+? )?to "
-        r"(?P<y>.+)$|"
-        r"^i(?:'ve| have)? started (?:drinking|ordering) (?P<z>.+)$|"
-        r"^my (?:usual|go-to|regular|standard|daily) (?:order|drink|coffee)? ?(?:is|"
-        r"'s) (?:an? )?(?P<w>.+)$|"
-        r"^(?:i'm|i am) (?:more of |mostly |usually |really |definitely )?(?:an? )?(?P<v>.+?) "
-        r"(?:person|girl|guy|drinker)(?: these days| now)?$",
-        c,
-        I_,
-    )
-    label = re.match(
-        r"^(?:coffee|tea|drink|(?:my )?(?:usual|order|go-to))\s*[:=]\s*(?P<x>.+)$", c, I_
-    )
-    if ctx.extra.get("order") and not m and not label:
-        label = re.match(r"^(?P<x>[a-z][a-z -]+)$", c, I_)  # "Espresso, double shot - my usual"
-    if label and (hit := drink_type(clean_value(label.group("x")).lower(), c)) is not None:
-        hits.append(hit)
-        ctx.drink = ctx.drink or hit.topic.split(".")[1]
-    elif m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
-        said = m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
-        word = clean_value(said).lower()
-        word = re.split(
-            r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and)\b|,", word
-        )[0]
-        if (hit := drink_type(word, c)) is not None:
-            hits.append(hit)
-            ctx.drink = ctx.drink or hit.topic.split(".")[1]
-    if ctx.drink and re.search(
-        r"\b(?:take|have|drink|like) (?:my |it )?(?:\w+ )?(?:plain|straight|as is)\b", c, I_
-    ):
-        said = ctx.drink_word or ctx.drink.replace("_", " ")  # "I take my tea plain": nothing in it
-        return hits + [
-            Hit(P, f"diet.{ctx.drink}.{attr}", "drink.plain", value="plain", polarity="dislike",
-                content=f"User takes {said} plain")
-            for attr in ("sugar", "milk")
-        ]  # fmt: skip
-    bare = re.match(
-        r"^(?:and |also |just )?(?P<x>oat milk|almond milk|soy milk|coconut milk|skim milk|"
-        r"whole milk|milk|"
-        r"cream|sugar|honey|sweetener) in (?:my|the) (?P<d>coffee|tea|latte)s?(?: please)?$",
-        c,
-        I_,
-    )
-    if bare:  # "oat milk in my coffee please"
-        drink = "tea" if bare.group("d").lower() == "tea" else "coffee"
-        x = bare.group("x").lower()
-        attr = "milk" if "milk" in x or x == "cream" else "sugar"
-        said = f"User takes {x} in their {bare.group('d').lower()}"
-        hit = Hit(P, f"diet.{drink}.{attr}", "drink.addin", value=f"with {x}", content=said)
-        return [*hits, hit]
-    if ctx.drink and (shot := _SHOTS.search(c)):  # "extra shot", "double shot", "decaf"
-        value, word = shot.group(0).lower(), (ctx.drink_word or ctx.drink).lower()
-        took = f"User takes {word} {value}"
-        hits.append(Hit(P, f"diet.{ctx.drink}.shots", "drink.shots", value=value, content=took))
-    if ctx.drink:
-        for a in _ADDIN.finditer(c):
-            if a.group("u"):
-                word = a.group("u").lower()
-                if word in ("iced", "hot") and not hits:
-                    attr, value = "ice", word
-                elif word in ("iced", "hot"):
-                    continue
-                else:
-                    attr, value = ("milk", "black") if word == "black" else ("sugar", "no sugar")
-                neg = word in ("black", "unsweetened", "sugar-free")
-            else:
-                x = a.group("x").lower()
-                attr = {"sugar": "sugar", "sugars": "sugar", "sweetener": "sugar", "honey": "sugar",
-                        "syrup": "sugar", "ice": "ice", "foam": "milk"}.get(x, "milk")  # fmt: skip
-                neg = bool(re.match(r"no|without|don't|never", a.group("p"), I_))
-                value = f"{a.group('p')} {x}".lower()
-            if any(h.topic == f"diet.{ctx.drink}.{attr}" for h in hits):
-                continue
-            said = ctx.drink_word or (
-                hits[0].value if hits and hits[0].value else ctx.drink.replace("_", " ")
-            )
-            content = f"User takes {said} {value}" if hits or not re.match(r"^i\b", c, I_) else None
-            hits.append(
-                Hit(P, f"diet.{ctx.drink}.{attr}", "drink.addin", content=content,
-                    polarity="dislike" if neg else "like", value=value)
-            )  # fmt: skip
-    return hits
-
-
-def drink_type(word: str, clause: str) -> Hit | None:
-    """A drink order: "oat milk lattes" → diet.coffee.type = oat milk latte; None when the
-    phrase names no known drink type."""
-    words = re.sub(r"s$", "", re.sub(r"^(?:a |an |the |my )", "", word)).split()
-    # "oat milk lattes": the drink is the head noun at the end.
-    kind = next(
-        (DRINKS[" ".join(words[i:])] for i in range(len(words)) if " ".join(words[i:]) in DRINKS),
-        None,
-    )
-    if not kind or not kind[1] or len(words) > 5:
-        return None
-    only = re.search(r"\bonly\b", clause, I_)
-    said = re.sub(r"^(?:a |an |the |my )", "", word)  # the user's words, plural and all
-    value = " ".join(words)
-    if re.search(r"\s(?:coffee|tea)$", value) and value.rsplit(" ", 1)[0] in DRINKS:
-        value = value.rsplit(" ", 1)[0]  # "cold brew coffee" = cold brew; "green tea" stays
-    return Hit(
-        P,
-        f"diet.{kind[0]}.type",
-        "drink.type",
-        polarity="like",
-        content=f"User {'only drinks' if only else 'drinks'} {said}",
-        value=value,
-    )
 
 
 def avoid(c: str, ctx: Context) -> list[Hit]:
@@ -353,6 +220,19 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             Hit(P, f"pref.{o}", "pref.fan", polarity=pol, obj=clean_value(m2.group("x")), value=pol)
         ]
     m = re.match(
+        r"^i(?:'ve| have)? (?:actually |finally |kind of )?(?:come around on|come around to|"
+        r"warmed up to|"
+        r"grown to (?:like|love)|started liking|started to like|gotten into|"
+        r"got into) (?P<x>[\w -]+?)"
+        r"(?: lately| now| recently)?$",
+        c,
+        I_,
+    )
+    if m and (o := object_key(m.group("x"))):  # "I've come around on cilantro": a like, now
+        ctx.extra["last_obj"], ctx.extra["last_word"] = o, clean_value(m.group("x"))
+        return [Hit(P, f"pref.{o}", "pref.came_round", polarity="like", value="like",
+                    correction=True)]  # fmt: skip
+    m = re.match(
         r"^i(?:'ve| have) been (?:watching|reading|following|listening to|playing|rewatching) "
         r"(?P<x>.+?) (?:for (?:years|ages|a long time|decades|\d+ years|\w+ years)|since \w+)$",
         c,
@@ -392,7 +272,9 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         pol = "dislike"
     if (
         m
-        and re.fullmatch(r"(?:it|them|those|that)(?: a lot| so much)?", m.group("x"), I_)
+        and re.fullmatch(
+            r"(?:it|them|those|that)(?: a lot| so much)?(?: now| too| again)?", m.group("x"), I_
+        )
         and ctx.extra.get("last_obj")
     ):
         # "I'm allergic to cats but I love them": them = the object just named.

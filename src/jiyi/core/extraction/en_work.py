@@ -228,6 +228,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
     if m:  # "I make YouTube videos for a living"
         return [Hit(F, "work.role", "role.living", value=clean_value(m.group("x")).lower())]
     m = re.match(
+        r"^i (?:now )?(?:teach|lecture) at (?P<x>[A-Z][\w .&'-]+?)(?: now| these days)?$", c, I_
+    )
+    if m:  # "I teach at Roosevelt High now": where the teacher works
+        return [_employer(m.group("x"), "employer.teach")]
+    m = re.match(
         r"^i (?:teach|lecture|tutor) (?P<x>.+?)(?: at (?P<y>.+?))?(?: in (?P<z>[A-Z][\w .'-]+))?$",
         c,
         I_,

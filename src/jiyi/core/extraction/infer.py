@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.en_drinks import drink_type
 from jiyi.core.extraction.en_facts import is_place_en
-from jiyi.core.extraction.en_tastes import drink_type
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value

@@ -25,6 +25,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
 from jiyi.core.extraction.infer import bare_value
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
+from jiyi.core.extraction.merge import add_hit, fold_apposition, in_script, script_of
 from jiyi.core.extraction.segment import (
     is_chitchat,
     is_passive,
@@ -45,8 +46,7 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.pii import redact_pii
-from jiyi.core.slots import same_value
-from jiyi.core.text import has_cjk, is_traditional, to_simplified, to_traditional
+from jiyi.core.text import has_cjk, is_traditional, to_simplified
 from jiyi.core.timewords import find_date
 
 __all__ = ["RuleExtractor"]
@@ -140,11 +140,6 @@ _WRONG = re.compile(
 )
 
 
-# A routine is a memory of its own, even about someone just described.
-_ROUTINE = re.compile(
-    r"\bevery\b|\bon (?:week(?:end)?s|\w+days)\b|每(?:天|周|个|月|晚|星期)|周末", re.I
-)
-_MOVE = re.compile(r"搬|\bmoved\b|\brelocated\b", re.IGNORECASE)
 _NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
 _ORDER = re.compile(
     r"\b(?:that's|thats|that is) (?:my|what i) (?:usual|order|go-to|always get|usually get|"
@@ -227,80 +222,6 @@ def _candidate(
     )
 
 
-def _merged_into(found: dict[str, Candidate], hit: Hit, clause: str, lang: str) -> Candidate | None:
-    """The earlier memory of this message that ``hit`` only adds detail to, if any.
-
-    One message says one thing about the user's education ("我研一，学金融的", "I'm a
-    sophomore at Ohio State"); an English clause without a subject after a state describes
-    that state ("recovering from a sprained ankle, on crutches for a few weeks"), as rest
-    does the illness it follows ("我腰伤了，在家休养")."""
-    area = hit.topic.split(".", 1)[0]
-    if area == "family" and hit.topic.endswith(".about") and not _ROUTINE.search(clause):
-        # 我老婆是老师，在一所小学教语文: more about the relative just described
-        who = hit.topic.rsplit(".", 1)[0] + "."
-        return next((c for t, c in found.items() if t.startswith(who)), None)
-    if area == "event" and re.search(r"\bmoved\b|\brelocated\b|搬", clause, re.I):
-        return found.get("location.home")  # "We're in Seattle now, we moved in March"
-    rest = area == "state" and bool(
-        re.match(r"^(?:在家|在医院|卧床)?(?:休养|休息|养病|养伤|静养|住院|卧床)", clause)
-    )
-    if area == "education" or (
-        area == "state" and (lang == "en" or rest) and not _SELF.match(clause)
-    ):
-        return next(
-            (c for t, c in found.items() if t.split(".", 1)[0] == area and t != hit.topic), None
-        )
-    return None
-
-
-def _fold_apposition(found: dict[str, Candidate]) -> None:
-    """ "My youngest, Mia, just turned 2": a name said in passing between commas is part of
-    what the message says about that relative, not a memory of its own."""
-    for topic in [t for t in found if t.startswith("family.") and t.endswith(".name")]:
-        named = found[topic]
-        if not re.fullmatch(r"[A-Z][a-z]+", (named.quote or "").strip()):
-            continue
-        who = topic.rsplit(".", 1)[0] + "."
-        other = next((c for t, c in found.items() if t.startswith(who) and t != topic), None)
-        if other is not None:
-            other.content = re.sub(
-                r"^(User's [\w-]+)", rf"\1 {named.value}", other.content, count=1
-            )
-            other.quote = f"{named.quote}, {other.quote}"
-            del found[topic]
-
-
-def _join(first: str, more: str, lang: str) -> str:
-    """Two descriptions of one memory as one sentence (the second without its subject)."""
-    if not more or more in first:
-        return first
-    who = re.match(
-        r"^(?:用户的[\u4e00-\u9fff]{1,3}?(?=在|是|有|一直|也|很|每|叫|今年|现在|对|平时)|"
-        r"User's \w+)",
-        more,
-    )
-    if who and first.startswith(who.group(0)):  # 用户的老婆是老师，(用户的老婆)在小学教语文
-        more = more[who.end() :].strip()
-    more = re.sub(r"^(?:用户一家|用户|User and family|User(?::|'s| is| has)?)\s*", "", more)
-    return f"{first}{'，' if lang == 'zh' else ', '}{more}"
-
-
-def _script_of(original: str) -> dict[str, str]:
-    """Simplified character → the user's own traditional one (台 stays 台, not 臺)."""
-    simplified = to_simplified(original)
-    if len(simplified) != len(original):
-        return {}
-    return dict(zip(simplified, original, strict=True))
-
-
-def _in_script(text: str, script: dict[str, str]) -> str:
-    """``text`` in traditional script, using the user's characters where they wrote them."""
-    converted = to_traditional(text)
-    if len(converted) != len(text):
-        return converted
-    return "".join(script.get(s, t) for s, t in zip(text, converted, strict=True))
-
-
 class RuleExtractor:
     """Offline zh/en extractor; implements the Extractor protocol.
 
@@ -337,7 +258,7 @@ class RuleExtractor:
         # Rules match simplified Chinese; what a traditional-Chinese user said is turned back
         # into their script (content and quote) when the candidates are built.
         trad = is_traditional(text)
-        script = _script_of(text) if trad else {}
+        script = script_of(text) if trad else {}
         text = to_simplified(text)
         if msg.role != "user":
             out.skipped.append(Skipped(text=text, reason=f"{msg.role}_text"))
@@ -369,6 +290,8 @@ class RuleExtractor:
             # "It's 1988, not 1987": the clause after names what this one corrects
             ahead = _WRONG.match(_prepare(clauses[i + 1])[0]) if i + 1 < len(clauses) else None
             correcting = correcting or marker
+            if marker:
+                ctx.extra["marked"] = "1"  # rules may read a statement as setting a value right
             strong = strong or bool(_STRONG_MARKER.search(raw))
             if not clause or is_chitchat(clause):
                 continue
@@ -434,51 +357,13 @@ class RuleExtractor:
                 )
                 cand.replaces = replaces or pending
                 cand.is_correction = cand.is_correction or bool(pending)
-                if (same := _merged_into(found, hit, clause, lang)) is not None:
-                    same.content = _join(same.content, cand.content, lang)
-                    same.quote = _join(same.quote or "", raw, lang)
-                    continue
-                if hit.drop:
-                    found.pop(hit.drop, None)
-                for t in [
-                    t for t in found if t.startswith("event.") and hit.topic == "location.home"
-                ]:
-                    if _MOVE.search(
-                        found[t].quote or ""
-                    ):  # 我们上个月搬家了，现在住在滨江: one move
-                        moved = found.pop(t)
-                        cand.content = _join(moved.content, cand.content, lang)
-                        cand.quote = _join(moved.quote or "", raw, lang)
-                previous = found.get(hit.topic)
-                refines = (  # "I'm pregnant, due in October": the detail is the value
-                    previous is not None
-                    and previous.value == "yes"
-                    and cand.value not in (None, "no")
-                    and not cand.is_correction
-                )
-                if previous is not None and (
-                    refines
-                    or (previous.value is not None and same_value(previous.value, cand.value))
-                ):  # "We went hybrid, I'm in the office three days a week now": one memory
-                    grown = previous.content in cand.content  # already told as one (pet intro)
-                    previous.content = (
-                        cand.content if grown else _join(previous.content, cand.content, lang)
-                    )
-                    previous.quote = _join(previous.quote or "", raw, lang)
-                    previous.value = cand.value if refines else previous.value
-                    continue
-                previous = found.pop(hit.topic, None)
-                # Within one message the last word on a slot wins ("不住北京了，搬到上海了"),
-                # and inherits the correction flag of what it overrides.
-                if previous is not None and previous.is_correction:
-                    cand.is_correction = True
-                found[hit.topic] = cand
-        _fold_apposition(found)
+                add_hit(found, hit, cand, clause, raw, lang)
+        fold_apposition(found)
         if trad:
             for cand in found.values():
-                cand.content = _in_script(cand.content, script)
-                cand.quote = _in_script(cand.quote, script) if cand.quote else cand.quote
-                cand.value = _in_script(cand.value, script) if cand.value else cand.value
+                cand.content = in_script(cand.content, script)
+                cand.quote = in_script(cand.quote, script) if cand.quote else cand.quote
+                cand.value = in_script(cand.value, script) if cand.value else cand.value
         out.candidates.extend(found.values())
         if not found and not forgot:
             chat = all(is_chitchat(_prepare(c)[0]) for c in split_clauses(text))

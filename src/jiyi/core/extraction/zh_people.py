@@ -239,7 +239,7 @@ def family(c: str, ctx: Context) -> list[Hit]:
         c,
     )
     nick = re.match(
-        r"^(?P<n>(?:小|阿|大)[\u4e00-\u9fff]|([\u4e00-\u9fff])\2|[\u4e00-\u9fff]宝)(?:今年|现在|已经|都)+"
+        r"^(?P<n>(?:小|阿|大)[\u4e00-\u9fff]|([\u4e00-\u9fff])\2|[\u4e00-\u9fff]宝)(?:今年|现在|已经|都|其实)+"
         r"(?P<x>[\d一二两三四五六七八九十]+)岁(?:了|啦)?$",
         c,
     )

@@ -259,9 +259,11 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         ]
     m = re.match(
         r"^(?:我)?(?:现在|已经|其实)*(?:也|又|重新|能|可以|敢)+(?:开始)?(?:吃|喝)(?!早|午|晚|夜|宵)"
-        r"(?P<x>[^，,]{1,6}?)了$",
+        r"(?P<x>[^，,]{1,6}?)(?P<le>了)?$",
         c,
     )
+    if m and not m.group("le") and "其实" not in c and not ctx.extra.get("marked"):
+        m = None  # 我能吃辣 is an ability; 我现在能吃香菜了 / 我其实能吃香菜 set a dislike right
     if m and (o := object_key(m.group("x"))):  # 我现在能吃香菜了: no longer a dislike
         return [Hit(P, f"pref.{o}", "pref.now_ok", polarity="like", value="like", correction=True)]
     if m := re.match(r"^(?:我)?(?:真的|简直|绝对)?无(?P<x>[\u4e00-\u9fff])不欢$", c):  # 我无辣不欢

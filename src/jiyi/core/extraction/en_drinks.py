@@ -1,0 +1,162 @@
+"""English rules for drink orders: the type of coffee or tea, and how it is taken (milk,
+sugar, ice, shots), one slot per attribute (``diet.coffee.type``, ``diet.coffee.milk``).
+
+"I switched to oat lattes" and "Coffee: oat milk latte, extra shot" land in the same
+``diet.coffee.type`` slot as "My usual is a cortado", so a new order replaces the old one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import DRINKS
+from jiyi.core.extraction.topics import clean_value
+from jiyi.core.models import MemoryKind
+
+__all__ = ["drink", "drink_type"]
+
+P = MemoryKind.PREFERENCE
+I_ = re.IGNORECASE
+
+_ADDIN = re.compile(
+    r"\b(?P<p>no|without|with|extra|less|a little|light|a splash of|a dash of|some|half|"
+    r"don't (?:take|put|add|want)|never (?:take|put|add)|take it with(?:out)?|just|one|two|three|"
+    r"a spoon of|a teaspoon of|\d)\s+(?:any\s+)?(?P<x>sugars?|sweetener|honey|oat milk|almond milk|"
+    r"soy milk|coconut milk|skim milk|whole milk|milk|cream|creamer|ice|foam|syrup)\b|"
+    r"\b(?P<u>unsweetened|sugar-free|iced|hot|black)\b(?! tea| coffee beans)",
+    I_,
+)
+
+
+_SHOTS = re.compile(
+    r"\b(?:extra|double|triple|single|one|two|three|\d) (?:extra )?(?:espresso )?shots?\b",
+    I_,
+)
+
+
+def drink(c: str, ctx: Context) -> list[Hit]:
+    hits: list[Hit] = []
+    m = re.match(
+        r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically)? ?(?:drink|order|get|"
+        r"have|take)"
+        r"(?: an?)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|"
+        r"moved) (?:over )?(?:from .+? )?to "
+        r"(?P<y>.+)$|"
+        r"^i(?:'ve| have)? started (?:drinking|ordering) (?P<z>.+)$|"
+        r"^my (?:usual|go-to|regular|standard|daily) (?:order|drink|coffee)? ?(?:is|"
+        r"'s) (?:an? )?(?P<w>.+)$|"
+        r"^(?:i'm|i am) (?:more of |mostly |usually |really |definitely )?(?:an? )?(?P<v>.+?) "
+        r"(?:person|girl|guy|drinker)(?: these days| now)?$",
+        c,
+        I_,
+    )
+    label = re.match(
+        r"^(?:coffee|tea|drink|(?:my )?(?:usual|order|go-to))\s*[:=]\s*(?P<x>.+)$", c, I_
+    )
+    if ctx.extra.get("order") and not m and not label:
+        label = re.match(r"^(?P<x>[a-z][a-z -]+)$", c, I_)  # "Espresso, double shot - my usual"
+    if not m and not label:  # "Iced latte with oat milk, no sugar": an order, said as one
+        label = re.match(
+            r"^(?!.*\b(?:is|are|was|were)\b)(?:an? )?(?P<x>[a-z][a-z -]+?) (?=(?:with|without|no|"
+            r"and) )",
+            c,
+            I_,
+        )
+    if label and (hit := drink_type(clean_value(label.group("x")).lower(), c)) is not None:
+        hits.append(hit)
+        ctx.drink = ctx.drink or hit.topic.split(".")[1]
+    elif m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
+        said = m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
+        word = clean_value(said).lower()
+        word = re.split(
+            r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and|in the \w+|at work|"
+            r"at home|on weekdays|on weekends)\b|,",
+            word,
+        )[0]
+        if (hit := drink_type(word, c)) is not None:
+            hits.append(hit)
+            ctx.drink = ctx.drink or hit.topic.split(".")[1]
+    if ctx.drink and re.search(
+        r"\b(?:take|have|drink|like) (?:my |it )?(?:\w+ )?(?:plain|straight|as is)\b", c, I_
+    ):
+        said = ctx.drink_word or ctx.drink.replace("_", " ")  # "I take my tea plain": nothing in it
+        return hits + [
+            Hit(P, f"diet.{ctx.drink}.{attr}", "drink.plain", value="plain", polarity="dislike",
+                content=f"User takes {said} plain")
+            for attr in ("sugar", "milk")
+        ]  # fmt: skip
+    bare = re.match(
+        r"^(?:and |also |just )?(?P<x>oat milk|almond milk|soy milk|coconut milk|skim milk|"
+        r"whole milk|milk|"
+        r"cream|sugar|honey|sweetener) in (?:my|the) (?P<d>coffee|tea|latte)s?(?: please)?$",
+        c,
+        I_,
+    )
+    if bare:  # "oat milk in my coffee please"
+        drink = "tea" if bare.group("d").lower() == "tea" else "coffee"
+        x = bare.group("x").lower()
+        attr = "milk" if "milk" in x or x == "cream" else "sugar"
+        said = f"User takes {x} in their {bare.group('d').lower()}"
+        hit = Hit(P, f"diet.{drink}.{attr}", "drink.addin", value=f"with {x}", content=said)
+        return [*hits, hit]
+    if ctx.drink and (shot := _SHOTS.search(c)):  # "extra shot", "double shot", "decaf"
+        value, word = shot.group(0).lower(), (ctx.drink_word or ctx.drink).lower()
+        took = f"User takes {word} {value}"
+        hits.append(Hit(P, f"diet.{ctx.drink}.shots", "drink.shots", value=value, content=took))
+    if ctx.drink:
+        for a in _ADDIN.finditer(c):
+            if hits and hits[0].value and a.group(0).lower() in hits[0].value.split():
+                continue  # "black coffee" is the drink named, not an add-in
+            if a.group("u"):
+                word = a.group("u").lower()
+                if word in ("iced", "hot") and not hits:
+                    attr, value = "ice", word
+                elif word in ("iced", "hot"):
+                    continue
+                else:
+                    attr, value = ("milk", "black") if word == "black" else ("sugar", "no sugar")
+                neg = word in ("black", "unsweetened", "sugar-free")
+            else:
+                x = a.group("x").lower()
+                attr = {"sugar": "sugar", "sugars": "sugar", "sweetener": "sugar", "honey": "sugar",
+                        "syrup": "sugar", "ice": "ice", "foam": "milk"}.get(x, "milk")  # fmt: skip
+                neg = bool(re.match(r"no|without|don't|never", a.group("p"), I_))
+                value = f"{a.group('p')} {x}".lower()
+            if any(h.topic == f"diet.{ctx.drink}.{attr}" for h in hits):
+                continue
+            said = ctx.drink_word or (
+                hits[0].value if hits and hits[0].value else ctx.drink.replace("_", " ")
+            )
+            content = f"User takes {said} {value}" if hits or not re.match(r"^i\b", c, I_) else None
+            hits.append(
+                Hit(P, f"diet.{ctx.drink}.{attr}", "drink.addin", content=content,
+                    polarity="dislike" if neg else "like", value=value)
+            )  # fmt: skip
+    return hits
+
+
+def drink_type(word: str, clause: str) -> Hit | None:
+    """A drink order: "oat milk lattes" → diet.coffee.type = oat milk latte; None when the
+    phrase names no known drink type."""
+    words = re.sub(r"s$", "", re.sub(r"^(?:a |an |the |my )", "", word)).split()
+    # "oat milk lattes": the drink is the head noun at the end.
+    kind = next(
+        (DRINKS[" ".join(words[i:])] for i in range(len(words)) if " ".join(words[i:]) in DRINKS),
+        None,
+    )
+    if not kind or not kind[1] or len(words) > 5:
+        return None
+    only = re.search(r"\bonly\b", clause, I_)
+    said = re.sub(r"^(?:a |an |the |my )", "", word)  # the user's words, plural and all
+    value = " ".join(words)
+    if re.search(r"\s(?:coffee|tea)$", value) and value.rsplit(" ", 1)[0] in DRINKS:
+        value = value.rsplit(" ", 1)[0]  # "cold brew coffee" = cold brew; "green tea" stays
+    return Hit(
+        P,
+        f"diet.{kind[0]}.type",
+        "drink.type",
+        polarity="like",
+        content=f"User {'only drinks' if only else 'drinks'} {said}",
+        value=value,
+    )
