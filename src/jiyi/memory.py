@@ -1,4 +1,9 @@
-"""``Memory``: the embedded, zero-server entry point — a thin facade over the pipelines."""
+"""``Memory``: the embedded, zero-server entry point — validation over one :class:`Engine`.
+
+A ``Memory`` checks what callers pass (naming the bad field), binds one tenant and calls the
+engine; it does no pipeline work itself. ``Memory.on(engine, tenant)`` is a cheap view for
+another tenant of a shared engine (what the server hands each request).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,12 @@ import builtins
 import logging
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jiyi.config import MemoryConfig
-from jiyi.core.calibration import Calibration, calibration_of
+from jiyi.core.calibration import Calibration
 from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
 from jiyi.core.models import (
     AddResult,
@@ -26,14 +30,10 @@ from jiyi.core.models import (
     SearchHit,
     Status,
 )
-from jiyi.core.ports import Clock, Embedder, EvictableEmbedder, Extractor, MemoryStore, SearchFilter
+from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore, SearchFilter
+from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, NotFoundError
-from jiyi.pipeline.access import ReadLedger
-from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
-from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
-from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
-from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
-from jiyi.pipeline.write import WriteOptions
+from jiyi.pipeline.recall import Recalled
 
 if TYPE_CHECKING:
     from jiyi.queue.base import Job, WorkQueue
@@ -42,17 +42,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-READ_FLUSH_SECONDS = 1.0  # how often counted reads are written back at most
-
-
 def default_path() -> Path:
     """``$JIYI_HOME/jiyi.db`` if JIYI_HOME is set, else ``./.jiyi/jiyi.db``."""
     home = os.environ.get("JIYI_HOME")
     return Path(home) / "jiyi.db" if home else Path(".jiyi") / "jiyi.db"
-
-
-def _utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 class Memory:
@@ -84,8 +77,6 @@ class Memory:
             extractor: default the offline rule extractor (zh + en).
             clock: returns "now" (tz-aware); injected by tests.
         """
-        from jiyi.core.extraction import RuleExtractor
-
         self.config = config or MemoryConfig()
         if store is None:
             from jiyi.storage.sqlite import SqliteMemoryStore
@@ -95,43 +86,40 @@ class Memory:
             from jiyi.embedders import default_embedder
 
             embedder = default_embedder()
-        self.store: MemoryStore = store
-        self.embedder: Embedder = embedder
-        self._rules = RuleExtractor()
-        self.extractor: Extractor = extractor or self._rules
-        self._clock: Clock = clock or _utcnow
-        self._cal = calibration_of(embedder)  # its own (jiyi calibrate), else by name
-        # With a time budget (servers) the dense channel runs beside the keyword channel on a
-        # pool; without one (the embedded default) they run in turn: the default engine uses
-        # both cores, and a concurrent channel would only slow its threads down (measured at
-        # 10k memories: p50 28 ms sequential vs 40 ms overlapped).
-        self._budget: VectorBudget | None = None
-        if self.config.vector_budget_ms is not None:
-            self._budget = VectorBudget(
-                self.config.vector_budget_ms / 1000,
-                ThreadPoolExecutor(4, thread_name_prefix="jiyi-dense"),
-            )
-        # Reads are counted and written back in the background (pipeline/access.py); every
-        # read of stored rows settles them first, so callers always see their own reads.
-        self._reads = ReadLedger(store, self._clock, READ_FLUSH_SECONDS)
-        self._ingest_opts = IngestOptions(
-            pii_policy=self.config.pii_policy,
-            write=WriteOptions(
-                min_confidence=self.config.min_confidence,
-                episode_context_turns=self.config.episode_context_turns,
-            ),
-        )
+        self.engine = Engine(store, embedder, config=self.config, extractor=extractor, clock=clock)
+        self._owns_engine = True
+
+    @classmethod
+    def on(cls, engine: Engine, tenant: str) -> Memory:
+        """A view of a shared ``engine`` bound to ``tenant`` (closing it leaves the engine)."""
+        view = cls.__new__(cls)
+        view.config = engine.config.model_copy(update={"tenant": tenant})
+        view.engine = engine
+        view._owns_engine = False
+        return view
+
+    @property
+    def store(self) -> MemoryStore:
+        return self.engine.store
+
+    @property
+    def embedder(self) -> Embedder:
+        return self.engine.embedder
+
+    @property
+    def extractor(self) -> Extractor:
+        return self.engine.extractor
 
     @property
     def calibration(self) -> Calibration:
         """How this memory's embedder reads cosines (used by maintenance steps)."""
-        return self._cal
+        return self.engine.calibration
 
     def now(self) -> datetime:
         """The current time by this memory's clock (injected in tests)."""
-        return self._clock()
+        return self.engine.clock()
 
-    # -- helpers --------------------------------------------------------------------------
+    # -- validation -----------------------------------------------------------------------
 
     def _scope(self, user_id: object, agent_id: object = None) -> Scope:
         uid = check_id(user_id, "user_id")
@@ -140,11 +128,7 @@ class Memory:
         return Scope(tenant=self.config.tenant, user_id=uid, agent_id=aid)
 
     def _now(self, value: object = None, field: str = "now") -> datetime:
-        return as_utc(value, field) or self._clock()
-
-    def _evict(self, texts: Sequence[str]) -> None:
-        if isinstance(self.embedder, EvictableEmbedder):
-            self.embedder.evict([t for t in dict.fromkeys(texts) if t])
+        return as_utc(value, field) or self.engine.clock()
 
     def _localized(
         self, messages: object, timestamp: object, timezone: object
@@ -152,7 +136,7 @@ class Memory:
         """Now and the validated messages, their times in the user's timezone (relative
         dates such as 明天 / next Friday resolve against the user's calendar day)."""
         tz = zone(timezone if timezone is not None else self.config.timezone, "timezone")
-        now = self._clock().astimezone(tz)
+        now = self.engine.clock().astimezone(tz)
         when = as_utc(timestamp, "timestamp") or now
         msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
         local = [
@@ -160,18 +144,19 @@ class Memory:
         ]
         return now, local
 
+    def _check_query(self, query: object) -> None:
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError("query must be a non-empty string", field="query")
+        if len(query) > self.config.max_message_chars:
+            raise InvalidInputError("query is too long", field="query")
+
     def _find(self, memory_id: object) -> MemoryItem:
         mid = check_id(memory_id, "memory_id")
         assert mid is not None
-        self._settle()  # a pending access update must not be overwritten by a stale copy
-        found = self._lookup(mid)
+        found = self.engine.get(self.config.tenant, mid)
         if found is None:
             raise NotFoundError(f"no memory with id {mid}", field="memory_id")
         return found
-
-    def _lookup(self, memory_id: str) -> MemoryItem | None:
-        # The facade is tenant-scoped; the id alone identifies the user within the tenant.
-        return self.store.get(self.config.tenant, memory_id)
 
     # -- write ----------------------------------------------------------------------------
 
@@ -211,22 +196,10 @@ class Memory:
         """
         scope = self._scope(user_id, agent_id)
         check_id(session_id, "session_id", required=False)
-        self._settle()
         if not isinstance(infer, bool):
             raise InvalidInputError("infer must be true or false", field="infer")
         now, msgs = self._localized(messages, timestamp, timezone)
-        out = ingest(
-            msgs,
-            scope=scope,
-            session_id=session_id,
-            infer=infer,
-            now=now,
-            ports=self._ports(),
-            opts=self._ingest_opts,
-        )
-        self.store.apply(scope, out.changes)
-        self._evict(out.evict)
-        return out.result
+        return self.engine.add(scope, msgs, session_id=session_id, infer=infer, now=now)
 
     def accept(
         self,
@@ -260,50 +233,19 @@ class Memory:
         Raises:
             InvalidInputError: naming the bad field; nothing is written or enqueued.
         """
-        from jiyi.queue.base import Job
-
         scope = self._scope(user_id, agent_id)
         check_id(session_id, "session_id", required=False)
-        self._settle()
+        check_id(batch_id, "batch_id", required=False)
         now, msgs = self._localized(messages, timestamp, timezone)
-        staged = stage(
+        return self.engine.accept(
+            scope,
             msgs,
-            scope=scope,
+            queue=queue,
             session_id=session_id,
             now=now,
-            ports=self._ports(),
-            opts=self._ingest_opts,
-            batch=batch_id,
+            batch_id=batch_id,
+            grace=grace,
         )
-        if staged.messages:
-            payload = ExtractJob(
-                agent_id=scope.agent_id,
-                session_id=session_id,
-                now=now,
-                episodes=staged.episode_ids,
-                messages=staged.messages,
-            )
-            job = Job(
-                id=staged.batch,
-                kind="extract",
-                tenant=scope.tenant,
-                user_id=scope.user_id,
-                created_at=now,
-                payload=payload.model_dump(mode="json"),
-            )
-            # Enqueue first, held back for ``grace``: if we die before the episodes are
-            # written, a worker writes them after the grace (extract_staged); the other
-            # order could leave episodes that are never extracted. The hold keeps a fast
-            # worker from "rebuilding" episodes this call is about to write.
-            if not queue.enqueue(job, now=now, delay=grace):
-                return AddResult(queued=True)  # accepted before: the first call's writes stand
-        self.store.apply(scope, staged.changes)
-        if staged.messages and not queue.release(staged.batch, now=self._clock()):
-            # Only after a stall longer than ``grace``: a worker took the job meanwhile.
-            log.warning("batch %s was claimed before its episodes were written", staged.batch)
-        # A re-delivered batch was queued by its first delivery: report it the same way.
-        again = any(s.reason == "duplicate_message" for s in staged.result.skipped)
-        return staged.result.model_copy(update={"queued": bool(staged.messages) or again})
 
     def process(self, job: Job) -> AddResult | None:
         """Run a job from :meth:`accept` (``jiyi worker`` calls this): extract from its
@@ -316,28 +258,10 @@ class Memory:
             InvalidInputError: the job is malformed or belongs to another tenant.
             ExtractionError, StorageUnavailableError: retry later.
         """
-        if job.kind != "extract" or job.tenant != self.config.tenant:
+        if job.tenant != self.config.tenant:
             raise InvalidInputError(f"cannot process a {job.kind} job of tenant {job.tenant}")
-        p = ExtractJob.parse(job.payload)
-        scope = self._scope(job.user_id, p.agent_id)
-        done = extract_staged(
-            p.messages,
-            scope=scope,
-            session_id=p.session_id,
-            batch=job.id,
-            episode_ids=p.episodes,
-            now=p.now,
-            ports=self._ports(),
-            opts=self._ingest_opts,
-        )
-        if done is None:
-            return None
-        self.store.apply(scope, done.changes)
-        self._evict(done.evict)
-        return done.result
-
-    def _ports(self) -> Ports:
-        return Ports(self.store, self.embedder, self.extractor, self._rules, self._cal)
+        agent = job.payload.get("agent_id") if isinstance(job.payload, dict) else None
+        return self.engine.process(job, self._scope(job.user_id, agent))
 
     def update(self, memory_id: str, content: str) -> MemoryItem:
         """Replace a memory's content (redacted, re-embedded); the version goes up and the
@@ -350,19 +274,7 @@ class Memory:
             raise InvalidInputError("content must be a non-empty string", field="content")
         if len(content) > self.config.max_message_chars:
             raise InvalidInputError("content is too long", field="content")
-        old = self._find(memory_id)
-        new, edit = update_memory(
-            self.store,
-            self.embedder,
-            old,
-            content,
-            now=self._clock(),
-            pii_policy=self.config.pii_policy,
-            context_turns=self.config.episode_context_turns,
-        )
-        self.store.apply(old.scope, edit.changes)
-        self._evict(edit.evict)
-        return new
+        return self.engine.update(self._find(memory_id), content)
 
     def delete(self, memory_id: str) -> None:
         """Hard-delete one memory: row, keyword index, vector, cached embedding and the
@@ -374,28 +286,11 @@ class Memory:
         Raises:
             NotFoundError: unknown id.
         """
-        m = self._find(memory_id)
-        edit = delete_memory(
-            self.store,
-            self.embedder,
-            m,
-            now=self._clock(),
-            context_turns=self.config.episode_context_turns,
-        )
-        self.store.apply(m.scope, edit.changes)
-        self._evict(edit.evict)
+        self.engine.delete(self._find(memory_id))
 
     def delete_user(self, user_id: str) -> DeletionReceipt:
         """Hard-delete everything stored about a user (all agents, history included)."""
-        scope = self._scope(user_id)
-        self._settle()
-        texts = embedded_texts(self.store, scope, self.config.episode_context_turns)
-        removed = self.store.delete_user(scope)
-        self._evict(texts)
-        removed["embedding_cache"] = len(texts)
-        return DeletionReceipt(
-            user_id=scope.user_id, tenant=scope.tenant, deleted_at=self._clock(), removed=removed
-        )
+        return self.engine.delete_user(self._scope(user_id))
 
     # -- read -----------------------------------------------------------------------------
 
@@ -450,10 +345,7 @@ class Memory:
         """:meth:`search` plus ``degraded``: True when semantic search missed
         ``config.vector_budget_ms`` and the hits come from keywords alone."""
         scope = self._scope(user_id, agent_id)
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidInputError("query must be a non-empty string", field="query")
-        if len(query) > self.config.max_message_chars:
-            raise InvalidInputError("query is too long", field="query")
+        self._check_query(query)
         if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= 200:
             raise InvalidInputError("top_k must be an integer from 1 to 200", field="top_k")
         kind_t: tuple[MemoryKind, ...] | None = None
@@ -465,21 +357,7 @@ class Memory:
                     f"kinds must be drawn from {[k.value for k in MemoryKind]}", field="kinds"
                 ) from exc
         flt = SearchFilter(kinds=kind_t, since=as_utc(since, "since"), until=as_utc(until, "until"))
-        ref = self._now(now)
-        found = recall(
-            self.store,
-            self.embedder,
-            scope,
-            query,
-            flt=flt,
-            now=ref,
-            top_k=top_k,
-            cfg=self.config.retrieval,
-            cal=self._cal,
-            budget=self._budget,
-        )
-        self._reads.record(scope, (h.memory.id for h in found.hits))
-        return found
+        return self.engine.search(scope, query, flt=flt, now=self._now(now), top_k=top_k)
 
     def context(
         self,
@@ -502,29 +380,17 @@ class Memory:
         if not isinstance(token_budget, int) or token_budget < 50:
             raise InvalidInputError("token_budget must be an integer ≥ 50", field="token_budget")
         tz = zone(timezone if timezone is not None else self.config.timezone, "timezone")
-        ref = self._now(now)
-        found = self.search_result(query, user_id=user_id, agent_id=agent_id, top_k=30, now=ref)
-        return recall_context(
-            self.store,
-            self._scope(user_id, agent_id),
-            query,
-            found,
-            now=ref,
-            tz=tz,
-            token_budget=token_budget,
-            opts=ContextOptions(
-                min_score=self.config.context_min_score,
-                min_semantic=self.config.context_min_semantic,
-                pin_importance=self.config.pin_importance,
-            ),
+        scope = self._scope(user_id, agent_id)
+        self._check_query(query)
+        return self.engine.context(
+            scope, query, now=self._now(now), tz=tz, token_budget=token_budget
         )
 
     def get(self, memory_id: str) -> MemoryItem | None:
         """The memory with this id (any status), or None if there is none."""
         mid = check_id(memory_id, "memory_id")
         assert mid is not None
-        self._settle()
-        return self._lookup(mid)
+        return self.engine.get(self.config.tenant, mid)
 
     def list(
         self,
@@ -540,24 +406,18 @@ class Memory:
         kinds = (
             None if include_episodes else tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
         )
-        self._settle()
-        return self.store.list(scope, SearchFilter(statuses=statuses, kinds=kinds))
+        return self.engine.list(scope, SearchFilter(statuses=statuses, kinds=kinds))
 
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """The audit trail of a memory, oldest first (also after it was deleted)."""
         mid = check_id(memory_id, "memory_id")
         assert mid is not None
-        return self.store.history(self.config.tenant, mid)
-
-    def _settle(self) -> None:
-        """Write pending access bookkeeping, so reads see their own searches."""
-        self._reads.settle()
+        return self.engine.history(self.config.tenant, mid)
 
     def close(self) -> None:
-        self._reads.close()
-        if self._budget is not None:
-            self._budget.pool.shutdown(wait=False, cancel_futures=True)
-        self.store.close()
+        """Release the engine (a view from :meth:`on` leaves the shared engine open)."""
+        if self._owns_engine:
+            self.engine.close()
 
     def __enter__(self) -> Memory:
         return self

@@ -23,7 +23,7 @@ def queue(tmp_path: Path) -> Iterator[SqliteWorkQueue]:
 
 
 def claim(queue: SqliteWorkQueue, mem: Memory) -> Job:
-    job = queue.claim("test", lease=timedelta(seconds=30), now=mem._clock())
+    job = queue.claim("test", lease=timedelta(seconds=30), now=mem.now())
     assert job is not None
     return job
 
@@ -132,13 +132,13 @@ def test_worker_retries_then_dead_letters(mem: Memory, tmp_path: Path) -> None:
         calls.append(tenant)
         raise RuntimeError("extractor down")
 
-    w = Worker(queue, broken, clock=mem._clock)
+    w = Worker(queue, broken, clock=mem.now)
     assert w.run(threading.Event(), drain=True) == 2
     assert queue.counts()["dead"] == 1 and len(calls) == 2
     (dead,) = queue.dead()
     assert dead.last_error == "RuntimeError: "
-    queue.retry_dead(now=mem._clock())
-    w = Worker(queue, lambda tenant: mem, clock=mem._clock)
+    queue.retry_dead(now=mem.now())
+    w = Worker(queue, lambda tenant: mem, clock=mem.now)
     assert w.run(threading.Event(), drain=True) == 1
     assert facts(mem) == ["用户对花生过敏"] and queue.counts()["done"] == 1
     queue.close()

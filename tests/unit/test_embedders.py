@@ -310,7 +310,7 @@ def test_a_calibration_file_for_the_embedder_is_carried_and_others_are_ignored(
     path.write_text(json.dumps({"embedder": "hashing", "calibration": cal.as_dict()}))
     emb = backends.open_embedder(Settings(home=tmp_path, embedder="hashing"))
     assert calibration_of(emb) == cal
-    assert Memory(tmp_path / "m.db", embedder=emb)._cal == cal
+    assert Memory(tmp_path / "m.db", embedder=emb).calibration == cal
     path.write_text(json.dumps({"embedder": "other", "calibration": cal.as_dict()}))
     other = backends.open_embedder(Settings(home=tmp_path, embedder="hashing"))
     assert calibration_of(other) != cal

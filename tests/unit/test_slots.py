@@ -192,11 +192,12 @@ def test_query_slots_first_cue(query: str, first: str) -> None:
     ("query", "slots"),
     [
         # Asking about a pet or a relative, the name / age / school are theirs.
-        ("what's my cat's name", ("pet",)),
-        ("我的猫叫什么", ("pet",)),
-        ("我女儿叫什么名字", ("family",)),
-        ("how old is my daughter", ("family",)),
-        ("我儿子上几年级", ("family",)),
+        ("what's my cat's name", ("pet.cat",)),
+        ("我的猫叫什么", ("pet.cat",)),
+        ("我女儿叫什么名字", ("family.daughter",)),
+        ("how old is my daughter", ("family.daughter",)),
+        ("我儿子上几年级", ("family.son",)),
+        ("我有什么宠物", ("pet",)),
         # The specific work cue wins over the general one.
         ("where do I work", ("work.employer", "location.work")),
         ("今天天气怎么样", ()),

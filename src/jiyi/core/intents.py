@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.lexicon import PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.slots import GENERIC_SUBJECTS
 from jiyi.core.text import to_simplified
 
 __all__ = ["query_slots", "slot_matches"]
@@ -98,10 +100,25 @@ _SUBJECT_AREAS = ("family", "pet")
 _USER_ONLY = ("identity", "name", "age", "birthday", "education")
 
 
+def _named_subjects(text: str) -> list[str]:
+    """Slot prefixes of the pets and relatives a query names ("my dog" → pet.dog,
+    "我女儿" → family.daughter): more specific than the area cues."""
+    found: list[str] = []
+    low = text.lower()
+    for zh, en, area in ((PETS_ZH, PETS_EN, "pet"), (RELATIONS_ZH, RELATIONS_EN, "family")):
+        keys = [k for w, k in zh.items() if w in text]
+        keys += [k for w, k in en.items() if re.search(rf"\b{re.escape(w)}s?\b", low)]
+        # 宠物 / "pet" / 孩子 name no particular subject: the whole area
+        found += [area if k in GENERIC_SUBJECTS else f"{area}.{k}" for k in keys]
+    return list(dict.fromkeys(found))
+
+
 def query_slots(query: str) -> tuple[str, ...]:
-    """The slot prefixes ``query`` asks about, most specific cues first; () when none."""
+    """The slot prefixes ``query`` asks about, most specific cues first; () when none.
+    A named pet or relative narrows its area ("my dog's name" → ``pet.dog``, not every
+    pet)."""
     text = to_simplified(query)
-    found: dict[str, None] = {}
+    found: dict[str, None] = dict.fromkeys(_named_subjects(text))
     for pattern, prefixes in _CUES:
         if pattern.search(text):
             for p in prefixes:
@@ -112,6 +129,9 @@ def query_slots(query: str) -> tuple[str, ...]:
                 del found[p]
     if "work.role" in found or "work.employer" in found:  # the specific cue wins
         found.pop("work", None)
+    for area in ("pet", "family"):  # a named subject narrows its area
+        if any(p.startswith(area + ".") for p in found):
+            found.pop(area, None)
     return tuple(found)
 
 

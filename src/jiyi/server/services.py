@@ -21,8 +21,9 @@ import anyio.to_thread
 from jiyi.config import MemoryConfig
 from jiyi.context_cache import ContextCache, InProcessContextCache
 from jiyi.core.models import DeletionReceipt
-from jiyi.core.ports import Clock, Embedder, MemoryStore
+from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore
 from jiyi.embedders.fair import OwnedEmbedder
+from jiyi.engine import Engine
 from jiyi.keys import KeyStore
 from jiyi.memory import Memory
 from jiyi.queue.base import WorkQueue
@@ -51,7 +52,8 @@ class Services:
     cache: ContextCache = field(default_factory=InProcessContextCache)
     limiter: anyio.CapacityLimiter | None = None
     key_cache: KeyCache = field(init=False)
-    _memories: dict[str, Memory] = field(default_factory=dict)
+    _engine: Engine | None = None
+    _extractors: dict[str, Extractor] = field(default_factory=dict)
     llm_usage: UsageMeter | None = None  # prompt/completion tokens per tenant, for /metrics
     # Deleting a user bumps its epoch; a flush claimed under an older epoch is dropped, so a
     # background write can never resurrect a deleted user.
@@ -65,25 +67,32 @@ class Services:
         self.key_cache = KeyCache(self.keys)
 
     def memory(self, tenant: str) -> Memory:
-        """The tenant's Memory; all tenants share one store and one embedder."""
+        """A view of the one shared engine bound to ``tenant`` (cheap: no pools of its own)."""
         with self._lock:
-            mem = self._memories.get(tenant)
-            if mem is None:
-                from jiyi import backends
-
-                extractor = backends.open_extractor(self.settings, tenant, self.llm_usage)
-                mem = Memory(
-                    store=self.store,
-                    # Embedding work counts as this tenant's: tenants take turns at the engine.
-                    embedder=OwnedEmbedder(self.embedder, tenant),
-                    clock=self.clock,
-                    extractor=extractor,
-                    config=MemoryConfig.model_validate(
-                        {"tenant": tenant, "vector_budget_ms": self.settings.vector_budget_ms}
-                    ),
+            if self._engine is None:
+                config = MemoryConfig.model_validate(
+                    {"vector_budget_ms": self.settings.vector_budget_ms}
                 )
-                self._memories[tenant] = mem
-            return mem
+                self._engine = Engine(
+                    self.store, self.embedder, config=config, clock=self.clock, tenants=self
+                )
+            return Memory.on(self._engine, tenant)
+
+    # TenantPorts: what differs per tenant on the shared engine.
+    def embedder_of(self, tenant: str) -> Embedder:
+        # Embedding work counts as this tenant's: tenants take turns at the engine.
+        return OwnedEmbedder(self.embedder, tenant)
+
+    def extractor_of(self, tenant: str) -> Extractor:
+        with self._lock:
+            found = self._extractors.get(tenant)
+            if found is None:
+                from jiyi import backends
+                from jiyi.core.extraction import RuleExtractor
+
+                opened = backends.open_extractor(self.settings, tenant, self.llm_usage)
+                found = self._extractors[tenant] = opened or RuleExtractor()
+            return found
 
     def user_lock(self, tenant: str, user_id: str) -> asyncio.Lock:
         """Serialises a user's deletion with background writes of that user's sessions."""
