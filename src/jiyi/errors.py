@@ -1,15 +1,23 @@
-"""The one exception tree of jiyi.
+"""The one exception tree of jiyi, and the HTTP status of each branch.
 
-    JiyiError
-     ├── InvalidInputError        bad argument or payload; ``field`` names it (HTTP 422)
-     │    └── PayloadTooLargeError  a message or request over the size limit (HTTP 413)
-     ├── NotFoundError            no such memory/session in this scope (HTTP 404)
-     ├── PermissionDeniedError    authenticated, but not allowed (HTTP 403)
-     ├── AuthenticationError      missing or unknown API key (HTTP 401)
-     ├── ConflictError            concurrent change or embedder mismatch (HTTP 409)
-     ├── StorageUnavailableError  the database cannot be reached or is locked (HTTP 503)
-     ├── ExtractionError          the extractor (rules or LLM) failed (HTTP 502)
-     └── MissingDependencyError   an optional extra is not installed
+    JiyiError                            status  code
+     ├── InvalidInputError                 422   invalid_input      ``field`` names it
+     │    └── PayloadTooLargeError         413   payload_too_large  over a size limit
+     ├── NotFoundError                     404   not_found          not in this scope
+     ├── PermissionDeniedError             403   forbidden          authenticated, not allowed
+     ├── AuthenticationError               401   unauthenticated    missing or unknown API key
+     ├── ConflictError                     409   conflict           clashes with stored state
+     ├── RateLimitedError                  429   rate_limited       tenant over its rate
+     ├── StorageUnavailableError           503   storage_unavailable  database unreachable
+     │    └── OverloadedError              503   overloaded         server at capacity
+     ├── ExtractionError                   502   extraction_failed  extractor failed
+     └── MissingDependencyError            500   missing_dependency an extra is not installed
+
+``status`` and ``code`` are class attributes, so this table is the code itself: the server's
+one error handler answers ``exc.status`` with ``exc.code``, and the SDK maps a response back
+with :func:`error_class` — neither keeps a table of its own. The two "try again later"
+errors carry ``retry_after`` (seconds, sent as the ``Retry-After`` header). OverloadedError
+is a StorageUnavailableError so code that already retries on the latter keeps working.
 
 Errors raised by drivers (sqlite3, psycopg, redis, httpx) are translated at the adapter
 edge and chained with ``raise ... from exc`` so the cause is never lost.
@@ -25,9 +33,12 @@ __all__ = [
     "JiyiError",
     "MissingDependencyError",
     "NotFoundError",
+    "OverloadedError",
     "PayloadTooLargeError",
     "PermissionDeniedError",
+    "RateLimitedError",
     "StorageUnavailableError",
+    "error_class",
 ]
 
 
@@ -36,10 +47,15 @@ class JiyiError(Exception):
 
     Attributes:
         code: a stable, machine-readable error code (``invalid_input``, ``not_found`` …).
+        status: the HTTP status the server answers this error with.
         field: the offending input field, when one is to blame.
+        retry_after: seconds after which trying again is worth it, when the error knows
+            (RateLimitedError, OverloadedError); else None.
     """
 
     code = "jiyi_error"
+    status = 500
+    retry_after: float | None = None
 
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
@@ -55,54 +71,89 @@ class InvalidInputError(JiyiError):
     """An argument or payload field is missing, malformed or out of range."""
 
     code = "invalid_input"
+    status = 422
 
 
 class PayloadTooLargeError(InvalidInputError):
     """A message or request exceeds the configured size limit."""
 
     code = "payload_too_large"
+    status = 413
 
 
 class NotFoundError(JiyiError):
     """The memory, session or user does not exist in the caller's scope."""
 
     code = "not_found"
+    status = 404
 
 
 class AuthenticationError(JiyiError):
     """No API key, or one that does not match any stored key."""
 
     code = "unauthenticated"
+    status = 401
 
 
 class PermissionDeniedError(JiyiError):
     """The caller is authenticated but may not touch this resource."""
 
     code = "forbidden"
+    status = 403
 
 
 class ConflictError(JiyiError):
     """The request conflicts with stored state (e.g. a different embedding model)."""
 
     code = "conflict"
+    status = 409
+
+
+class RateLimitedError(JiyiError):
+    """The tenant sent more requests per second than it may; nothing was done."""
+
+    code = "rate_limited"
+    status = 429
+
+    def __init__(
+        self, message: str, *, retry_after: float | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(message, field=field)
+        self.retry_after = retry_after
 
 
 class StorageUnavailableError(JiyiError):
     """The storage backend could not be reached or stayed locked past the timeout."""
 
     code = "storage_unavailable"
+    status = 503
+
+
+class OverloadedError(StorageUnavailableError):
+    """The server is at capacity and refused the request before doing any of it."""
+
+    code = "overloaded"
+    status = 503
+
+    def __init__(
+        self, message: str, *, retry_after: float | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(message, field=field)
+        self.retry_after = retry_after
 
 
 class ExtractionError(JiyiError):
     """Memory extraction failed (invalid LLM output, timeout, dead endpoint)."""
 
     code = "extraction_failed"
+    status = 502
 
 
 class MissingDependencyError(JiyiError):
     """An optional dependency is missing; the message names the extra to install."""
 
     code = "missing_dependency"
+    status = 500
 
     def __init__(self, package: str, extra: str) -> None:
         super().__init__(
@@ -110,3 +161,30 @@ class MissingDependencyError(JiyiError):
         )
         self.package = package
         self.extra = extra
+
+
+# Every class above, base before subclass: the first class with a status is the general one.
+_TREE: tuple[type[JiyiError], ...] = (
+    InvalidInputError,
+    PayloadTooLargeError,
+    NotFoundError,
+    PermissionDeniedError,
+    AuthenticationError,
+    ConflictError,
+    RateLimitedError,
+    StorageUnavailableError,
+    OverloadedError,
+    ExtractionError,
+)
+_BY_CODE = {cls.code: cls for cls in _TREE}
+_BY_STATUS: dict[int, type[JiyiError]] = {}
+for _cls in _TREE:
+    _BY_STATUS.setdefault(_cls.status, _cls)
+
+
+def error_class(code: str, status: int) -> type[JiyiError] | None:
+    """The error a problem response stands for: by its ``code`` when it is one of ours,
+    else the most general class answered with ``status`` (e.g. 404 for an unknown route);
+    None when neither is known. MissingDependencyError is never rebuilt from a response:
+    the dependency is missing on the server, not here."""
+    return _BY_CODE.get(code) or _BY_STATUS.get(status)
