@@ -117,6 +117,8 @@ class Procs:
             "JIYI_STORE": dsn,
             "JIYI_REDIS": str(REDIS_URL),
             "JIYI_EMBEDDER": "hashing",
+            # This test is about crashes, not overload: no 503s on a busy CI machine.
+            "JIYI_MAX_QUEUE_WAIT_MS": "60000",
             "JIYI_PORT": str(self.port),
             "JIYI_BOOTSTRAP_KEY": KEY,
             "JIYI_QUEUE_WORKERS": "0",

@@ -96,8 +96,8 @@ def test_ttl_expiry_flushes_without_a_request(srv: RunningServer, client: Client
 def test_failed_write_is_retried_and_loses_nothing(
     srv: RunningServer, client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    mem = srv.services.memory("acme")
-    real_add = mem.add
+    engine = srv.services.memory("acme").engine  # one engine behind every tenant's view
+    real_add = engine.add
     calls: list[bool] = []
 
     def flaky(*args: Any, **kwargs: Any) -> Any:
@@ -106,7 +106,7 @@ def test_failed_write_is_retried_and_loses_nothing(
             raise RuntimeError("disk on fire")
         return real_add(*args, **kwargs)
 
-    monkeypatch.setattr(mem, "add", flaky)
+    monkeypatch.setattr(engine, "add", flaky)
     client.add_message("s-retry", "我每天早上跑步", user_id="retry-u")
     client.end_session("s-retry")
     srv.sweep()
@@ -122,15 +122,15 @@ def test_failed_write_is_retried_and_loses_nothing(
 def test_extraction_that_keeps_failing_still_stores_episodes(
     srv: RunningServer, client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    mem = srv.services.memory("acme")
-    real_add = mem.add
+    engine = srv.services.memory("acme").engine  # one engine behind every tenant's view
+    real_add = engine.add
 
     def no_infer(*args: Any, **kwargs: Any) -> Any:
         if kwargs["infer"]:
             raise RuntimeError("extractor broken")
         return real_add(*args, **kwargs)
 
-    monkeypatch.setattr(mem, "add", no_infer)
+    monkeypatch.setattr(engine, "add", no_infer)
     client.add_message("s-broken", "我女儿叫小雨", user_id="broken-u")
     client.end_session("s-broken")
     for _ in range(4):  # three tries with extraction, then episodes only

@@ -109,6 +109,7 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[str, str, subprocess.Popen[byt
         "JIYI_HOME": str(tmp_path),
         "JIYI_REDIS": REDIS_URL,
         "JIYI_EMBEDDER": "hashing",
+        "JIYI_MAX_QUEUE_WAIT_MS": "60000",  # about workers, not overload
         "JIYI_PORT": str(port),
         "JIYI_BOOTSTRAP_KEY": key,
         "JIYI_BOOTSTRAP_TENANT": "workers-" + uuid.uuid4().hex[:8],

@@ -55,11 +55,6 @@ def test_momentary_remark_without_a_rule_is_not_long_term(
     assert long_term(shared_real_mem, user) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'I'm starving right now' / '现在有点饿' are skipped as no_personal_info, not "
-    "transient, so their episodes get no expires_at and are kept forever",
-)
 @pytest.mark.parametrize("text", ["I'm starving right now", "现在有点饿"])
 def test_momentary_remark_without_a_rule_still_expires(shared_real_mem: Memory, text: str) -> None:
     res = shared_real_mem.add(text, user_id=f"transient-ttl-{text}")

@@ -216,22 +216,9 @@ def test_correction_supersedes_old_value_with_history(
         assert hits[ranked.index(old_episode.id)].memory.valid_to is not None
 
 
-_PLAIN_CHANGE = pytest.mark.xfail(
-    strict=True,
-    reason="a plain change of value (我搬到上海了 / 我最近改喝燕麦拿铁了 / I switched to oat milk "
-    "lattes) is recorded with reason user_correction: the extractor's change words (搬到, 改喝, "
-    "switched to) set Candidate.is_correction, so history says the old value was a mistake",
-)
-
-
 @pytest.mark.parametrize(
     "case",
-    [
-        pytest.param(c, marks=_PLAIN_CHANGE)
-        if c.id in ("city-zh-plain", "coffee-zh", "coffee-en")
-        else c
-        for c in CORRECTIONS
-    ],
+    CORRECTIONS,
     ids=lambda c: c.id,
 )
 def test_history_reason_tells_a_correction_from_a_change(
@@ -320,11 +307,6 @@ def test_same_slot_same_value_is_a_noop_refresh(
     assert [h.action for h in mem.history(orig.id)] == [Action.ADD, Action.NOOP]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'我只喝冷萃咖啡' after '我喝咖啡只喝冷萃' supersedes 冷萃 by 冷萃咖啡 "
-    "instead of a NOOP: the category noun in the value is not normalised away",
-)
 def test_same_coffee_in_other_words_is_a_noop(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
     mem, user = shared_real_mem, "noop-coldbrew"
     say(mem, module_clock, user, "我喝咖啡只喝冷萃")
@@ -335,11 +317,6 @@ def test_same_coffee_in_other_words_is_a_noop(shared_real_mem: Memory, module_cl
 # -- corrections the rules lose -------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'我每天喝美式咖啡' is stored as habit.美式咖啡 (no value); '我现在改喝拿铁了' adds "
-    "diet.coffee.type 拿铁 beside it, and the old coffee order stays active",
-)
 def test_changed_daily_coffee_retires_the_old_order(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
     mem, user = shared_real_mem, "lost-coffee-habit"
     say(mem, module_clock, user, "我每天喝美式咖啡")
@@ -347,11 +324,6 @@ def test_changed_daily_coffee_retires_the_old_order(shared_real_mem: Memory, mod
     assert [m.content for m in mem.list(user_id=user)] == ["用户现在改喝拿铁了"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'我的猫不叫阿橘了，改名叫橘子了' is skipped as no_personal_info: the rename is lost "
-    "and 阿橘 stays the cat's name",
-)
 def test_pet_renamed_with_negated_old_name(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
     mem, user = shared_real_mem, "lost-pet-rename"
     say(mem, module_clock, user, "我家猫叫阿橘")
@@ -360,11 +332,6 @@ def test_pet_renamed_with_negated_old_name(shared_real_mem: Memory, module_clock
     assert [m.value for m in mem.list(user_id=user)] == ["橘子"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'my daughter is in 8th grade now' is extracted as family.daughter.about (no value), "
-    "so it is ADDed beside the active 7th-grade fact instead of superseding it",
-)
 def test_english_grade_change_supersedes(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
     mem, user = shared_real_mem, "lost-grade-en"
     say(mem, module_clock, user, "My daughter is in 7th grade")
@@ -374,11 +341,6 @@ def test_english_grade_change_supersedes(shared_real_mem: Memory, module_clock) 
     assert [m.value for m in grades] == ["8"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'其实我已经不跑步了' is skipped as no_personal_info; the habit '用户每天早上跑步' "
-    "stays active after the user said they stopped",
-)
 def test_stopped_habit_is_retired(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
     mem, user = shared_real_mem, "lost-habit-stop"
     say(mem, module_clock, user, "我每天早上跑步")
@@ -471,11 +433,6 @@ def test_remarks_about_neighbouring_topics_touch_nothing_else(
         assert retired == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="'其实我下午一般不喝咖啡，怕晚上睡不着' is extracted as pref.咖啡=dislike and "
-    "supersedes '用户喜欢喝咖啡': a remark about timing retires the general preference",
-)
 def test_coffee_timing_remark_keeps_liking_coffee(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
     mem, user = shared_real_mem, "coll-coffee-timing"
     say(mem, module_clock, user, "我喜欢喝咖啡")

@@ -102,6 +102,7 @@ def ingest(
         now=now,
         messages=p.messages,
         extraction=extraction,
+        extracted=infer,
         store_ids=p.fresh,
         consumed=p.consumed,
         skipped=p.skipped,

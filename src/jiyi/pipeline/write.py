@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from jiyi.core.calibration import Calibration
+from jiyi.core.extraction.importance import is_momentary
 from jiyi.core.models import (
     AddResult,
     Candidate,
@@ -99,6 +100,7 @@ class BatchPlan:
     episode_extra: Mapping[str, object] = field(default_factory=dict)
     marks: list[MemoryItem] = field(default_factory=list)
     consumed: list[str] = field(default_factory=list)
+    extracted: bool = False  # extraction ran on this batch (else nothing is judged transient)
     skipped: list[Skipped] = field(default_factory=list)
     redactions: list[Redaction] = field(default_factory=list)
 
@@ -162,6 +164,13 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
     """Run the steps for ``plan`` and return the outcome; nothing is written here."""
     ex = plan.extraction
     admitted, rejected, transient = admit(ex.candidates, opts.min_confidence, opts.admission_floors)
+    if plan.extracted:  # a passing remark no rule placed ("I'm starving right now") expires too
+        placed = {i for c in ex.candidates for i in c.source_message_ids}
+        transient |= {
+            m.id
+            for m in plan.messages
+            if m.id and m.role == "user" and m.id not in placed and is_momentary(m.content)
+        }
     forget_ids = {f.source_message_id for f in ex.forget}  # "别记这个" is not itself kept
     pending = Pending(plan.now, messages=list(plan.consumed))
     for m in plan.marks:

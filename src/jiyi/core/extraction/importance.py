@@ -8,7 +8,7 @@ from jiyi.core.extraction.lexicon import STRONG_RE
 from jiyi.core.extraction.lexicon_health import HEALTH_RE
 from jiyi.core.models import MemoryKind
 
-__all__ = ["score_importance"]
+__all__ = ["is_momentary", "score_importance"]
 
 # Stable facts about a person outweigh their tastes, which outweigh one-off happenings.
 _BASE: dict[MemoryKind, float] = {
@@ -50,6 +50,11 @@ _HYPOTHETICAL_RE = re.compile(
 )
 
 
+def is_momentary(text: str) -> bool:
+    """A remark bound to this moment ("今天好热想喝冰咖啡", "I'm starving right now")."""
+    return bool(_MOMENT_RE.search(text) and _WHIM_RE.search(text) and not HEALTH_RE.search(text))
+
+
 def score_importance(text: str, kind: MemoryKind) -> float:
     """Score 0..1: a base per kind, raised by health words (most), strong words
     (必须/一定/千万/过敏/always/never/must …), numbers, dates and names; lowered for a remark
@@ -70,7 +75,7 @@ def score_importance(text: str, kind: MemoryKind) -> float:
         score += 0.05
     if _NAME_RE.search(text):
         score += 0.05
-    if _MOMENT_RE.search(text) and _WHIM_RE.search(text) and not HEALTH_RE.search(text):
+    if is_momentary(text):
         score -= 0.25
     if _HYPOTHETICAL_RE.search(text):
         score -= 0.3
