@@ -1,7 +1,8 @@
 """Adapters built from :class:`~jiyi.settings.Settings` — the one place that turns
-``JIYI_STORE`` / ``JIYI_REDIS`` / ``JIYI_QUEUE`` into objects. Only entry points (``jiyi
-serve``, ``jiyi worker``, ``create_app``) call these; everything below them receives the
-objects. Optional drivers are imported here, lazily, so the embedded default needs none.
+``JIYI_STORE`` / ``JIYI_REDIS`` / ``JIYI_QUEUE`` into objects (stores, API keys, caches …).
+Only entry points (``jiyi serve``, ``jiyi keys``, ``jiyi worker``, ``create_app``) call
+these; everything below them receives the objects. Optional drivers are imported here,
+lazily, so the embedded default needs none.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jiyi.context_cache import ContextCache, InProcessContextCache
+from jiyi.cache import ContextCache, InProcessContextCache
 from jiyi.core.calibration import Calibration
 from jiyi.core.ports import Embedder, Extractor, MemoryStore
 from jiyi.errors import MissingDependencyError
+from jiyi.keys import KeyStore
 from jiyi.queue.base import WorkQueue
 from jiyi.sessions.base import SessionStore
 from jiyi.sessions.memory import InMemorySessionStore
@@ -209,8 +211,36 @@ def open_context_cache(settings: Settings, on_unavailable: Callable[[], None]) -
     if not settings.redis:
         return InProcessContextCache()
     try:
-        from jiyi.context_cache import RedisContextCache
+        from jiyi.cache.redis import RedisContextCache
 
         return RedisContextCache(settings.redis, on_unavailable=on_unavailable)
     except ImportError as exc:
         raise MissingDependencyError("redis", "redis") from exc
+
+
+def open_key_store(settings: Settings) -> KeyStore:
+    """API keys where the memories are: the PostgreSQL store's schema for a DSN (every node
+    of a deployment shares them), else ``$JIYI_HOME/keys.db``. A PostgreSQL deployment
+    still holding a ``keys.db`` from a version that kept keys in a file adopts its keys
+    (idempotent, every start), so no key that worked before stops working."""
+    from jiyi.keys import PostgresKeyStore, SqliteKeyStore, copy_keys
+
+    pepper = settings.key_pepper.get_secret_value().encode() if settings.key_pepper else None
+    dsn = settings.store_dsn
+    if dsn is None:
+        return SqliteKeyStore(settings.keys_path, pepper=pepper)
+    keys = PostgresKeyStore(dsn, pepper=pepper)
+    if not settings.keys_path.is_file():
+        return keys
+    try:
+        legacy = SqliteKeyStore(settings.keys_path, pepper=pepper)
+        try:
+            adopted = copy_keys(legacy, keys)
+        finally:
+            legacy.close()
+    except BaseException:
+        keys.close()
+        raise
+    if adopted:
+        log.info("copied %d API key(s) from %s into PostgreSQL", adopted, settings.keys_path)
+    return keys

@@ -12,14 +12,16 @@ from typing import Annotated
 
 import typer
 
+from jiyi import backends
 from jiyi.errors import InvalidInputError, JiyiError, MissingDependencyError
 from jiyi.keys import KeyStore
 from jiyi.settings import Settings, load_settings
 
 
 def _key_store(settings: Settings) -> KeyStore:
-    pepper = settings.key_pepper.get_secret_value().encode() if settings.key_pepper else None
-    return KeyStore(settings.keys_path, pepper=pepper)
+    # Beside the memories: keys.db for SQLite, the store's schema for PostgreSQL (shared by
+    # every node), so a key made here works on every server of the deployment.
+    return backends.open_key_store(settings)
 
 
 def serve(

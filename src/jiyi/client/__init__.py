@@ -1,10 +1,11 @@
 """The SDK for a jiyi server: ``Client`` (blocking) and ``AsyncClient`` (asyncio).
 
-Needs httpx (``pip install 'jiyi[server]'`` or just ``httpx``).
+Needs httpx (``pip install 'jiyi[server]'`` or just ``httpx``), not the server: the models
+both sides share are in ``jiyi.wire``.
 """
 
-from jiyi.client._ops import ServerError
+from jiyi.client._ops import RetryPolicy, ServerError
 from jiyi.client.aio import AsyncClient
 from jiyi.client.sync import Client
 
-__all__ = ["AsyncClient", "Client", "ServerError"]
+__all__ = ["AsyncClient", "Client", "RetryPolicy", "ServerError"]

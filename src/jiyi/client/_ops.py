@@ -1,12 +1,16 @@
 """Sans-I/O core of the SDK: every API call as a :class:`Call` (what to send, how to read
-the answer), shared by the sync and the async client so neither re-implements it.
+the answer, whether it may be repeated), shared by the sync and the async client so
+neither re-implements it. Models and header names come from ``jiyi.wire`` and errors from
+``jiyi.errors``: the SDK never imports the server.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
@@ -15,52 +19,20 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
 from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
-from jiyi.errors import (
-    AuthenticationError,
-    ConflictError,
-    ExtractionError,
-    InvalidInputError,
-    JiyiError,
-    NotFoundError,
-    PayloadTooLargeError,
-    PermissionDeniedError,
-    StorageUnavailableError,
-)
-from jiyi.server.schemas import (
+from jiyi.errors import JiyiError, StorageUnavailableError, error_class
+from jiyi.sessions.base import SessionView
+from jiyi.wire import (
+    IDEMPOTENCY_HEADER,
+    RETRY_AFTER_HEADER,
     ContextResponse,
     Health,
     HistoryResponse,
     MemoryList,
     SearchResponse,
 )
-from jiyi.sessions.base import SessionView
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
-
-_BY_CODE: dict[str, type[JiyiError]] = {
-    cls.code: cls
-    for cls in (
-        InvalidInputError,
-        PayloadTooLargeError,
-        NotFoundError,
-        PermissionDeniedError,
-        AuthenticationError,
-        ConflictError,
-        StorageUnavailableError,
-        ExtractionError,
-    )
-}
-_BY_STATUS: dict[int, type[JiyiError]] = {
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
-    409: ConflictError,
-    413: PayloadTooLargeError,
-    422: InvalidInputError,
-    502: ExtractionError,
-    503: StorageUnavailableError,
-}
 
 
 class ServerError(JiyiError):
@@ -73,8 +45,21 @@ class ServerError(JiyiError):
         self.status = status
 
 
+def retry_after(resp: httpx.Response) -> float | None:
+    """The ``Retry-After`` of a response in seconds (the server sends whole seconds; an
+    HTTP date is not used by jiyi and reads as None)."""
+    raw = resp.headers.get(RETRY_AFTER_HEADER)
+    try:
+        seconds = float(raw) if raw is not None else None
+    except ValueError:
+        return None
+    return seconds if seconds is not None and math.isfinite(seconds) and seconds >= 0 else None
+
+
 def error_for(resp: httpx.Response) -> JiyiError:
-    """The JiyiError a problem response stands for (its ``status`` attribute is set)."""
+    """The JiyiError a problem response stands for: the class its ``code`` names (else the
+    one its status stands for, ``jiyi.errors.error_class``), with ``status`` set to the HTTP
+    status and ``retry_after`` to the ``Retry-After`` header."""
     try:
         body = resp.json()
     except ValueError:
@@ -85,13 +70,14 @@ def error_for(resp: httpx.Response) -> JiyiError:
     message = str(body.get("message") or f"HTTP {resp.status_code}")
     field_ = body.get("field")
     field_ = field_ if isinstance(field_, str) else None
-    cls = _BY_CODE.get(code) or _BY_STATUS.get(resp.status_code)
+    cls = error_class(code, resp.status_code)
     err: JiyiError = (
         cls(message, field=field_)
         if cls is not None
         else ServerError(message, status=resp.status_code, field=field_)
     )
-    err.status = resp.status_code  # type: ignore[attr-defined]
+    err.status = resp.status_code
+    err.retry_after = retry_after(resp)
     return err
 
 
@@ -99,6 +85,38 @@ def transport_error(exc: httpx.HTTPError, base_url: str) -> JiyiError:
     return StorageUnavailableError(
         f"cannot reach the jiyi server at {base_url} ({type(exc).__name__}); is it running?"
     )
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How a client waits out a refusal that says when to come back: a 429 (tenant over
+    its rate) or 503 (server at capacity) with ``Retry-After``. Only calls that are safe to
+    repeat are retried (see :attr:`Call.idempotent`); any other call raises the
+    RateLimitedError / OverloadedError at once, ``retry_after`` set, for the caller to
+    decide.
+
+    Args:
+        attempts: tries in all, the first included (1: never retry).
+        max_wait: the longest ``Retry-After`` waited out, in seconds; a longer one is
+            raised at once rather than blocking the caller.
+    """
+
+    attempts: int = 3
+    max_wait: float = 10.0
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1:
+            raise ValueError("RetryPolicy.attempts must be at least 1")
+        if not math.isfinite(self.max_wait) or self.max_wait < 0:
+            raise ValueError("RetryPolicy.max_wait must be a finite number of seconds >= 0")
+
+    def delay(self, call: Call[Any], resp: httpx.Response, attempt: int) -> float | None:
+        """Seconds to wait before trying ``call`` again after ``resp`` on try ``attempt``
+        (1-based); None: do not retry, read ``resp`` as it is."""
+        if not call.idempotent or attempt >= self.attempts or resp.status_code not in (429, 503):
+            return None
+        wait = retry_after(resp)
+        return wait if wait is not None and wait <= self.max_wait else None
 
 
 @dataclass(frozen=True)
@@ -112,6 +130,8 @@ class Call(Generic[T]):
     params: dict[str, Any] = field(default_factory=dict)
     none_on_404: bool = False
     headers: dict[str, str] = field(default_factory=dict)
+    #: Safe to send again after a refusal: reads, deletes and keyed adds.
+    idempotent: bool = False
 
     def result(self, resp: httpx.Response) -> T:
         if resp.status_code == 404 and self.none_on_404:
@@ -165,7 +185,8 @@ def add(
         "POST",
         "/v1/memories",
         _model(AddResult),
-        headers={"Idempotency-Key": idempotency_key} if idempotency_key is not None else {},
+        headers={IDEMPOTENCY_HEADER: idempotency_key} if idempotency_key is not None else {},
+        idempotent=idempotency_key is not None,  # a repeat with the key stores nothing new
         json=_body(
             messages=messages if isinstance(messages, str) else list(messages),
             user_id=user_id,
@@ -193,6 +214,7 @@ def search(
         "POST",
         "/v1/memories/search",
         lambda r: parse(r).results,
+        idempotent=True,
         json=_body(
             query=query,
             user_id=user_id,
@@ -219,6 +241,7 @@ def context(
         "POST",
         "/v1/context",
         _model(ContextResponse),
+        idempotent=True,
         json=_body(
             query=query,
             user_id=user_id,
@@ -231,7 +254,13 @@ def context(
 
 
 def get(memory_id: str) -> Call[MemoryItem | None]:
-    return Call("GET", f"/v1/memories/{_seg(memory_id)}", _model(MemoryItem), none_on_404=True)
+    return Call(
+        "GET",
+        f"/v1/memories/{_seg(memory_id)}",
+        _model(MemoryItem),
+        none_on_404=True,
+        idempotent=True,
+    )
 
 
 def list_(
@@ -245,7 +274,7 @@ def list_(
     if agent_id is not None:
         params["agent_id"] = agent_id
     parse = _model(MemoryList)
-    return Call("GET", "/v1/memories", lambda r: parse(r).memories, params=params)
+    return Call("GET", "/v1/memories", lambda r: parse(r).memories, params=params, idempotent=True)
 
 
 def update(memory_id: str, content: str) -> Call[MemoryItem]:
@@ -255,16 +284,21 @@ def update(memory_id: str, content: str) -> Call[MemoryItem]:
 
 
 def delete(memory_id: str) -> Call[None]:
-    return Call("DELETE", f"/v1/memories/{_seg(memory_id)}", _none)
+    return Call("DELETE", f"/v1/memories/{_seg(memory_id)}", _none, idempotent=True)
 
 
 def history(memory_id: str) -> Call[list[HistoryEntry]]:
     parse = _model(HistoryResponse)
-    return Call("GET", f"/v1/memories/{_seg(memory_id)}/history", lambda r: parse(r).history)
+    return Call(
+        "GET",
+        f"/v1/memories/{_seg(memory_id)}/history",
+        lambda r: parse(r).history,
+        idempotent=True,
+    )
 
 
 def delete_user(user_id: str) -> Call[DeletionReceipt]:
-    return Call("DELETE", f"/v1/users/{_seg(user_id)}", _model(DeletionReceipt))
+    return Call("DELETE", f"/v1/users/{_seg(user_id)}", _model(DeletionReceipt), idempotent=True)
 
 
 def add_message(
@@ -285,7 +319,13 @@ def add_message(
 
 
 def get_session(session_id: str) -> Call[SessionView | None]:
-    return Call("GET", f"/v1/sessions/{_seg(session_id)}", _model(SessionView), none_on_404=True)
+    return Call(
+        "GET",
+        f"/v1/sessions/{_seg(session_id)}",
+        _model(SessionView),
+        none_on_404=True,
+        idempotent=True,
+    )
 
 
 def end_session(session_id: str) -> Call[SessionView | None]:
@@ -295,10 +335,17 @@ def end_session(session_id: str) -> Call[SessionView | None]:
 
 
 def health() -> Call[Health]:
-    return Call("GET", "/healthz", _model(Health))
+    return Call("GET", "/healthz", _model(Health), idempotent=True)
 
 
 def headers(api_key: str) -> dict[str, str]:
-    from jiyi import __version__
+    return {"Authorization": f"Bearer {api_key}", "User-Agent": f"jiyi-python/{_version()}"}
 
-    return {"Authorization": f"Bearer {api_key}", "User-Agent": f"jiyi-python/{__version__}"}
+
+def _version() -> str:
+    # From the installed distribution, not ``jiyi.__version__``: importing the package root
+    # from here made ``jiyi`` and ``jiyi.client`` import each other.
+    try:
+        return version("jiyi")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import builtins
 from collections.abc import Sequence
 from datetime import datetime
@@ -11,14 +12,15 @@ import httpx
 
 from jiyi.client import _ops
 from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
-from jiyi.server.schemas import ContextResponse, Health
 from jiyi.sessions.base import SessionView
+from jiyi.wire import ContextResponse, Health
 
 T = TypeVar("T")
 
 
 class AsyncClient:
-    """A jiyi server, awaited. See :class:`jiyi.Client` for the methods and errors."""
+    """A jiyi server, awaited. See :class:`jiyi.Client` for the methods, the errors and
+    which calls are retried after a 429 or 503."""
 
     def __init__(
         self,
@@ -27,8 +29,10 @@ class AsyncClient:
         *,
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
+        retry: _ops.RetryPolicy | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.retry = retry or _ops.RetryPolicy()
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             headers=_ops.headers(api_key),
@@ -37,17 +41,23 @@ class AsyncClient:
         )
 
     async def _do(self, call: _ops.Call[T]) -> T:
-        try:
-            resp = await self._http.request(
-                call.method,
-                call.path,
-                json=call.json,
-                params=call.params or None,
-                headers=call.headers or None,
-            )
-        except httpx.HTTPError as exc:
-            raise _ops.transport_error(exc, self.base_url) from exc
-        return call.result(resp)
+        attempt = 1
+        while True:
+            try:
+                resp = await self._http.request(
+                    call.method,
+                    call.path,
+                    json=call.json,
+                    params=call.params or None,
+                    headers=call.headers or None,
+                )
+            except httpx.HTTPError as exc:
+                raise _ops.transport_error(exc, self.base_url) from exc
+            delay = self.retry.delay(call, resp, attempt)
+            if delay is None:
+                return call.result(resp)
+            await asyncio.sleep(delay)
+            attempt += 1
 
     async def add(
         self,

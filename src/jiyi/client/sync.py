@@ -4,6 +4,7 @@ sends them."""
 from __future__ import annotations
 
 import builtins
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypeVar
@@ -12,8 +13,8 @@ import httpx
 
 from jiyi.client import _ops
 from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
-from jiyi.server.schemas import ContextResponse, Health
 from jiyi.sessions.base import SessionView
+from jiyi.wire import ContextResponse, Health
 
 T = TypeVar("T")
 
@@ -27,8 +28,21 @@ class Client:
         ...     print(c.context("推荐个菜", user_id="u1").text)
 
     Every method raises the :class:`jiyi.JiyiError` subclass matching the server's answer
-    (NotFoundError for 404, InvalidInputError for 422 …; ``.status`` holds the HTTP status),
-    and StorageUnavailableError when the server cannot be reached.
+    (NotFoundError for 404, InvalidInputError for 422, RateLimitedError for 429,
+    OverloadedError for 503 at capacity …; ``.status`` holds the HTTP status and
+    ``.retry_after`` the ``Retry-After``), and StorageUnavailableError when the server
+    cannot be reached. A 429 or 503 with ``Retry-After`` is waited out and retried per
+    ``retry`` for the calls that are safe to repeat: ``get``, ``list``, ``search``,
+    ``context``, ``history``, ``get_session``, ``health``, ``delete``, ``delete_user`` and
+    ``add`` with an ``idempotency_key``. ``add`` without a key, ``update``,
+    ``add_message`` and ``end_session`` raise at once.
+
+    Args:
+        base_url: e.g. ``http://127.0.0.1:8765``.
+        api_key: a key from ``jiyi keys create``.
+        timeout: seconds per request.
+        transport: an httpx transport (tests, proxies).
+        retry: how refusals are waited out; ``RetryPolicy(attempts=1)`` never retries.
     """
 
     def __init__(
@@ -38,8 +52,10 @@ class Client:
         *,
         timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
+        retry: _ops.RetryPolicy | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.retry = retry or _ops.RetryPolicy()
         self._http = httpx.Client(
             base_url=self.base_url,
             headers=_ops.headers(api_key),
@@ -48,17 +64,23 @@ class Client:
         )
 
     def _do(self, call: _ops.Call[T]) -> T:
-        try:
-            resp = self._http.request(
-                call.method,
-                call.path,
-                json=call.json,
-                params=call.params or None,
-                headers=call.headers or None,
-            )
-        except httpx.HTTPError as exc:
-            raise _ops.transport_error(exc, self.base_url) from exc
-        return call.result(resp)
+        attempt = 1
+        while True:
+            try:
+                resp = self._http.request(
+                    call.method,
+                    call.path,
+                    json=call.json,
+                    params=call.params or None,
+                    headers=call.headers or None,
+                )
+            except httpx.HTTPError as exc:
+                raise _ops.transport_error(exc, self.base_url) from exc
+            delay = self.retry.delay(call, resp, attempt)
+            if delay is None:
+                return call.result(resp)
+            time.sleep(delay)
+            attempt += 1
 
     # -- Memory's methods --------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The REST service (``jiyi serve``). Needs the ``server`` extra: pip install 'jiyi[server]'.
 
-``create_app`` is imported lazily so ``jiyi.server.schemas`` (shared with the SDK) can be
-used without FastAPI installed.
+``create_app`` is imported lazily, so a missing FastAPI is reported as the extra to install.
+What the SDK shares with the server (the wire format) is in ``jiyi.wire``, not here: the SDK
+never imports this package.
 """
 
 from __future__ import annotations

@@ -6,38 +6,12 @@ The tenant always comes from the key, never from the request; the services turn 
 
 from __future__ import annotations
 
-import hashlib
-import time
-
 from fastapi import Request
 
 from jiyi.core.models import MemoryItem
 from jiyi.errors import AuthenticationError, PermissionDeniedError
-from jiyi.keys import KeyStore, Principal
+from jiyi.keys import Principal
 from jiyi.server.services import Services
-
-CACHE_SECONDS = 30.0  # how long a revoked key may keep working in a running server
-
-
-class KeyCache:
-    """Verified keys for a short while, so a request does not cost a SQLite lookup."""
-
-    def __init__(self, keys: KeyStore) -> None:
-        self._keys = keys
-        self._hits: dict[str, tuple[Principal, float]] = {}
-
-    async def principal(self, key: str, services: Services) -> Principal | None:
-        digest = hashlib.sha256(key.encode()).hexdigest()
-        hit = self._hits.get(digest)
-        now = time.monotonic()
-        if hit is not None and hit[1] > now:
-            return hit[0]
-        found = await services.run(self._keys.verify, key)
-        if found is not None:
-            if len(self._hits) > 10_000:  # bounded: forged keys are never cached anyway
-                self._hits.clear()
-            self._hits[digest] = (found, now + CACHE_SECONDS)
-        return found
 
 
 async def authenticate(request: Request) -> Principal:
@@ -50,7 +24,7 @@ async def authenticate(request: Request) -> Principal:
             "missing API key; send 'Authorization: Bearer <key>' (create one with "
             "'jiyi keys create --tenant NAME')"
         )
-    principal = await services.key_cache.principal(key.strip(), services)
+    principal = await services.key_cache.principal(key.strip())
     if principal is None:
         raise AuthenticationError("unknown or revoked API key")
     return principal
@@ -77,5 +51,6 @@ def visible(principal: Principal, memory: MemoryItem) -> bool:
 
 
 def require_tenant_key(principal: Principal, what: str) -> None:
+    """Refuse (403) an agent-bound key for an operation on the whole tenant."""
     if principal.agent_id is not None:
         raise PermissionDeniedError(f"{what} needs a tenant-wide API key (not bound to an agent)")

@@ -1,14 +1,18 @@
 """The one place where errors become HTTP responses.
 
 Every error body is a JSON problem document ``{"status", "code", "message", "field"}``
-(``application/problem+json``); unexpected exceptions are logged server-side and answered
-with a generic 500 — a stack trace never reaches the client.
+(``application/problem+json``, :class:`jiyi.wire.Problem`). A JiyiError is answered with
+the ``status`` and ``code`` its class carries (``jiyi/errors.py`` draws the table), plus
+``Retry-After`` when it says when to come back; the admission middleware answers its
+refusals through the same :func:`problem_for`. Unexpected exceptions are logged
+server-side and answered with a generic 500 — a stack trace never reaches the client.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,34 +21,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from jiyi.errors import (
-    AuthenticationError,
-    ConflictError,
-    ExtractionError,
-    InvalidInputError,
-    JiyiError,
-    MissingDependencyError,
-    NotFoundError,
-    PayloadTooLargeError,
-    PermissionDeniedError,
-    StorageUnavailableError,
-)
+from jiyi.errors import JiyiError
+from jiyi.wire import PROBLEM_TYPE, RETRY_AFTER_HEADER, Problem
 
 log = logging.getLogger(__name__)
-PROBLEM = "application/problem+json"
-
-# Most specific first: PayloadTooLargeError is an InvalidInputError but means 413.
-STATUS: Sequence[tuple[type[JiyiError], int]] = (
-    (PayloadTooLargeError, 413),
-    (InvalidInputError, 422),
-    (NotFoundError, 404),
-    (PermissionDeniedError, 403),
-    (AuthenticationError, 401),
-    (ConflictError, 409),
-    (StorageUnavailableError, 503),
-    (ExtractionError, 502),
-    (MissingDependencyError, 500),
-)
 _HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
@@ -52,13 +32,6 @@ _HTTP_CODES = {
     401: "unauthenticated",
     400: "bad_request",
 }
-
-
-def status_for(exc: JiyiError) -> int:
-    for cls, status in STATUS:
-        if isinstance(exc, cls):
-            return status
-    return 500
 
 
 def _printable(text: str | None) -> str | None:
@@ -80,7 +53,18 @@ def problem(
         "message": _printable(message),
         "field": _printable(field),
     }
-    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
+
+
+def problem_for(exc: JiyiError) -> JSONResponse:
+    """The response for ``exc``: its class's status and code, ``WWW-Authenticate`` on a 401
+    and ``Retry-After`` (whole seconds, at least 1) when it carries ``retry_after``."""
+    headers: dict[str, str] = {}
+    if exc.status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    if exc.retry_after is not None:
+        headers[RETRY_AFTER_HEADER] = str(max(1, math.ceil(exc.retry_after)))
+    return problem(exc.status, exc.code, exc.message, exc.field, headers or None)
 
 
 _MEANING = {
@@ -98,12 +82,10 @@ _MEANING = {
 
 def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` for these error statuses, each an ``application/problem+json``
-    :class:`~jiyi.server.schemas.Problem` (what :func:`problem` really sends)."""
-    from jiyi.server.schemas import Problem
-
+    :class:`~jiyi.wire.Problem` (what :func:`problem` really sends)."""
     schema = Problem.model_json_schema()
     return {
-        code: {"description": _MEANING[code], "content": {PROBLEM: {"schema": schema}}}
+        code: {"description": _MEANING[code], "content": {PROBLEM_TYPE: {"schema": schema}}}
         for code in codes
     }
 
@@ -119,11 +101,9 @@ def _field(loc: Sequence[Any]) -> str | None:
 
 async def _jiyi_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, JiyiError)
-    status = status_for(exc)
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    if status >= 500:
+    if exc.status >= 500:
         log.warning("request failed: %s (%s)", exc.code, exc.message)
-    return problem(status, exc.code, exc.message, exc.field, headers)
+    return problem_for(exc)
 
 
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:

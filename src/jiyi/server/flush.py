@@ -143,7 +143,6 @@ class Flusher:
                 )
                 await s.sessions.ack(f.flush_id)
             return False
-        s.changed(f.tenant, f.user_id)
         s.metrics.record_add(result)
         s.metrics.inc(
             "jiyi_session_flushes_total",

@@ -33,8 +33,8 @@ from typing import Any
 
 from jiyi.errors import ConflictError
 from jiyi.sessions._db import SqlDatabase
+from jiyi.wire import IDEMPOTENCY_HEADER as HEADER
 
-HEADER = "Idempotency-Key"
 RETENTION = timedelta(days=7)
 PRUNE_EVERY = 1000  # successful writes between sweeps of expired keys
 SQLITE_DDL = """

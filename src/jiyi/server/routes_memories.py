@@ -2,7 +2,9 @@
 
 Every handler gets the tenant from the API key (``authenticate``) and the agent from
 ``agent_for``; the body can narrow a request, never widen it. A memory another key may not
-see answers 404, exactly like one that does not exist, so ids cannot be probed.
+see answers 404, exactly like one that does not exist, so ids cannot be probed. No handler
+invalidates the context cache: the store does it on every committed write
+(``jiyi.cache.NotifyingStore``).
 """
 
 from __future__ import annotations
@@ -18,15 +20,11 @@ from jiyi.errors import NotFoundError
 from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate, require_tenant_key, visible
 from jiyi.server.errors import error_responses
-from jiyi.server.idempotency import (
-    HEADER,
-    IdempotencyLedger,
-    derived_prefix,
-    fingerprint,
-    with_ids,
-)
-from jiyi.server.schemas import (
+from jiyi.server.idempotency import IdempotencyLedger, derived_prefix, fingerprint, with_ids
+from jiyi.server.services import Services
+from jiyi.wire import (
     ID_SCHEMA,
+    IDEMPOTENCY_HEADER,
     AddRequest,
     HistoryResponse,
     MemoryList,
@@ -35,7 +33,6 @@ from jiyi.server.schemas import (
     UpdateRequest,
     valid_id,
 )
-from jiyi.server.services import Services
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]
@@ -72,7 +69,7 @@ async def add_memories(
     idempotency_key: Annotated[
         str | None,
         Header(
-            alias=HEADER,
+            alias=IDEMPOTENCY_HEADER,
             min_length=1,
             max_length=255,
             pattern=r"^[\x21-\x7e]+$",
@@ -130,7 +127,6 @@ async def _add(
             timestamp=body.timestamp,
             infer=body.infer,
         )
-    s.changed(who.tenant, body.user_id)
     s.metrics.record_add(result)
     return result
 
@@ -189,10 +185,8 @@ async def update_memory(
 ) -> MemoryItem:
     """Replace a memory's content; the old version stays in its history."""
     s = _services(request)
-    found = await _visible(s, who, memory_id)
-    updated = await s.run(s.memory(who.tenant).update, memory_id, body.content)
-    s.changed(who.tenant, found.user_id)
-    return updated
+    await _visible(s, who, memory_id)
+    return await s.run(s.memory(who.tenant).update, memory_id, body.content)
 
 
 @router.delete(
@@ -204,9 +198,8 @@ async def update_memory(
 async def delete_memory(memory_id: MemoryId, request: Request, who: Auth) -> Response:
     """Hard-delete one memory (and, for an extracted one, the episodes it came from)."""
     s = _services(request)
-    found = await _visible(s, who, memory_id)
+    await _visible(s, who, memory_id)
     await s.run(s.memory(who.tenant).delete, memory_id)
-    s.changed(who.tenant, found.user_id)
     return Response(status_code=204)
 
 

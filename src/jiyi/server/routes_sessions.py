@@ -14,7 +14,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import AfterValidator
 
-from jiyi.context_cache import cache_key
+from jiyi.cache import cache_key
 from jiyi.core.inputs import MAX_ID_CHARS
 from jiyi.core.models import ContextBlock
 from jiyi.errors import NotFoundError, PayloadTooLargeError
@@ -22,15 +22,9 @@ from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate
 from jiyi.server.context import combine, session_budget
 from jiyi.server.errors import error_responses
-from jiyi.server.schemas import (
-    ID_SCHEMA,
-    ContextRequest,
-    ContextResponse,
-    SessionMessageIn,
-    valid_id,
-)
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionKey, SessionMessage, SessionOwner, SessionView
+from jiyi.wire import ID_SCHEMA, ContextRequest, ContextResponse, SessionMessageIn, valid_id
 
 router = APIRouter(prefix="/v1", tags=["sessions"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]

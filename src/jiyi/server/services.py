@@ -2,7 +2,11 @@
 
 SQLite and the embedder are synchronous, so every call into ``Memory`` goes through
 :meth:`Services.run`, which runs it in a worker thread bounded by a ``CapacityLimiter``;
-the event loop itself only parses, authenticates and serialises.
+the event loop itself only parses, authenticates and serialises. ``run`` is typed with a
+ParamSpec, so mypy checks every route's arguments against the engine method it calls.
+
+``store`` is the one ``create_app`` built: wrapped in a :class:`~jiyi.cache.NotifyingStore`,
+so every committed write of a user invalidates that user's cached context, whoever wrote.
 """
 
 from __future__ import annotations
@@ -13,13 +17,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import anyio
 import anyio.to_thread
 
+from jiyi.cache import ContextCache, InProcessContextCache
 from jiyi.config import MemoryConfig
-from jiyi.context_cache import ContextCache, InProcessContextCache
 from jiyi.core.models import DeletionReceipt
 from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore
 from jiyi.embedders.fair import OwnedEmbedder
@@ -27,19 +31,23 @@ from jiyi.engine import Engine
 from jiyi.keys import KeyStore
 from jiyi.memory import Memory
 from jiyi.queue.base import WorkQueue
+from jiyi.server.keycache import KeyCache
 from jiyi.server.metrics import Metrics
 from jiyi.sessions.base import SessionStore
 from jiyi.settings import Settings
 
 if TYPE_CHECKING:
     from jiyi.llm.client import UsageMeter
-    from jiyi.server.auth import KeyCache
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 @dataclass
 class Services:
+    """The objects ``create_app`` composed, handed to every route, the flusher and the
+    in-process queue workers."""
+
     settings: Settings
     store: MemoryStore
     embedder: Embedder
@@ -62,9 +70,7 @@ class Services:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
-        from jiyi.server.auth import KeyCache
-
-        self.key_cache = KeyCache(self.keys)
+        self.key_cache = KeyCache(lambda key: self.run(self.keys.verify, key))
 
     def memory(self, tenant: str) -> Memory:
         """A view of the one shared engine bound to ``tenant`` (cheap: no pools of its own)."""
@@ -109,10 +115,6 @@ class Services:
     def queue_grace(self) -> timedelta:
         return timedelta(seconds=self.settings.queue_grace_seconds)
 
-    def changed(self, tenant: str, user_id: str) -> None:
-        """Something of this user was written or deleted: drop their cached context."""
-        self.cache.bump(tenant, user_id)
-
     async def delete_user(self, tenant: str, user_id: str) -> DeletionReceipt:
         """Hard-delete a user from the long-term store, the session store and the queue
         (queued jobs hold the user's words, and running one would write them back)."""
@@ -124,14 +126,13 @@ class Services:
             if self.queue is not None:
                 jobs = await self.run(self.queue.purge_user, tenant, user_id)
             receipt = await self.run(self.memory(tenant).delete_user, user_id)
-        self.changed(tenant, user_id)
         receipt.removed["session_messages"] = dropped
         if self.queue is not None:
             receipt.removed["queued_jobs"] = jobs
         return receipt
 
-    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run blocking ``fn`` in the bounded worker pool."""
+    async def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn(*args, **kwargs)`` in the bounded worker pool, awaited."""
         if self.limiter is None:  # created lazily: a limiter belongs to a running loop
             self.limiter = anyio.CapacityLimiter(self.settings.worker_threads)
         return await anyio.to_thread.run_sync(

@@ -10,12 +10,12 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from jiyi.errors import JiyiError
-from jiyi.server.admission.gate import Admission, AdmissionLimits, Refusal
-from jiyi.server.errors import problem
+from jiyi.errors import JiyiError, PayloadTooLargeError
+from jiyi.server.admission.gate import Admission, AdmissionLimits
+from jiyi.server.errors import problem_for
+from jiyi.server.keycache import KeyCache
 from jiyi.server.metrics import ASGIApp, Receive, Scope, Send
-from jiyi.server.schemas import Problem
-from jiyi.server.services import Services
+from jiyi.wire import Problem
 
 ANONYMOUS = ""
 _RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
@@ -59,22 +59,20 @@ def add_size(body: bytes) -> tuple[int, int] | None:
     return len(messages), chars
 
 
-def _too_large(limits: AdmissionLimits, size: tuple[int, int] | None) -> Refusal | None:
+def _too_large(
+    limits: AdmissionLimits, size: tuple[int, int] | None
+) -> PayloadTooLargeError | None:
     if size is None:
         return None
     n, chars = size
     if n > limits.max_messages_per_add:
-        return Refusal(
-            413,
-            "payload_too_large",
+        return PayloadTooLargeError(
             f"{n} messages in one add; the limit is {limits.max_messages_per_add} "
-            "(send them in several requests, or use `jiyi import`)",
+            "(send them in several requests, or use `jiyi import`)"
         )
     if chars > limits.max_add_chars:
-        return Refusal(
-            413,
-            "payload_too_large",
-            f"{chars} characters of content in one add; the limit is {limits.max_add_chars}",
+        return PayloadTooLargeError(
+            f"{chars} characters of content in one add; the limit is {limits.max_add_chars}"
         )
     return None
 
@@ -92,7 +90,7 @@ def request_kind(scope: Scope) -> str:
     return f"{scope.get('method', '')} {resource}"
 
 
-def tenant_from_key(services: Services) -> TenantOf:
+def tenant_from_key(keys: KeyCache) -> TenantOf:
     """The tenant of the request's bearer key, via the key cache the route uses next."""
 
     async def tenant_of(scope: Scope) -> str:
@@ -101,7 +99,7 @@ def tenant_from_key(services: Services) -> TenantOf:
         if scheme.lower() != "bearer" or not key.strip():
             return ANONYMOUS
         try:
-            who = await services.key_cache.principal(key.strip(), services)
+            who = await keys.principal(key.strip())
         except JiyiError:  # the key store is unavailable: the route will say so
             return ANONYMOUS
         return who.tenant if who is not None else ANONYMOUS
@@ -121,10 +119,8 @@ class AdmissionMiddleware:
         self.tenant_of = tenant_of
         self.prefix = prefix
 
-    async def _refuse(self, refusal: Refusal, scope: Scope, receive: Receive, send: Send) -> None:
-        headers = {"Retry-After": str(refusal.retry_after)} if refusal.retry_after else None
-        resp = problem(refusal.status, refusal.code, refusal.message, headers=headers)
-        await resp(scope, receive, send)
+    async def _refuse(self, refusal: JiyiError, scope: Scope, receive: Receive, send: Send) -> None:
+        await problem_for(refusal)(scope, receive, send)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not str(scope.get("path", "")).startswith(self.prefix):
@@ -132,9 +128,9 @@ class AdmissionMiddleware:
             return
         if scope.get("method") == "POST" and scope.get("path") == "/v1/memories":
             body, receive = await _buffered(receive)
-            refused = _too_large(self.admission.limits, add_size(body))
-            if refused is not None:
-                await self._refuse(refused, scope, receive, send)
+            too_large = _too_large(self.admission.limits, add_size(body))
+            if too_large is not None:
+                await self._refuse(too_large, scope, receive, send)
                 return
         tenant = await self.tenant_of(scope)
         kind = request_kind(scope)

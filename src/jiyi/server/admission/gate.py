@@ -13,7 +13,9 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeAlias
 
+from jiyi.errors import OverloadedError, RateLimitedError
 from jiyi.settings import Settings
 
 STUCK = 10  # × max_wait: a queued request still waiting then is refused (a stuck server)
@@ -64,15 +66,9 @@ class AdmissionLimits:
         return max(1, self.max_inflight - 1)
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why a request was not admitted: the HTTP status, a problem code and message, and
-    after how many seconds a retry is worth it."""
-
-    status: int
-    code: str
-    message: str
-    retry_after: int | None = None
+#: Why a request was not admitted: the error to answer with (its class carries the HTTP
+#: status; ``retry_after`` says after how many seconds a retry is worth it).
+Refusal: TypeAlias = OverloadedError | RateLimitedError
 
 
 class _Bucket:
@@ -155,11 +151,9 @@ class Admission:
         if wait <= 0:
             return None
         self._count("rate_limited")
-        return Refusal(
-            429,
-            "rate_limited",
+        return RateLimitedError(
             f"this tenant is over its rate of {rate:g} requests/s",
-            max(1, math.ceil(wait)),
+            retry_after=max(1, math.ceil(wait)),
         )
 
     def _startable(self, tenant: str) -> bool:
@@ -205,19 +199,17 @@ class Admission:
             return None
         if self.queued >= self.limits.max_queue:
             self._count("queue_full")
-            return Refusal(
-                503, "overloaded", "the server is at capacity; retry later", self._retry_after()
+            return OverloadedError(
+                "the server is at capacity; retry later", retry_after=self._retry_after()
             )
         # A short queue is always allowed (one round of the tenant's slots): a burst is served,
         # not refused on an estimate; beyond it the estimate decides.
         short = self.queued < self.limits.tenant_cap
         if not short and self._expected_wait(tenant, kind) > self.limits.max_wait:
             self._count("queue_too_slow")
-            return Refusal(
-                503,
-                "overloaded",
+            return OverloadedError(
                 f"no capacity within {self.limits.max_wait:g} s; retry later",
-                self._retry_after(),
+                retry_after=self._retry_after(),
             )
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         work = self._estimate(kind)
@@ -231,11 +223,9 @@ class Admission:
             if not fut.done():  # still waiting: withdraw
                 self._withdraw(tenant, fut)
                 self._count("queue_timeout")
-                return Refusal(
-                    503,
-                    "overloaded",
+                return OverloadedError(
                     f"no capacity within {STUCK * self.limits.max_wait:g} s; retry later",
-                    self._retry_after(),
+                    retry_after=self._retry_after(),
                 )
         except asyncio.CancelledError:  # the client went away while waiting
             if fut.done():

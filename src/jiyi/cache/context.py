@@ -7,9 +7,7 @@ the version, so invalidation is one INCR and stale entries are simply never read
 (they expire after ``ttl``). A block computed while a write lands is stored under the
 version read before computing, so it can never be served after that write.
 
-Two backends: in-process (one server) and Redis (shared by every server and ``jiyi
-worker``, which bumps after it extracts). A Redis error is a miss, never a failed request;
-``on_unavailable`` counts it.
+Two backends: in-process (one server, below) and Redis (``jiyi.cache.redis``).
 """
 
 from __future__ import annotations
@@ -19,7 +17,6 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any, Protocol
 
 
@@ -30,7 +27,8 @@ def cache_key(*parts: object) -> str:
 
 
 class ContextCache(Protocol):
-    """Per-user versioned cache of JSON-ready values."""
+    """Per-user versioned cache of JSON-ready values. Every method is best effort: a
+    backend that cannot answer treats it as a miss and never raises."""
 
     def get(self, tenant: str, user_id: str, key: str) -> tuple[dict[str, Any] | None, str]:
         """(the value or None, the user's current version — pass it to :meth:`put`)."""
@@ -39,11 +37,16 @@ class ContextCache(Protocol):
     def put(
         self, tenant: str, user_id: str, key: str, version: str, value: dict[str, Any], ttl: float
     ) -> None:
-        """Store ``value`` under ``version`` for ``ttl`` seconds (best effort)."""
+        """Store ``value`` under ``version`` for ``ttl`` seconds; a no-op when the user's
+        version is no longer ``version`` (a write landed while it was computed)."""
         ...
 
     def bump(self, tenant: str, user_id: str) -> None:
-        """Invalidate everything cached for this user (best effort)."""
+        """Invalidate everything cached for this user; safe to call from any thread."""
+        ...
+
+    def close(self) -> None:
+        """Release connections (nothing to release in process)."""
         ...
 
 
@@ -84,72 +87,5 @@ class InProcessContextCache:
             for e in [e for e in self._entries if e[:2] == k]:
                 del self._entries[e]
 
-
-_GET = """
-local v = redis.call('GET', KEYS[1]) or '0'
-return {v, redis.call('GET', KEYS[1] .. ':' .. v .. ':' .. ARGV[1])}
-"""
-
-
-class RedisContextCache:
-    """The cache in Redis, shared by all processes.
-
-    Args:
-        url: ``redis://`` URL (``JIYI_REDIS``).
-        prefix: key prefix.
-        timeout: seconds per command; a slow Redis is a cache miss.
-        on_unavailable: called on every Redis error.
-    """
-
-    def __init__(
-        self,
-        url: str,
-        *,
-        prefix: str = "jiyi:",
-        timeout: float = 0.5,
-        on_unavailable: Callable[[], None] | None = None,
-    ) -> None:
-        import redis
-
-        self._redis = redis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout
-        )
-        self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
-        self._get = self._redis.register_script(_GET)
-        self.prefix = prefix
-        self._on_unavailable = on_unavailable or (lambda: None)
-
-    def _vkey(self, tenant: str, user_id: str) -> str:
-        return self.prefix + "ctx:" + json.dumps([tenant, user_id], ensure_ascii=False)
-
-    def get(self, tenant: str, user_id: str, key: str) -> tuple[dict[str, Any] | None, str]:
-        try:
-            version, raw = self._get(keys=[self._vkey(tenant, user_id)], args=[key])
-        except self._errors:
-            self._on_unavailable()
-            return None, ""
-        v = version.decode() if isinstance(version, bytes) else str(version)
-        return (json.loads(raw) if raw else None), v
-
-    def put(
-        self, tenant: str, user_id: str, key: str, version: str, value: dict[str, Any], ttl: float
-    ) -> None:
-        if not version:  # the version could not be read: do not cache
-            return
-        try:
-            self._redis.set(
-                f"{self._vkey(tenant, user_id)}:{version}:{key}",
-                json.dumps(value, ensure_ascii=False, default=str),
-                px=max(1, int(ttl * 1000)),
-            )
-        except self._errors:
-            self._on_unavailable()
-
-    def bump(self, tenant: str, user_id: str) -> None:
-        try:
-            self._redis.incr(self._vkey(tenant, user_id))
-        except self._errors:
-            self._on_unavailable()
-
     def close(self) -> None:
-        self._redis.close()
+        pass

@@ -1,8 +1,10 @@
-"""The wire format of the REST API: request bodies and the response envelopes.
+"""The wire format of the REST API, shared by the server and the SDK: request bodies, the
+response envelopes, the problem document every error is, and the header names.
 
-Pure pydantic and no FastAPI import, so the SDK (``jiyi.client``) parses responses with the
-very models the server validates them with. Result objects themselves (MemoryItem,
-AddResult, SearchHit …) are the domain models from ``jiyi.core.models``.
+Pure pydantic, no FastAPI and nothing from ``jiyi.server``, so the SDK (``jiyi.client``)
+parses responses with the very models the server validates and answers with, without the
+server installed. Result objects themselves (MemoryItem, AddResult, SearchHit …) are the
+domain models from ``jiyi.core.models``; the session window is ``jiyi.sessions.base``'s.
 """
 
 from __future__ import annotations
@@ -15,6 +17,13 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
 from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, SearchHit
 from jiyi.sessions.base import SessionMessage
+
+#: The media type of every error response (RFC 9457 problem details).
+PROBLEM_TYPE = "application/problem+json"
+#: Makes a retried ``POST /v1/memories`` safe (see docs/server.md, Idempotent writes).
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+#: Sent with 429 and 503 refusals: whole seconds to wait before retrying.
+RETRY_AFTER_HEADER = "Retry-After"
 
 
 # The same rules as the library's ``jiyi.core.inputs``, applied while parsing, so a bad value

@@ -1,0 +1,83 @@
+"""``NotifyingStore``: a MemoryStore that reports every committed write of a user.
+
+The context cache must be invalidated by every write of a user — an add, an update or
+delete, a session flush, a worker's extraction, ``delete_user`` — and each of those once had
+a ``changed()`` call placed by hand after it; forgetting one served a stale context block
+until the TTL. Wrapped around the store in the composition root (``create_app``), the store
+itself says so, after the transaction committed, whoever wrote.
+
+Only :meth:`apply` with a non-empty change set and :meth:`delete_user` notify. ``touch``
+(access counts) does not: a cached block skips its access-count update on purpose, and
+notifying on reads would empty the cache on every miss.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+
+from jiyi.core.models import HistoryEntry, MemoryItem, Scope
+from jiyi.core.ports import ChangeSet, MemoryStore, SearchFilter, Vector
+
+#: Called with (tenant, user_id) after a write of that user committed. Must not raise
+#: (a cache's ``bump`` is best effort): the write has already happened.
+OnChange = Callable[[str, str], None]
+
+
+class NotifyingStore:
+    """Delegates every :class:`~jiyi.core.ports.MemoryStore` method to ``inner`` and calls
+    ``on_change(tenant, user_id)`` after each write that committed (nothing is reported
+    for a write that raised: it wrote nothing).
+
+    Args:
+        inner: the store that does the work.
+        on_change: e.g. ``ContextCache.bump``.
+    """
+
+    def __init__(self, inner: MemoryStore, on_change: OnChange) -> None:
+        self.inner = inner
+        self._on_change = on_change
+
+    def apply(self, scope: Scope, changes: ChangeSet) -> None:
+        self.inner.apply(scope, changes)
+        if changes:
+            self._on_change(scope.tenant, scope.user_id)
+
+    def delete_user(self, scope: Scope) -> dict[str, int]:
+        removed = self.inner.delete_user(scope)
+        self._on_change(scope.tenant, scope.user_id)
+        return removed
+
+    def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
+        return self.inner.get(tenant, memory_id)
+
+    def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> builtins.list[MemoryItem]:
+        return self.inner.get_many(scope, memory_ids)
+
+    def list(
+        self, scope: Scope, flt: SearchFilter, *, topic: str | None = None, limit: int | None = None
+    ) -> builtins.list[MemoryItem]:
+        return self.inner.list(scope, flt, topic=topic, limit=limit)
+
+    def keyword_search(
+        self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
+    ) -> builtins.list[tuple[str, float]]:
+        return self.inner.keyword_search(scope, terms, flt, limit)
+
+    def vector_search(
+        self, scope: Scope, query: Vector, flt: SearchFilter, limit: int
+    ) -> builtins.list[tuple[str, float]]:
+        return self.inner.vector_search(scope, query, flt, limit)
+
+    def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
+        return self.inner.seen_messages(scope, message_ids)
+
+    def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
+        return self.inner.history(tenant, memory_id)
+
+    def touch(self, scope: Scope, counts: Mapping[str, int], at: datetime) -> None:
+        self.inner.touch(scope, counts, at)
+
+    def close(self) -> None:
+        self.inner.close()
