@@ -60,7 +60,7 @@ def test_retries_are_bounded(srv: RunningServer) -> None:
             t0 = time.monotonic()
             with pytest.raises(RateLimitedError):
                 c.list(user_id="u")
-            assert time.monotonic() - t0 < 0.5
+            assert time.monotonic() - t0 < 1.5  # less than the 2 s a retry would wait
 
 
 def test_the_async_client_retries_the_same_calls(srv: RunningServer) -> None:
