@@ -278,10 +278,10 @@ def test_kill_9_mid_ingest_loses_no_acknowledged_message(tmp_path: Path, databas
                         if x["kind"] != "episode" and m["id"] in x["source_message_ids"]
                     ]
                     assert eps, f"message {m['id']} was acknowledged but has no episode"
-                    assert all(e["metadata"]["extracted"] for e in eps), m["id"]
+                    assert all(e["extracted"] for e in eps), m["id"]
                     assert facts, f"nothing was extracted from {m['id']}: {m['content']}"
                     episodes += 1
-                    extracted += all(e["metadata"]["extracted"] for e in eps)
+                    extracted += all(e["extracted"] for e in eps)
                     memories += bool(facts)
         total = BATCHES * PER_BATCH
         assert (episodes, extracted, memories) == (total, total, total)

@@ -46,7 +46,7 @@ def test_add_is_acknowledged_with_episodes_and_extracted_in_the_background(
     assert res.queued and res.events == [] and len(res.episodes) == 1
     assert wait_for(lambda: facts(client, "q1")) == ["用户对花生过敏"]
     eps = [m for m in client.list(user_id="q1", include_episodes=True) if m.kind.value == "episode"]
-    assert [e.metadata["extracted"] for e in eps] == [True]
+    assert [e.extracted for e in eps] == [True]
     assert srv.services.queue is not None
     assert wait_for(lambda: srv.services.queue.counts()["done"] >= 1)  # type: ignore[union-attr]
 

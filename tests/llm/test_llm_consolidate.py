@@ -52,7 +52,7 @@ def test_reflections_are_derived_linked_and_recomputed(llm_mem: Any) -> None:
     put(mem, "用户明天去上海", MemoryKind.EVENT, 0.3, "m2")
     (refl,) = consolidate(mem, "u1", now=NOW).reflections
     assert refl.kind is MemoryKind.SUMMARY and refl.origin.value == "inferred"
-    assert refl.metadata["derived"] is True and refl.metadata["sources"] == [allergy.id]
+    assert refl.derived is True and refl.sources == [allergy.id]
     assert "花生" in refl.content and refl.source_message_ids == ["m1"]
     stored = mem.list(user_id="u1")
     assert derived_from(stored, [allergy.id]) == [mem.get(refl.id)]

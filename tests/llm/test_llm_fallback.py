@@ -21,7 +21,7 @@ SAID = [
 
 def assert_nothing_lost(mem: Any, result: Any) -> None:
     # Both messages are kept as episodes, and the rules found the allergy.
-    assert [e.metadata["role"] for e in result.episodes] == ["assistant", "user"]
+    assert [e.role for e in result.episodes] == ["assistant", "user"]
     stored = mem.list(user_id="u1")
     assert any("花生" in m.content and m.topic.startswith("health.allergy") for m in stored)
     assert all(m.metadata.get("extractor") != "llm" for m in stored)

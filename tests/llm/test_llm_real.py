@@ -104,4 +104,4 @@ def test_reflection_by_the_real_model_cites_its_sources(
     print(f"\nreflection llm_used={result.llm_used}: {[r.content for r in result.reflections]}")
     assert result.reflections
     for r in result.reflections:
-        assert r.metadata["derived"] is True and set(r.metadata["sources"]) <= ids
+        assert r.derived is True and set(r.sources) <= ids

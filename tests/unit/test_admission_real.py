@@ -96,7 +96,7 @@ def test_assistant_text_is_never_stored_as_a_fact(shared_real_mem: Memory) -> No
     assert [s.reason for s in res.skipped].count("assistant_text") == 2
     assert long_term(shared_real_mem, user) == []
     episodes = shared_real_mem.list(user_id=user, include_episodes=True)
-    roles = {m.content: m.metadata["role"] for m in episodes}
+    roles = {m.content: m.role for m in episodes}
     assert roles["你住在上海，对花生过敏，我推荐燕麦拿铁。"] == "assistant"
     # Asked later, the assistant's claims are not the user's facts.
     ctx = shared_real_mem.context("我对什么过敏", user_id=user)
@@ -116,7 +116,7 @@ def test_pii_in_the_name_field_never_reaches_the_file(real_mem: Memory, tmp_path
     )
     assert {(r.kind, r.count) for r in res.redactions} == {("phone", 1), ("email", 1)}
     names = [
-        m.metadata.get("name")
+        m.speaker
         for m in real_mem.list(user_id="pii-name", include_episodes=True)
         if m.kind == MemoryKind.EPISODE
     ]

@@ -166,7 +166,7 @@ def test_a_locomo_style_file_is_one_user_per_sample_dated_by_session(tmp_path: P
     assert stored["D1:1"]["observed_at"].startswith("2023-05-08")
     assert stored["D2:1"]["observed_at"].startswith("2023-06-20")
     assert "small brown dog" in stored["D1:2"]["content"]
-    assert stored["D1:1"]["metadata"]["name"] == "Ann"
+    assert stored["D1:1"]["speaker"] == "Ann"
     assert imported(str(log), "--path", db)["already_imported"] == 3
 
 

@@ -40,7 +40,7 @@ def test_coffee_context_has_no_assistant_text_pii_line_or_irrelevant_fact(
     assert lines == ["- 用户喝咖啡不加糖", "- 用户喝咖啡只喝冷萃"]
     assert "燕麦拿铁" not in ctx.text and "[手机号]" not in ctx.text
     assert "阿橘" not in ctx.text and "猫" not in ctx.text
-    assert all(m.metadata.get("role", "user") == "user" for m in ctx.memories)
+    assert all((m.role or "user") == "user" for m in ctx.memories)
 
 
 def test_allergy_is_pinned_into_an_unrelated_context(shared_real_mem: Memory) -> None:

@@ -34,7 +34,7 @@ def facts(mem: Memory, user: str = "u1") -> list[str]:
 
 def episodes(mem: Memory, user: str = "u1") -> list[dict[str, object]]:
     return [
-        m.metadata
+        {"extracted": m.extracted}
         for m in mem.list(user_id=user, include_episodes=True)
         if m.kind == MemoryKind.EPISODE
     ]

@@ -243,7 +243,8 @@ def test_deleting_a_source_deletes_reflections_derived_from_it(mem: Memory) -> N
         content="用户很在意饮食安全",
         created_at=now,
         observed_at=now,
-        metadata={"derived": True, "sources": [fact.id]},
+        derived=True,
+        sources=[fact.id],
     )
     mem.store.apply(fact.scope, ChangeSet(upserts=[Indexed(summary, "饮食 安全", None)]))
     mem.delete(fact.id)
@@ -263,7 +264,8 @@ def test_a_forget_request_also_deletes_reflections_derived_from_it(mem: Memory) 
         content="用户在意生日",
         created_at=bday.created_at,
         observed_at=bday.created_at,
-        metadata={"derived": True, "sources": [bday.id]},
+        derived=True,
+        sources=[bday.id],
     )
     mem.store.apply(bday.scope, ChangeSet(upserts=[Indexed(summary, "生日", None)]))
     mem.add("别记我的生日", user_id="u1")

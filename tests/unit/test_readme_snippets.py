@@ -203,7 +203,7 @@ def _block_with(text: str) -> int:
 def test_assistant_words_are_never_stored_as_a_fact(runs: list[Run]) -> None:
     run = runs[_block_with("# never stored as a fact")]
     ((mem, res),) = [v for v in run.adds.values() if len(v[1].episodes) > 1]
-    assistant = [e for e in res.episodes if e.metadata.get("role") == "assistant"]
+    assistant = [e for e in res.episodes if e.role == "assistant"]
     assert assistant
     said_by_assistant = {i for e in assistant for i in e.source_message_ids}
     user = assistant[0].user_id

@@ -107,12 +107,12 @@ def _line(
     w = _WORDS[lang]
     said = _day(m.observed_at, tz)
     if m.kind == MemoryKind.EPISODE:
-        who = m.metadata.get("name")
+        who = m.speaker
         who = f"{who}: " if who else ""
         flag = f", {w['outdated']}" if _outdated(m, now) else ""
         return f"- ({said}{flag}) {who}{m.content}"
     text = m.content
-    old = previous.get(str(m.metadata.get("supersedes") or ""))
+    old = previous.get(m.supersedes or "")
     if old is not None and old.content != m.content:
         text += (
             f"（{w['before']}{old.content}）" if lang == "zh" else f" ({w['before']}{old.content})"
@@ -128,7 +128,7 @@ def _line(
 def _worth_showing(m: MemoryItem, covered: set[str], shown: set[str], now: datetime) -> bool:
     if m.kind != MemoryKind.EPISODE:
         return True
-    if m.metadata.get("role", "user") != "user" or is_chitchat(m.content):
+    if (m.role or "user") != "user" or is_chitchat(m.content):
         return False
     if placeholder_only(m.content):
         return False

@@ -93,6 +93,15 @@ class MemoryItem(BaseModel):
     superseded_by: str | None = None
     version: int = 1
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # Provenance the pipelines rely on (typed, not metadata keys):
+    batch: str | None = None  # the write (one add / one session flush) that stored it
+    position: int | None = None  # an episode's index in its batch (neighbour turns)
+    role: Role | None = None  # an episode's speaker role
+    speaker: str | None = None  # an episode's speaker name, as given (PII-redacted)
+    extracted: bool | None = None  # a queued episode: False until the worker extracted it
+    supersedes: str | None = None  # the version this memory replaced
+    derived: bool = False  # a reflection computed from other memories
+    sources: list[str] = Field(default_factory=list)  # the memory ids a derived one rests on
 
     @property
     def scope(self) -> Scope:

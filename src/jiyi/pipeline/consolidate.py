@@ -8,9 +8,9 @@ Run off the chat path (a scheduled job, or after a session ends); two steps:
    it (``core/reconcile.py``): the same slot and value, or the same normalised text — never
    a cosine alone (E5 puts 1988 and 1989 at 0.98). Two slotless memories may merge on a
    cosine at or above the calibrated ``duplicate`` only when their content words are equal.
-2. **Reflect**: ``summary`` memories (``metadata={"derived": True, "sources": [...],
-   "aspect": ...}``) from a ``reflect`` function (an LLM, see ``jiyi.llm.consolidate``), or
-   the rule-based "what matters most" when there is none or it fails. Reflections are
+2. **Reflect**: ``summary`` memories (``derived``, with the ``sources`` they rest on and
+   ``metadata={"aspect": ...}``) from a ``reflect`` function (an LLM: ``jiyi.llm.consolidate``),
+   or the rule-based "what matters most" when there is none or it fails. Reflections are
    recomputed on every run (old ones are replaced). Deleting a source deletes what was derived
    from it (``pipeline/dependents.py``).
 """
@@ -60,11 +60,7 @@ class Consolidation:
 def derived_from(memories: Iterable[MemoryItem], source_ids: Iterable[str]) -> list[MemoryItem]:
     """The derived memories (reflections) resting on any of ``source_ids``."""
     gone = set(source_ids)
-    return [
-        m
-        for m in memories
-        if m.metadata.get("derived") and gone & set(m.metadata.get("sources") or [])
-    ]
+    return [m for m in memories if m.derived and gone & set(m.sources)]
 
 
 def _same(a: MemoryItem, b: MemoryItem, cosine: float, duplicate: float) -> bool:
@@ -169,7 +165,7 @@ def consolidate(
     if items and not found:
         found = _rule_reflection(items, lang)
     for m in store.list(scope, SearchFilter(kinds=(MemoryKind.SUMMARY,))):
-        if m.metadata.get("derived"):
+        if m.derived:
             changes.deletes.append(m.id)
             changes.history.append(_history(m, Action.DELETE, now, None))
             result.replaced.append(m.id)
@@ -192,7 +188,9 @@ def consolidate(
                 ),
                 created_at=now,
                 observed_at=now,
-                metadata={"derived": True, "sources": [s.id for s in sources], "aspect": aspect},
+                metadata={"aspect": aspect},
+                derived=True,
+                sources=[s.id for s in sources],
             )
             changes.upserts.append(Indexed(item, keyword_text(content), vec))
             changes.history.append(_history(item, Action.ADD, now, None))

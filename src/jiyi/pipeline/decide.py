@@ -92,7 +92,8 @@ def _new_memory(
         valid_from=c.valid_from,
         valid_to=c.valid_to,
         expires_at=c.expires_at,
-        metadata={**c.metadata, "batch": batch},
+        metadata=dict(c.metadata),
+        batch=batch,
     )
 
 
@@ -140,7 +141,7 @@ def decide(
         update={
             "version": old.version + 1,
             "valid_from": new.valid_from or said,
-            "metadata": {**new.metadata, "supersedes": old.id},
+            "supersedes": old.id,
         }
     )
     reason = decision.reason

@@ -2,7 +2,7 @@
 
 :func:`stage` runs now — redact → skip re-deliveries → episodes → apply — and
 :func:`extract_staged` runs later in ``jiyi worker``: extract → admit → embed → reconcile →
-forget → apply, which also marks the batch's episodes ``metadata["extracted"] = True`` in that
+forget → apply, which also marks the batch's episodes ``extracted = True`` in that
 same transaction. The mark is what makes a retried job idempotent: a batch whose episodes are
 all marked is done. Both halves are :func:`~jiyi.pipeline.write.write_batch` with a different
 :class:`~jiyi.pipeline.write.BatchPlan`.
@@ -83,7 +83,7 @@ def stage(
         now=now,
         messages=p.messages,
         store_ids=p.fresh,
-        episode_extra={"extracted": False},
+        episode_extracted=False,
         consumed=p.consumed,
         skipped=p.skipped,
         redactions=p.redactions,
@@ -118,7 +118,7 @@ def extract_staged(
     unwritten = {
         i for i in episode_ids.values() if i not in stored and not store.history(scope.tenant, i)
     }
-    if not unwritten and all(m.metadata.get("extracted") for m in stored.values()):
+    if not unwritten and all(m.extracted for m in stored.values()):
         return None
     plan = BatchPlan(
         scope=scope,
@@ -130,7 +130,7 @@ def extract_staged(
         extracted=True,
         store_ids=frozenset(m for m, e in episode_ids.items() if e in unwritten),
         episode_ids=episode_ids,
-        episode_extra={"extracted": True},
+        episode_extracted=True,
         marks=list(stored.values()),
     )
     return write_batch(plan, ports=ports, opts=opts.write)

@@ -24,14 +24,14 @@ def older_versions(store: MemoryStore, scope: Scope, m: MemoryItem) -> list[Memo
     """The versions ``m`` superseded, newest first (following ``metadata['supersedes']``)."""
     chain: list[MemoryItem] = []
     seen = {m.id}
-    prev = m.metadata.get("supersedes")
+    prev = m.supersedes
     while isinstance(prev, str) and prev not in seen:
         found = store.get_many(scope, [prev])
         if not found:
             break
         seen.add(prev)
         chain.append(found[0])
-        prev = found[0].metadata.get("supersedes")
+        prev = found[0].supersedes
     return chain
 
 
@@ -49,12 +49,7 @@ def dependents(store: MemoryStore, scope: Scope, m: MemoryItem) -> list[MemoryIt
             found[r.id] = r
     gone = {m.id, *found}
     for r in rows:
-        cites = set(r.metadata.get("sources") or [])
-        if (
-            r.kind == MemoryKind.SUMMARY
-            and r.id != m.id
-            and r.metadata.get("derived")
-            and gone & cites
-        ):
+        cites = set(r.sources)
+        if r.kind == MemoryKind.SUMMARY and r.id != m.id and r.derived and gone & cites:
             found[r.id] = r
     return list(found.values())

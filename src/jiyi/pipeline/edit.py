@@ -41,17 +41,17 @@ class Edit:
 
 
 def _said(m: MemoryItem) -> str:
-    who = m.metadata.get("name") or m.metadata.get("role") or "user"
+    who = m.speaker or m.role or "user"
     return f"{who}: {m.content}"
 
 
 def window_text(batch: Sequence[MemoryItem], episode: MemoryItem, context_turns: int) -> str:
     """The text ``episode`` is embedded as: its turn preceded by up to ``context_turns``
     stored turns of its batch (the write path's ``episode_text``, rebuilt from rows)."""
-    pos = episode.metadata.get("pos")
+    pos = episode.position
     if not isinstance(pos, int):
         return _said(episode)
-    by_pos = {m.metadata.get("pos"): m for m in batch}
+    by_pos = {m.position: m for m in batch}
     window = [by_pos[p] for p in range(max(0, pos - context_turns), pos) if p in by_pos]
     return "\n".join(_said(m) for m in [*window, episode])
 
@@ -59,13 +59,13 @@ def window_text(batch: Sequence[MemoryItem], episode: MemoryItem, context_turns:
 def _batches(
     store: MemoryStore, scope: Scope, gone: Iterable[MemoryItem]
 ) -> dict[str, list[MemoryItem]]:
-    wanted = {m.metadata.get("batch") for m in gone if m.kind == MemoryKind.EPISODE}
+    wanted = {m.batch for m in gone if m.kind == MemoryKind.EPISODE}
     wanted.discard(None)
     if not wanted:
         return {}
     found: dict[str, list[MemoryItem]] = {}
     for m in store.list(scope, _EPISODES):
-        b = m.metadata.get("batch")
+        b = m.batch
         if b in wanted and isinstance(b, str):
             found.setdefault(b, []).append(m)
     return found
@@ -92,12 +92,12 @@ def reindex_neighbours(
         before = batch
         after = [new_rows.get(m.id, m) for m in batch if m.id not in gone_ids]
         for m in touched:
-            p = m.metadata.get("pos")
-            if m.metadata.get("batch") != batch[0].metadata.get("batch") or not isinstance(p, int):
+            p = m.position
+            if m.batch != batch[0].batch or p is None:
                 continue
             for n in after:
-                q = n.metadata.get("pos")
-                if not isinstance(q, int) or not p < q <= p + context_turns or n.id in new_rows:
+                q = n.position
+                if q is None or not p < q <= p + context_turns or n.id in new_rows:
                     continue
                 old_text = window_text(before, n, context_turns)
                 new_text = window_text(after, n, context_turns)
@@ -124,7 +124,7 @@ def delete_memory(
     edit = reindex_neighbours(store, embedder, m.scope, gone, context_turns)
     batches = _batches(store, m.scope, gone)
     for g in gone:
-        batch = batches.get(str(g.metadata.get("batch")), [])
+        batch = batches.get(str(g.batch), [])
         embedded = window_text(batch, g, context_turns) if g.kind == MemoryKind.EPISODE else None
         edit.evict += [g.content] + ([embedded] if embedded else [])
     edit.changes.deletes = [g.id for g in gone]
@@ -150,7 +150,7 @@ def update_memory(
         update={"content": content, "version": old.version + 1, "observed_at": now}
     )
     edit = reindex_neighbours(store, embedder, old.scope, [], context_turns, changed=[new])
-    batch = _batches(store, old.scope, [old]).get(str(old.metadata.get("batch")), [])
+    batch = _batches(store, old.scope, [old]).get(str(old.batch), [])
     if new.kind == MemoryKind.EPISODE:
         text = window_text([new if m.id == new.id else m for m in batch], new, context_turns)
         edit.evict += [old.content, window_text(batch, old, context_turns)]
@@ -169,7 +169,7 @@ def embedded_texts(store: MemoryStore, scope: Scope, context_turns: int) -> list
     batches: dict[str, list[MemoryItem]] = {}
     for m in rows:
         if m.kind == MemoryKind.EPISODE:
-            batches.setdefault(str(m.metadata.get("batch")), []).append(m)
+            batches.setdefault(str(m.batch), []).append(m)
     texts = [m.content for m in rows]
     for batch in batches.values():
         texts += [window_text(batch, m, context_turns) for m in batch]

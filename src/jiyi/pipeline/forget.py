@@ -135,5 +135,5 @@ def _targets(
     stored = store.list(scope, ACTIVE_MEMORIES)
     if not stored:
         return []
-    latest_batch = max(stored, key=lambda m: m.id).metadata.get("batch")
-    return [m for m in stored if m.metadata.get("batch") == latest_batch]
+    latest_batch = max(stored, key=lambda m: m.id).batch
+    return [m for m in stored if m.batch == latest_batch]

@@ -87,12 +87,12 @@ def build_episodes(
     importance: float,
     context_turns: int,
     ids: Mapping[str, str] | None = None,
-    extra: Mapping[str, object] | None = None,
+    extracted: bool | None = None,
     expires: Mapping[str, datetime] | None = None,
 ) -> list[tuple[MemoryItem, str]]:
     """Episodes of the messages whose id is in ``store_ids``, each with the text to embed
     for it (its turn and the turns before it in ``messages``). ``ids`` (message id → episode
-    id) fixes their ids, ``extra`` is added to their metadata, ``expires`` (message id →
+    id) fixes their ids, ``extracted`` marks queued ones, ``expires`` (message id →
     time) gives transient remarks an expiry."""
     out: list[tuple[MemoryItem, str]] = []
     for i, m in enumerate(messages):
@@ -113,7 +113,11 @@ def build_episodes(
             created_at=now,
             observed_at=m.timestamp or now,
             expires_at=(expires or {}).get(m.id or ""),
-            metadata={"role": m.role, "name": m.name, "batch": batch, "pos": i, **(extra or {})},
+            role=m.role,
+            speaker=m.name,
+            batch=batch,
+            position=i,
+            extracted=extracted,
         )
         out.append((episode, episode_text(messages, i, context_turns)))
     return out

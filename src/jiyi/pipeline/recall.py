@@ -133,9 +133,7 @@ def recall_context(
     hits += [
         SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[: opts.max_pinned]
     ]
-    older = [
-        str(h.memory.metadata["supersedes"]) for h in hits if h.memory.metadata.get("supersedes")
-    ]
+    older = [h.memory.supersedes for h in hits if h.memory.supersedes]
     previous = {m.id: m for m in store.get_many(scope, older)} if older else {}
     block = assemble_context(
         hits, query=query, token_budget=token_budget, now=now, tz=tz, previous=previous

@@ -83,7 +83,7 @@ class BatchPlan:
         extraction: what was extracted from it (empty when nothing is extracted now).
         store_ids: message ids whose episode this write adds.
         episode_ids: message id → fixed episode id (a queued batch knows them in advance).
-        episode_extra: metadata added to every new episode.
+        episode_extracted: the ``extracted`` mark of new episodes (queued path), else None.
         marks: stored episodes of the batch to mark ``extracted`` (the queued second half).
         consumed: caller message ids this write consumes (re-deliveries are skipped).
         skipped, redactions: what the earlier steps already decided, for the result.
@@ -97,7 +97,7 @@ class BatchPlan:
     extraction: Extraction = field(default_factory=Extraction)
     store_ids: frozenset[str] = frozenset()
     episode_ids: Mapping[str, str] = field(default_factory=dict)
-    episode_extra: Mapping[str, object] = field(default_factory=dict)
+    episode_extracted: bool | None = None
     marks: list[MemoryItem] = field(default_factory=list)
     consumed: list[str] = field(default_factory=list)
     extracted: bool = False  # extraction ran on this batch (else nothing is judged transient)
@@ -154,7 +154,7 @@ split_admitted = admit  # the name the extraction tests use
 
 
 def _mark(m: MemoryItem, transient: set[str], plan: BatchPlan, opts: WriteOptions) -> MemoryItem:
-    update: dict[str, object] = {"metadata": {**m.metadata, "extracted": True}}
+    update: dict[str, object] = {"extracted": True}
     if transient & set(m.source_message_ids):
         update["expires_at"] = plan.now + opts.transient_ttl
     return m.model_copy(update=update)
@@ -188,7 +188,7 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
         importance=opts.episode_importance,
         context_turns=opts.episode_context_turns,
         ids=plan.episode_ids,
-        extra=plan.episode_extra,
+        extracted=plan.episode_extracted,
         expires={i: plan.now + opts.transient_ttl for i in transient},
     )
     texts = [t for _, t in episodes] + [c.content for c in admitted]

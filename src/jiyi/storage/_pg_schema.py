@@ -118,6 +118,27 @@ CREATE TABLE {s}.idempotency_keys (
 );
 """,
     ),
+    (
+        5,
+        "provenance columns (batch, position, role, speaker, extracted, supersedes, derived, "
+        "sources) filled from metadata",
+        """
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS batch text;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS position integer;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS role text;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS speaker text;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS extracted boolean;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS supersedes text;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS derived boolean NOT NULL DEFAULT false;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS sources jsonb NOT NULL DEFAULT '[]';
+UPDATE {s}.memories SET batch = metadata->>'batch', position = (metadata->>'pos')::integer,
+    role = metadata->>'role', speaker = metadata->>'name',
+    extracted = (metadata->>'extracted')::boolean, supersedes = metadata->>'supersedes',
+    derived = coalesce((metadata->>'derived')::boolean, false),
+    sources = coalesce(metadata->'sources', '[]'::jsonb);
+CREATE INDEX IF NOT EXISTS ix_memories_batch ON {s}.memories (tenant, user_id, batch);
+""",
+    ),
 ]
 
 #: The one vector index (public so bulk loaders can drop it and build it after the load).

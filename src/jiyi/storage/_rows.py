@@ -51,13 +51,34 @@ COLUMNS = (
     "superseded_by",
     "version",
     "metadata",
-    "value",  # added in schema 2 (slot values), hence last
+    "value",  # added in schema 2 (slot values)
+    # added in schema 3 (provenance that used to live in metadata)
+    "batch",
+    "position",
+    "role",
+    "speaker",
+    "extracted",
+    "supersedes",
+    "derived",
+    "sources",
 )
+#: Provenance columns of schema 3 and the metadata keys they were read from before.
+PROVENANCE = {
+    "batch": "batch",
+    "position": "pos",
+    "role": "role",
+    "speaker": "name",
+    "extracted": "extracted",
+    "supersedes": "supersedes",
+    "derived": "derived",
+    "sources": "sources",
+}
 #: Columns holding times and JSON, encoded per dialect (``_sql.Dialect``).
 TIME_COLUMNS = frozenset(
     {"created_at", "observed_at", "valid_from", "valid_to", "last_accessed_at", "expires_at"}
 )
-JSON_COLUMNS = frozenset({"source_message_ids", "metadata"})
+JSON_COLUMNS = frozenset({"source_message_ids", "metadata", "sources"})
+BOOL_COLUMNS = frozenset({"extracted", "derived"})
 
 
 def ts(value: datetime | None) -> str | None:

@@ -27,6 +27,7 @@ from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, Origin, Scope
 from jiyi.core.ports import ChangeSet, SearchFilter, Vector
 from jiyi.errors import InvalidInputError
 from jiyi.storage._rows import (
+    BOOL_COLUMNS,
     COLUMNS,
     JSON_COLUMNS,
     TIME_COLUMNS,
@@ -101,7 +102,7 @@ def _chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
 # -- the row codec --------------------------------------------------------------------------
 
 _ENUMS: dict[str, Any] = {"kind": MemoryKind, "origin": Origin, "status": Status}
-_JSON_EMPTY: dict[str, type] = {"source_message_ids": list, "metadata": dict}
+_JSON_EMPTY: dict[str, type] = {"source_message_ids": list, "metadata": dict, "sources": list}
 _FIELDS_SET = frozenset(COLUMNS)
 COLUMN_LIST = ", ".join(COLUMNS)
 SELECT_MEMORIES = f"SELECT {', '.join(f'm.{c}' for c in COLUMNS)} FROM {{s}}.memories m"
@@ -138,6 +139,8 @@ def from_row(d: Dialect, row: Sequence[Any]) -> MemoryItem:
             v = d.read_json(v) if v else _JSON_EMPTY[col]()
         elif col in _ENUMS:
             v = _ENUMS[col](v)
+        elif col in BOOL_COLUMNS:
+            v = bool(v) if v is not None else (False if col == "derived" else None)
         data[col] = v
     check_types(data)
     item = MemoryItem.__new__(MemoryItem)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -36,7 +37,7 @@ __all__ = ["SqliteMemoryStore", "scope_token"]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
@@ -48,7 +49,9 @@ CREATE TABLE IF NOT EXISTS memories (
     created_at TEXT NOT NULL, observed_at TEXT NOT NULL, valid_from TEXT, valid_to TEXT,
     last_accessed_at TEXT, access_count INTEGER NOT NULL DEFAULT 0, expires_at TEXT,
     status TEXT NOT NULL, superseded_by TEXT, version INTEGER NOT NULL, metadata TEXT NOT NULL,
-    value TEXT
+    value TEXT,
+    batch TEXT, position INTEGER, role TEXT, speaker TEXT, extracted INTEGER, supersedes TEXT,
+    derived INTEGER NOT NULL DEFAULT 0, sources TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS ix_memories_scope ON memories(tenant, user_id, status, kind);
 CREATE INDEX IF NOT EXISTS ix_memories_topic ON memories(tenant, user_id, topic);
@@ -76,7 +79,27 @@ CREATE TABLE IF NOT EXISTS scope_versions (
 );
 """
 # Applied in order to files written by an older version (``PRAGMA user_version``).
-_MIGRATIONS: dict[int, str] = {2: "ALTER TABLE memories ADD COLUMN value TEXT"}
+_MIGRATIONS: dict[int, list[str]] = {
+    2: ["ALTER TABLE memories ADD COLUMN value TEXT"],
+    # Provenance moves out of metadata into typed columns, filled from the old keys.
+    3: [
+        "ALTER TABLE memories ADD COLUMN batch TEXT",
+        "ALTER TABLE memories ADD COLUMN position INTEGER",
+        "ALTER TABLE memories ADD COLUMN role TEXT",
+        "ALTER TABLE memories ADD COLUMN speaker TEXT",
+        "ALTER TABLE memories ADD COLUMN extracted INTEGER",
+        "ALTER TABLE memories ADD COLUMN supersedes TEXT",
+        "ALTER TABLE memories ADD COLUMN derived INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE memories ADD COLUMN sources TEXT NOT NULL DEFAULT '[]'",
+        "UPDATE memories SET batch = json_extract(metadata, '$.batch'), "
+        "position = json_extract(metadata, '$.pos'), role = json_extract(metadata, '$.role'), "
+        "speaker = json_extract(metadata, '$.name'), "
+        "extracted = json_extract(metadata, '$.extracted'), "
+        "supersedes = json_extract(metadata, '$.supersedes'), "
+        "derived = coalesce(json_extract(metadata, '$.derived'), 0), "
+        "sources = coalesce(json_extract(metadata, '$.sources'), '[]')",
+    ],
+}
 _COLUMNS = f"({_sql.COLUMN_LIST})"
 _VALUES = f"({', '.join('?' * len(COLUMNS))})"
 
@@ -109,6 +132,10 @@ class SqliteMemoryStore:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
             self._migrate()
+            # After the migration: an older file only has the column once it ran.
+            self._db.execute(
+                "CREATE INDEX IF NOT EXISTS ix_memories_batch ON memories(tenant, user_id, batch)"
+            )
             # The dimension of the vectors held (all share one, as in PostgreSQL's column).
             row = self._db.execute("SELECT dim FROM vectors LIMIT 1").fetchone()
         except sqlite3.Error as exc:
@@ -128,11 +155,14 @@ class SqliteMemoryStore:
         if current >= SCHEMA_VERSION:
             return
         columns = {r[1] for r in self._db.execute("PRAGMA table_info(memories)")}
+        fresh = current == 0 and set(COLUMNS) <= columns  # CREATE TABLE was already current
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            for version in sorted(_MIGRATIONS):
-                if version > current and "value" not in columns:
-                    self._db.execute(_MIGRATIONS[version])
+            for version in sorted(v for v in _MIGRATIONS if v > current and not fresh):
+                for statement in _MIGRATIONS[version]:
+                    added = re.match(r"ALTER TABLE memories ADD COLUMN (\w+)", statement)
+                    if added is None or added.group(1) not in columns:
+                        self._db.execute(statement)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error:
             self._db.execute("ROLLBACK")
