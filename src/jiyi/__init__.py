@@ -30,8 +30,10 @@ from jiyi.errors import (
     JiyiError,
     MissingDependencyError,
     NotFoundError,
+    OverloadedError,
     PayloadTooLargeError,
     PermissionDeniedError,
+    RateLimitedError,
     StorageUnavailableError,
 )
 from jiyi.memory import Memory
@@ -73,8 +75,10 @@ __all__ = [
     "MissingDependencyError",
     "NotFoundError",
     "Origin",
+    "OverloadedError",
     "PayloadTooLargeError",
     "PermissionDeniedError",
+    "RateLimitedError",
     "RetrievalConfig",
     "Scope",
     "SearchHit",

@@ -16,11 +16,13 @@ from typing import Annotated
 
 import typer
 
-from jiyi.config import MemoryConfig
-from jiyi.core.models import AddResult
+from jiyi.cache.notifying import NotifyingStore
+from jiyi.core.extraction import RuleExtractor
+from jiyi.core.ports import Embedder, Extractor
+from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError
 from jiyi.memory import Memory
-from jiyi.queue.base import Job, WorkQueue
+from jiyi.queue.base import WorkQueue
 from jiyi.settings import Settings, load_settings
 from jiyi.worker import Worker
 
@@ -91,32 +93,36 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    store = backends.open_store(settings)
-    embedder = backends.open_embedder(settings)
     cache = backends.open_context_cache(settings, lambda: None)
-    memories: dict[str, Memory] = {}
+    # Every committed write invalidates the server's cached context of that user.
+    store = NotifyingStore(backends.open_store(settings), cache.bump)
+    extractors: dict[str, Extractor] = {}
     lock = threading.Lock()
 
-    def memory(tenant: str) -> Memory:
-        with lock:
-            if tenant not in memories:
-                extractor = backends.open_extractor(settings, tenant, None)
-                memories[tenant] = Memory(
-                    store=store,
-                    embedder=embedder,
-                    extractor=extractor,
-                    config=MemoryConfig.model_validate({"tenant": tenant}),
-                )
-            return memories[tenant]
+    class Tenants:
+        """One engine for every tenant; only the (token-metering) extractor differs."""
 
-    def done(job: Job, result: AddResult | None) -> None:
-        cache.bump(job.tenant, job.user_id)  # the server's cached context is stale now
+        def embedder_of(self, tenant: str) -> Embedder:
+            return embedder
+
+        def extractor_of(self, tenant: str) -> Extractor:
+            with lock:
+                if tenant not in extractors:
+                    opened = backends.open_extractor(settings, tenant, None)
+                    extractors[tenant] = opened or RuleExtractor()
+                return extractors[tenant]
+
+    embedder = backends.open_embedder(settings)
+    engine = Engine(store, embedder, tenants=Tenants())
+
+    def memory(tenant: str) -> Memory:
+        return Memory.on(engine, tenant)
 
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     lease = timedelta(seconds=settings.queue_lease_seconds)
-    workers = [Worker(q, memory, lease=lease, on_done=done) for _ in range(concurrency)]
+    workers = [Worker(q, memory, lease=lease) for _ in range(concurrency)]
     typer.echo(
         f"jiyi worker: {concurrency} thread(s) on the {settings.queue_backend} queue "
         f"{json.dumps(q.counts())}",
