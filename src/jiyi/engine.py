@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import builtins
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration, calibration_of
+from jiyi.core.filters import matches
 from jiyi.core.models import (
     AddResult,
     ContextBlock,
@@ -28,7 +29,18 @@ from jiyi.core.models import (
     Message,
     Scope,
 )
-from jiyi.core.ports import Clock, Embedder, EvictableEmbedder, Extractor, MemoryStore, SearchFilter
+from jiyi.core.ports import (
+    ChangeSet,
+    Clock,
+    Embedder,
+    EvictableEmbedder,
+    Extractor,
+    Indexed,
+    MemoryStore,
+    SearchFilter,
+    UserDirectory,
+    UserSummary,
+)
 from jiyi.errors import InvalidInputError
 from jiyi.pipeline.access import ReadLedger
 from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
@@ -58,6 +70,37 @@ class TenantPorts(Protocol):
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def with_metadata(
+    changes: ChangeSet,
+    result: AddResult,
+    metadata: Mapping[str, Any] | None,
+    *,
+    only_new: bool = False,
+) -> AddResult:
+    """Give the caller's ``metadata`` to every row this write creates (episodes, new
+    memories, new versions) — in ``changes`` in place — and return ``result`` showing it.
+    Rows the write only touches (a refreshed duplicate, a superseded old version) keep
+    theirs. Keys already on a row win when ``only_new`` (a worker's extraction inherits
+    its episodes' metadata without overriding its own)."""
+    if not metadata:
+        return result
+    stamped: dict[str, MemoryItem] = {}
+    for i, item in enumerate(changes.upserts):
+        m = item.memory
+        merged = {**metadata, **m.metadata} if only_new else {**m.metadata, **metadata}
+        new = m.model_copy(update={"metadata": merged})
+        changes.upserts[i] = Indexed(new, item.keywords, item.vector)
+        stamped[m.id] = new
+
+    def swap(m: MemoryItem) -> MemoryItem:
+        return stamped.get(m.id, m)
+
+    events = [e.model_copy(update={"memory": swap(e.memory)}) for e in result.events]
+    return result.model_copy(
+        update={"events": events, "episodes": [swap(m) for m in result.episodes]}
+    )
 
 
 class Engine:
@@ -125,6 +168,7 @@ class Engine:
         session_id: str | None,
         infer: bool,
         now: datetime,
+        metadata: Mapping[str, Any] | None = None,
     ) -> AddResult:
         self.reads.settle()
         out = ingest(
@@ -136,9 +180,10 @@ class Engine:
             ports=self.ports(scope.tenant),
             opts=self.ingest_opts,
         )
+        result = with_metadata(out.changes, out.result, metadata)
         self.store.apply(scope, out.changes)
         self.evict(out.evict)
-        return out.result
+        return result
 
     def accept(
         self,
@@ -150,6 +195,7 @@ class Engine:
         now: datetime,
         batch_id: str | None,
         grace: timedelta,
+        metadata: Mapping[str, Any] | None = None,
     ) -> AddResult:
         from jiyi.queue.base import Job
 
@@ -163,6 +209,8 @@ class Engine:
             opts=self.ingest_opts,
             batch=batch_id,
         )
+        # The episodes carry the caller's metadata; the worker's extractions inherit it.
+        staged_result = with_metadata(staged.changes, staged.result, metadata)
         if staged.messages:
             payload = ExtractJob(
                 agent_id=scope.agent_id,
@@ -190,8 +238,8 @@ class Engine:
             # Only after a stall longer than ``grace``: a worker took the job meanwhile.
             log.warning("batch %s was claimed before its episodes were written", staged.batch)
         # A re-delivered batch was queued by its first delivery: report it the same way.
-        again = any(s.reason == "duplicate_message" for s in staged.result.skipped)
-        return staged.result.model_copy(update={"queued": bool(staged.messages) or again})
+        again = any(s.reason == "duplicate_message" for s in staged_result.skipped)
+        return staged_result.model_copy(update={"queued": bool(staged.messages) or again})
 
     def process(self, job: Job, scope: Scope) -> AddResult | None:
         if job.kind != "extract" or job.tenant != scope.tenant:
@@ -209,9 +257,14 @@ class Engine:
         )
         if done is None:
             return None
+        episodes = self.store.get_many(scope, list(p.episodes.values()))
+        inherited: dict[str, Any] = {}
+        for ep in episodes:
+            inherited.update(ep.metadata)
+        result = with_metadata(done.changes, done.result, inherited, only_new=True)
         self.store.apply(scope, done.changes)
         self.evict(done.evict)
-        return done.result
+        return result
 
     def update(self, old: MemoryItem, content: str) -> MemoryItem:
         new, edit = update_memory(
@@ -265,6 +318,10 @@ class Engine:
             cal=self.calibration,
             budget=self.budget,
         )
+        if flt.where:  # every channel filters in the store; this also covers derived hits
+            found = Recalled(
+                [h for h in found.hits if matches(flt.where, h.memory)], found.degraded
+            )
         self.reads.record(scope, (h.memory.id for h in found.hits))
         return found
 
@@ -285,9 +342,19 @@ class Engine:
         self.reads.settle()  # a pending access update must not be overwritten by a stale copy
         return self.store.get(tenant, memory_id)
 
-    def list(self, scope: Scope, flt: SearchFilter) -> list[MemoryItem]:
+    def list(
+        self, scope: Scope, flt: SearchFilter, limit: int | None = None
+    ) -> builtins.list[MemoryItem]:
         self.reads.settle()
-        return self.store.list(scope, flt)
+        return self.store.list(scope, flt, limit=limit)
+
+    def users(
+        self, tenant: str, *, after: str | None = None, limit: int = 100
+    ) -> builtins.list[UserSummary]:
+        """The tenant's users with stored memories (``UserDirectory``), by id."""
+        if not isinstance(self.store, UserDirectory):
+            return []
+        return self.store.users(tenant, after=after, limit=limit)
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         return self.store.history(tenant, memory_id)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import builtins
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration
+from jiyi.core.filters import check_metadata, parse_filters
 from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
 from jiyi.core.models import (
     AddResult,
@@ -30,7 +31,7 @@ from jiyi.core.models import (
     SearchHit,
     Status,
 )
-from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore, SearchFilter
+from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore, SearchFilter, UserSummary
 from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, NotFoundError
 from jiyi.pipeline.recall import Recalled
@@ -170,6 +171,7 @@ class Memory:
         timestamp: datetime | str | None = None,
         infer: bool = True,
         timezone: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> AddResult:
         """Remember what the user said.
 
@@ -186,6 +188,8 @@ class Memory:
             timezone: IANA name the user lives in (default ``config.timezone``): "明天" said
                 at 00:30 in Shanghai is the next Shanghai day, whatever UTC says.
             infer: False stores episodes only.
+            metadata: yours, stored on every memory this call creates (JSON object, keys of
+                letters, digits, ``_``, ``-``); filter on it with ``filters={"metadata.k": …}``.
 
         Returns:
             AddResult with ``events`` (ADD/UPDATE/NOOP/SUPERSEDE/DELETE), ``skipped`` (text,
@@ -198,8 +202,11 @@ class Memory:
         check_id(session_id, "session_id", required=False)
         if not isinstance(infer, bool):
             raise InvalidInputError("infer must be true or false", field="infer")
+        meta = check_metadata(metadata)
         now, msgs = self._localized(messages, timestamp, timezone)
-        return self.engine.add(scope, msgs, session_id=session_id, infer=infer, now=now)
+        return self.engine.add(
+            scope, msgs, session_id=session_id, infer=infer, now=now, metadata=meta
+        )
 
     def accept(
         self,
@@ -213,6 +220,7 @@ class Memory:
         timezone: str | None = None,
         batch_id: str | None = None,
         grace: timedelta = timedelta(seconds=60),
+        metadata: Mapping[str, Any] | None = None,
     ) -> AddResult:
         """Remember messages now and extract from them later (server mode with a queue).
 
@@ -236,6 +244,7 @@ class Memory:
         scope = self._scope(user_id, agent_id)
         check_id(session_id, "session_id", required=False)
         check_id(batch_id, "batch_id", required=False)
+        meta = check_metadata(metadata)
         now, msgs = self._localized(messages, timestamp, timezone)
         return self.engine.accept(
             scope,
@@ -245,6 +254,7 @@ class Memory:
             now=now,
             batch_id=batch_id,
             grace=grace,
+            metadata=meta,
         )
 
     def process(self, job: Job) -> AddResult | None:
@@ -305,6 +315,7 @@ class Memory:
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         now: datetime | str | None = None,
+        filters: Mapping[str, Any] | None = None,
     ) -> list[SearchHit]:
         """Hybrid search (BM25 + dense + exact identifiers + time words), best first.
 
@@ -314,6 +325,8 @@ class Memory:
             query: what to look for, in any language.
             top_k: 1..200. kinds: restrict to these kinds. since/until: observed_at window.
             now: reference time for words like 昨天 / last week (default: now).
+            filters: conditions on columns and metadata (``jiyi.core.filters``), e.g.
+                ``{"metadata.project": "alpha", "importance": {"gte": 0.6}}``.
 
         Returns:
             Hits with ``memory``, ``score`` and ``scores`` (the components). Superseded
@@ -328,6 +341,7 @@ class Memory:
             since=since,
             until=until,
             now=now,
+            filters=filters,
         ).hits
 
     def search_result(
@@ -341,6 +355,7 @@ class Memory:
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         now: datetime | str | None = None,
+        filters: Mapping[str, Any] | None = None,
     ) -> Recalled:
         """:meth:`search` plus ``degraded``: True when semantic search missed
         ``config.vector_budget_ms`` and the hits come from keywords alone."""
@@ -356,7 +371,12 @@ class Memory:
                 raise InvalidInputError(
                     f"kinds must be drawn from {[k.value for k in MemoryKind]}", field="kinds"
                 ) from exc
-        flt = SearchFilter(kinds=kind_t, since=as_utc(since, "since"), until=as_utc(until, "until"))
+        flt = SearchFilter(
+            kinds=kind_t,
+            since=as_utc(since, "since"),
+            until=as_utc(until, "until"),
+            where=parse_filters(filters),
+        )
         return self.engine.search(scope, query, flt=flt, now=self._now(now), top_k=top_k)
 
     def context(
@@ -399,14 +419,38 @@ class Memory:
         agent_id: str | None = None,
         include_superseded: bool = False,
         include_episodes: bool = False,
+        filters: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        after: str | None = None,
     ) -> builtins.list[MemoryItem]:
-        """The user's memories, oldest first; episodes and superseded ones only on request."""
+        """The user's memories, oldest first (by id); episodes and superseded ones only on
+        request. ``filters`` as for :meth:`search`; ``limit`` (1-1000) and ``after`` (the
+        last id of the previous page) page through them."""
         scope = self._scope(user_id, agent_id)
         statuses = (Status.ACTIVE, Status.SUPERSEDED) if include_superseded else (Status.ACTIVE,)
         kinds = (
             None if include_episodes else tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
         )
-        return self.engine.list(scope, SearchFilter(statuses=statuses, kinds=kinds))
+        if limit is not None and (
+            not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000
+        ):
+            raise InvalidInputError("limit must be an integer from 1 to 1000", field="limit")
+        flt = SearchFilter(
+            statuses=statuses,
+            kinds=kinds,
+            where=parse_filters(filters),
+            after_id=check_id(after, "cursor", required=False),
+        )
+        return self.engine.list(scope, flt, limit)
+
+    def users(self, *, after: str | None = None, limit: int = 100) -> builtins.list[UserSummary]:
+        """The users of this tenant with stored memories, by user id; page with ``after``
+        (the last user id seen). Empty for a store that cannot list users."""
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
+            raise InvalidInputError("limit must be an integer from 1 to 1000", field="limit")
+        return self.engine.users(
+            self.config.tenant, after=check_id(after, "cursor", required=False), limit=limit
+        )
 
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """The audit trail of a memory, oldest first (also after it was deleted)."""

@@ -18,7 +18,14 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, MemoryStore, SearchFilter, Vector
+from jiyi.core.ports import (
+    ChangeSet,
+    MemoryStore,
+    SearchFilter,
+    UserDirectory,
+    UserSummary,
+    Vector,
+)
 
 #: Called with (tenant, user_id) after a write of that user committed. Must not raise
 #: (a cache's ``bump`` is best effort): the write has already happened.
@@ -78,6 +85,14 @@ class NotifyingStore:
 
     def touch(self, scope: Scope, counts: Mapping[str, int], at: datetime) -> None:
         self.inner.touch(scope, counts, at)
+
+    def users(
+        self, tenant: str, *, after: str | None = None, limit: int = 100
+    ) -> builtins.list[UserSummary]:
+        """The inner store's users (``UserDirectory``); [] if it cannot list them."""
+        if isinstance(self.inner, UserDirectory):
+            return self.inner.users(tenant, after=after, limit=limit)
+        return []
 
     def close(self) -> None:
         self.inner.close()

@@ -10,7 +10,7 @@ import builtins
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -55,14 +55,57 @@ class ChangeSet:
 
 
 @dataclass(frozen=True)
+class Condition:
+    """One checked condition of a caller's filter (built by ``jiyi.core.filters``).
+
+    ``field`` is a column of :data:`jiyi.core.filters.COLUMN_TYPES` or ``metadata.<path>``;
+    ``op`` one of eq, ne, in, gt, gte, lt, lte; ``value`` a scalar (a tuple for ``in``), a
+    UTC datetime for time columns, a float for number columns."""
+
+    field: str
+    op: Literal["eq", "ne", "in", "gt", "gte", "lt", "lte"]
+    value: Any
+
+
+@dataclass(frozen=True)
 class SearchFilter:
-    """Filters shared by keyword and vector search; ``None`` means no constraint."""
+    """Filters shared by keyword and vector search and by ``list``; ``None`` means no
+    constraint.
+
+    Guarantees (every store, checked by ``tests/contract/test_store_filters.py``): ``where``
+    holds exactly as ``jiyi.core.filters.matches`` says — every condition must hold, typed
+    JSON comparison on metadata — in ``list``, ``keyword_search`` and ``vector_search``
+    alike; ``after_id`` admits only ids greater than it in byte order (a ``list`` cursor)."""
 
     statuses: tuple[Status, ...] = (Status.ACTIVE,)
     kinds: tuple[MemoryKind, ...] | None = None
     since: datetime | None = None  # on observed_at, inclusive
     until: datetime | None = None  # on observed_at, exclusive
     min_importance: float | None = None  # importance >= this
+    where: tuple[Condition, ...] = ()  # caller conditions on columns and metadata (AND)
+    after_id: str | None = None  # only ids after this one (byte order): list pagination
+
+
+@dataclass(frozen=True)
+class UserSummary:
+    """One user of a tenant as :meth:`UserDirectory.users` reports it."""
+
+    user_id: str
+    memories: int  # stored rows of any kind and status
+    last_observed_at: datetime | None
+
+
+@runtime_checkable
+class UserDirectory(Protocol):
+    """A store that can list the users of a tenant (both jiyi stores can)."""
+
+    def users(
+        self, tenant: str, *, after: str | None = None, limit: int = 100
+    ) -> builtins.list[UserSummary]:
+        """Users with at least one stored memory in ``tenant``, ordered by user id in byte
+        order, starting after ``after`` (exclusive), at most ``limit``. Never another
+        tenant's users; a user whose memories were all deleted is gone."""
+        ...
 
 
 class MemoryStore(Protocol):

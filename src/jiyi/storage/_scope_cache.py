@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from jiyi.core.filters import matches
 from jiyi.core.models import MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, SearchFilter
 from jiyi.storage._rows import ts
@@ -127,4 +128,10 @@ class ScopeCache:
             mask &= self.observed < ts(flt.until)
         if flt.min_importance is not None:
             mask &= self.importance >= flt.min_importance
+        if flt.after_id is not None:
+            mask &= np.array([i.encode() > flt.after_id.encode() for i in self.ids], dtype=bool)
+        if flt.where:
+            # Caller conditions (columns, metadata): the rule core.filters states, in Python.
+            rows = self.rows
+            mask &= np.array([matches(flt.where, rows[i]) for i in self.ids], dtype=bool)
         return mask

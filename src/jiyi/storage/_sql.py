@@ -26,6 +26,7 @@ from typing import Any
 from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, Origin, Scope, Status
 from jiyi.core.ports import ChangeSet, SearchFilter, Vector
 from jiyi.errors import InvalidInputError
+from jiyi.storage._filters import condition_sql
 from jiyi.storage._rows import (
     BOOL_COLUMNS,
     COLUMNS,
@@ -57,6 +58,8 @@ class Dialect:
     read_time: Callable[[Any], datetime | None]  # stored value → UTC-aware datetime
     json: Callable[[Any], Any]  # list/dict → stored value
     read_json: Callable[[Any], Any]  # stored value → list/dict
+    # "sqlite" or "postgres": how metadata filters reach into JSON (``_filters.py``).
+    family: str = "sqlite"
 
     def q(self, sql: str) -> str:
         """``sql`` with this dialect's table prefix and placeholders."""
@@ -186,6 +189,13 @@ def scope_where(d: Dialect, scope: Scope, flt: SearchFilter | None = None) -> tu
     if flt.min_importance is not None:
         sql += " AND m.importance >= ?"
         args.append(float(flt.min_importance))
+    if flt.after_id is not None:
+        sql += f" AND m.id COLLATE {d.binary} > ?"
+        args.append(flt.after_id)
+    for c in flt.where:
+        part, more = condition_sql(d, c)
+        sql += f" AND {part}"
+        args += more
     return sql, args
 
 

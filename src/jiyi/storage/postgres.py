@@ -35,9 +35,10 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, SearchFilter, Vector
+from jiyi.core.ports import ChangeSet, SearchFilter, UserSummary, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage import _sql
+from jiyi.storage._filters import list_users
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import Dialect, Run, aware, dumps
@@ -63,6 +64,7 @@ POSTGRES = Dialect(
     read_time=aware,
     json=lambda v: Jsonb(v, dumps=dumps),
     read_json=lambda v: v,
+    family="postgres",
 )
 # The row as written (bench/scale.py bulk-loads with it through COPY).
 _to_row = partial(_sql.to_row, POSTGRES)
@@ -293,6 +295,11 @@ class PostgresMemoryStore:
                     return []  # no vector was ever written
             check_dim(self._dim, int(q.shape[0]), query=True)
             return nearest(cur, self._d, scope, q, flt, limit, exact_max_rows=self.exact_max_rows)
+
+    def users(
+        self, tenant: str, *, after: str | None = None, limit: int = 100
+    ) -> builtins.list[UserSummary]:
+        return list_users(partial(self._read, tenant), self._d, tenant, after, limit)
 
     def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
         if not message_ids:

@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, SearchFilter, Vector
+from jiyi.core.ports import ChangeSet, SearchFilter, UserSummary, Vector
 from jiyi.errors import StorageUnavailableError
 from jiyi.storage import _sql
+from jiyi.storage._filters import list_users
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
 from jiyi.storage._vectors import check_dim
@@ -365,6 +366,11 @@ class SqliteMemoryStore:
 
     def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
         return _sql.seen_messages(self._read, SQLITE, scope, message_ids)
+
+    def users(
+        self, tenant: str, *, after: str | None = None, limit: int = 100
+    ) -> builtins.list[UserSummary]:
+        return list_users(self._read, SQLITE, tenant, after, limit)
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         return _sql.read_history(self._read, SQLITE, tenant, memory_id)
