@@ -8,13 +8,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from tests.contract.test_store_contract import ALICE, BOB, EMB, OTHER_TENANT, T0, item, put
 
 from jiyi.core.filters import matches, parse_filters
 from jiyi.core.models import MemoryItem, MemoryKind, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter, UserDirectory
 from jiyi.core.text import keyword_text
 from jiyi.errors import InvalidInputError
-from tests.contract.test_store_contract import ALICE, BOB, EMB, OTHER_TENANT, T0, item, put
 
 ROWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     # content, metadata, other fields
@@ -33,7 +33,11 @@ def seeded(store: MemoryStore) -> list[MemoryItem]:
         m = item(ALICE, content, at=T0 + timedelta(days=i), **extra)
         items.append(m.model_copy(update={"metadata": meta, "importance": 0.2 * (i + 1)}))
     put(store, ALICE, *items)
-    put(store, BOB, item(BOB, "咖啡 bob", at=T0).model_copy(update={"metadata": {"project": "alpha"}}))
+    put(
+        store,
+        BOB,
+        item(BOB, "咖啡 bob", at=T0).model_copy(update={"metadata": {"project": "alpha"}}),
+    )
     return items
 
 

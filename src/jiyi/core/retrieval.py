@@ -171,7 +171,7 @@ def fuse(
             if plan.window is not None and not recent_mode and _in_window(m, plan.window)
             else 0.0
         )
-        name = str(m.metadata.get("name") or "").lower()
+        name = (m.speaker or "").lower()
         spk = 1.0 if name and name in speakers else 0.0
         slot = 1.0 if slot_matches(m.topic, plan.slots) else 0.0
         outdated = m.valid_to is not None and m.valid_to <= now
@@ -206,7 +206,7 @@ def fuse(
     session_best: dict[str, list[float]] = defaultdict(list)
     for mid in base:
         m = memories[mid]
-        batch, pos = m.metadata.get("batch"), m.metadata.get("pos")
+        batch, pos = m.batch, m.position
         if isinstance(batch, str) and isinstance(pos, int):
             by_pos[(batch, pos)] = mid
             session_best[batch].append(base[mid])
@@ -216,7 +216,7 @@ def fuse(
     ranked: list[tuple[float, str, float, float]] = []
     for mid, score in base.items():
         m = memories[mid]
-        batch, pos = m.metadata.get("batch"), m.metadata.get("pos")
+        batch, pos = m.batch, m.position
         nb = sess = 0.0
         if isinstance(batch, str) and isinstance(pos, int):
             nb = max(base.get(by_pos.get((batch, pos + d), ""), 0.0) for d in (-1, 1))
