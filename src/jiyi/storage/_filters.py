@@ -18,12 +18,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from jiyi.core.ports import Condition, UserSummary
 
-if TYPE_CHECKING:
-    from jiyi.storage._sql import Dialect
+
+class Dialect(Protocol):
+    """What these statements need of ``jiyi.storage._sql.Dialect`` (a protocol, so that
+    ``_sql`` can import this module without a cycle)."""
+
+    @property
+    def binary(self) -> str: ...
+
+    @property
+    def family(self) -> str: ...
+
+    @property
+    def time(self) -> Callable[[datetime | None], Any]: ...
+
+    @property
+    def read_time(self) -> Callable[[Any], datetime | None]: ...
+
+    def q(self, sql: str) -> str: ...
+
+    def any_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]: ...
+
 
 _CMP = {"eq": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _COLUMN_TYPES = {
