@@ -172,29 +172,34 @@ def consolidate(
     if found:
         vecs = embedder.embed_documents([content for _, content, _ in found])
         for (aspect, content, sources), vec in zip(found, vecs, strict=True):
-            item = MemoryItem(
-                id=new_id(),
-                tenant=scope.tenant,
-                user_id=scope.user_id,
-                agent_id=scope.agent_id,
-                kind=MemoryKind.SUMMARY,
-                topic=f"reflection.{aspect}",
-                content=content,
-                importance=round(max(s.importance for s in sources), 2),
-                confidence=0.7,
-                origin=Origin.INFERRED,
-                source_message_ids=list(
-                    dict.fromkeys(i for s in sources for i in s.source_message_ids)
-                ),
-                created_at=now,
-                observed_at=now,
-                metadata={"aspect": aspect},
-                derived=True,
-                sources=[s.id for s in sources],
-            )
+            item = _reflection(scope, aspect, content, sources, now)
             changes.upserts.append(Indexed(item, keyword_text(content), vec))
             changes.history.append(_history(item, Action.ADD, now, None))
             result.reflections.append(item)
     if changes:
         store.apply(scope, changes)
     return result
+
+
+def _reflection(
+    scope: Scope, aspect: str, content: str, sources: list[MemoryItem], now: datetime
+) -> MemoryItem:
+    """A derived summary resting on ``sources`` (inferred, confidence 0.7)."""
+    return MemoryItem(
+        id=new_id(),
+        tenant=scope.tenant,
+        user_id=scope.user_id,
+        agent_id=scope.agent_id,
+        kind=MemoryKind.SUMMARY,
+        topic=f"reflection.{aspect}",
+        content=content,
+        importance=round(max(s.importance for s in sources), 2),
+        confidence=0.7,
+        origin=Origin.INFERRED,
+        source_message_ids=list(dict.fromkeys(i for s in sources for i in s.source_message_ids)),
+        created_at=now,
+        observed_at=now,
+        metadata={"aspect": aspect},
+        derived=True,
+        sources=[s.id for s in sources],
+    )

@@ -160,17 +160,23 @@ def _mark(m: MemoryItem, transient: set[str], plan: BatchPlan, opts: WriteOption
     return m.model_copy(update=update)
 
 
+def _unplaced_remarks(plan: BatchPlan) -> set[str]:
+    """Passing remarks no rule placed ("I'm starving right now"): their episodes expire too."""
+    if not plan.extracted:
+        return set()
+    placed = {i for c in plan.extraction.candidates for i in c.source_message_ids}
+    return {
+        m.id
+        for m in plan.messages
+        if m.id and m.role == "user" and m.id not in placed and is_momentary(m.content)
+    }
+
+
 def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome:
     """Run the steps for ``plan`` and return the outcome; nothing is written here."""
     ex = plan.extraction
     admitted, rejected, transient = admit(ex.candidates, opts.min_confidence, opts.admission_floors)
-    if plan.extracted:  # a passing remark no rule placed ("I'm starving right now") expires too
-        placed = {i for c in ex.candidates for i in c.source_message_ids}
-        transient |= {
-            m.id
-            for m in plan.messages
-            if m.id and m.role == "user" and m.id not in placed and is_momentary(m.content)
-        }
+    transient |= _unplaced_remarks(plan)
     forget_ids = {f.source_message_id for f in ex.forget}  # "别记这个" is not itself kept
     pending = Pending(plan.now, messages=list(plan.consumed))
     for m in plan.marks:
