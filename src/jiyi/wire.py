@@ -24,6 +24,8 @@ PROBLEM_TYPE = "application/problem+json"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 #: Sent with 429 and 503 refusals: whole seconds to wait before retrying.
 RETRY_AFTER_HEADER = "Retry-After"
+#: An admin key names the tenant it acts on (the console's tenant picker).
+TENANT_HEADER = "X-Jiyi-Tenant"
 
 
 # The same rules as the library's ``jiyi.core.inputs``, applied while parsing, so a bad value
@@ -104,6 +106,20 @@ class AddRequest(_Body):
     session_id: Id | None = None
     timestamp: When | None = None
     infer: bool = True
+    metadata: dict[str, Any] | None = Field(
+        None,
+        description="yours: stored on every memory this request creates; keys are letters, "
+        "digits, '_' or '-'; filter on it with filters.metadata.<key>",
+        examples=[{"project": "alpha", "priority": 2}],
+    )
+
+
+FILTERS_DOC = (
+    "conditions that must all hold: a field (metadata.<key>[.<key>], kind, agent_id, topic, "
+    "session_id, importance, confidence, access_count, created_at, observed_at, valid_from, "
+    "valid_to, expires_at, last_accessed_at) mapped to a value (equality) or to operators "
+    "{eq, ne, in, gt, gte, lt, lte}"
+)
 
 
 class SearchRequest(_Body):
@@ -115,6 +131,11 @@ class SearchRequest(_Body):
     since: When | None = None
     until: When | None = None
     now: When | None = None
+    filters: dict[str, Any] | None = Field(
+        None,
+        description=FILTERS_DOC,
+        examples=[{"metadata.project": "alpha", "importance": {"gte": 0.6}}],
+    )
 
 
 class UpdateRequest(_Body):
@@ -146,6 +167,53 @@ class SearchResponse(BaseModel):
 
 class MemoryList(BaseModel):
     memories: list[MemoryItem]
+    # Pass as ``cursor`` for the next page; None when this page is the last.
+    next_cursor: str | None = None
+
+
+class UserInfo(BaseModel):
+    user_id: str
+    memories: int
+    last_observed_at: datetime | None = None
+
+
+class UserList(BaseModel):
+    users: list[UserInfo]
+    next_cursor: str | None = None
+
+
+class KeyInfo(BaseModel):
+    """A stored API key as an operator sees it (never the key, never its hash)."""
+
+    key_id: str
+    tenant: str
+    agent_id: str | None = None
+    admin: bool = False
+    created_at: datetime
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+
+
+class KeyList(BaseModel):
+    keys: list[KeyInfo]
+
+
+class NewKey(BaseModel):
+    """A key just made: ``key`` is shown this once and never stored."""
+
+    key: str
+    info: KeyInfo
+
+
+class KeyRequest(_Body):
+    tenant: Id | None = None  # default: the caller's tenant
+    agent_id: Id | None = None
+    admin: bool = False
+    expires_at: When | None = None
+
+
+class TenantList(BaseModel):
+    tenants: list[str]
 
 
 class HistoryResponse(BaseModel):

@@ -21,6 +21,7 @@ import pytest
 schemathesis = pytest.importorskip("schemathesis")
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis.errors import Unsatisfiable  # noqa: E402
 from schemathesis import GenerationMode  # noqa: E402
 from schemathesis.checks import (  # noqa: E402
     content_type_conformance,
@@ -32,8 +33,8 @@ from server_harness import RunningServer, running_server  # noqa: E402
 
 pytestmark = pytest.mark.integration
 MIN_REQUESTS = 5_000
-# Examples per operation and generation mode: 12 fuzzed operations × 2 modes × 230 ≈ 5,500.
-EXAMPLES = 230
+# Examples per operation and generation mode: 18 fuzzed operations × 2 modes × 155 ≈ 5,600.
+EXAMPLES = 155
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -78,11 +79,19 @@ def fuzz(
                 f"{str(exc)[:600]}\n  reproduce: {case.as_curl_command(headers=auth)}"
             )
 
-    send()
+    try:
+        send()
+    except Unsatisfiable:
+        # An operation without parameters or body (GET /v1/admin/tenants) has no invalid
+        # request to make; a valid one must always be possible.
+        if mode is GenerationMode.POSITIVE:
+            raise
 
 
 def test_fuzzed_requests_never_fail_the_server(server: RunningServer) -> None:
-    key = server.key("fuzz")
+    # An admin key: the key routes are fuzzed past their 403 too (it acts on its own tenant
+    # like any key: schemathesis never sends X-Jiyi-Tenant).
+    key, _ = server.keys.create("fuzz", admin=True)
     auth = {"Authorization": f"Bearer {key}"}
     schema = schemathesis.openapi.from_url(f"{server.url}/openapi.json")
     statuses: Counter[int] = Counter()

@@ -1,14 +1,16 @@
 """API keys of a multi-node PostgreSQL deployment live in PostgreSQL, not in a file per node.
 
 Two servers ("nodes", each with its own ``JIYI_HOME``) share one fresh PostgreSQL database:
-a key made by ``jiyi keys create`` on either works on both, a key revoked on one is refused
-by the other once its short key cache expires, no ``keys.db`` appears, and the keys of a
+a key made by ``jiyi keys create`` on either works on both, a key revoked or rotated on one
+is refused by every node within one second (the key cache's lifetime), no ``keys.db``
+appears, and the keys of a
 ``keys.db`` left by a version that kept keys in a file keep working.
 """
 
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -120,3 +122,47 @@ def test_keys_of_an_old_key_file_keep_working_after_the_move(tmp_path: Path, dsn
         assert [r.key_id for r in moved.records("acme")] == [who.key_id]
     finally:
         moved.close()
+
+
+def test_revoked_and_rotated_keys_are_refused_by_every_node_within_a_second(
+    tmp_path: Path, dsn: str
+) -> None:
+    homes = [tmp_path / "node-a", tmp_path / "node-b"]
+    with ExitStack() as nodes:
+        urls = [nodes.enter_context(serving(create_app(node_settings(h, dsn)))) for h in homes]
+        admin = keys_create(homes[0], dsn, "--tenant", "ops", "--admin")
+        doomed = keys_create(homes[1], dsn, "--tenant", "acme")
+        rotated = keys_create(homes[1], dsn, "--tenant", "acme", "--agent", "planner")
+        # Every node has verified (and cached) every key.
+        assert [status(u, k) for u in urls for k in (doomed, rotated)] == [200] * 4
+        listed = httpx.get(
+            f"{urls[0]}/v1/keys",
+            params={"tenant": "acme"},
+            headers={"Authorization": f"Bearer {admin}"},
+            timeout=30,
+        ).json()["keys"]
+        doomed_id, rotated_id = (k["key_id"] for k in listed)
+
+        r = httpx.delete(
+            f"{urls[0]}/v1/keys/{doomed_id}", headers={"Authorization": f"Bearer {admin}"}
+        )
+        assert r.status_code == 204
+        revoked = time.monotonic()
+        assert max(seconds_until_refused(u, doomed, revoked) for u in urls) < 1.0
+
+        env = {"JIYI_HOME": str(homes[1]), "JIYI_STORE": dsn, "JIYI_EMBEDDER": "hashing"}
+        result = CliRunner().invoke(cli, ["keys", "rotate", rotated_id], env=env)
+        assert result.exit_code == 0, result.output
+        done = time.monotonic()
+        successor = result.stdout.strip()
+        assert max(seconds_until_refused(u, rotated, done) for u in urls) < 1.0
+        assert [status(u, successor) for u in urls] == [200, 200]
+
+
+def seconds_until_refused(url: str, key: str, since: float) -> float:
+    """Seconds from ``since`` (a monotonic time) until ``url`` answered ``key`` with 401
+    (asserting it does within 5 s)."""
+    while status(url, key) != 401:
+        assert time.monotonic() - since < 5, "the key is still accepted"
+        time.sleep(0.02)
+    return time.monotonic() - since

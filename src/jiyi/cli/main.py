@@ -15,6 +15,7 @@ from jiyi.cli.bench import bench_app
 from jiyi.cli.calibrate import calibrate
 from jiyi.cli.demo import demo
 from jiyi.cli.importer import import_
+from jiyi.cli.keys import register as _register_keys
 from jiyi.cli.options import (
     AgentOpt,
     JiyiGroup,
@@ -227,6 +228,7 @@ app.command()(demo)
 app.command("import")(import_)
 app.command()(calibrate)
 app.add_typer(bench_app, name="bench")
+_register_keys(app)
 
 try:  # `jiyi serve` needs the server extra (fastapi); without it the CLI still works.
     from jiyi.cli.serve import register as _register_serve

@@ -1,4 +1,4 @@
-"""``jiyi serve`` and ``jiyi keys create``: the service's entry points.
+"""``jiyi serve``: the service's entry point (``jiyi keys`` is ``cli/keys.py``).
 
 The CLI group calls :func:`register`; these are the only places that read the service
 settings from the environment.
@@ -55,14 +55,7 @@ def serve(
         check_workers(settings)
         settings.home.mkdir(parents=True, exist_ok=True)
         keys = _key_store(settings)
-        if keys.count() == 0 and settings.bootstrap_key is None:
-            key, who = keys.create(settings.bootstrap_tenant)
-            typer.echo(
-                f"jiyi: first start — created an API key for tenant '{who.tenant}'.\n"
-                f"It is shown only this once; keep it (only its hash is stored):\n\n"
-                f"    {key}\n",
-                err=True,
-            )
+        first_key(settings, keys)
         logging.basicConfig(
             level=settings.log_level.upper(),
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -99,6 +92,19 @@ def serve(
         keys.close()
 
 
+def first_key(settings: Settings, keys: KeyStore) -> None:
+    """At first start (no key stored, none configured), create one and print it (stderr)
+    rather than run open."""
+    if keys.count() == 0 and settings.bootstrap_key is None:
+        key, who = keys.create(settings.bootstrap_tenant)
+        typer.echo(
+            f"jiyi: first start — created an API key for tenant '{who.tenant}'.\n"
+            f"It is shown only this once; keep it (only its hash is stored):\n\n"
+            f"    {key}\n",
+            err=True,
+        )
+
+
 def check_workers(settings: Settings) -> None:
     """Several processes must share what one process keeps in memory.
 
@@ -118,37 +124,6 @@ def check_workers(settings: Settings) -> None:
         )
 
 
-def keys_create(
-    tenant: Annotated[str, typer.Option(help="Tenant the key belongs to.")],
-    agent: Annotated[
-        str | None,
-        typer.Option(
-            help="Bind the key to this agent: it cannot read other agents' private memories."
-        ),
-    ] = None,
-) -> None:
-    """Create an API key and print it once (stdout); only its hash is stored."""
-    try:
-        settings = load_settings()
-        keys = _key_store(settings)
-        try:
-            key, who = keys.create(tenant, agent)
-        finally:
-            keys.close()
-    except JiyiError as exc:
-        typer.echo(f"error: {exc.message}", err=True)
-        raise typer.Exit(2) from exc
-    bound = f", agent '{who.agent_id}'" if who.agent_id else ""
-    typer.echo(
-        f"created key {who.key_id} for tenant '{who.tenant}'{bound}; it will not be shown again:",
-        err=True,
-    )
-    typer.echo(key)
-
-
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` and ``keys create`` to the ``jiyi`` command group."""
+    """Add ``serve`` to the ``jiyi`` command group."""
     app.command("serve")(serve)
-    keys_app = typer.Typer(help="Manage API keys of the REST service.", no_args_is_help=True)
-    keys_app.command("create")(keys_create)
-    app.add_typer(keys_app, name="keys")

@@ -6,8 +6,9 @@ neither re-implements it. Models and header names come from ``jiyi.wire`` and er
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
 from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
+from jiyi.core.ports import UserSummary
 from jiyi.errors import JiyiError, StorageUnavailableError, error_class
 from jiyi.sessions.base import SessionView
 from jiyi.wire import (
@@ -29,6 +31,7 @@ from jiyi.wire import (
     HistoryResponse,
     MemoryList,
     SearchResponse,
+    UserList,
 )
 
 T = TypeVar("T")
@@ -180,6 +183,7 @@ def add(
     timestamp: datetime | str | None,
     infer: bool,
     idempotency_key: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> Call[AddResult]:
     return Call(
         "POST",
@@ -194,6 +198,7 @@ def add(
             session_id=session_id,
             timestamp=timestamp,
             infer=infer,
+            metadata=dict(metadata) if metadata is not None else None,
         ),
     )
 
@@ -208,6 +213,7 @@ def search(
     since: datetime | str | None,
     until: datetime | str | None,
     now: datetime | str | None,
+    filters: Mapping[str, Any] | None = None,
 ) -> Call[list[SearchHit]]:
     parse = _model(SearchResponse)
     return Call(
@@ -224,6 +230,7 @@ def search(
             since=since,
             until=until,
             now=now,
+            filters=dict(filters) if filters is not None else None,
         ),
     )
 
@@ -264,17 +271,43 @@ def get(memory_id: str) -> Call[MemoryItem | None]:
 
 
 def list_(
-    *, user_id: str, agent_id: str | None, include_superseded: bool, include_episodes: bool
+    *,
+    user_id: str,
+    agent_id: str | None,
+    include_superseded: bool,
+    include_episodes: bool,
+    filters: Mapping[str, Any] | None = None,
+    limit: int | None = None,
+    after: str | None = None,
 ) -> Call[list[MemoryItem]]:
     params: dict[str, Any] = {
         "user_id": user_id,
         "include_superseded": str(include_superseded).lower(),
         "include_episodes": str(include_episodes).lower(),
     }
-    if agent_id is not None:
-        params["agent_id"] = agent_id
+    optional = {
+        "agent_id": agent_id,
+        "filters": json.dumps(to_jsonable_python(filters)) if filters is not None else None,
+        "limit": limit,
+        "cursor": after,  # the server's cursor is the last id of the previous page
+    }
+    params.update({k: v for k, v in optional.items() if v is not None})
     parse = _model(MemoryList)
     return Call("GET", "/v1/memories", lambda r: parse(r).memories, params=params, idempotent=True)
+
+
+def users(*, after: str | None, limit: int) -> Call[list[UserSummary]]:
+    parse = _model(UserList)
+    params: dict[str, Any] = {"limit": limit}
+    if after is not None:
+        params["cursor"] = after
+    return Call(
+        "GET",
+        "/v1/users",
+        lambda r: [UserSummary(**u.model_dump()) for u in parse(r).users],
+        params=params,
+        idempotent=True,
+    )
 
 
 def update(memory_id: str, content: str) -> Call[MemoryItem]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -12,6 +12,7 @@ import httpx
 
 from jiyi.client import _ops
 from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
+from jiyi.core.ports import UserSummary
 from jiyi.sessions.base import SessionView
 from jiyi.wire import ContextResponse, Health
 
@@ -69,6 +70,7 @@ class AsyncClient:
         timestamp: datetime | str | None = None,
         infer: bool = True,
         idempotency_key: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> AddResult:
         """As :meth:`jiyi.client.Client.add` (``idempotency_key`` makes a retry safe)."""
         return await self._do(
@@ -80,6 +82,7 @@ class AsyncClient:
                 timestamp=timestamp,
                 infer=infer,
                 idempotency_key=idempotency_key,
+                metadata=metadata,
             )
         )
 
@@ -94,6 +97,7 @@ class AsyncClient:
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         now: datetime | str | None = None,
+        filters: Mapping[str, Any] | None = None,
     ) -> builtins.list[SearchHit]:
         return await self._do(
             _ops.search(
@@ -105,6 +109,7 @@ class AsyncClient:
                 since=since,
                 until=until,
                 now=now,
+                filters=filters,
             )
         )
 
@@ -139,6 +144,9 @@ class AsyncClient:
         agent_id: str | None = None,
         include_superseded: bool = False,
         include_episodes: bool = False,
+        filters: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        after: str | None = None,
     ) -> builtins.list[MemoryItem]:
         return await self._do(
             _ops.list_(
@@ -146,8 +154,16 @@ class AsyncClient:
                 agent_id=agent_id,
                 include_superseded=include_superseded,
                 include_episodes=include_episodes,
+                filters=filters,
+                limit=limit,
+                after=after,
             )
         )
+
+    async def users(
+        self, *, after: str | None = None, limit: int = 100
+    ) -> builtins.list[UserSummary]:
+        return await self._do(_ops.users(after=after, limit=limit))
 
     async def update(self, memory_id: str, content: str) -> MemoryItem:
         return await self._do(_ops.update(memory_id, content))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import builtins
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -13,6 +13,7 @@ import httpx
 
 from jiyi.client import _ops
 from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
+from jiyi.core.ports import UserSummary
 from jiyi.sessions.base import SessionView
 from jiyi.wire import ContextResponse, Health
 
@@ -94,12 +95,14 @@ class Client:
         timestamp: datetime | str | None = None,
         infer: bool = True,
         idempotency_key: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> AddResult:
         """Remember messages (see :meth:`jiyi.Memory.add`).
 
         ``idempotency_key`` (sent as the ``Idempotency-Key`` header) makes a retry safe:
         repeating the call with the same key and arguments stores nothing new; the same
-        key with other arguments raises ConflictError."""
+        key with other arguments raises ConflictError. ``metadata`` is stored on every
+        memory the call creates."""
         return self._do(
             _ops.add(
                 messages,
@@ -109,6 +112,7 @@ class Client:
                 timestamp=timestamp,
                 infer=infer,
                 idempotency_key=idempotency_key,
+                metadata=metadata,
             )
         )
 
@@ -123,8 +127,9 @@ class Client:
         since: datetime | str | None = None,
         until: datetime | str | None = None,
         now: datetime | str | None = None,
+        filters: Mapping[str, Any] | None = None,
     ) -> builtins.list[SearchHit]:
-        """Hybrid search, best first (see :meth:`jiyi.Memory.search`)."""
+        """Hybrid search, best first (see :meth:`jiyi.Memory.search`; ``filters`` too)."""
         return self._do(
             _ops.search(
                 query,
@@ -135,6 +140,7 @@ class Client:
                 since=since,
                 until=until,
                 now=now,
+                filters=filters,
             )
         )
 
@@ -171,16 +177,28 @@ class Client:
         agent_id: str | None = None,
         include_superseded: bool = False,
         include_episodes: bool = False,
+        filters: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        after: str | None = None,
     ) -> builtins.list[MemoryItem]:
-        """The user's memories, oldest first."""
+        """The user's memories, oldest first (by id); ``filters``, ``limit`` and ``after``
+        (the last id of the previous page) as for :meth:`jiyi.Memory.list`."""
         return self._do(
             _ops.list_(
                 user_id=user_id,
                 agent_id=agent_id,
                 include_superseded=include_superseded,
                 include_episodes=include_episodes,
+                filters=filters,
+                limit=limit,
+                after=after,
             )
         )
+
+    def users(self, *, after: str | None = None, limit: int = 100) -> builtins.list[UserSummary]:
+        """The users of the key's tenant with stored memories, by user id; page with
+        ``after`` (the last user id seen). Needs a tenant-wide key."""
+        return self._do(_ops.users(after=after, limit=limit))
 
     def update(self, memory_id: str, content: str) -> MemoryItem:
         """Replace a memory's content; raises NotFoundError for an unknown id."""

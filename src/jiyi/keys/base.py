@@ -28,6 +28,9 @@ class Principal:
     key_id: str
     tenant: str
     agent_id: str | None = None
+    # An admin key (for the console, ``/v1/keys`` and ``/v1/admin``) may act on any tenant
+    # by naming it in the ``X-Jiyi-Tenant`` header; its own tenant is the default.
+    admin: bool = False
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,8 @@ class KeyRecord:
     agent_id: str | None
     created_at: datetime
     revoked_at: datetime | None = None
+    admin: bool = False
+    expires_at: datetime | None = None
 
 
 def new_key() -> str:
@@ -71,14 +76,30 @@ class KeyStore(Protocol):
     - Keys are global: a key belongs to exactly one tenant (and at most one agent), found
       from the key alone; nothing in a request can change either.
     - Several processes (or nodes) sharing one backend see each other's keys and
-      revocations at once (a server may cache a verified key for a few seconds).
+      revocations at once (a server caches a verified key for under a second, so a revoked
+      key is refused within one second on every node).
     - Every method raises StorageUnavailableError when the backend cannot be reached.
     """
 
-    def create(self, tenant: str, agent_id: str | None = None) -> tuple[str, Principal]:
-        """A new random key for ``tenant`` (bound to ``agent_id`` if given): (the key, shown
-        once and never stored; its principal). InvalidInputError for a malformed tenant or
-        agent id (same rules as user ids)."""
+    def create(
+        self,
+        tenant: str,
+        agent_id: str | None = None,
+        *,
+        admin: bool = False,
+        expires_at: datetime | None = None,
+    ) -> tuple[str, Principal]:
+        """A new random key for ``tenant`` (bound to ``agent_id`` if given; an admin key if
+        ``admin``; refused by :meth:`verify` from ``expires_at`` on): (the key, shown once
+        and never stored; its principal). InvalidInputError for a malformed tenant or agent
+        id (same rules as user ids), an admin key bound to an agent, or an ``expires_at``
+        that is not in the future (a naive time is UTC)."""
+        ...
+
+    def rotate(self, key_id: str) -> tuple[str, Principal] | None:
+        """Replace a key: a new key with the same tenant, agent, admin flag and expiry, and
+        the old one revoked, in one transaction. None (nothing changed) for an unknown,
+        revoked or expired id."""
         ...
 
     def register(self, key: str, tenant: str, agent_id: str | None = None) -> Principal:
@@ -89,8 +110,9 @@ class KeyStore(Protocol):
         ...
 
     def verify(self, key: str) -> Principal | None:
-        """The principal of a stored, unrevoked key; None for anything else (unknown,
-        revoked, malformed — without touching the backend for a malformed one)."""
+        """The principal of a stored, unrevoked, unexpired key; None for anything else
+        (unknown, revoked, expired, malformed — without touching the backend for a
+        malformed one)."""
         ...
 
     def revoke(self, key_id: str) -> bool:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jiyi.core.inputs import check_id
+from jiyi.core.inputs import as_utc, check_id
 from jiyi.errors import InvalidInputError
 from jiyi.keys.base import KeyRecord, Principal, hash_key, key_id_of, new_key, well_formed
 from jiyi.sessions._db import PostgresDatabase, Run, SqlDatabase, SqliteDatabase
@@ -36,6 +36,12 @@ CREATE TABLE IF NOT EXISTS api_keys (
     revoked_at TEXT
 );
 """
+# Added later (admin keys, expiry): a keys.db or api_keys table of an older version gets
+# them on open; both are nullable or defaulted, so old rows stay valid keys.
+_ADDED_COLUMNS = {
+    "admin": ("INTEGER NOT NULL DEFAULT 0", "boolean NOT NULL DEFAULT false"),
+    "expires_at": ("TEXT", "timestamptz"),
+}
 POSTGRES_DDL = """
 CREATE TABLE IF NOT EXISTS {s}api_keys (
     key_id text PRIMARY KEY,
@@ -46,7 +52,8 @@ CREATE TABLE IF NOT EXISTS {s}api_keys (
     revoked_at timestamptz
 )
 """
-_COLUMNS = "key_id, key_hash, tenant, agent_id, created_at, revoked_at"
+_COLUMNS = "key_id, key_hash, tenant, agent_id, created_at, revoked_at, admin, expires_at"
+_PRINCIPAL = "key_id, tenant, agent_id, admin"
 
 
 def _utcnow() -> datetime:
@@ -70,11 +77,26 @@ class SqlKeyStore:
         self._pepper = pepper
         self._clock = clock
 
-    def create(self, tenant: str, agent_id: str | None = None) -> tuple[str, Principal]:
+    def create(
+        self,
+        tenant: str,
+        agent_id: str | None = None,
+        *,
+        admin: bool = False,
+        expires_at: datetime | None = None,
+    ) -> tuple[str, Principal]:
         key = new_key()
-        return key, self.register(key, tenant, agent_id)
+        return key, self.register(key, tenant, agent_id, admin=admin, expires_at=expires_at)
 
-    def register(self, key: str, tenant: str, agent_id: str | None = None) -> Principal:
+    def register(
+        self,
+        key: str,
+        tenant: str,
+        agent_id: str | None = None,
+        *,
+        admin: bool = False,
+        expires_at: datetime | None = None,
+    ) -> Principal:
         if not well_formed(key):
             raise InvalidInputError(
                 "an API key must start with 'jy_' and be at most 200 characters "
@@ -83,17 +105,57 @@ class SqlKeyStore:
             )
         check_id(tenant, "tenant")
         check_id(agent_id, "agent_id", required=False)
+        if admin and agent_id is not None:
+            raise InvalidInputError("an admin key cannot be bound to an agent", field="admin")
+        expires_at = as_utc(expires_at, "expires_at")
+        if expires_at is not None and expires_at <= self._clock():
+            raise InvalidInputError("expires_at must be in the future", field="expires_at")
         digest = hash_key(key, self._pepper)
         with self.db.transaction(write=True) as q:
-            q(
-                "INSERT INTO {s}api_keys (key_id, key_hash, tenant, agent_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (key_id_of(digest), digest, tenant, agent_id, self.db.time(self._clock())),
-            )
+            self._insert(q, digest, tenant, agent_id, admin, expires_at)
+            rows = q(f"SELECT {_PRINCIPAL} FROM {{s}}api_keys WHERE key_hash = ?", (digest,))
+        return _principal(rows[0])
+
+    def _insert(
+        self,
+        q: Run,
+        digest: str,
+        tenant: str,
+        agent_id: str | None,
+        admin: bool,
+        expires_at: datetime | None,
+    ) -> None:
+        q(
+            "INSERT INTO {s}api_keys (key_id, key_hash, tenant, agent_id, created_at, admin, "
+            "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (
+                key_id_of(digest),
+                digest,
+                tenant,
+                agent_id,
+                self.db.time(self._clock()),
+                admin,
+                self.db.time(expires_at) if expires_at is not None else None,
+            ),
+        )
+
+    def rotate(self, key_id: str) -> tuple[str, Principal] | None:
+        key = new_key()
+        digest = hash_key(key, self._pepper)
+        now = self.db.time(self._clock())
+        with self.db.transaction(write=True) as q:
             rows = q(
-                "SELECT key_id, tenant, agent_id FROM {s}api_keys WHERE key_hash = ?", (digest,)
+                "UPDATE {s}api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL "
+                "AND (expires_at IS NULL OR expires_at > ?) "
+                "RETURNING tenant, agent_id, admin, expires_at",
+                (now, key_id, now),
             )
-        return Principal(*rows[0])
+            if not rows:
+                return None
+            tenant, agent_id, admin, expires = rows[0]
+            expires_at = self.db.read_time(expires) if expires is not None else None
+            self._insert(q, digest, tenant, agent_id, bool(admin), expires_at)
+        return key, Principal(key_id_of(digest), tenant, agent_id, bool(admin))
 
     def verify(self, key: str) -> Principal | None:
         if not well_formed(key):
@@ -101,11 +163,11 @@ class SqlKeyStore:
         digest = hash_key(key, self._pepper)
         with self.db.transaction(write=False) as q:
             rows = q(
-                "SELECT key_id, tenant, agent_id FROM {s}api_keys "
-                "WHERE key_hash = ? AND revoked_at IS NULL",
-                (digest,),
+                f"SELECT {_PRINCIPAL} FROM {{s}}api_keys WHERE key_hash = ? "
+                "AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+                (digest, self.db.time(self._clock())),
             )
-        return Principal(*rows[0]) if rows else None
+        return _principal(rows[0]) if rows else None
 
     def revoke(self, key_id: str) -> bool:
         with self.db.transaction(write=True) as q:
@@ -125,8 +187,8 @@ class SqlKeyStore:
         where, args = ("WHERE tenant = ? ", (tenant,)) if tenant is not None else ("", ())
         with self.db.transaction(write=False) as q:
             rows = q(
-                f"SELECT key_id, tenant, agent_id, created_at, revoked_at FROM {{s}}api_keys "
-                f"{where}ORDER BY created_at, key_id",
+                "SELECT key_id, tenant, agent_id, created_at, revoked_at, admin, expires_at "
+                f"FROM {{s}}api_keys {where}ORDER BY created_at, key_id",
                 args,
             )
         return [
@@ -136,6 +198,8 @@ class SqlKeyStore:
                 agent_id=r[2],
                 created_at=self.db.read_time(r[3]),
                 revoked_at=self.db.read_time(r[4]) if r[4] is not None else None,
+                admin=bool(r[5]),
+                expires_at=self.db.read_time(r[6]) if r[6] is not None else None,
             )
             for r in rows
         ]
@@ -156,6 +220,11 @@ class SqliteKeyStore(SqlKeyStore):
     ) -> None:
         db = SqliteDatabase(path)
         db.ensure(SQLITE_DDL)
+        with db.transaction(write=True) as q:
+            have = {r[1] for r in q("PRAGMA table_info(api_keys)", ())}
+            for name, (sqlite_type, _) in _ADDED_COLUMNS.items():
+                if name not in have:
+                    q(f"ALTER TABLE api_keys ADD COLUMN {name} {sqlite_type}", ())
         super().__init__(db, pepper=pepper, clock=clock)
         self.path = Path(path)
 
@@ -191,6 +260,8 @@ class PostgresKeyStore(SqlKeyStore):
                 q("SELECT pg_advisory_xact_lock(hashtext(?))", (_MIGRATION_LOCK,))
                 q(f'CREATE SCHEMA IF NOT EXISTS "{schema}"', ())  # name checked by the db
                 q(POSTGRES_DDL, ())
+                for name, (_, pg_type) in _ADDED_COLUMNS.items():
+                    q(f"ALTER TABLE {{s}}api_keys ADD COLUMN IF NOT EXISTS {name} {pg_type}", ())
         except BaseException:
             db.close()
             raise
@@ -198,10 +269,14 @@ class PostgresKeyStore(SqlKeyStore):
         self.schema = schema
 
 
+def _principal(row: tuple[Any, ...]) -> Principal:
+    return Principal(row[0], row[1], row[2], bool(row[3]))
+
+
 def copy_keys(source: SqlKeyStore, target: SqlKeyStore) -> int:
-    """Copy every key of ``source`` into ``target`` (hashes, tenants, agents, times; both
-    must use the same pepper). Idempotent: a key already in ``target`` is kept, and a
-    revocation in either store wins. Returns how many keys were new to ``target``.
+    """Copy every key of ``source`` into ``target`` (hashes, tenants, agents, admin flags,
+    times; both must use the same pepper). Idempotent: a key already in ``target`` is kept,
+    and a revocation in either store wins. Returns how many keys were new to ``target``.
 
     Used once per start of a PostgreSQL deployment that still has a ``keys.db`` from a
     version that kept keys in a file, so no key that worked before stops working."""
@@ -215,9 +290,9 @@ def copy_keys(source: SqlKeyStore, target: SqlKeyStore) -> int:
 
 def _upsert(q: Run, into: SqlDatabase, src: SqlDatabase, rows: list[tuple[Any, ...]]) -> int:
     known = {r[0] for r in q("SELECT key_id FROM {s}api_keys", ())}
-    for key_id, digest, tenant, agent_id, created, revoked in rows:
+    for key_id, digest, tenant, agent_id, created, revoked, admin, expires in rows:
         q(
-            f"INSERT INTO {{s}}api_keys AS t ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+            f"INSERT INTO {{s}}api_keys AS t ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (key_id) DO UPDATE SET revoked_at = COALESCE(t.revoked_at, "
             "excluded.revoked_at)",
             (
@@ -227,6 +302,8 @@ def _upsert(q: Run, into: SqlDatabase, src: SqlDatabase, rows: list[tuple[Any, .
                 agent_id,
                 into.time(src.read_time(created)),
                 into.time(src.read_time(revoked)) if revoked is not None else None,
+                bool(admin),
+                into.time(src.read_time(expires)) if expires is not None else None,
             ),
         )
     return len({r[0] for r in rows} - known)

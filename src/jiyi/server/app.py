@@ -27,7 +27,7 @@ from jiyi.core.models import AddResult
 from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
 from jiyi.queue.base import Job, WorkQueue
-from jiyi.server import routes_memories, routes_sessions
+from jiyi.server import routes_admin, routes_memories, routes_sessions
 from jiyi.server.admission import (
     REFUSALS,
     Admission,
@@ -45,7 +45,7 @@ from jiyi.sessions.base import SessionStore
 from jiyi.sessions.sql import open_database, open_durable_sessions
 from jiyi.settings import Settings
 from jiyi.storage._rows import bad_rows
-from jiyi.wire import Health
+from jiyi.wire import TENANT_HEADER, Health
 from jiyi.worker import Worker
 
 if TYPE_CHECKING:
@@ -149,7 +149,9 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
         version=jiyi.__version__,
         lifespan=_lifespan(services, owned),
         description="Cross-session memory for AI agents. Authenticate with "
-        "`Authorization: Bearer <key>`; errors are application/problem+json.",
+        "`Authorization: Bearer <key>`; errors are application/problem+json. An admin key "
+        "(`jiyi keys create --admin`) may act on another tenant by naming it in "
+        f"`{TENANT_HEADER}`.",
         # An API path is answered where it was sent: a redirect from /v1/users/alice%2F to
         # /v1/users/alice would point a retried DELETE at another user.
         redirect_slashes=False,
@@ -161,6 +163,7 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     install_error_handlers(app)
     app.include_router(routes_memories.router, responses=REFUSALS)
     app.include_router(routes_sessions.router, responses=REFUSALS)
+    app.include_router(routes_admin.router, responses=REFUSALS)
 
     @app.get("/healthz", response_model=Health, tags=["ops"])
     async def healthz() -> Health:

@@ -6,12 +6,16 @@ The tenant always comes from the key, never from the request; the services turn 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fastapi import Request
 
+from jiyi.core.inputs import id_problem
 from jiyi.core.models import MemoryItem
-from jiyi.errors import AuthenticationError, PermissionDeniedError
+from jiyi.errors import AuthenticationError, InvalidInputError, PermissionDeniedError
 from jiyi.keys import Principal
 from jiyi.server.services import Services
+from jiyi.wire import TENANT_HEADER
 
 
 async def authenticate(request: Request) -> Principal:
@@ -26,8 +30,26 @@ async def authenticate(request: Request) -> Principal:
         )
     principal = await services.key_cache.principal(key.strip())
     if principal is None:
-        raise AuthenticationError("unknown or revoked API key")
-    return principal
+        raise AuthenticationError("unknown, expired or revoked API key")
+    tenant = request.headers.get(TENANT_HEADER)
+    if tenant is None or tenant == principal.tenant:
+        return principal
+    if not principal.admin:
+        raise PermissionDeniedError(
+            f"only an admin key may name another tenant in {TENANT_HEADER}", field=TENANT_HEADER
+        )
+    why = id_problem(tenant)
+    if why is not None:
+        raise InvalidInputError(f"{TENANT_HEADER}: {why}", field=TENANT_HEADER)
+    return replace(principal, tenant=tenant)
+
+
+def require_admin(principal: Principal) -> None:
+    """Refuse (403) a key that is not an admin key."""
+    if not principal.admin:
+        raise PermissionDeniedError(
+            "this needs an admin key (jiyi keys create --admin --tenant NAME)"
+        )
 
 
 def agent_for(principal: Principal, requested: str | None) -> str | None:

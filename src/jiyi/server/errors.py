@@ -69,7 +69,7 @@ def problem_for(exc: JiyiError) -> JSONResponse:
 
 _MEANING = {
     401: "No API key, or an unknown or revoked one.",
-    403: "The key is bound to another agent, or needs to be tenant-wide.",
+    403: "The key is bound to another agent, needs to be tenant-wide, or needs to be an admin key.",
     404: "No such memory, session or route in the key's scope.",
     409: "Conflicts with stored state: a session of another user, or an Idempotency-Key "
     "reused with a different body.",

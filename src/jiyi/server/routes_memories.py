@@ -9,6 +9,8 @@ invalidates the context cache: the store does it on every committed write
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
@@ -16,13 +18,14 @@ from pydantic import AfterValidator
 
 from jiyi.core.inputs import MAX_ID_CHARS
 from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem
-from jiyi.errors import NotFoundError
+from jiyi.errors import InvalidInputError, NotFoundError
 from jiyi.keys import Principal
 from jiyi.server.auth import agent_for, authenticate, require_tenant_key, visible
 from jiyi.server.errors import error_responses
 from jiyi.server.idempotency import IdempotencyLedger, derived_prefix, fingerprint, with_ids
 from jiyi.server.services import Services
 from jiyi.wire import (
+    FILTERS_DOC,
     ID_SCHEMA,
     IDEMPOTENCY_HEADER,
     AddRequest,
@@ -31,6 +34,8 @@ from jiyi.wire import (
     SearchRequest,
     SearchResponse,
     UpdateRequest,
+    UserInfo,
+    UserList,
     valid_id,
 )
 
@@ -116,6 +121,7 @@ async def _add(
             timestamp=body.timestamp,
             batch_id=batch,
             grace=s.queue_grace,
+            metadata=body.metadata,
         )
     else:
         result = await s.run(
@@ -126,6 +132,7 @@ async def _add(
             session_id=body.session_id,
             timestamp=body.timestamp,
             infer=body.infer,
+            metadata=body.metadata,
         )
     s.metrics.record_add(result)
     return result
@@ -145,6 +152,7 @@ async def search_memories(body: SearchRequest, request: Request, who: Auth) -> S
         since=body.since,
         until=body.until,
         now=body.now,
+        filters=body.filters,
     )
     if found.degraded:
         s.metrics.inc("jiyi_search_degraded_total")
@@ -159,8 +167,18 @@ async def list_memories(
     agent_id: QueryId | None = None,
     include_superseded: bool = False,
     include_episodes: bool = False,
+    # 1,024 characters: a URL stays under the HTTP server's 16 KiB line limit even when
+    # every character is percent-encoded UTF-8 (a longer line is dropped unanswered).
+    filters: Annotated[
+        str | None, Query(description="a JSON object: " + FILTERS_DOC, max_length=1024)
+    ] = None,
+    limit: Annotated[int | None, Query(ge=1, le=1000)] = None,
+    cursor: Annotated[
+        str | None, Query(description="next_cursor of the previous page", max_length=256)
+    ] = None,
 ) -> MemoryList:
-    """The user's memories, oldest first."""
+    """The user's memories, oldest first (by id). With ``limit``, one page at a time:
+    pass the answer's ``next_cursor`` as ``cursor`` until it is null."""
     s = _services(request)
     items = await s.run(
         s.memory(who.tenant).list,
@@ -168,8 +186,41 @@ async def list_memories(
         agent_id=agent_for(who, agent_id),
         include_superseded=include_superseded,
         include_episodes=include_episodes,
+        filters=json_object(filters, "filters"),
+        limit=limit,
+        after=cursor,
     )
-    return MemoryList(memories=items)
+    more = limit is not None and len(items) == limit
+    return MemoryList(memories=items, next_cursor=items[-1].id if more else None)
+
+
+@router.get("/users", response_model=UserList, tags=["users"], responses=error_responses(403))
+async def list_users(
+    request: Request,
+    who: Auth,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    cursor: Annotated[str | None, Query(max_length=256)] = None,
+) -> UserList:
+    """The users of the key's tenant that have stored memories, by user id; page with
+    ``cursor`` = the previous answer's ``next_cursor``. Needs a tenant-wide key."""
+    require_tenant_key(who, "listing users")
+    s = _services(request)
+    found = await s.run(s.memory(who.tenant).users, after=cursor, limit=limit)
+    users = [UserInfo(**asdict(u)) for u in found]
+    return UserList(users=users, next_cursor=users[-1].user_id if len(users) == limit else None)
+
+
+def json_object(raw: str | None, field: str) -> dict[str, Any] | None:
+    """A JSON object sent in a query parameter (422 naming ``field`` if it is not one)."""
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
+        raise InvalidInputError(f"{field} must be a JSON object", field=field) from exc
+    if not isinstance(value, dict):
+        raise InvalidInputError(f"{field} must be a JSON object", field=field)
+    return value
 
 
 @router.get("/memories/{memory_id}", response_model=MemoryItem, responses=error_responses(404))

@@ -45,7 +45,7 @@ def add_size(body: bytes) -> tuple[int, int] | None:
     is not the expected shape (validation then answers 422)."""
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting deeper than ~1,000
         return None
     messages = data.get("messages") if isinstance(data, dict) else None
     if isinstance(messages, str):
