@@ -16,6 +16,7 @@ from jiyi.cli.calibrate import calibrate
 from jiyi.cli.demo import demo
 from jiyi.cli.importer import import_
 from jiyi.cli.keys import register as _register_keys
+from jiyi.cli.mcp import register as _register_mcp
 from jiyi.cli.options import (
     AgentOpt,
     JiyiGroup,
@@ -229,6 +230,7 @@ app.command("import")(import_)
 app.command()(calibrate)
 app.add_typer(bench_app, name="bench")
 _register_keys(app)
+_register_mcp(app)
 
 try:  # `jiyi serve` needs the server extra (fastapi); without it the CLI still works.
     from jiyi.cli.serve import register as _register_serve

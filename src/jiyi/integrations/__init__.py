@@ -1,0 +1,8 @@
+"""Edges toward agent frameworks: each module adapts jiyi to one framework's interface.
+
+- ``mcp.py``: jiyi as a Model Context Protocol server (``jiyi mcp``), on the official SDK.
+
+Each imports its framework only when it is imported itself, so ``import jiyi`` never
+needs them; a missing one is a :class:`~jiyi.errors.MissingDependencyError` naming the
+extra to install.
+"""
