@@ -36,6 +36,7 @@ from jiyi.server.admission import (
     tenant_from_key,
 )
 from jiyi.server.bodylimit import BodyLimitMiddleware
+from jiyi.server.docs import NO_KEY, offline_app
 from jiyi.server.errors import install_error_handlers
 from jiyi.server.flush import Flusher
 from jiyi.server.idempotency import IdempotencyLedger
@@ -144,7 +145,7 @@ def _llm_usage(settings: Settings) -> UsageMeter | None:
 
 def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable]) -> FastAPI:
     """The FastAPI app over composed services: routes, error handlers, middleware."""
-    app = FastAPI(
+    app = offline_app(
         title="jiyi 记忆",
         version=jiyi.__version__,
         lifespan=_lifespan(services, owned),
@@ -165,11 +166,11 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     app.include_router(routes_sessions.router, responses=REFUSALS)
     app.include_router(routes_admin.router, responses=REFUSALS)
 
-    @app.get("/healthz", response_model=Health, tags=["ops"])
+    @app.get("/healthz", response_model=Health, tags=["ops"], openapi_extra=NO_KEY)
     async def healthz() -> Health:
         return Health(version=jiyi.__version__, embedder=services.embedder.name)
 
-    @app.get("/metrics", response_class=PlainTextResponse, tags=["ops"])
+    @app.get("/metrics", response_class=PlainTextResponse, tags=["ops"], openapi_extra=NO_KEY)
     async def metrics() -> PlainTextResponse:
         for table, n in bad_rows().items():
             services.metrics.set("jiyi_bad_rows_skipped_total", float(n), table=table)

@@ -15,24 +15,26 @@ from jiyi.server.admission.gate import Admission, AdmissionLimits
 from jiyi.server.errors import problem_for
 from jiyi.server.keycache import KeyCache
 from jiyi.server.metrics import ASGIApp, Receive, Scope, Send
-from jiyi.wire import Problem
+from jiyi.wire import PROBLEM_TYPE, Problem
 
 ANONYMOUS = ""
 _RETRY_AFTER = {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}
+# The body of every refusal: the problem document ``problem_for`` sends.
+_PROBLEM = {PROBLEM_TYPE: {"schema": Problem.model_json_schema()}}
 # Documented on every /v1 route (OpenAPI), so clients and schema checkers expect them.
 REFUSALS: dict[int | str, dict[str, Any]] = {
     413: {
-        "model": Problem,
+        "content": _PROBLEM,
         "description": "Body over JIYI_MAX_REQUEST_BYTES, or an add over "
         "JIYI_MAX_MESSAGES_PER_ADD messages / JIYI_MAX_ADD_CHARS characters.",
     },
     429: {
-        "model": Problem,
+        "content": _PROBLEM,
         "description": "This tenant is over JIYI_TENANT_RATE requests/s.",
         "headers": _RETRY_AFTER,
     },
     503: {
-        "model": Problem,
+        "content": _PROBLEM,
         "description": "At capacity (admission queue full, or no slot within "
         "JIYI_MAX_QUEUE_WAIT_MS), or storage unavailable.",
         "headers": _RETRY_AFTER,
