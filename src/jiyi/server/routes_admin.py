@@ -54,7 +54,7 @@ async def _made(s: Services, key: str, made: Principal) -> NewKey:
     for r in await s.run(s.keys.records, made.tenant):
         if r.key_id == made.key_id:
             return NewKey(key=key, info=_info(r))
-    raise NotFoundError(f"no key {made.key_id}", field="key_id")  # revoked meanwhile
+    raise NotFoundError(f"no key {made.key_id}", field="key_id")  # never: records keep every key
 
 
 @router.get("/keys", response_model=KeyList)
