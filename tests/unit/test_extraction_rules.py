@@ -262,10 +262,17 @@ def test_labelled_pii_matches_the_detector(lang: str) -> None:
         assert sorted(f.kind for f in find_pii(row["text"])) == sorted(row["pii"]), row["text"]
 
 
-def test_precision_and_recall_per_language() -> None:
+def write_report() -> dict[str, Any]:
+    """Score both languages and save the JSON (``python -m tests.unit.test_extraction_rules``;
+    the test itself never writes into the repository)."""
     report = {lang: score(load(lang)) for lang in ("zh", "en")}
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return report
+
+
+def test_precision_and_recall_per_language() -> None:
+    report = {lang: score(load(lang)) for lang in ("zh", "en")}
     for lang, r in report.items():
         print(
             f"\nextraction_rules[{lang}]: precision={r['precision']} recall={r['recall']} "
@@ -284,3 +291,8 @@ def test_chitchat_assistant_and_system_text_are_never_stored(lang: str) -> None:
         if row["role"] != "user" or (not row["expect"] and not row["forget"]):
             result = run(row["text"], role=row["role"])
             assert result.candidates == [], row["text"]
+
+
+if __name__ == "__main__":
+    for lang, r in write_report().items():
+        print(f"{lang}: precision={r['precision']} recall={r['recall']} -> {RESULTS}")
