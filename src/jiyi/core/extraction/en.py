@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from jiyi.core.extraction.en_common import CHANGE_RE, IM, PAST_VERBS, third_person_en
+from jiyi.core.extraction.en_common import CHANGE_RE, DESC, IM, PAST_VERBS, third_person_en
 from jiyi.core.extraction.en_drinks import drink
 from jiyi.core.extraction.en_facts import home, identity
 from jiyi.core.extraction.en_habits import habit
@@ -22,7 +22,7 @@ from jiyi.core.extraction.en_subject import resolve_subject
 from jiyi.core.extraction.en_tastes import avoid, diet, preference
 from jiyi.core.extraction.en_work import work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
-from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
+from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS, PETS_EN
 from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_en
 from jiyi.core.extraction.topics import slug
@@ -308,6 +308,12 @@ _NOT_ITEM = re.compile(
 )
 
 
+_FAMILY_PET = re.compile(
+    rf"^(?:my|our) \w+'s (?:{DESC})(?:{'|'.join(sorted(map(re.escape, PETS_EN), key=len, reverse=True))})\b",
+    re.IGNORECASE,
+)
+
+
 def match_en(clause: str, ctx: Context) -> list[Hit]:
     """The hits of the first rule that recognises ``clause``; [] if none does."""
     for m in DRINK_RE.finditer(clause):
@@ -321,7 +327,9 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
     item = re.sub(r"^(?:and|or|plus|also|&)\s+", "", clause, flags=I_)
     clause, inherited = resolve_subject(clause, ctx)
     hits: list[Hit] = []
-    for rule in _RULES:
+    if _FAMILY_PET.match(clause):  # "my son's goldfish is named Bubbles": the family's pet
+        hits = pet(clause, ctx)
+    for rule in () if hits else _RULES:
         if hits := rule(clause, ctx):
             break
     if not hits and lead and _LIST_ITEM.fullmatch(item) and not _NOT_ITEM.search(item):

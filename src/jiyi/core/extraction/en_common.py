@@ -150,6 +150,14 @@ def object_key(value: str) -> str | None:
         flags=I_,
     )[0]
     value = re.sub(r"\s+(?:stuff|things|ones)$", "", value, flags=I_)
+    # "not allergic to penicillin after all": how it is said, not what
+    value = re.sub(
+        r"(?:\s+(?:after all|any ?more|at all|either|too|as well|now|these days|again|"
+        r"for real|actually))+$",
+        "",
+        value,
+        flags=I_,
+    )
     if (
         not value
         or value.lower() in PRONOUN_OBJECTS

@@ -12,7 +12,7 @@ import re
 from jiyi.core.extraction.en_common import IM, NUM_WORD, first_name, number, place
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import word_set
-from jiyi.core.extraction.lexicon_places import CITIES_EN
+from jiyi.core.extraction.lexicon_places import CITIES_EN, COMPANIES_EN
 from jiyi.core.extraction.topics import clean_value, slug
 from jiyi.core.models import MemoryKind
 
@@ -88,13 +88,16 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:i was )?(?:actually )?born in (?P<x>\d{4}|'\d{2})\b|"
         r"^my birth ?year is (?:actually )?(?P<y>\d{4})$|"
+        r"^(?:it's |it is )?(?P<w>(?:19|20)\d{2}) is (?:actually |really )?(?:my birth ?year|"
+        r"(?:the year )?when i was born|the year i was born)$|"
         r"^(?:i'm|i am) (?:a )?(?P<z>(?:19|20)\d{2}) baby$",
         c,
         I_,
     )
     if m:
-        year = (m.group("x") or m.group("y") or m.group("z")).lstrip("'")
-        return [Hit(F, "identity.birth_year", "birth_year", value=year)]
+        year = (m.group("x") or m.group("y") or m.group("z") or m.group("w")).lstrip("'")
+        return [Hit(F, "identity.birth_year", "birth_year", value=year,
+                    content=f"User was born in {year}")]  # fmt: skip
     m = re.match(
         rf"^(?:(?:{IM} )?originally from|{IM} (?:actually )?from|i come from|i grew up in|"
         rf"my hometown is|"
@@ -257,6 +260,15 @@ def home(c: str, ctx: Context) -> list[Hit]:
             flags=I_,
         )
         where = place(said) or place(m.group("x"))
+        came = re.search(r"\bfrom (?P<a>.+?) to\b", c, I_) if m.group("mv") else None
+        if (
+            came
+            and not is_place_en(where)
+            and not is_place_en(came.group("a"))
+            and {where.lower(), place(came.group("a")).lower()} & COMPANIES_EN
+        ):  # "I moved from Deloitte to KPMG": a new employer, not a new home
+            return [Hit(F, "work.employer", "employer.moved", value=where, correction=True,
+                        content=f"User works at {where}")]  # fmt: skip
         if m.group("neg"):
             return [Hit(F, "location.home", "home", correction=True, value=f"not {where}")]
         content = f"User lives in {where}"  # one wording per value: moved to / live in alike

@@ -92,7 +92,7 @@ def _activity_key(phrase: str) -> str:
     while words and words[0] in ("go", "going", "do", "doing", "play", "playing", "i", "to"):
         words = words[1:]  # "go swimming", "doing yoga", "playing tennis"
     words = [_lemma(words[0]), *words[1:]] if words else words
-    if words and words[-1] in ("classes", "class", "sessions", "session"):
+    if len(words) > 1 and words[-1] in ("classes", "class", "sessions", "session", "lessons", "lesson"):
         words = words[:-1]  # "I do spin classes" is spinning
     core = " ".join(words)
     return slug(_ALIASES.get(core, core))
@@ -114,7 +114,43 @@ def _schedule(c: str) -> str:
     return said or "yes"
 
 
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|weeknights?"
+_PART = r"(?: and (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?(?: (?:mornings?|afternoons?|evenings?|nights?))?"
+_FIXTURE = (
+    r"[\w' -]*?(?:lessons?|class(?:es)?|practice|training|rehearsals?|sessions?|therapy|"
+    r"tutoring|choir|league|club|shifts?|appointments?)"
+)
+# "I have piano lessons on Wednesday evenings": a weekly fixture, keyed by what it is.
+_FIXTURE_RE = re.compile(
+    rf"^(?:i|we) (?:usually |always |still |now )?(?:have|take|attend|go to|do|teach|run) "
+    rf"(?:my |our )?(?P<x>{_FIXTURE}) (?:on|every) (?P<d>(?:{_DAY}){_PART})(?: now)?$",
+    I_,
+)
+# "My piano lessons got moved to Friday evenings" / "Swim practice is on Sundays now".
+_MOVED_RE = re.compile(
+    rf"^(?:my |our |the )?(?P<x>{_FIXTURE}|[a-z]+ing) (?:(?:got|have been|has been|was|were|are|is|"
+    rf"'s|'re) )?(?:moved|changed|switched|rescheduled|pushed|shifted|bumped)(?: back| over)? "
+    rf"(?:to|till|until) (?P<d>(?:{_DAY}){_PART})(?: now| instead)?$|"
+    rf"^(?:my |our |the )?(?P<y>{_FIXTURE}|[a-z]+ing) (?:is|are|'s|'re) (?:now )?(?:on|every) "
+    rf"(?P<e>(?:{_DAY}){_PART}) (?:now|instead|these days)$",
+    I_,
+)
+
+
+def _fixture(c: str) -> list[Hit]:
+    if m := _FIXTURE_RE.match(c):
+        return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit.fixture",
+                    value=_schedule(c))]  # fmt: skip
+    if m := _MOVED_RE.match(c):
+        what = m.group("x") or m.group("y")
+        return [Hit(F, f"habit.{_activity_key(what)}", "habit.moved", correction=True,
+                    value=_schedule("on " + (m.group("d") or m.group("e"))))]  # fmt: skip
+    return []
+
+
 def habit(c: str, ctx: Context) -> list[Hit]:
+    if hits := _fixture(c):
+        return hits
     m = re.match(
         r"^(?:i|my) (?:daily )?commute(?: is)? (?:about |around |roughly |like |almost |over )?"
         r"(?P<x>(?:an?|one|two|\d+|half an|forty|thirty|twenty|fifteen|ten|\d+ ?-? ?\d*) "

@@ -199,8 +199,15 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         ]  # "goes to Oak Park"
     if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_):
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
-    if n := re.match(r"^(?:lives|is living|is based|moved) (?:in|to|out in) (?P<x>.+)$", rest, I_):
-        return [Hit(F, f"{key}.home", "family.home", value=place(n.group("x")))]
+    if n := re.match(
+        r"^(?:(?:now |still |actually )?(?:lives|is living|is based)|(?:just |recently |finally )?"
+        r"(?:has |'s )?(?:moved|relocated)(?: down| up| over| back| out| away| home)?)"
+        r" (?:in|to|out in|out to) (?P<x>.+?)(?: now)?$",
+        rest,
+        I_,
+    ):  # "my mom moved down to Florida to be near my aunt": where she lives now
+        where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", n.group("x"))[0])
+        return [Hit(F, f"{key}.home", "family.home", value=where)]
     n = re.match(
         rf"^{ADV}(?P<v>loves|love|likes|like|adores|adore|enjoys|enjoy|hates|hate|doesn't like|"
         r"don't like|does not like|can't stand|can't eat|cannot eat|doesn't eat|don't eat|"

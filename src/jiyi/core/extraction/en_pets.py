@@ -100,9 +100,50 @@ def _intro(ctx: Context, hit: Hit) -> list[Hit]:
     return [merged]
 
 
+# A relative's pet is the family's ("my son's goldfish"); "the <pet>" said by its owner is
+# theirs ("the goldfish isn't Bubbles anymore").
+_OWNER = rf"(?:(?i:my|our) (?:(?i:{'|'.join(sorted(RELATIONS_EN, key=len, reverse=True))})'s )?|(?i:the) )"
+# Someone renamed it: "Owen renamed him Captain", "the kids started calling her Pickles".
+_RENAME_EN = re.compile(
+    rf"^(?:(?:we|i|they|the kids|the children|[a-z]+|my \w+|our \w+)(?:'ve| have| had)? "
+    rf"(?:just |finally |officially )?)?(?:renamed|re-named|started calling|now calls?|changed)"
+    rf" (?:him|her|it|them|the (?:{_PET})|our (?:{_PET})|my (?:{_PET}))(?:'s name)?"
+    r"(?: to)? (?P<x>[A-Z][a-z]+)(?: now| instead)?$",
+    I_,
+)
+# "<pet> isn't Bubbles anymore": the old name is over, the new one follows.
+_NOT_NAMED_EN = re.compile(
+    rf"^{_OWNER}(?:{_DESC})(?P<pet>{_PET})(?:'s name)? (?:isn't|is not|'s not|is no longer) "
+    r"(?:called |named )?(?P<old>[A-Z][a-z]+) ?(?:any ?more|now)?$",
+    I_,
+)
+
+
+def _renamed(c: str, ctx: Context) -> list[Hit]:
+    if m := _NOT_NAMED_EN.match(c):
+        ctx.extra["pet_en"] = f"pet.{PETS_EN[m.group('pet').lower()]}"
+        ctx.extra["pet_word_en"] = m.group("pet").lower()
+        ctx.extra["renamed"] = m.group("old")
+        return []
+    m = _RENAME_EN.match(c)
+    if not m or m.group("x").lower() in RELATIONS_EN:
+        return []
+    pet_word = re.search(rf"\b(?:{_PET})\b", c, I_)
+    if pet_word and pet_word.group(0).lower() in PETS_EN:
+        ctx.extra["pet_en"] = f"pet.{PETS_EN[pet_word.group(0).lower()]}"
+        ctx.extra["pet_word_en"] = pet_word.group(0).lower()
+    key = ctx.extra.get("pet_en") or "pet.pet"
+    noun = ctx.extra.get("pet_word_en") or key.split(".")[1].replace("_", " ")
+    name = m.group("x")
+    return [Hit(F, f"{key}.name", "pet.renamed", value=name, correction=True,
+                content=f"User's {noun} is now called {name}")]  # fmt: skip
+
+
 def pet(c: str, ctx: Context) -> list[Hit]:
+    if hits := _renamed(c, ctx):
+        return hits
     m = re.match(
-        rf"^(?i:my|our) (?i:{_DESC})(?P<pet>(?i:{_PET}))(?:,? (?P<name>[A-Z][a-z]+),?)?"
+        rf"^{_OWNER}(?i:{_DESC})(?P<pet>(?i:{_PET}))(?:,? (?P<name>[A-Z][a-z]+),?)?"
         r"(?P<rest>(?:'s)?\b.*)$",
         c,
     )

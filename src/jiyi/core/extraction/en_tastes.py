@@ -22,7 +22,9 @@ I_ = re.IGNORECASE
 _STYLES = (
     r"vegetarian|vegan|pescatarian|pescetarian|plant-based|halal|kosher|keto|paleo|low-carb|"
     r"mediterranean|intermittent fasting|carnivore|gluten-free|dairy-free|sugar-free|whole30|"
-    r"flexitarian|raw vegan|low-fodmap|low fodmap"
+    r"flexitarian|raw vegan|low-fodmap|low fodmap|low-fat|low fat|low-sugar|low-sodium|low-carb|"
+    r"low carb|calorie counting|counting calories|omad|16:8|5:2|atkins|dash|whole foods|"
+    r"lacto-ovo vegetarian|macro counting|counting macros"
 )
 
 
@@ -35,6 +37,19 @@ def diet(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
+    m = m or re.match(
+        rf"^i(?:'ve| have)? (?:gave|given|give) up (?:on )?(?:being )?(?:an? |the )?(?P<x>{_STYLES})"
+        rf"(?: diet)?(?: now| any ?more)?$|"
+        rf"^i(?:'ve| have)? (?:quit|stopped|dropped|ditched|abandoned|ended) (?:doing |being )?(?:an? |"
+        rf"the )?(?P<y>{_STYLES})(?: diet)?(?: now| any ?more)?$|"
+        rf"^(?P<z>{_STYLES})(?: diet)? (?:is|was) (?:over|done|not for me)\b",
+        c,
+        I_,
+    ) if re.search(rf"\b(?:{_STYLES})\b", c, I_) else m
+    if m and not m.groupdict().get("x") and m.groupdict().get("z"):
+        style = m.group("z").lower()
+        return [Hit(P, "diet.style", "diet.style", value=f"not {style}", correction=True,
+                    content=f"User is no longer {style}")]  # fmt: skip
     if m:  # "I'm not vegetarian anymore"
         style = (m.group("x") or m.group("y") or "vegetarian").lower()
         content = None if re.search(r"\bmeat\b", c, I_) else f"User is no longer {style}"
@@ -49,7 +64,8 @@ def diet(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     m = re.match(
-        rf"^(?:{IM} (?:a |strictly |fully |mostly |now |also |basically )*|i eat |i follow an? |"
+        rf"^(?:{IM} (?:a |strictly |fully |mostly |now |also |basically |just |still )*|i eat (?:an? )?|"
+        rf"i follow an? |i(?:'m| am) (?:just |now |still )*(?:doing |on an? |following an? )|"
         rf"i keep |"
         r"i(?:'m| am) on an? |i(?:'ve| have)? (?:switched|moved|changed) to (?:an? )?|i(?:'ve|"
         r" have) gone |"
@@ -164,6 +180,25 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         I_,
     ) and re.search(r"\bnever|don't\b", c, I_):
         return []  # "I never drink coffee after 3pm": a habit of timing, not a dislike
+    m = re.match(
+        r"^i (?:do|practice|play|make) (?P<a>[\w' -]+?) (?:as a hobby|for fun|in my (?:free|spare) "
+        r"time|on the side|on weekends)$|"
+        r"^i(?:'ve| have)? (?:recently |just |finally |since )?(?:taken|took|take) up "
+        r"(?P<b>[\w' -]+?)(?: instead| now| lately| recently| this year)?$|"
+        r"^i(?:'ve| have)? (?:recently |just |finally )?(?:stopped|quit|given up|gave up|dropped) "
+        r"(?:doing |playing |practicing |going to |going )?(?P<c>[\w' -]+?)(?: now| any ?more|"
+        r" for good| lately)?$|"
+        r"^i (?:don't|do not|no longer) (?:really )?(?:do|play|practice) (?P<d>[\w' -]+?)"
+        r" any ?more$",
+        c,
+        I_,
+    )
+    if m and m.group("c") and re.fullmatch(r"[a-z]+ing", m.group("c"), I_):
+        m = None  # "I stopped swimming": a routine that stopped (habit), not a taste
+    if m and (o := object_key(m.group("a") or m.group("b") or m.group("c") or m.group("d") or "")):
+        pol = "dislike" if m.group("c") or m.group("d") else "like"
+        return [Hit(P, f"pref.{o}", "pref.hobby", polarity=pol, value=pol,
+                    correction=not m.group("a"))]  # fmt: skip
     hobby = re.match(
         r"^my (?:main |big |new )?(?:hobby is|hobbies are|hobbies include|passion is) (?P<x>.+)$",
         c,

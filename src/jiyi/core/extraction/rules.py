@@ -69,7 +69,8 @@ _STRONG_MARKER = re.compile(
     re.IGNORECASE,
 )
 _CORRECTION_EN = re.compile(
-    r"^(?:actually|(?:quick |small |one |a |minor )?correction|sorry|oops|whoops|wait|no wait|"
+    r"^(?:actually|(?:quick |small |one |a |minor )?(?:correction|update)|sorry|oops|whoops|wait|"
+    r"no wait|"
     r"i meant|i mean|what i meant (?:is|was)|fix|edit|"
     r"to be clear|let me correct (?:that|myself)|scratch that|i(?:'ve| have)? changed my mind|"
     r"changed my mind|update|on second thought|my bad|my mistake|i misspoke|typo|i mistyped|"
@@ -82,7 +83,9 @@ _FILLER_ZH = re.compile(
     r"^(?:嗯+|啊|哦|噢|对了|还有|另外|顺便说一下|顺便说下|顺便提一下|顺便提下|顺便说|顺便|话说|然后|而且|"
     r"并且|所以|因为|不过|但是|可是|补充一下|补充|另外说一下|"
     r"(?:但|可|而|就)(?=我|他|她|它|最近|现在|后来)|"
-    r"哈哈+|说真的|老实说|跟你说|告诉你)[，,：:\s]*"
+    r"哈哈+|说真的|老实说|讲真|说实话|跟你说|告诉你|"
+    # interjections before what is said: 哎呀我都30了 / 唉，我家猫改名了
+    r"(?:哎呀|哎哟|哎|唉|哇|诶|欸|呃|额|嗨|天哪|天啊|啊呀)+(?=[，,！!。\s~～]|我))[，,：:！!\s~～]*"
 )
 # Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
 _FILLER_EN = re.compile(
@@ -91,7 +94,8 @@ _FILLER_EN = re.compile(
     r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
     r"background|long story short|turns out|fun fact|for context|basically|anyway|in short|"
     r"a bit about me|about me|\w+-wise)\b[,:\s]*|"
-    r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|"
+    r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|ugh|ah|aw|whoa|wow|"
+    r"(?:big|good|great|some|fun|exciting|sad|quick|small) (?:news|update)|heads up|"
     r"to be honest|hmm+)\s*[,:!]\s*)",
     re.IGNORECASE,
 )
@@ -152,8 +156,8 @@ _ORDER = re.compile(
 def _not_tail(text: str) -> tuple[str, str | None]:
     """Split off a tail that names the value being replaced."""
     m = _NOT_TAIL_ZH.search(text)
-    if m and m.start() >= 2:
-        return text[: m.start()].strip(), m.group("y").strip()
+    if m and m.start() >= 2:  # 是叫豆浆不是豆花啦: the particle is not part of the value
+        return text[: m.start()].strip(), re.sub(r"[了啦呀啊哦吧呢嘛哈]+$", "", m.group("y")).strip()
     m = _NOT_TAIL_EN.search(text)
     if m:
         before = text[: m.start("pre") + 1]

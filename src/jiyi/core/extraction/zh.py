@@ -21,8 +21,9 @@ from jiyi.core.extraction.zh_common import CHANGE_RE, REL, normalise_zh, third_p
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits
 from jiyi.core.extraction.zh_habits import habit, habit_change
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
-from jiyi.core.extraction.zh_people import family, pet, pet_continuation, renamed
+from jiyi.core.extraction.zh_people import family, new_name, pet, pet_continuation, renamed
 from jiyi.core.extraction.zh_tastes import avoid, drink, preference
+from jiyi.core.extraction.zh_work import _is_org as _is_org_zh
 from jiyi.core.extraction.zh_work import work
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
@@ -295,10 +296,20 @@ _LEAD = re.compile(
 # A clause that goes on about the user without naming them: 今年31岁 / 是一名护士 / 对虾过敏.
 _ELIDED = re.compile(r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从小在|做|当|现在|目前|平时|一直)")
 _CONTINUE = re.compile(
-    r"^(?:现在|目前|后来|如今|已经|都|其实|然后)*(?:而是|是在|是|在|到了|到|去了|去|进了|改成|改为|换成|"
-    r"换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|当|做|转去做|转去当|转做|改做|改当|去做|去当|转行做|"
-    r"转岗做|转到|转(?=[\u4e00-\u9fff]{2})|读|学|念|改读|改学)(?P<x>[^，,不]{1,12}?)(?:专业)?(?:了|上班|工作|住|啦)?$"
+    r"^(?:现在|目前|后来|如今|已经|都|其实|然后|就|改|转|也|开始)*"
+    r"(?P<v>(?:在|去|改|转|转去|转行|改行|转岗)?(?:做|当|干|跑|开|送)(?=[\u4e00-\u9fffA-Za-z]{2})|"
+    r"而是|是在|是|在|到了|到|去了|去|进了|改成|改为|换成|"
+    r"换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|转到|转(?=[\u4e00-\u9fff]{2})|读|学|念|改读|改学)"
+    r"(?P<x>[^，,不]{1,12}?)(?:专业)?(?:了|上班|工作|住|啦)?$"
 )
+_CONTINUE_PLAIN = re.compile(
+    r"^(?:现在|目前|后来|如今|已经|都|其实|然后)*(?P<v>而是|是在|是|在|到了|到|去了|去|进了|改成|改为|"
+    r"换成|换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|当|做|转去做|转去当|转做|改做|改当|去做|去当|"
+    r"转行做|转岗做|转到|转(?=[\u4e00-\u9fff]{2})|读|学|念|改读|改学)(?P<x>[^，,不]{1,12}?)(?:专业)?"
+    r"(?:了|上班|工作|住|啦)?$"
+)
+# What someone does for a living said with its verb: 做房仲 / 跑滴滴 / 开出租 / 送外卖.
+_ROLE_VERB = re.compile(r"(?:做|当|干|跑|开|送)$")
 _TEMPLATES = {
     "location.home": "用户住在{}",
     "location.work": "用户在{}工作",
@@ -311,21 +322,41 @@ _TEMPLATES = {
 # Cantonese function words → Mandarin, so the same rules read 我喺香港住 / 我唔食牛肉.
 def _continuation(c: str, ctx: Context) -> list[Hit]:
     """现在在快手 / 是在宁波 / 改名叫橘子了: the new value of the slot just said to be old."""
-    slot = ctx.extra.pop("slot", None)
+    slot = ctx.extra.get("slot")
+    if slot and slot.startswith("work.") and re.search(r"在.+(?:做|当|干)", c):
+        # (我从阿里离职了，)现在在美团做前端: the whole statement, employer and role
+        rest = re.sub(r"^(?:现在|目前|后来|如今|已经|然后|就)+", "", c)
+        if hits := work("我现在" + rest, ctx):
+            ctx.extra.pop("slot", None)
+            for h in hits:
+                h.correction = True
+            return hits
     m = _CONTINUE.match(c) if slot else None
+    if m and m.group("v") and len(clean_value(m.group("x"))) < 2:
+        m = _CONTINUE_PLAIN.match(c)  # 转开发了: 开发 is the value, not 开 + 发
     if not slot or not m or re.search(r"什么|哪|吗", c):
         return []
+    ctx.extra.pop("slot", None)
     value = clean_value(m.group("x"))
     if not value or (
         slot.endswith(".name") and not re.match(r"^(?:现在|改|已经|是)*(?:改名)?叫", c)
     ):
         return []
+    if (
+        slot == "work.employer"
+        and _ROLE_VERB.search(m.group("v") or "")
+        and not _is_org_zh(value)
+    ):
+        slot = "work.role"  # 我离开超商了，现在在做房仲: the job now, not a company
     template = _TEMPLATES.get(slot)
     if template is None and slot.endswith(".name"):  # 豆豆改名了，现在叫球球
         template = "用户的宠物叫{}" if slot.startswith("pet.") else "用户的家人叫{}"
     content = template.format(value) if template else None
     generic = slot.split(".")[1] in ("pet", "child", "unknown")  # matched by reconciliation
     return [Hit(F, slot, "continuation", value=value, content=content, correction=generic)]
+
+
+_RENAME_ONLY = re.compile(r"(?:换|改|起|取)(?:了)?(?:个|一个)?(?:新)?名字")
 
 
 def _match_rules(
@@ -354,7 +385,11 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             place,
             clause,
         )
-    hits = plan_change(clause, ctx) or _continuation(clause, ctx)
+    open_slot = ctx.extra.get("slot")
+    hits = new_name(clause, ctx)
+    if not hits and _RENAME_ONLY.search(clause):
+        return []  # 孩子们非要给泰迪换个名字: the name follows
+    hits = hits or plan_change(clause, ctx) or _continuation(clause, ctx)
     if not hits and not clause.startswith("我"):
         hits = pet_continuation(clause, ctx)
         subject = ctx.extra.get("family_zh")
@@ -385,6 +420,9 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     if not hits:
         hits = _match_rules(clause, ctx, _RULES[len(_FACTS) :])
     change = bool(CHANGE_RE.search(clause))
+    if hits and ctx.extra.get("slot") == open_slot:
+        # a slot left open waits only over clauses that say nothing (快递不干了，太累，…)
+        ctx.extra.pop("slot", None)
     for h in hits:
         h.correction = h.correction or change
         h.content = h.content or third_person_zh(clause)

@@ -123,11 +123,36 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     return []
 
 
+# Diets by name: a regimen (生酮, 16+8轻断食, 5:2) or a vegetarian style (蛋奶素, 纯素).
+_DIET_WORD = (
+    r"(?:[\d+:：/]{2,6})?(?:间歇性断食|轻断食|断食|生酮|低碳水|低碳|低脂|低糖|低盐|控糖|无麸质|地中海|"
+    r"蛋奶素|奶蛋素|纯素|全素|半素|鱼素|弹性素|减脂餐|清淡饮食)|\d{1,2}\s*[+:：/]\s*\d{1,2}"
+)
+_DIET_RE = re.compile(
+    rf"^(?:我)?(?:现在|目前|最近|一直|已经|都|也|就|又|平时)*(?:在|是)?"
+    rf"(?:做|吃|坚持|执行|改成|换成|改为|改做|改吃|开始|开始做|开始吃|尝试|试试|试)?了?"
+    rf"(?P<x>{_DIET_WORD})(?:饮食|减肥法|餐|法)?(?:了|啦)?$|"
+    rf"^(?P<old>{_DIET_WORD})(?:饮食|餐|法)?(?:已经|现在)?(?:改成|换成|改为|改到|换到|变成)了?"
+    rf"(?P<y>{_DIET_WORD})(?:饮食|餐|法)?(?:了|啦)?$"
+)
+
+
+def _regimen(c: str) -> list[Hit]:
+    """我在做16+8轻断食 / 轻断食改成5:2了 / 我现在是纯素: the diet, by its name."""
+    m = _DIET_RE.match(c)
+    if not m:
+        return []
+    style = (m.group("x") or m.group("y")).replace("：", ":")
+    changed = bool(m.group("old") or re.search(r"改|换|现在|已经", c))
+    return [Hit(P, "diet.style", "diet.regimen", value=style, correction=changed,
+                content=None if m.group("old") else f"用户的饮食方式是{style}")]  # fmt: skip
+
+
 def traits(c: str, ctx: Context) -> list[Hit]:
     """Stable personal traits and diet style: 左撇子, 夜猫子, 吃素, 清真."""
     if re.match(
         r"^(?:我)?(?:已经|现在)?(?:不再|不)(?:吃素|是素食者?|是素食主义者|吃全素)了?|^(?:我)?开荤了|^(?:我)?开戒了|"
-        r"^(?:我)?(?:已经|现在)?(?:开始|恢复|又开始)吃肉了?",
+        r"^(?:我)?(?:已经|现在)?(?:开始|恢复|又开始|又)吃肉了?",
         c,
     ):
         return [
@@ -135,15 +160,18 @@ def traits(c: str, ctx: Context) -> list[Hit]:
                 P,
                 "diet.style",
                 "diet.style",
-                content="用户不再吃素",
+                content=None if re.search("肉|荤", c) else "用户不再吃素",
                 value="不吃素",
                 correction=True,
             )
         ]
+    if hits := _regimen(c):
+        return hits
     if re.match(r"^(?:我)?(?:现在)?(?:荤素都吃|什么都吃|不挑食|啥都吃)", c):
         return [Hit(P, "diet.style", "diet.style", value="荤素都吃")]
     m = re.match(
-        r"^(?:我)?(?:现在|一直|只)?(?:是)?(?:个|一个|一名)?(?P<x>吃素|素食者?|素食主义者|纯素食?者?|吃全素|吃清真|清真|只吃清真)",
+        r"^(?!.*(?:坚持不|不下去|放弃|受不了|不了了))"
+        r"(?:我)?(?:现在|一直|只|最近|已经|开始|改)*(?:是)?(?:个|一个|一名)?(?P<x>吃素|素食者?|素食主义者|纯素食?者?|吃全素|吃清真|清真|只吃清真)",
         c,
     )
     if m:
@@ -309,6 +337,8 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if m:
         school = clean_value(m.group("x") or m.group("y"))
+        if re.fullmatch(_STAGE_ZH, school):  # 我是高二的学生: a year of school, not a school
+            return [Hit(F, "education.stage", "school.stage", value=school)]
         if not re.match(r"^(?:大学|高中|初中|小学)$", school):
             return [Hit(F, "education.school", "school", value=school)]
     m = re.match(

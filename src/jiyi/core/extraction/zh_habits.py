@@ -25,15 +25,21 @@ _ACTIVITY = (
 )
 _HABIT_TIME = re.compile(
     r"(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末])?|天天|周末|工作日|平时|"
+    r"(?:[和、跟及与]|以及)?(?:周|星期|礼拜)[一二三四五六日天末](?:[和、跟及与到至-](?:周|星期|礼拜)?[一二三四五六日天末])*|"
     r"一般|通常|经常|总是|常常|基本上?|早上|晚上|上午|下午|中午|傍晚|夜里|睡前|饭后|饭前|下班后|"
     r"上班前|起床后|坚持|习惯|都|会|要|去|来|[\d一二两三四五六七八九十半]+(?:次|个小时|小时|分钟|公里|"
     r"km|杯|趟|遍|圈|页|本|点)(?:左右|多)?|以后|之前|前|后|才"
 )
 
 
+_PLACE_OF = {"健身房": "健身", "游泳馆": "游泳", "瑜伽馆": "瑜伽", "球馆": "打球"}
+
+
 def _activity_key(phrase: str) -> str:
     """每天早上跑步五公里 / 我已经不跑步了 → 跑步: the routine without its times."""
     core = _HABIT_TIME.sub("", clean_value(phrase))
+    core = re.sub(r"^(?:去|到|上)(?=..)", "", core)
+    core = _PLACE_OF.get(core, core)  # 去健身房 is 健身
     return normalize_object(core)[:12] if core else slug(phrase)
 
 
@@ -102,6 +108,15 @@ def _schedule(c: str) -> str:
 
 def habit_change(c: str, ctx: Context) -> list[Hit]:
     """我现在改成周二晚上游泳了 / (我不游泳了，)改去健身房了: the routine as it is now."""
+    m = re.match(
+        rf"^(?:我)?(?:的)?(?P<z>{_ACTIVITY}|健身房|[^，,了]{{2,4}}课)(?:的)?(?:时间)?(?:已经|现在|也)*"
+        rf"(?:改到|改成|改为|换到|挪到|调到|改在|换成)了?(?P<t>(?:(?:{_WHEN.pattern})[和、]?)+)(?:了|啦)?$",
+        c,
+    )
+    if m:  # 健身改到周一周三了: the routine, at its new time
+        what = re.sub(r"房$", "", m.group("z"))
+        return [Hit(F, f"habit.{_activity_key(what)}", "habit.moved", correction=True,
+                    value="".join(_WHEN.findall(m.group("t"))))]  # fmt: skip
     m = re.match(
         rf"^(?:我)?(?:现在|已经|最近)*(?:改成|改为|改到|换成|换到|改)(?P<t>(?:{_WHEN.pattern})+)(?:去|来)?"
         rf"(?P<x>{_ACTIVITY})了?$|^(?:我)?(?:现在)?(?:改|换)(?:成|去|为)(?P<y>{_ACTIVITY}|健身房|"

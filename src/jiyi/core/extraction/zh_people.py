@@ -30,12 +30,14 @@ from jiyi.core.extraction.zh_common import (
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
-__all__ = ["family", "has_family", "pet", "pet_continuation", "renamed"]
+__all__ = ["family", "has_family", "new_name", "pet", "pet_continuation", "renamed"]
 
 F, P, E = MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.EVENT
 _PET = rf"(?:(?![有养只了的个条是叫在])[\u4e00-\u9fff]){{0,3}}?(?:{PET_WORD})"
 _COUNT = r"(?:一个|一|个|两个|三个|俩|仨|几个|\d个|[一二两三四五]个)?"
-_NAME_VERB = r"(?:的名字)?(?:现在)?(?:改名|也)?(?:叫|名叫|名字叫|名字是|改名为|改叫|改名叫|就叫)"
+_NAME_VERB = (
+    r"(?:的名字)?(?:现在|其实|本来)?(?:改名|也|是|都)?(?:叫做|叫|名叫|名字叫|名字是|改名为|改叫|改名叫|就叫)"
+)
 _AGE = (
     rf"(?:今年|已经|现在|刚|刚刚|快|才|都|是|其实|下个月|下周|明天|月底|年底|马上)*(?:满)?(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
     r"(?:半|多)?(?:大)?(?:了|啦)?"
@@ -395,3 +397,43 @@ def pet_continuation(c: str, ctx: Context) -> list[Hit]:
     ctx.extra["pet_intro"], ctx.extra["pet_intro_text"] = hit.topic, text
     ctx.extra["pet_intro_value"] = hit.value or "yes"
     return [hit]
+
+
+# A rename said anywhere in the clause, whoever did it: 孩子们给泰迪换了个名字 / 猫的名字改了.
+_RENAME_ZH = re.compile(
+    rf"(?:给|把)(?:我们家|我家|家里|家里的|我的)?(?:的)?(?:那只|这只|小)?(?P<a>{_PET})"
+    rf"(?:换|改|起|取|重新起|重新取)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)|"
+    rf"(?P<b>{_PET})(?:的名字|的名)?(?:已经|也)?(?:换|改)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)"
+)
+# …and the name it goes by now: 现在都喊它布丁了 / 大家管它叫布丁 / 改叫布丁.
+_CALLED_NOW = re.compile(
+    r"(?:^|[，,]|现在|后来|以后|从此)(?:我们|大家|家里人|孩子们|都|也|就|现在|改)*"
+    r"(?:管它叫|管牠叫|喊它|喊牠|叫它|叫牠|改叫|改名叫|喊|叫)(?:做)?(?P<x>[^，,。不它牠]{1,6}?)(?:了|啦|呢)?$"
+)
+
+
+def new_name(c: str, ctx: Context) -> list[Hit]:
+    """A clause that renames a pet, and the name it goes by now when it says it; otherwise the
+    next clause's "现在叫Y" fills the pet's name slot (``ctx.extra["slot"]``)."""
+    slot = ctx.extra.get("slot")
+    if slot and slot.startswith("pet.") and slot.endswith(".name"):
+        if m := _CALLED_NOW.search(c):  # (给猫换了个名字，)现在都喊它布丁了
+            ctx.extra.pop("slot", None)
+            name = name_value(m.group("x"))
+            word = ctx.extra.get("pet_word", "宠物")
+            return [Hit(F, slot, "pet.renamed", value=name, correction=True,
+                        content=f"用户的{word}现在叫{name}")]  # fmt: skip
+    m = _RENAME_ZH.search(c)
+    if not m:
+        return []
+    said = m.group("a") or m.group("b")
+    word = re.search(rf"(?:{PET_WORD})$", said).group(0)  # type: ignore[union-attr]
+    key = pet_key(word)
+    ctx.extra["pet"], ctx.extra["pet_word"] = key, word
+    ctx.extra["slot"] = f"pet.{key}.name"
+    if n := _CALLED_NOW.search(c[m.end() :]):
+        ctx.extra.pop("slot", None)
+        name = name_value(n.group("x"))
+        return [Hit(F, f"pet.{key}.name", "pet.renamed", value=name, correction=True,
+                    content=f"用户的{word}现在叫{name}")]  # fmt: skip
+    return []

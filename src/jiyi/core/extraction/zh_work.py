@@ -153,6 +153,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     if m:
         ctx.extra["slot"] = "work.employer"
         left = m.group("x") or m.group("y") or m.group("z")
+        left = re.sub(r"(?:了|啦)+$", "", left) if left else left
         if left and m.group("z") and is_place_zh(left) and not _is_org(left):
             ctx.extra["slot"] = "location.home"
             return [Hit(F, "location.home", "home.left", correction=True, value=f"not {left}")]
@@ -185,7 +186,14 @@ def work(c: str, ctx: Context) -> list[Hit]:
             ),
             Hit(F, "work.role", "role.of", value=role, content=f"用户的工作是{role}"),
         ]
-    if m := re.match(rf"^(?:我)?{ADV}(?:已经)?不(?:再)?(?:做|当|干)(?P<x>.+?)了$", c):
+    if m := re.match(
+        rf"^(?:我)?{ADV}(?:已经)?不(?:再)?(?:做|当|干)(?P<x>.+?)了$|"
+        rf"^(?!这|那)(?P<y>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:这行|这份工作|这活|的活|的工作)?(?:我)?{ADV}"
+        r"(?P<v>不干|不做|不当|干不下去|做不下去)了$",
+        c,
+    ) if not re.match(r"^(?!我)[^，,]{2,8}?(?:不做|不当|做不下去)了$", c) or is_role(
+        re.sub(r"(?:这行|这份工作|这活|的活|的工作)?(?:我)?(?:不做|不当|做不下去)了$", "", c)
+    ) else None:  # 我不当老师了 / 快递不干了: the job is over, what comes next replaces it
         ctx.extra["slot"] = "work.role"
         return [
             Hit(
@@ -193,7 +201,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 "work.role",
                 "role.left",
                 correction=True,
-                value=f"not {clean_value(m.group('x'))}",
+                value=f"not {clean_value(m.group('x') or m.group('y'))}",
             )
         ]
     for rule, pattern in (
