@@ -8,9 +8,11 @@ or a new memory that supersedes an old one — whose source episodes are marked 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from jiyi.core.calibration import Calibration
+from jiyi.core.extraction.lexicon import DRINKS
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.ids import new_id
 from jiyi.core.models import (
@@ -54,12 +56,43 @@ def _sibling_slot(c: Candidate) -> str | None:
     return f"{c.topic.rsplit('.', 1)[0]}.{obj}" if obj else None
 
 
+# A drink order said as a switch ("改喝普洱了", "I've switched to matcha lattes", "…now").
+_SWITCH = re.compile(
+    r"改喝|改点|换成|改成|换了|现在|最近|如今|\b(?:switch\w*|changed|moved (?:on|over)|instead|now|"
+    r"these days|lately|nowadays)\b",
+    re.IGNORECASE,
+)
+
+
+def _drink_family(c: Candidate, scope: Scope, store: MemoryStore, pending: Pending) -> list[MemoryItem]:
+    """A new drink of a category (``diet.tea.type`` = 普洱) said as a switch replaces the drink
+    of that category the user said they liked (``pref.茉莉花茶``): one slot family, the
+    category's usual drink, whether it was stored as an order or as a like."""
+    parts = (c.topic or "").split(".")
+    if len(parts) != 3 or parts[0] != "diet" or parts[2] != "type" or c.value in KEYED_VALUES:
+        return []
+    if not (c.is_correction or _SWITCH.search(c.quote or c.content)):
+        return []
+    liked = [
+        pending.current(m)
+        for m in store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
+        if m.topic and m.topic.startswith("pref.") and m.value == "like"
+    ]
+    return [
+        m
+        for m in liked
+        if m.status == Status.ACTIVE
+        and DRINKS.get(m.topic.split(".", 1)[1].replace("_", " "), ("", False))[0] == parts[1]
+    ]
+
+
 def _decision(
     c: Candidate, vec: Vector, scope: Scope, store: MemoryStore, pending: Pending, cal: Calibration
 ) -> Decision:
     same = _active_in_slot(c.topic, scope, store, pending) if c.topic else []
     sibling = _sibling_slot(c)
     replaced = _active_in_slot(sibling, scope, store, pending) if sibling else []
+    replaced = replaced or _drink_family(c, scope, store, pending)
     if c.topic and (same or replaced or not c.is_correction):
         return reconcile(c, same, [], cal, replaced)  # decided by slot alone
     hits = store.vector_search(scope, vec, ACTIVE_MEMORIES, 5)

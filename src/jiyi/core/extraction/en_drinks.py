@@ -47,7 +47,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"^my (?:usual|go-to|regular|standard|daily) (?:order|drink|coffee)? ?(?:is|"
         r"'s) (?:an? )?(?P<w>.+)$|"
         r"^(?:i'm|i am) (?:more of |mostly |usually |really |definitely )?(?:an? )?(?P<v>.+?) "
-        r"(?:person|girl|guy|drinker)(?: these days| now)?$",
+        r"(?:person|girl|guy|drinker)(?: these days| now)?$|"
+        r"^(?:now |these days |nowadays )?(?:it's|it is|it's all) (?:an? )?(?P<u>.+?)(?: all the way)?$",
         c,
         I_,
     )
@@ -67,8 +68,17 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         hits.append(hit)
         ctx.drink = ctx.drink or hit.topic.split(".")[1]
     elif m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
-        said = m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
+        said = (
+            m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
+            or m.group("u")
+        )  # fmt: skip
         word = clean_value(said).lower()
+        word = re.sub(  # "two cups of green tea": the drink, not how much of it
+            r"^(?:(?:a|an|one|two|three|four|\d+|a couple of|a few|several|lots of)\s+)?(?:big |small |"
+            r"large )?(?:cups?|glass(?:es)?|mugs?|pots?|bottles?|cans?|pints?)\s+of\s+",
+            "",
+            word,
+        )
         word = re.split(
             r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and|in the \w+|at work|"
             r"at home|on weekdays|on weekends)\b|,",

@@ -29,6 +29,17 @@ _NATIONALITIES = word_set(
 )
 
 
+# A home bought or rented somewhere, and moved into: where the user lives now.
+_HOUSE = re.compile(
+    r"^(?:we|i)(?:'ve| have)? (?:just |finally |recently |officially )?(?:closed on|bought|purchased|"
+    r"got|rented|found|signed (?:a|the) lease (?:on|for)) (?:a|an|our|my|the) (?:new |first |little )?"
+    r"(?:house|home|place|flat|apartment|condo|townhouse|townhome|bungalow) (?:in|over in|out in|"
+    r"down in|up in) (?P<x>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*)(?P<mv>,? and (?:we |i )?(?:just |finally )?"
+    r"moved in\b.*)?$",
+    re.IGNORECASE,
+)
+
+
 def is_place_en(word: str) -> bool:
     w = clean_value(word).lower()
     return w in CITIES_EN or w.replace(" city", "") in CITIES_EN or w.split(",")[0] in CITIES_EN
@@ -221,6 +232,22 @@ def home(c: str, ctx: Context) -> list[Hit]:
                 )
             )
         return hits
+    m = _HOUSE.match(c)
+    if m:
+        where = place(m.group("x"))  # "we closed on a house in San Antonio (and moved in)"
+        if m.group("mv"):
+            return [Hit(F, "location.home", "home.house", value=where, correction=True,
+                        content=f"User lives in {where}")]  # fmt: skip
+        ctx.extra["house_en"] = where
+        return []
+    if (where := ctx.extra.get("house_en")) and re.match(
+        r"^(?:and )?(?:(?:we|i)(?:'ve| have)? )?(?:just |finally |already |now )?(?:moved|moving) in\b",
+        c,
+        I_,
+    ):  # "…, and moved in on Saturday": the house just named is home now
+        ctx.extra.pop("house_en", None)
+        return [Hit(F, "location.home", "home.house", value=where, correction=True,
+                    content=f"User lives in {where}")]  # fmt: skip
     m = re.match(
         r"^(?i:i|we)(?:'ve| have)? (?:just )?(?i:left|moved (?:away )?from|"
         r"moved out of) (?P<x>[A-Z][\w .'-]+)$",

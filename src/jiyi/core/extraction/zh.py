@@ -380,6 +380,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         ctx.drink = category
     clause = normalise_zh(clause)
     if place := ctx.extra.get("place_zh"):  # 我老家成都的，现在也还住在那: 那 is 成都
+        # (公司把我调到无锡了，)这周已经搬过去住了: moved to the place just named
+        clause = re.sub(r"搬(?:过去|过来|去那[儿里边]?|到那[儿里边]?)(?=住|了|$)", f"搬到{place}", clause)
         clause = re.sub(
             r"(?<=[住在待])(?:那|这)[儿里边]?(?=$|工作|上班|上学|读书|住|生活|定居|安家)",
             place,

@@ -227,7 +227,17 @@ _HOME_VERB = (
 )
 
 
+_POSTED = re.compile(
+    r"^(?:我们|我的)?(?:公司|单位|领导|老板|总部|集团)?(?:把我|将我|让我|给我)?(?:我)?(?:被)?(?:已经|刚|刚刚|最近)*"
+    r"(?:调|派|外派|调派|借调|调动|分配|轮岗)(?:我)?(?:到|去|往)(?P<x>[\u4e00-\u9fff]{2,6}?)(?:分公司|总部|办事处)?"
+    r"(?:工作|上班|常驻|驻点)?(?:了|啦)?$"
+)
+
+
 def location(c: str, ctx: Context) -> list[Hit]:
+    if (m := _POSTED.match(c)) and is_place_zh(m.group("x")):
+        # 公司把我调到无锡了: where the user works now (and, once they move, lives)
+        return [Hit(F, "location.work", "work.posted", value=m.group("x"), correction=True)]
     if re.search(r"(?:要|打算|准备|计划|想|将|会|下(?:个)?月|明年|下周)(?:要)?搬", c):
         return []  # 我下个月要搬去厦门: a plan, not where the user lives now
     if re.match(

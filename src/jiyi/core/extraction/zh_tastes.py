@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon import DRINKS
+from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.extraction.zh_common import CHANGE_RE, object_key, third_person_zh
 from jiyi.core.models import MemoryKind
@@ -127,6 +127,11 @@ _POS_VERBS = (
     r"prefer|喜欢|爱吃|爱喝|爱看|爱听|爱玩|热爱|偏爱|偏好|钟爱|迷上了?|爱上了?|喜爱|痴迷|沉迷于?|"
     r"热衷于?|着迷于?|入坑了?|入了|很能吃|特别能吃|挺能吃|超能吃|比较能吃|超爱|特爱|好这口|"
     r"改喝|改吃|换成|改练|改学|改打|改玩|改踢|改下|改画|转战|转玩|转练|(?<![可热恋])爱(?!好|人)"
+)
+
+
+_TAKEN_UP = re.compile(
+    r"迷上了?|爱上了?|改练|改学|改打|改玩|改踢|改下|改画|转战|转玩|转练|入坑了?|热衷于?|着迷于?|痴迷|沉迷于?"
 )
 
 
@@ -331,6 +336,10 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     )
     obj = clean_value(m.group("x"))
     ctx.extra["last_obj"], ctx.extra["last_word"] = o, obj  # 我不能吃花生，会过敏
+    if pol == "like" and _TAKEN_UP.fullmatch(m.group("v")) and not DRINK_RE.search(obj):
+        # 迷上了攀岩 / 改练拳击: a pastime taken up, said the way it is asked about (爱好)
+        return [Hit(P, f"pref.{o}", "pref.hobby", polarity=pol, obj=obj, correction=change,
+                    value=pol, content=f"用户的爱好是{obj}")]  # fmt: skip
     parts = _objects(m.group("x"))
     return [
         Hit(P, f"pref.{k}", "pref", polarity=pol, obj=part, correction=change, value=pol,
