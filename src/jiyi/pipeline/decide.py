@@ -86,6 +86,25 @@ def _drink_family(c: Candidate, scope: Scope, store: MemoryStore, pending: Pendi
     ]
 
 
+# Drinks that say there is no milk in them: milk added later contradicts them.
+_BLACK = re.compile(r"^(?:黑咖啡|清咖|纯黑咖啡|black(?: coffee)?|black americano)$", re.IGNORECASE)
+
+
+def _milk_family(c: Candidate, scope: Scope, store: MemoryStore, pending: Pending) -> list[MemoryItem]:
+    """Milk now taken in a drink (``diet.coffee.milk`` = 加燕麦奶) contradicts the order that
+    said it had none (``diet.coffee.type`` = 黑咖啡): a value of one slot implies another's."""
+    parts = (c.topic or "").split(".")
+    if len(parts) != 3 or parts[0] != "diet" or parts[2] != "milk":
+        return []
+    if c.metadata.get("polarity") != "like":
+        return []
+    return [
+        m
+        for m in _active_in_slot(f"diet.{parts[1]}.type", scope, store, pending)
+        if m.value and _BLACK.match(m.value.strip())
+    ]
+
+
 def _decision(
     c: Candidate, vec: Vector, scope: Scope, store: MemoryStore, pending: Pending, cal: Calibration
 ) -> Decision:
@@ -93,6 +112,7 @@ def _decision(
     sibling = _sibling_slot(c)
     replaced = _active_in_slot(sibling, scope, store, pending) if sibling else []
     replaced = replaced or _drink_family(c, scope, store, pending)
+    replaced = replaced or _milk_family(c, scope, store, pending)
     if c.topic and (same or replaced or not c.is_correction):
         return reconcile(c, same, [], cal, replaced)  # decided by slot alone
     hits = store.vector_search(scope, vec, ACTIVE_MEMORIES, 5)

@@ -135,7 +135,7 @@ def _renamed(c: str, ctx: Context) -> list[Hit]:
     key = ctx.extra.get("pet_en") or "pet.pet"
     noun = ctx.extra.get("pet_word_en") or key.split(".")[1].replace("_", " ")
     name = m.group("x")
-    return [Hit(F, f"{key}.name", "pet.renamed", value=name, correction=True,
+    return [Hit(F, f"{key}.name", "pet.renamed", value=name, correction=key == "pet.pet",
                 content=f"User's {noun} is now called {name}")]  # fmt: skip
 
 

@@ -348,7 +348,8 @@ def education(c: str, ctx: Context) -> list[Hit]:
     if m:
         school = clean_value(m.group("x") or m.group("y"))
         if re.fullmatch(_STAGE_ZH, school):  # 我是高二的学生: a year of school, not a school
-            return [Hit(F, "education.stage", "school.stage", value=school)]
+            return [Hit(F, "education.stage", "school.stage", value=school,
+                        content=f"用户在读{school}")]  # fmt: skip
         if not re.match(r"^(?:大学|高中|初中|小学)$", school):
             return [Hit(F, "education.school", "school", value=school)]
     m = re.match(
@@ -358,9 +359,9 @@ def education(c: str, ctx: Context) -> list[Hit]:
     ) or re.match(
         r"^(?:我)?(?:现在)?(?:正)?(?:在)?(?:读|念)(?P<x>研究所|大学|高中|博士|硕士|博|研|本科)", c
     )
-    if m:
+    if m:  # one wording per value, the way it is asked about (读几年级): 用户在读高三
         stage = {"博": "博士", "研": "研究生"}.get(m.group("x"), m.group("x"))
-        return [Hit(F, "education.stage", "school.stage", value=stage)]
+        return [Hit(F, "education.stage", "school.stage", value=stage, content=f"用户在读{stage}")]
     m = re.match(
         r"^(?:我)?(?:已经)?转(?:了)?专业(?:了)?(?:(?:到|去|成)了?(?P<x>.+?)(?:专业)?)?$", c
     )

@@ -70,10 +70,18 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
     denied = re.match(r"^(?:我)?(?:不是|并不是|没有)(?:对)?", m.group("x"))  # 我不是对芒果过敏
     neg = bool(m.group("neg")) or bool(denied)
     ctx.extra["list_rule"] = "allergy"
-    parts = _allergens(m.group("x"))
+    said = m.group("x")
+    if found := re.search(  # 上次医院测出来是花粉过敏: what the test found, not the test
+        r"(?:测|查|检查|检测|验|化验)(?:出来|出)(?:了)?(?:我)?(?:是|有)?(?:对)?|(?:原来|结果)(?:我)?(?:是|其实是)?(?:对)?",
+        said,
+    ):
+        said = said[found.end() :] or said
+        neg = neg and not found
+    parts = _allergens(said)
     return [
         Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes",
-            content=(f"用户对{part}{'不' if neg else ''}过敏" if len(parts) > 1 else None))
+            content=(f"用户对{part}{'不' if neg else ''}过敏" if len(parts) > 1 or said != m.group("x")
+                     else None))
         for part in parts
         if (o := object_key(part))
     ]  # fmt: skip

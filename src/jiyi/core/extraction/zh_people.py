@@ -421,7 +421,7 @@ def new_name(c: str, ctx: Context) -> list[Hit]:
             ctx.extra.pop("slot", None)
             name = name_value(m.group("x"))
             word = ctx.extra.get("pet_word", "宠物")
-            return [Hit(F, slot, "pet.renamed", value=name, correction=True,
+            return [Hit(F, slot, "pet.renamed", value=name, correction=slot == "pet.pet.name",
                         content=f"用户的{word}现在叫{name}")]  # fmt: skip
     m = _RENAME_ZH.search(c)
     if not m:
@@ -434,6 +434,7 @@ def new_name(c: str, ctx: Context) -> list[Hit]:
     if n := _CALLED_NOW.search(c[m.end() :]):
         ctx.extra.pop("slot", None)
         name = name_value(n.group("x"))
-        return [Hit(F, f"pet.{key}.name", "pet.renamed", value=name, correction=True,
+        # a rename is a change in the world (value_changed), not a slip of the tongue
+        return [Hit(F, f"pet.{key}.name", "pet.renamed", value=name, correction=key == "pet",
                     content=f"用户的{word}现在叫{name}")]  # fmt: skip
     return []
