@@ -55,14 +55,14 @@ CONFIDENCE_STATED = 0.9
 CONFIDENCE_HEDGED = 0.6
 
 _CORRECTION_ZH = re.compile(
-    r"^(?:其实|实际上|事实上|更正一下|更正|纠正一下|纠正|(?:刚才|刚刚|之前|上面|前面)?(?:我)?(?:说|打|写|记|输|发|讲)"
-    r"错(?:字)?了?|不对|我改主意了|改主意了|我是说|我的意思是|应该是|准确地说|确切地说|哦不|不是不是|"
+    r"^(?:其实|实际上|事实上|更正一下|更正|纠正一下|纠正|(?:刚才|刚刚|之前|上面|前面)?(?:我)?(?:说|打|写|记|输|发|讲|算|看|填|选)"
+    r"(?:错|岔|混|串)(?:字)?了?|不对|我改主意了|改主意了|我是说|我的意思是|应该是|准确地说|确切地说|哦不|不是不是|"
     r"不好意思|抱歉|而是|口误|笔误|搞错了|弄错了|我搞错了|我弄错了|修改一下|改一下)[，,：:\s]*"
 )
 # Markers that say the last value was wrong (a bare value after them is a correction); "其实 /
 # actually" alone also open remarks that correct nothing.
 _STRONG_MARKER = re.compile(
-    r"说错|记错|打错|写错|不对|更正|纠正|我是说|我的意思是|应该是|口误|笔误|搞错|弄错|哦不|"
+    r"说错|记错|打错|写错|讲错|算错|填错|说岔|记混|搞混|说串|不对|更正|纠正|我是说|我的意思是|应该是|口误|笔误|搞错|弄错|哦不|"
     r"\b(?:sorry|oops|whoops|i meant|correction|my bad|my mistake|i misspoke|typo|scratch that|"
     r"update|"
     r"i mean|make that|i mixed (?:it|that) up)\b",

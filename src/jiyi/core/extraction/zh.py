@@ -404,6 +404,12 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             )
             if hits and hits[0].topic.endswith(".about") and ("我" in clause or not describes):
                 hits = []  # about the user again, or too little to say
+            about = ctx.extra.get("family_about")
+            if hits and about and not hits[0].topic.endswith(".about") and about[0].startswith(
+                hits[0].topic.rsplit(".", 1)[0] + "."
+            ):  # 我妹妹毕业了，已经回长沙工作了: one memory, the attribute with what led to it
+                hits[0].drop = about[0]
+                hits[0].content = f"{about[1]}，{third_person_zh(inherited).removeprefix('用户的')}"
     if not hits:
         if clause.startswith("我") and not re.match(r"^我(?:们)?(?:家|的)", clause):
             ctx.extra.pop("family_zh", None)
@@ -434,6 +440,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             ctx.extra["place_zh"] = h.value
         if h.kind is S:
             ctx.extra["temporary"] = "1"
+        if h.topic.startswith("family.") and h.topic.endswith(".about"):
+            ctx.extra["family_about"] = (h.topic, h.content)
         if h.topic.endswith("pregnancy"):
             ctx.extra["expecting"] = "1"
     return hits

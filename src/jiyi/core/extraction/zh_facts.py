@@ -64,7 +64,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["named"] = "1"
         return [Hit(F, "identity.surname", "surname", value=m.group("x"))]
     m = re.match(
-        rf"^我{ADV}(?:快|刚|满|才|刚满|快满|虚岁|周岁)*(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|"
+        rf"^我{ADV}(?:是)?(?:快|刚|满|才|刚满|快满|虚岁|周岁)*(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|"
         rf"^我(?:今年|已经|都|快)?(?P<y>{NUM})了$|^我{ADV}(?:刚满|满|快满|刚过)(?P<z>{NUM})(?:了)?$|"
         r"^我今年(?P<w>[1-9]\d)$",
         c,
@@ -80,7 +80,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     m = re.match(r"^(?:我的?)?生日(?:其实)?(?:是|在)?(?P<x>.+)$", c)
     if m and re.search(r"\d|月|号|日|农历|阴历|[一二三四五六七八九十]", m.group("x")):
         return [Hit(F, "birthday", "birthday", value=date_value(m.group("x")))]
-    if m := re.match(r"^我(?:其实)?是(?P<x>\d0|[零〇一二三四五六七八九]零)后", c):
+    if m := re.match(r"^我(?:其实)?是(?P<x>\d[05]|[零〇一二三四五六七八九][零五])后", c):
         return [Hit(F, "identity.generation", "generation", value=m.group("x"))]
     m = re.match(
         rf"^我(?:是|在)?(?P<x>{_YEAR})年(?:出生|生|出世)(?:的|人)?|^我(?:是)?(?P<z>{_YEAR})年的"

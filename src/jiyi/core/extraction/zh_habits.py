@@ -39,6 +39,7 @@ def _activity_key(phrase: str) -> str:
     """每天早上跑步五公里 / 我已经不跑步了 → 跑步: the routine without its times."""
     core = _HABIT_TIME.sub("", clean_value(phrase))
     core = re.sub(r"^(?:去|到|上)(?=..)", "", core)
+    core = re.sub(r"^(?:学|练|上)(?=..)|(?<=..)(?:课|班)$", "", core)  # 学钢琴 = 钢琴课 = 钢琴
     core = _PLACE_OF.get(core, core)  # 去健身房 is 健身
     return normalize_object(core)[:12] if core else slug(phrase)
 
@@ -110,7 +111,7 @@ def habit_change(c: str, ctx: Context) -> list[Hit]:
     """我现在改成周二晚上游泳了 / (我不游泳了，)改去健身房了: the routine as it is now."""
     m = re.match(
         rf"^(?:我)?(?:的)?(?P<z>{_ACTIVITY}|健身房|[^，,了]{{2,4}}课)(?:的)?(?:时间)?(?:已经|现在|也)*"
-        rf"(?:改到|改成|改为|换到|挪到|调到|改在|换成)了?(?P<t>(?:(?:{_WHEN.pattern})[和、]?)+)(?:了|啦)?$",
+        rf"(?:改到|改成|改为|换到|挪到|调到|改在|换成|是|在)了?(?P<t>(?:(?:{_WHEN.pattern})[和、]?)+)(?:了|啦)?$",
         c,
     )
     if m:  # 健身改到周一周三了: the routine, at its new time

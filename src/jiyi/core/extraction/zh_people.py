@@ -36,10 +36,12 @@ F, P, E = MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.EVENT
 _PET = rf"(?:(?![有养只了的个条是叫在])[\u4e00-\u9fff]){{0,3}}?(?:{PET_WORD})"
 _COUNT = r"(?:一个|一|个|两个|三个|俩|仨|几个|\d个|[一二两三四五]个)?"
 _NAME_VERB = (
-    r"(?:的名字)?(?:现在|其实|本来)?(?:改名|也|是|都)?(?:叫做|叫|名叫|名字叫|名字是|改名为|改叫|改名叫|就叫)"
+    r"(?:的名字(?:其实|现在)?是|(?:的名字)?(?:现在|其实|本来)?(?:改名|也|是|都)?(?:叫做|叫|名叫|名字叫|名字是|"
+    r"改名为|改叫|改名叫|就叫))"
 )
 _AGE = (
-    rf"(?:今年|已经|现在|刚|刚刚|快|才|都|是|其实|下个月|下周|明天|月底|年底|马上)*(?:满)?(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
+    rf"(?:过完生日|过了生日|生日过后|今年|已经|现在|刚|刚刚|快|才|都|是|其实|下个月|下周|明天|月底|年底|马上)*(?:满)?"
+    rf"(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
     r"(?:半|多)?(?:大)?(?:了|啦)?"
 )
 _STAGE = (
@@ -83,8 +85,11 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if re.match(r"^不(?:再)?叫.+了?$", rest):
         ctx.extra["slot"] = f"{key}.name"  # 我女儿不叫朵朵了，改名叫果果
         return []
-    if m := re.match(rf"^{_AGE}$|^(?:今年|已经|现在)(?P<m>{NUM})了$", rest):
-        n = m.group("n") or m.group("m")
+    if m := re.match(
+        rf"^{_AGE}$|^(?:今年|已经|现在|都|也|其实)*(?P<m>{NUM})了$|^(?:今年|已经|现在)+(?:都|也)?(?P<k>{NUM})$",
+        rest,
+    ):  # 我爸今年六十二 / 我妈61了
+        n = m.group("n") or m.group("m") or m.group("k")
         unit = "个月" if m.group("u") == "个月" else ""
         return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
     m = re.match(
@@ -121,8 +126,12 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]
     if re.match(r"^(?:今年|已经|刚|刚刚)?退休(?:了)?$", rest):
         return [Hit(F, f"{key}.job", "family.job", value="退休")]
-    m = re.match(r"^(?:现在|目前)?在(?P<x>.+?)(?:工作|上班|任职|打工)(?:了)?$", rest)
-    if m:
+    m = re.match(r"^(?:现在|目前)?在(?P<x>.+?)(?:工作|上班|任职|打工)(?:了)?$", rest) or re.match(
+        r"^(?:已经|刚|上个月|去年|今年)*(?:被)?(?:调到|调去|派到|外派到|搬到|搬去|搬回|回)(?P<x>[\u4e00-\u9fff]{2,6}?)"
+        r"(?:工作|上班|住|生活|定居)?(?:了|啦)?$",
+        rest,
+    )
+    if m:  # 我爸在北京工作 / 我爸调到天津了 / 我妹妹搬回长沙了
         where = clean_value(m.group("x"))
         slot = "city" if is_place_zh(where) else "employer"
         return [Hit(F, f"{key}.{slot}", f"family.{slot}", value=where)]
@@ -320,7 +329,8 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["slot"] = f"pet.{ctx.extra.get('pet', 'pet')}.name"  # 豆豆改名了，现在叫球球
         return []
     m = re.match(
-        r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:现在|已经|后来)*(?:改名|改叫|换名字|改名字)"
+        r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:现在|已经|后来)*(?:改名|改叫|换名字|改名字|"
+        r"(?<=现在)叫|(?<=后来)叫)"
         r"(?:了)?(?:叫|为|成)?(?P<x>[^，,了]{1,6})(?:了|啦)?$",
         c,
     )
@@ -401,6 +411,8 @@ def pet_continuation(c: str, ctx: Context) -> list[Hit]:
 
 # A rename said anywhere in the clause, whoever did it: 孩子们给泰迪换了个名字 / 猫的名字改了.
 _RENAME_ZH = re.compile(
+    rf"(?P<c>{_PET})(?:的名字|的名)(?:已经|也|后来|现在|最近)*(?:改成|换成|改为|改叫|变成|换)了?(?=[^，,]{{1,6}}$)|"
+    rf"(?P<d>{_PET})(?:我们|大家|家里人|现在|都|也)*(?=(?:管它叫|叫它|喊它|管牠叫|叫牠|喊牠))|"
     rf"(?:给|把)(?:我们家|我家|家里|家里的|我的)?(?:的)?(?:那只|这只|小)?(?P<a>{_PET})"
     rf"(?:换|改|起|取|重新起|重新取)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)|"
     rf"(?P<b>{_PET})(?:的名字|的名)?(?:已经|也)?(?:换|改)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)"
@@ -426,12 +438,15 @@ def new_name(c: str, ctx: Context) -> list[Hit]:
     m = _RENAME_ZH.search(c)
     if not m:
         return []
-    said = m.group("a") or m.group("b")
+    said = m.group("a") or m.group("b") or m.group("c") or m.group("d")
     word = re.search(rf"(?:{PET_WORD})$", said).group(0)  # type: ignore[union-attr]
     key = pet_key(word)
     ctx.extra["pet"], ctx.extra["pet_word"] = key, word
     ctx.extra["slot"] = f"pet.{key}.name"
-    if n := _CALLED_NOW.search(c[m.end() :]):
+    tail = c[m.end() :]
+    if m.group("c") and tail:  # 狗狗的名字后来改成了可乐
+        tail = "叫" + tail
+    if n := _CALLED_NOW.search(tail):
         ctx.extra.pop("slot", None)
         name = name_value(n.group("x"))
         # a rename is a change in the world (value_changed), not a slip of the tongue

@@ -101,7 +101,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 correction=bool(re.search("了|改|现在", c)),
             )
         ]
-    m = re.match(r"^(?:我)?[^，,]{0,10}?(?:去|到)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:上班|工作)$", c)
+    m = re.match(r"^(?:我)?[^，,]{0,10}?(?:去|到)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:上班|工作)(?:了|啦)?$", c)
     if m and is_place_zh(m.group("x")) and not re.search(r"明天|下周|下个月|要去|打算", c):
         return [Hit(F, "location.work", "work.commute", value=m.group("x"))]  # 每天搭高铁去台北上班
     m = re.match(rf"^(?:我)?{ADV}(?:上班|工作|返工)(?:在|喺)(?P<x>.+)$", c)
@@ -173,7 +173,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["slot"] = "work.employer"  # 我换工作了，现在在网易
         return []
     if m := re.match(
-        r"^我是(?P<x>.+?)的(?:员工|工程师|程序员|产品经理|设计师|销售|运营|医生|护士|老师|律师)$", c
+        r"^我(?:现在|目前|已经|其实)*是(?P<x>.+?)的(?:员工|工程师|程序员|产品经理|设计师|销售|运营|医生|护士|老师|律师)$",
+        c,
     ):
         role = c[m.end("x") + 1 :]  # 我是腾讯的产品经理: the employer, and the job there
         return [
@@ -211,7 +212,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
             r"(?:一名|一个|一位|个|名|位)?(?P<x>.+?)$",
         ),
         ("role.do", rf"^(?:我)?{ADV}(?:是)?(?:做|干|搞)(?P<x>[^，,]{{1,10}})的$"),
-        ("role.is", r"^我的(?:职业|工作)是(?P<x>.+)$"),
+        ("role.is", r"^我(?:现在|目前)?的(?:职业|工作)(?:其实|现在)?是(?P<x>.+)$"),
         ("role.field", rf"^(?:我)?{ADV}(?:在)?(?:做|干|搞)(?P<x>.{{1,8}})$"),
     ):
         m = re.match(pattern, c)
