@@ -68,11 +68,12 @@ def identity(c: str, ctx: Context) -> list[Hit]:
             ctx.extra["named"] = "1"
             return [Hit(F, "identity.name", "name.im", value=m.group("x"))]
     m = re.match(
-        rf"^(?:{IM} (?:actually |now |almost |nearly |about |only |just )?|i just turned |"
-        rf"i turned |"
+        rf"^(?:{IM} (?:actually |now |almost |nearly |about |only |just )?|(?:i )?just turned |"
+        rf"i turned |i've just turned |i have just turned |"
         rf"i'll be |i'm turning |i am turning )(?P<x>{NUM_WORD})(?: years old| yrs old| yo| y/o|"
         rf" years young)?"
-        r"(?: now| this year| next month| soon)?$",
+        r"(?: now| this year| next month| soon| last week| last month| yesterday| today| this week|"
+        r" on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))?$",
         c,
         I_,
     )

@@ -120,6 +120,11 @@ _FIXTURE = (
     r"[\w' -]*?(?:lessons?|class(?:es)?|practice|training|rehearsals?|sessions?|therapy|"
     r"tutoring|choir|league|club|shifts?|appointments?)"
 )
+_SPORT = (
+    r"yoga|pilates|tennis|golf|soccer|football|basketball|gym|spin|zumba|choir|band|book club|"
+    r"karaoke|bowling|hockey|badminton|volleyball|dance|ballet|karate|judo|boxing|crossfit|piano|"
+    r"guitar|violin|chess|trivia|poker"
+)
 # "I have piano lessons on Wednesday evenings": a weekly fixture, keyed by what it is.
 _FIXTURE_RE = re.compile(
     rf"^(?:i|we) (?:usually |always |still |now )?(?:have|take|attend|go to|do|teach|run) "
@@ -128,10 +133,10 @@ _FIXTURE_RE = re.compile(
 )
 # "My piano lessons got moved to Friday evenings" / "Swim practice is on Sundays now".
 _MOVED_RE = re.compile(
-    rf"^(?:my |our |the )?(?P<x>{_FIXTURE}|[a-z]+ing) (?:(?:got|have been|has been|was|were|are|is|"
+    rf"^(?:my |our |the )?(?P<x>{_FIXTURE}|[a-z]+ing|{_SPORT}) (?:(?:got|have been|has been|was|were|are|is|"
     rf"'s|'re) )?(?:moved|changed|switched|rescheduled|pushed|shifted|bumped)(?: back| over)? "
     rf"(?:to|till|until) (?P<d>(?:{_DAY}){_PART})(?: now| instead)?$|"
-    rf"^(?:my |our |the )?(?P<y>{_FIXTURE}|[a-z]+ing) (?:is|are|'s|'re) (?:now )?(?:on|every) "
+    rf"^(?:my |our |the )?(?P<y>{_FIXTURE}|[a-z]+ing|{_SPORT}) (?:is|are|'s|'re) (?:now )?(?:on|every) "
     rf"(?P<e>(?:{_DAY}){_PART}) (?:now|instead|these days)$",
     I_,
 )
@@ -225,7 +230,7 @@ def habit(c: str, ctx: Context) -> list[Hit]:
         )
         or re.match(
             r"^i (?P<x>(?:walk|bike|cycle|drive|commute|run|take the (?:bus|train|subway|"
-            r"tube)) to (?:work|school|the office))$",
+            r"tube)) to (?:work|school|the office))(?: now| these days| instead)?$",
             c,
             I_,
         )

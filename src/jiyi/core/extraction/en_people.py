@@ -27,6 +27,13 @@ from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
+def _is_city(word: str) -> bool:
+    from jiyi.core.extraction.lexicon_places import CITIES_EN
+
+    w = word.lower()
+    return w in CITIES_EN or w.split(",")[0] in CITIES_EN
+
+
 __all__ = ["family"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
@@ -151,7 +158,8 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         r"up to|will be in|"
         r"goes into) (?:now )?(?:in )?(?:the )?"
         r"(?P<x>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
-        r"tenth|eleventh|twelfth) grade$|^is (?:now )?a (?P<y>freshman|sophomore|junior|senior)\b|"
+        r"tenth|eleventh|twelfth) grade(?: now| this year)?$|^is (?:now )?a (?P<y>freshman|sophomore|junior|senior)\b|"
+        r"^is (?:now )?an? (?P<w>\d{1,2})(?:st|nd|rd|th) grader(?: now)?$|"
         r"^(?:is in|just started|started|goes to|is at) (?P<z>kindergarten|preschool|pre-k|daycare|"
         r"nursery|middle school|high school|college|elementary school|primary school|uni|"
         r"university)$",
@@ -159,7 +167,7 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         I_,
     )
     if n:
-        grade = number(n.group("x") or n.group("y") or n.group("z"))
+        grade = number(n.group("x") or n.group("y") or n.group("z") or n.group("w"))
         return [Hit(F, f"{key}.grade", "family.grade", value=grade)]
     if n := re.match(
         r"^(?:has|'s got|has got) (?:an? |a severe |a bad |a mild )?(?P<x>[\w -]+?) allerg(?:y|"
@@ -186,7 +194,12 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         slot = CONDITIONS[cm.group(0).lower()][0]
         value = "no" if re.search(r"\b(?:not|no longer|n't)\b", rest, I_) else "yes"
         return [Hit(F, f"{key}.health.{slot}", "family.health", value=value)]
-    n = re.match(r"^(?:is|works as) (?:an? )?(?P<x>[a-z][a-z -]*?)(?: at (?P<y>.+))?$", rest, I_)
+    n = re.match(
+        r"^(?:is|works as|is now|became|has become|retrained as|trained as|qualified as|is working as)"
+        r" (?:now )?(?:an? )?(?P<x>[a-z][a-z -]*?)(?: at (?P<y>.+?))?(?: now)?$",
+        rest,
+        I_,
+    )
     if (
         n
         and _ROLE_EN.search(n.group("x"))
@@ -197,6 +210,13 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         return [
             Hit(F, f"{key}.school", "family.school", value=place(n.group("x")))
         ]  # "goes to Oak Park"
+    if (n := re.match(
+        r"^(?:works|is working|is based) in (?P<x>.+?)(?: now)?$|^(?:got |was |has been |just got )?"
+        r"(?:transferred|posted|relocated|sent) (?:to|out to) (?P<y>.+?)(?: for work| now)?$",
+        rest,
+        I_,
+    )) and _is_city(w := place(n.group("x") or n.group("y"))):
+        return [Hit(F, f"{key}.home", "family.home", value=w)]  # "my dad got transferred to Dallas"
     if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_):
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
     if n := re.match(

@@ -106,7 +106,7 @@ _OWNER = rf"(?:(?i:my|our) (?:(?i:{'|'.join(sorted(RELATIONS_EN, key=len, revers
 # Someone renamed it: "Owen renamed him Captain", "the kids started calling her Pickles".
 _RENAME_EN = re.compile(
     rf"^(?:(?:we|i|they|the kids|the children|[a-z]+|my \w+|our \w+)(?:'ve| have| had)? "
-    rf"(?:just |finally |officially )?)?(?:renamed|re-named|started calling|now calls?|changed)"
+    rf"(?:just |finally |officially |now )?)?(?:renamed|re-named|started calling|now calls?|calls?|changed)"
     rf" (?:him|her|it|them|the (?:{_PET})|our (?:{_PET})|my (?:{_PET}))(?:'s name)?"
     r"(?: to)? (?P<x>[A-Z][a-z]+)(?: now| instead)?$",
     I_,
@@ -198,12 +198,12 @@ def pet(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:(?i:we|i)(?:'ve|"
         r" have)? (?:just )?renamed (?P<a>[A-Z][a-z]+)(?: to)? (?P<x>[A-Z][a-z]+)|"
-        r"(?P<b>[A-Z][a-z]+)(?:'s name is| is actually called| is actually named|"
-        r"'s actually called|"
+        r"(?P<b>[A-Z][a-z]+)(?:'s name is(?: actually| now| really)?| is actually called| is actually named|"
+        r"'s actually called| is now| 's now|"
         r" goes by| is called| is named| answers to) (?P<y>[A-Z][a-z]+)(?: now)?)$",
         c,
     )
-    if m and m.group("b") and not re.search(r"\bnow$|actually", c) and not ctx.extra.get("pet_en"):
+    if m and m.group("b") and not re.search(r"\bnow\b|actually", c) and not ctx.extra.get("pet_en"):
         m = None  # "Max is called Max": only a change ("now", "actually") is a rename
     if m and (m.group("a") or m.group("b") or "").lower() not in RELATIONS_EN:
         # "We renamed Luna to Stella" / "Max goes by Maxwell now": people are rarely renamed

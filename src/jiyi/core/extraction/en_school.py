@@ -84,7 +84,8 @@ def education(c: str, ctx: Context) -> list[Hit]:
         rf"last|senior|junior)"
         r" year|\d(?:st|nd|rd|th) year|\d{1,2}(?:st|nd|rd|th) grade|grad school|college|"
         r"high school|"
-        r"med school|law school|university|uni|middle school)(?: (?:of|at|in) (?P<y>.+))?$",
+        r"med school|law school|university|uni|middle school)(?: (?:of|at|in) (?P<y>.+?))?"
+        r"(?: now| these days| this year)?$",
         c,
         I_,
     )

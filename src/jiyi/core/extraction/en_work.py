@@ -178,6 +178,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         rf"temp) as (?:an? )?|"
         r"i(?:'ve| have)? (?:just )?(?:got|been|was) promoted to (?:an? )?|"
         r"i'm (?:now )?working as (?:an? )?|"
+        r"i(?:'ve| have)? (?:recently |just |finally )?(?:retrained|trained|qualified|requalified) as (?:an? )?|"
+        r"i(?:'ve| have)? (?:recently |just |finally )?(?:became|become) (?:an? )?|"
         r"i'm working as (?:an? )?|my job is (?:an? )?|"
         r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?)"
         r"(?: (?:at|for|with|of) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?"

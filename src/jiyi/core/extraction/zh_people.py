@@ -101,10 +101,14 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m:
         return [Hit(F, f"{key}.grade", "family.grade", value=m.group("x"))]
     m = re.match(
-        r"^(?:现在|目前)?在(?P<x>.+?)(?:读书|上学|上大学|读大学|念书|读研|读博|读高中|上高中)$|"
+        r"^(?:现在|目前)?在(?P<x>.+?)(?:读书|上学|上大学|读大学|念书|读研究生|读研|读博士|读博|读硕士|读本科|"
+        r"念研究所|读高中|上高中|读初中|上初中|上小学|读小学)$|"
         r"^(?:今年|去年|刚|刚刚|已经|终于)*考(?:上|进|取)了?(?P<y>[^，,]{2,12}?)(?:了|啦)?$",
         rest,
     )
+    if m and m.group("x") and is_place_zh(place_value(m.group("x"))):
+        # 我妹妹在上海读研究生: where she is (her city), the way a later move is said
+        return [Hit(F, f"{key}.city", "family.city", value=place_value(m.group("x")))]
     if m:
         return [
             Hit(
