@@ -18,7 +18,7 @@ from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_zh
 from jiyi.core.extraction.topics import clean_value, slug
 from jiyi.core.extraction.zh_common import CHANGE_RE, REL, normalise_zh, third_person_zh
-from jiyi.core.extraction.zh_facts import education, identity, location, marital, traits
+from jiyi.core.extraction.zh_facts import education, identity, location, marital, regimen, traits
 from jiyi.core.extraction.zh_habits import habit, habit_change
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
 from jiyi.core.extraction.zh_people import family, new_name, pet, pet_continuation, renamed
@@ -263,6 +263,7 @@ _FACTS: tuple[Callable[[str, Context], list[Hit]], ...] = (
     renamed,
     allergy,
     intolerance,
+    regimen,
     medication,
     condition,
     identity,

@@ -137,6 +137,11 @@ _DIET_RE = re.compile(
 )
 
 
+def regimen(c: str, ctx: Context) -> list[Hit]:
+    """A diet by its name, ahead of the medicine rule (我现在吃蛋奶素 is no medicine)."""
+    return _regimen(c)
+
+
 def _regimen(c: str) -> list[Hit]:
     """我在做16+8轻断食 / 轻断食改成5:2了 / 我现在是纯素: the diet, by its name."""
     m = _DIET_RE.match(c)
@@ -235,6 +240,13 @@ _POSTED = re.compile(
 
 
 def location(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^(?:我们家|我们|我)?(?:已经|刚|刚刚|都)*(?:搬)?回(?:到)?(?:了)?老家(?P<x>[\u4e00-\u9fff]{2,6}?)(?:去|来)?(?:了|住了|定居了|生活了|发展了)$",
+        c,
+    )
+    if m and is_place_zh(m.group("x")):  # 上个月回老家长沙了: home is the hometown again
+        return [Hit(F, "location.home", "home.back", value=m.group("x"), correction=True,
+                    content=f"用户住在{m.group('x')}")]  # fmt: skip
     if (m := _POSTED.match(c)) and is_place_zh(m.group("x")):
         # 公司把我调到无锡了: where the user works now (and, once they move, lives)
         return [Hit(F, "location.work", "work.posted", value=m.group("x"), correction=True)]

@@ -51,7 +51,7 @@ _STAGE = (
 # A bare name right after the relation: 我女儿朵朵今年六岁. Its first character is not a verb
 # or adverb (我女儿今年…, 我女儿在读…, 我女儿特别…).
 _APPOSITION = re.compile(
-    r"^(?P<name>(?![在上读今已现刚也都很特最还是叫对有不没会要喜爱超比挺真太一和跟从去来说做当被把])"
+    r"^(?P<name>(?![在上读今已现刚也都很特最还是叫对有不没会要喜爱超比挺真太一和跟从去来说做当被把其实本确])"
     r"[\u4e00-\u9fff]{1,3}?)(?=今年|已经|现在|[\d一二两三四五六七八九十]{1,3}(?:周)?岁|上[小初高大一二三四五六]|"
     r"读[小初高大]|在读|对.+过敏)"
 )
@@ -125,6 +125,16 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if cm := CONDITION_RE.search(rest):
         slot = CONDITIONS[cm.group(0).lower()][0]
         return [Hit(F, f"{key}.health.{slot}", "family.health", value=yes_no(rest[: cm.start()]))]
+    if m := re.match(r"^(?:现在|目前|已经|早就)*不(?:再)?(?:当|做|干)(?P<x>[^，,]{1,8}?)了$", rest):
+        ctx.extra["slot"] = f"{key}.job"  # 我老婆不当老师了，(去做保险了)
+        return [Hit(F, f"{key}.job", "family.job", value=f"not {clean_value(m.group('x'))}",
+                    correction=True)]  # fmt: skip
+    m = re.match(
+        r"^(?:现在|目前|已经|后来)*(?:去|改|转行|转)(?:做|当|干|跑|开)(?P<x>[^，,]{1,8}?)(?:了)?$", rest
+    )
+    if m and ctx.extra.get("slot") == f"{key}.job":  # (不当老师了，)去做保险了
+        ctx.extra.pop("slot", None)
+        return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")), correction=True)]
     m = re.match(r"^(?:现在|目前)?(?:是|当|做)(?:一名|一个|一位|个|名|位)?(?P<x>.+?)(?:的)?$", rest)
     if m and is_role(m.group("x")):
         return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]
@@ -332,6 +342,7 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
     ) and not (bare.group("old") and re.match(r"^[我你他她]", bare.group("old"))):
         ctx.extra["slot"] = f"pet.{ctx.extra.get('pet', 'pet')}.name"  # 豆豆改名了，现在叫球球
         return []
+    c = re.sub(r"^(?:我们家|我家|家里|咱家)(?=[\u4e00-\u9fffA-Za-z]{1,6}?(?:现在|已经|后来)*改)", "", c)
     m = re.match(
         r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:现在|已经|后来)*(?:改名|改叫|换名字|改名字|"
         r"(?<=现在)叫|(?<=后来)叫)"

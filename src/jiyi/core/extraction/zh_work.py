@@ -146,7 +146,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 )
             ]
     m = re.match(
-        rf"^(?:我)?{ADV}(?:从(?P<x>.+?))?(?:离职|辞职|裸辞)(?:了)?$|^(?:我)?{ADV}离开了?(?P<y>.+)$|"
+        rf"^(?:我)?{ADV}(?:从(?P<x>.+?))?(?:离职|辞职|裸辞|被裁|被裁员|被辞退|被开除|失业|下岗|出来)(?:了)?$|"
+        rf"^(?:我)?{ADV}离开了?(?P<y>.+)$|"
         rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$",
         c,
     )
@@ -165,7 +166,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
                     "employer.quit",
                     correction=True,
                     value="无",
-                    content="用户已辞职",
+                    content="用户已辞职" if re.search("辞职|离职", c) else None,
                 )
             ]
         return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
