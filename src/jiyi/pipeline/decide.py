@@ -27,10 +27,11 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
 from jiyi.core.reconcile import Decision, reconcile
+from jiyi.core.slots import same_value
 from jiyi.pipeline.dependents import source_episodes
 from jiyi.pipeline.pending import Pending
 
-__all__ = ["ACTIVE_MEMORIES", "KEYED_VALUES", "batch_episodes", "decide"]
+__all__ = ["ACTIVE_MEMORIES", "KEYED_VALUES", "batch_episodes", "decide", "resolve_named"]
 
 NON_EPISODE = tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
 ACTIVE_MEMORIES = SearchFilter(kinds=NON_EPISODE)
@@ -103,6 +104,47 @@ def _milk_family(c: Candidate, scope: Scope, store: MemoryStore, pending: Pendin
         for m in _active_in_slot(f"diet.{parts[1]}.type", scope, store, pending)
         if m.value and _BLACK.match(m.value.strip())
     ]
+
+
+def _holds(m: MemoryItem, wrong: str) -> bool:
+    """Does stored memory ``m`` hold the value the user named as wrong?"""
+    if not m.topic or m.kind == MemoryKind.EPISODE:
+        return False
+    if m.value in KEYED_VALUES:  # health.allergy.peanut = yes holds "peanuts"
+        return m.topic.rsplit(".", 1)[-1] == normalize_object(wrong)
+    return same_value(m.value, wrong)
+
+
+def _swap(text: str, old: str, new: str) -> str:
+    return re.sub(re.escape(old), lambda _: new, text, count=1, flags=re.IGNORECASE)
+
+
+def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:
+    """A slot-less correction that names the wrong value ("I meant cashews, not peanuts")
+    takes the slot of the one stored memory holding that value: the same slot with the new
+    value, or for a keyed slot (``health.allergy.peanut`` = yes) its sibling
+    (``health.allergy.cashew``). Found by value, never by similarity; None when no single
+    slot holds it (the correction is then not stored as a fact)."""
+    if c.topic or c.metadata.get("rule") != "bare.replaces":
+        return c
+    if not c.replaces or not c.value:
+        return None
+    held = [m for m in store.list(scope, ACTIVE_MEMORIES) if _holds(m, c.replaces)]
+    if len({m.topic for m in held}) != 1:
+        return None
+    old = max(held, key=lambda m: (m.created_at, m.id))
+    said = old.content if c.replaces.lower() in old.content.lower() else None
+    update: dict[str, object] = {"kind": old.kind, "is_correction": True}
+    if old.value in KEYED_VALUES:
+        obj = normalize_object(c.value)
+        if not obj or old.topic is None:
+            return None
+        update |= {"topic": f"{old.topic.rsplit('.', 1)[0]}.{obj}", "value": old.value}
+    else:
+        update |= {"topic": old.topic}
+    if said:
+        update["content"] = _swap(said, c.replaces, c.value)
+    return c.model_copy(update=update)
 
 
 def _decision(

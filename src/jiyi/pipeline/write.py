@@ -31,7 +31,7 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore
-from jiyi.pipeline.decide import KEYED_VALUES, decide
+from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
@@ -197,6 +197,8 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
         extracted=plan.episode_extracted,
         expires={i: plan.now + opts.transient_ttl for i in transient},
     )
+    # "I meant cashews, not peanuts": the slot holding the named value, before embedding
+    admitted = [r for c in admitted if (r := resolve_named(c, plan.scope, ports.store)) is not None]
     texts = [t for _, t in episodes] + [c.content for c in admitted]
     vectors = ports.embedder.embed_documents(texts)  # one call for the whole batch
     for (ep, text), vec in zip(episodes, vectors, strict=False):

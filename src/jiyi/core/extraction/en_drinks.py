@@ -49,7 +49,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"'s) (?:an? )?(?P<w>.+)$|"
         r"^(?:i'm|i am) (?:more of |mostly |usually |really |definitely )?(?:an? )?(?P<v>.+?) "
         r"(?:person|girl|guy|drinker)(?: these days| now)?$|"
-        r"^(?:now |these days |nowadays )?(?:it's|it is|it's all) (?:an? )?(?P<u>.+?)(?: all the way)?$",
+        r"^(?:now |these days |nowadays )?(?:it's|it is|it's all) (?:an? )?(?P<u>.+?)(?: all the way)?"
+        r"(?: for me)?(?: now| these days)?$|^i(?:'ve| have)? moved on to (?:an? )?(?P<t>.+)$",
         c,
         I_,
     )
@@ -71,7 +72,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     elif m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
         said = (
             m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
-            or m.group("u")
+            or m.group("u") or m.group("t")
         )  # fmt: skip
         word = clean_value(said).lower()
         word = re.sub(  # "two cups of green tea": the drink, not how much of it

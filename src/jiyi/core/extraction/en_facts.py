@@ -73,6 +73,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         rf"i'll be |i'm turning |i am turning )(?P<x>{NUM_WORD})(?: years old| yrs old| yo| y/o|"
         rf" years young)?"
         r"(?: now| this year| next month| soon| last week| last month| yesterday| today| this week|"
+        r" in (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
         r" on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))?$",
         c,
         I_,
@@ -233,6 +234,14 @@ def home(c: str, ctx: Context) -> list[Hit]:
                 )
             )
         return hits
+    m = re.match(
+        r"^(?P<x>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*) (?:is|'s) (?:my |our )?(?:new )?home(?: base)?"
+        r"(?: now| these days| for now)?$",
+        c,
+    )
+    if m and not re.match(r"^(?:It|This|That|Here|There|Home)$", m.group("x")):
+        where = place(m.group("x"))  # "Montreal is home now"
+        return [Hit(F, "location.home", "home.is", value=where, content=f"User lives in {where}")]
     m = _HOUSE.match(c)
     if m:
         where = place(m.group("x"))  # "we closed on a house in San Antonio (and moved in)"

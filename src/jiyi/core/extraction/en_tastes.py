@@ -143,7 +143,7 @@ _NEG = (
     r"(?:am|'m)? ?(?:scared|afraid|terrified) of|steer clear of|stay away from"
 )
 _POS = (
-    r"love|like|adore|enjoy|prefer|(?:am|'m)? ?(?:really )?into|(?:am|'m)? ?(?:a )?(?:big |"
+    r"love|like|adore|enjoy|prefer|(?:am|'m)? ?(?:really |more |mostly |totally |super )?into|(?:am|'m)? ?(?:a )?(?:big |"
     r"huge )?fan of|"
     r"(?:am|'m)? ?obsessed with|(?:am|'m)? ?crazy about|(?:am|'m)? ?interested in|(?:am|"
     r"'m)? ?big on|"

@@ -13,7 +13,7 @@ from jiyi.core.extraction.en_common import IM, place
 from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE
-from jiyi.core.extraction.lexicon_places import FIELDS_EN
+from jiyi.core.extraction.lexicon_places import COMPANIES_EN, FIELDS_EN
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
@@ -150,6 +150,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
         and not DRINK_RE.search(said)
         and not DRINK_RE.search(singular)
         and not is_place_en(said)
+        and not (  # "I switched to the drums": an employer is named, not a thing
+            re.search(r"\bswitched to\b", c, I_)
+            and not re.match(r"[A-Z0-9]", said)
+            and said.lower() not in COMPANIES_EN
+        )
     ):
         return [_employer(said, "employer.change")]
     m = re.match(
@@ -178,13 +183,15 @@ def work(c: str, ctx: Context) -> list[Hit]:
         rf"temp) as (?:an? )?|"
         r"i(?:'ve| have)? (?:just )?(?:got|been|was) promoted to (?:an? )?|"
         r"i'm (?:now )?working as (?:an? )?|"
+        r"(?:i )?(?:just |recently |finally )?(?:got |was |have been |'ve been )?promoted to (?:an? |the )?|"
         r"i(?:'ve| have)? (?:recently |just |finally )?(?:retrained|trained|qualified|requalified) as (?:an? )?|"
         r"i(?:'ve| have)? (?:recently |just |finally )?(?:became|become) (?:an? )?|"
         r"i'm working as (?:an? )?|my job is (?:an? )?|"
         r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?)"
         r"(?: (?:at|for|with|of) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?"
         r"(?: from (?P<origin>[A-Z][\w .'-]+?))?(?: now| these days| full[- ]time| part[- ]time|"
-        r" by trade)?$",
+        r" by trade| this (?:spring|summer|fall|autumn|winter|year|month|week)| last (?:month|week|year)|"
+        r" recently)?$",
         c,
         I_,
     )

@@ -18,7 +18,7 @@ from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_tastes import drink_type_word
 from jiyi.core.models import MemoryKind
 
-__all__ = ["bare_value"]
+__all__ = ["bare_replacement", "bare_value"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
 _LEAD_ZH = r"^(?:应该|其实|而)?(?:是|在|住在|住|搬到|搬去|喝|叫)?"
@@ -69,3 +69,23 @@ def bare_value(clause: str, lang: str) -> list[Hit]:
     if hit := drink_type(text.lower(), clause):
         return [hit]
     return []
+
+
+def bare_replacement(clause: str, lang: str) -> Hit | None:
+    """A bare value of no recognisable kind that replaces a value the user named as wrong
+    ("I meant cashews, not peanuts" / "不是芒果，是菠萝"): a slot-less hit whose slot is the
+    one that holds the wrong value, resolved against what is stored (the write path does it,
+    by value, never by similarity). None when the clause is more than a value."""
+    text = clean_value(clause)
+    if lang == "zh":
+        text = re.sub(r"(?:才对|就对了|没错|哈|啦|了)+$", "", re.sub(_LEAD_ZH, "", text))
+        ok = 1 <= len(text) <= 8 and not re.search(r"[我你他她它们的是不吗呢吧？?]", text)
+    else:
+        text = re.sub(_LEAD_EN, "", text, flags=re.IGNORECASE).strip()
+        text = re.sub(r"^(?:a|an|the|my)\s+", "", text, flags=re.IGNORECASE)
+        ok = 1 <= len(text.split()) <= 3 and not re.search(
+            r"\b(?:i|i'm|you|he|she|it|they|we|is|are|was|not|no)\b", text, re.IGNORECASE
+        )
+    if not ok:
+        return None
+    return Hit(F, "", "bare.replaces", value=text)

@@ -23,7 +23,7 @@ from jiyi.core.extraction.en_people import mentioned_en
 from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
-from jiyi.core.extraction.infer import bare_value
+from jiyi.core.extraction.infer import bare_replacement, bare_value
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
 from jiyi.core.extraction.merge import add_hit, fold_apposition, in_script, script_of
 from jiyi.core.extraction.segment import (
@@ -203,16 +203,21 @@ def _candidate(
     metadata = {"rule": hit.rule, "lang": lang, "polarity": hit.polarity, "object": hit.obj}
     # Keyed slots (pref.茶, health.allergy.花生) hold a polarity; others say their value.
     value = hit.value if hit.value is not None else hit.polarity
+    if hit.rule == "bare.replaces":  # admitted as a correction; its slot is resolved on write
+        content = third_person_zh(clause) if lang == "zh" else third_person_en(clause)
     return Candidate(
         kind=hit.kind,
-        topic=hit.topic,
+        topic=hit.topic or None,
         value=value,
         content=content,
         # What was understood counts too: "Peanuts make me break out" is an allergy.
         # (a rule that reads the clause as how today is going weighs the whole message)
-        importance=score_importance(
-            f"{quote} {content}" + (f" {msg.content}" if hit.rule.endswith(".today") else ""),
-            hit.kind,
+        importance=max(
+            score_importance(
+                f"{quote} {content}" + (f" {msg.content}" if hit.rule.endswith(".today") else ""),
+                hit.kind,
+            ),
+            0.6 if hit.rule == "bare.replaces" else 0.0,
         ),
         confidence=CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED,
         quote=quote,
@@ -353,6 +358,8 @@ class RuleExtractor:
             if not hits and (strong or replaces or pending or ahead or (correcting and first)):
                 lang = "zh" if has_cjk(clause) else "en"
                 hits = bare_value(clause, lang)  # 说错了，是1990年 / I meant Lisbon
+            if not hits and (replaces or pending or ahead) and (named := bare_replacement(clause, lang)):
+                hits = [named]  # I meant cashews, not peanuts: the slot that holds "peanuts"
             for hit in hits:
                 if hit.value is not None and _NO_VALUE.fullmatch(hit.value.strip()):
                     continue  # "我住在那边" with nothing named before: no value to keep
