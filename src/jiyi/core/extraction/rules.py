@@ -122,7 +122,9 @@ _DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably n
 # A clause that names the user (or their family) again after one about someone else.
 _SELF = re.compile(r"^(?:我|咱|i\b|i'm|i've|my\b|we\b|our\b)", re.IGNORECASE)
 # "我其实是…" / "我女儿其实叫果果": the marker sits after the subject.
-_INNER_MARKER_ZH = re.compile(r"^(?P<s>我[^，,其实际事]{0,5}?)(?:其实|实际上|事实上)")
+_INNER_MARKER_ZH = re.compile(r"^(?P<s>我[^，,其实际事应]{0,5}?)(?:其实|实际上|事实上|应该是)")
+# "…才对 / …才是对的": the value before it is the right one (a correction)
+_RIGHT_TAIL_ZH = re.compile(r"(?:才对|才是对的|才是|就对了)(?:啦|哦|呀|的)?$")
 # A tail naming the wrong value: "我妹妹叫李静不是李婷", "I was born in 1986 not 1987".
 _NOT_TAIL_ZH = re.compile(r"(?<=[\u4e00-\u9fff\w])[，,]?(?:而)?不是(?P<y>[^，,。不]{1,12})$")
 _NOT_TAIL_EN = re.compile(
@@ -183,6 +185,8 @@ def _prepare(clause: str) -> tuple[str, bool, str | None]:
             corrected = corrected or stripped != text
             text = stripped
     text = _TRAILING_EN.sub("", text).strip()
+    if (right := _RIGHT_TAIL_ZH.search(text)) and right.start() >= 2:
+        text, corrected = text[: right.start()].strip(), True
     text, replaces = _not_tail(text)
     return text, corrected or replaces is not None, replaces
 
