@@ -27,6 +27,9 @@ from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
+_CHILDREN = frozenset({"son", "daughter", "child", "kid", "grandchild", "grandson", "granddaughter"})
+
+
 def _is_city(word: str) -> bool:
     from jiyi.core.extraction.lexicon_places import CITIES_EN
 
@@ -206,7 +209,12 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         and n.group("x").split()[-1].lower() not in ("fan", "lover")
     ):
         return [Hit(F, f"{key}.job", "family.job", value=n.group("x").lower())]
-    if n := re.match(r"^(?:goes to|attends|is at|started at) (?P<x>[A-Z][\w .'-]+)$", rest):
+    n = re.match(r"^(?:is|'s) (?:now )?(?:at|with) (?P<x>[A-Z][\w&.' -]+?)(?: now| these days)?$", rest)
+    if n and key.split(".")[1] not in _CHILDREN:  # "(my husband left IBM,) he's at Oracle now"
+        return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
+    if n := re.match(
+        r"^(?:goes to|attends|is at|started at|is now at|'s at) (?P<x>[A-Z][\w .'-]+?)(?: now)?$", rest
+    ):
         return [
             Hit(F, f"{key}.school", "family.school", value=place(n.group("x")))
         ]  # "goes to Oak Park"

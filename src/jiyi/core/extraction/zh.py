@@ -17,7 +17,13 @@ from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_zh
 from jiyi.core.extraction.topics import clean_value, slug
-from jiyi.core.extraction.zh_common import CHANGE_RE, REL, normalise_zh, third_person_zh
+from jiyi.core.extraction.zh_common import (
+    CHANGE_RE,
+    REL,
+    drop_when_lead,
+    normalise_zh,
+    third_person_zh,
+)
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, regimen, traits
 from jiyi.core.extraction.zh_habits import habit, habit_change
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
@@ -424,6 +430,9 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         # 我三月份刚从字节离职: the fact, without the time it was said to happen
         hits = _match_rules(clause.replace(window.expression, "", 1), ctx, _FACTS)
         hits = [h for h in hits if not h.topic.endswith(".about")]  # the time was the point
+    if all(h.topic.endswith(".about") for h in hits) and (undated := drop_when_lead(clause)) != clause:
+        # 我们家年初搬到佛山了 / 我爸前阵子调到天津了: the fact, without when it happened
+        hits = [h for h in _match_rules(undated, ctx, _FACTS) if not h.topic.endswith(".about")] or hits
     if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
         hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
     if not hits:

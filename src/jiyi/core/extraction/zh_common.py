@@ -10,6 +10,7 @@ from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.models import MemoryKind
 
 __all__ = [
+    "drop_when_lead",
     "ADV",
     "CHANGE_RE",
     "NUM",
@@ -175,10 +176,6 @@ def normalise_zh(clause: str) -> str:
         rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})都(?=是|在)", "我", clause
     )  # 我和老公都是做IT的
     clause = re.sub(r"^我(?:们)?是(?=在|从)", "我", clause)  # 我是在腾讯上班 = 我在腾讯上班
-    # 我们家年初搬到佛山了 / 我爸前阵子调到天津了: when, said after the subject, is not the fact
-    clause = re.sub(
-        rf"^(?P<s>(?:我们家|我们|我家|我)(?:的)?(?:{REL})?)(?:{_WHEN_LEAD})+(?=..)", r"\g<s>", clause
-    )
     # 我儿子读的是四年级 / 我画的是油画: the cleft says the same as 读四年级 / 画油画
     clause = re.sub(
         r"^(?P<s>[^，,的]{1,6}?)(?P<v>读|上|念|学|做|当|干|养|画|玩|打|弹|练|开|考)的(?:其实|应该)?是(?=.)",
@@ -186,6 +183,13 @@ def normalise_zh(clause: str) -> str:
         clause,
     )
     return clause
+
+
+def drop_when_lead(clause: str) -> str:
+    """我们家年初搬到佛山了 → 我们家搬到佛山了: when, said after the subject, is not the fact."""
+    return re.sub(
+        rf"^(?P<s>(?:我们家|我们|我家|我)(?:的)?(?:{REL})?)(?:{_WHEN_LEAD})+(?=..)", r"\g<s>", clause
+    )
 
 
 _WHEN_LEAD = (
