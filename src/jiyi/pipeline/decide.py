@@ -65,7 +65,9 @@ _SWITCH = re.compile(
 )
 
 
-def _drink_family(c: Candidate, scope: Scope, store: MemoryStore, pending: Pending) -> list[MemoryItem]:
+def _drink_family(
+    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
     """A new drink of a category (``diet.tea.type`` = 普洱) said as a switch replaces the drink
     of that category the user said they liked (``pref.茉莉花茶``): one slot family, the
     category's usual drink, whether it was stored as an order or as a like."""
@@ -83,7 +85,8 @@ def _drink_family(c: Candidate, scope: Scope, store: MemoryStore, pending: Pendi
         m
         for m in liked
         if m.status == Status.ACTIVE
-        and DRINKS.get(m.topic.split(".", 1)[1].replace("_", " "), ("", False))[0] == parts[1]
+        and DRINKS.get((m.topic or ".").split(".", 1)[1].replace("_", " "), ("", False))[0]
+        == parts[1]
     ]
 
 
@@ -91,7 +94,9 @@ def _drink_family(c: Candidate, scope: Scope, store: MemoryStore, pending: Pendi
 _BLACK = re.compile(r"^(?:黑咖啡|清咖|纯黑咖啡|black(?: coffee)?|black americano)$", re.IGNORECASE)
 
 
-def _milk_family(c: Candidate, scope: Scope, store: MemoryStore, pending: Pending) -> list[MemoryItem]:
+def _milk_family(
+    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
     """Milk now taken in a drink (``diet.coffee.milk`` = 加燕麦奶) contradicts the order that
     said it had none (``diet.coffee.type`` = 黑咖啡): a value of one slot implies another's."""
     parts = (c.topic or "").split(".")

@@ -308,8 +308,9 @@ _NOT_ITEM = re.compile(
 )
 
 
+_PETS = "|".join(sorted(map(re.escape, PETS_EN), key=len, reverse=True))
 _FAMILY_PET = re.compile(
-    rf"^(?:my|our) \w+'s (?:{DESC})(?:{'|'.join(sorted(map(re.escape, PETS_EN), key=len, reverse=True))})\b",
+    rf"^(?:my|our) \w+'s (?:{DESC})(?:{_PETS})\b",
     re.IGNORECASE,
 )
 

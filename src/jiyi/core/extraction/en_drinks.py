@@ -43,13 +43,15 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"(?: an?)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|"
         r"moved) (?:over )?(?:from .+? )?to "
         r"(?P<y>.+)$|"
-        r"^i(?:'ve| have)? (?:started|been|gone back to|switched to) (?:drinking|ordering|getting|having) "
+        r"^i(?:'ve| have)? (?:started|been|gone back to|switched to) (?:drinking|ordering|"
+        r"getting|having) "
         r"(?P<z>.+)$|"
         r"^my (?:usual|go-to|regular|standard|daily) (?:order|drink|coffee)? ?(?:is|"
         r"'s) (?:an? )?(?P<w>.+)$|"
         r"^(?:i'm|i am) (?:more of |mostly |usually |really |definitely )?(?:an? )?(?P<v>.+?) "
         r"(?:person|girl|guy|drinker)(?: these days| now)?$|"
-        r"^(?:now |these days |nowadays )?(?:it's|it is|it's all) (?:an? )?(?P<u>.+?)(?: all the way)?"
+        r"^(?:now |these days |nowadays )?(?:it's|it is|"
+        r"it's all) (?:an? )?(?P<u>.+?)(?: all the way)?"
         r"(?: for me)?(?: now| these days)?$|^i(?:'ve| have)? moved on to (?:an? )?(?P<t>.+)$",
         c,
         I_,
@@ -76,7 +78,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         )  # fmt: skip
         word = clean_value(said).lower()
         word = re.sub(  # "two cups of green tea": the drink, not how much of it
-            r"^(?:(?:a|an|one|two|three|four|\d+|a couple of|a few|several|lots of)\s+)?(?:big |small |"
+            r"^(?:(?:a|an|one|two|three|four|\d+|a couple of|a few|several|lots of)\s+)?(?:big |"
+            r"small |"
             r"large )?(?:cups?|glass(?:es)?|mugs?|pots?|bottles?|cans?|pints?)\s+of\s+",
             "",
             word,

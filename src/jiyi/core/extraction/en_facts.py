@@ -31,10 +31,13 @@ _NATIONALITIES = word_set(
 
 # A home bought or rented somewhere, and moved into: where the user lives now.
 _HOUSE = re.compile(
-    r"^(?:we|i)(?:'ve| have)? (?:just |finally |recently |officially )?(?:closed on|bought|purchased|"
-    r"got|rented|found|signed (?:a|the) lease (?:on|for)) (?:a|an|our|my|the) (?:new |first |little )?"
+    r"^(?:we|i)(?:'ve| have)? (?:just |finally |recently |officially )?(?:closed on|bought|"
+    r"purchased|"
+    r"got|rented|found|signed (?:a|the) lease (?:on|for)) (?:a|an|our|my|the) (?:new |first |"
+    r"little )?"
     r"(?:house|home|place|flat|apartment|condo|townhouse|townhome|bungalow) (?:in|over in|out in|"
-    r"down in|up in) (?P<x>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*)(?P<mv>,? and (?:we |i )?(?:just |finally )?"
+    r"down in|up in) (?P<x>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*)(?P<mv>,? and (?:we |i )?(?:just |"
+    r"finally )?"
     r"moved in\b.*)?$",
     re.IGNORECASE,
 )
@@ -73,7 +76,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         rf"i'll be |i'm turning |i am turning )(?P<x>{NUM_WORD})(?: years old| yrs old| yo| y/o|"
         rf" years young)?"
         r"(?: now| this year| next month| soon| last week| last month| yesterday| today| this week|"
-        r" in (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
+        r" in (?:january|february|march|april|may|june|july|august|september|october|november|"
+        r"december)|"
         r" on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))?$",
         c,
         I_,
@@ -251,7 +255,8 @@ def home(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["house_en"] = where
         return []
     if (where := ctx.extra.get("house_en")) and re.match(
-        r"^(?:and )?(?:(?:we|i)(?:'ve| have)? )?(?:just |finally |already |now )?(?:moved|moving) in\b",
+        r"^(?:and )?(?:(?:we|i)(?:'ve| have)? )?(?:just |finally |already |now )?(?:moved|"
+        r"moving) in\b",
         c,
         I_,
     ):  # "…, and moved in on Saturday": the house just named is home now

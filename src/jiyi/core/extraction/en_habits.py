@@ -92,7 +92,14 @@ def _activity_key(phrase: str) -> str:
     while words and words[0] in ("go", "going", "do", "doing", "play", "playing", "i", "to"):
         words = words[1:]  # "go swimming", "doing yoga", "playing tennis"
     words = [_lemma(words[0]), *words[1:]] if words else words
-    if len(words) > 1 and words[-1] in ("classes", "class", "sessions", "session", "lessons", "lesson"):
+    if len(words) > 1 and words[-1] in (
+        "classes",
+        "class",
+        "sessions",
+        "session",
+        "lessons",
+        "lesson",
+    ):
         words = words[:-1]  # "I do spin classes" is spinning
     core = " ".join(words)
     return slug(_ALIASES.get(core, core))
@@ -115,7 +122,10 @@ def _schedule(c: str) -> str:
 
 
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?|weeknights?"
-_PART = r"(?: and (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?(?: (?:mornings?|afternoons?|evenings?|nights?))?"
+_PART = (
+    r"(?: and (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?"
+    r"(?: (?:mornings?|afternoons?|evenings?|nights?))?"
+)
 _FIXTURE = (
     r"[\w' -]*?(?:lessons?|class(?:es)?|practice|training|rehearsals?|sessions?|therapy|"
     r"tutoring|choir|league|club|shifts?|appointments?)"
@@ -133,10 +143,12 @@ _FIXTURE_RE = re.compile(
 )
 # "My piano lessons got moved to Friday evenings" / "Swim practice is on Sundays now".
 _MOVED_RE = re.compile(
-    rf"^(?:my |our |the )?(?P<x>{_FIXTURE}|[a-z]+ing|{_SPORT}) (?:(?:got|have been|has been|was|were|are|is|"
+    rf"^(?:my |our |the )?(?P<x>{_FIXTURE}|[a-z]+ing|{_SPORT}) (?:(?:got|have been|has been|was|"
+    rf"were|are|is|"
     rf"'s|'re) )?(?:moved|changed|switched|rescheduled|pushed|shifted|bumped)(?: back| over)? "
     rf"(?:to|till|until) (?P<d>(?:{_DAY}){_PART})(?: now| instead)?$|"
-    rf"^(?:my |our |the )?(?P<y>{_FIXTURE}|[a-z]+ing|{_SPORT}) (?:is|are|'s|'re) (?:now )?(?:on|every) "
+    rf"^(?:my |our |the )?(?P<y>{_FIXTURE}|[a-z]+ing|{_SPORT}) (?:is|are|'s|'re) (?:now )?(?:on|"
+    rf"every) "
     rf"(?P<e>(?:{_DAY}){_PART}) (?:now|instead|these days)$",
     I_,
 )

@@ -27,7 +27,9 @@ from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
-_CHILDREN = frozenset({"son", "daughter", "child", "kid", "grandchild", "grandson", "granddaughter"})
+_CHILDREN = frozenset(
+    {"son", "daughter", "child", "kid", "grandchild", "grandson", "granddaughter"}
+)
 
 
 def _is_city(word: str) -> bool:
@@ -161,7 +163,8 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         r"up to|will be in|"
         r"goes into) (?:now )?(?:in )?(?:the )?"
         r"(?P<x>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
-        r"tenth|eleventh|twelfth) grade(?: now| this year)?$|^is (?:now )?a (?P<y>freshman|sophomore|junior|senior)\b|"
+        r"tenth|eleventh|twelfth) grade(?: now| this year)?$|^is (?:now )?a (?P<y>freshman|"
+        r"sophomore|junior|senior)\b|"
         r"^is (?:now )?an? (?P<w>\d{1,2})(?:st|nd|rd|th) grader(?: now)?$|"
         r"^(?:is in|just started|started|goes to|is at) (?P<z>kindergarten|preschool|pre-k|daycare|"
         r"nursery|middle school|high school|college|elementary school|primary school|uni|"
@@ -198,7 +201,8 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         value = "no" if re.search(r"\b(?:not|no longer|n't)\b", rest, I_) else "yes"
         return [Hit(F, f"{key}.health.{slot}", "family.health", value=value)]
     n = re.match(
-        r"^(?:is|works as|is now|became|has become|retrained as|trained as|qualified as|is working as)"
+        r"^(?:is|works as|is now|became|has become|retrained as|trained as|qualified as|"
+        r"is working as)"
         r" (?:now )?(?:an? )?(?P<x>[a-z][a-z -]*?)(?: at (?P<y>.+?))?(?: now)?$",
         rest,
         I_,
@@ -209,21 +213,27 @@ def _attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         and n.group("x").split()[-1].lower() not in ("fan", "lover")
     ):
         return [Hit(F, f"{key}.job", "family.job", value=n.group("x").lower())]
-    n = re.match(r"^(?:is|'s) (?:now )?(?:at|with) (?P<x>[A-Z][\w&.' -]+?)(?: now| these days)?$", rest)
+    n = re.match(
+        r"^(?:is|'s) (?:now )?(?:at|with) (?P<x>[A-Z][\w&.' -]+?)(?: now| these days)?$", rest
+    )
     if n and key.split(".")[1] not in _CHILDREN:  # "(my husband left IBM,) he's at Oracle now"
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
     if n := re.match(
-        r"^(?:goes to|attends|is at|started at|is now at|'s at) (?P<x>[A-Z][\w .'-]+?)(?: now)?$", rest
+        r"^(?:goes to|attends|is at|started at|is now at|'s at) (?P<x>[A-Z][\w .'-]+?)(?: now)?$",
+        rest,
     ):
         return [
             Hit(F, f"{key}.school", "family.school", value=place(n.group("x")))
         ]  # "goes to Oak Park"
-    if (n := re.match(
-        r"^(?:works|is working|is based) in (?P<x>.+?)(?: now)?$|^(?:got |was |has been |just got )?"
-        r"(?:transferred|posted|relocated|sent) (?:to|out to) (?P<y>.+?)(?: for work| now)?$",
-        rest,
-        I_,
-    )) and _is_city(w := place(n.group("x") or n.group("y"))):
+    if (
+        n := re.match(
+            r"^(?:works|is working|is based) in (?P<x>.+?)(?: now)?$|^(?:got |was |has been |"
+            r"just got )?"
+            r"(?:transferred|posted|relocated|sent) (?:to|out to) (?P<y>.+?)(?: for work| now)?$",
+            rest,
+            I_,
+        )
+    ) and _is_city(w := place(n.group("x") or n.group("y"))):
         return [Hit(F, f"{key}.home", "family.home", value=w)]  # "my dad got transferred to Dallas"
     if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_):
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]

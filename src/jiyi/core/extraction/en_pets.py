@@ -102,11 +102,13 @@ def _intro(ctx: Context, hit: Hit) -> list[Hit]:
 
 # A relative's pet is the family's ("my son's goldfish"); "the <pet>" said by its owner is
 # theirs ("the goldfish isn't Bubbles anymore").
-_OWNER = rf"(?:(?i:my|our) (?:(?i:{'|'.join(sorted(RELATIONS_EN, key=len, reverse=True))})'s )?|(?i:the) )"
+_RELS = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
+_OWNER = rf"(?:(?i:my|our) (?:(?i:{_RELS})'s )?|(?i:the) )"
 # Someone renamed it: "Owen renamed him Captain", "the kids started calling her Pickles".
 _RENAME_EN = re.compile(
     rf"^(?:(?:we|i|they|the kids|the children|[a-z]+|my \w+|our \w+)(?:'ve| have| had)? "
-    rf"(?:just |finally |officially |now )?)?(?:renamed|re-named|started calling|now calls?|calls?|changed)"
+    rf"(?:just |finally |officially |now )?)?(?:renamed|re-named|started calling|now calls?|"
+    rf"calls?|changed)"
     rf" (?:him|her|it|them|the (?:{_PET})|our (?:{_PET})|my (?:{_PET}))(?:'s name)?"
     r"(?: to)? (?P<x>[A-Z][a-z]+)(?: now| instead)?$",
     I_,
@@ -198,7 +200,8 @@ def pet(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:(?i:we|i)(?:'ve|"
         r" have)? (?:just )?renamed (?P<a>[A-Z][a-z]+)(?: to)? (?P<x>[A-Z][a-z]+)|"
-        r"(?P<b>[A-Z][a-z]+)(?:'s name is(?: actually| now| really)?| is actually called| is actually named|"
+        r"(?P<b>[A-Z][a-z]+)(?:'s name is(?: actually| now| really)?| is actually called|"
+        r" is actually named|"
         r"'s actually called| is now| 's now|"
         r" goes by| is called| is named| answers to) (?P<y>[A-Z][a-z]+)(?: now)?)$",
         c,

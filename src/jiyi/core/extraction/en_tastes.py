@@ -37,15 +37,22 @@ def diet(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
-    m = m or re.match(
-        rf"^i(?:'ve| have)? (?:gave|given|give) up (?:on )?(?:being )?(?:an? |the )?(?P<x>{_STYLES})"
-        rf"(?: diet)?(?: now| any ?more)?$|"
-        rf"^i(?:'ve| have)? (?:quit|stopped|dropped|ditched|abandoned|ended) (?:doing |being )?(?:an? |"
-        rf"the )?(?P<y>{_STYLES})(?: diet)?(?: now| any ?more)?$|"
-        rf"^(?P<z>{_STYLES})(?: diet)? (?:is|was) (?:over|done|not for me)\b",
-        c,
-        I_,
-    ) if re.search(rf"\b(?:{_STYLES})\b", c, I_) else m
+    m = (
+        m
+        or re.match(
+            rf"^i(?:'ve| have)? (?:gave|given|give) up (?:on )?(?:being )?(?:an? |"
+            rf"the )?(?P<x>{_STYLES})"
+            rf"(?: diet)?(?: now| any ?more)?$|"
+            rf"^i(?:'ve| have)? (?:quit|stopped|dropped|ditched|abandoned|ended) (?:doing |"
+            rf"being )?(?:an? |"
+            rf"the )?(?P<y>{_STYLES})(?: diet)?(?: now| any ?more)?$|"
+            rf"^(?P<z>{_STYLES})(?: diet)? (?:is|was) (?:over|done|not for me)\b",
+            c,
+            I_,
+        )
+        if re.search(rf"\b(?:{_STYLES})\b", c, I_)
+        else m
+    )
     if m and not m.groupdict().get("x") and m.groupdict().get("z"):
         style = m.group("z").lower()
         return [Hit(P, "diet.style", "diet.style", value=f"not {style}", correction=True,
@@ -64,7 +71,8 @@ def diet(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     m = re.match(
-        rf"^(?:{IM} (?:a |strictly |fully |mostly |now |also |basically |just |still )*|i eat (?:an? )?|"
+        rf"^(?:{IM} (?:a |strictly |fully |mostly |now |also |basically |just |still )*|"
+        rf"i eat (?:an? )?|"
         rf"i follow an? |i(?:'m| am) (?:just |now |still )*(?:doing |on an? |following an? )|"
         rf"i keep |"
         r"i(?:'m| am) on an? |i(?:'ve| have)? (?:switched|moved|changed) to (?:an? )?|i(?:'ve|"
@@ -143,7 +151,8 @@ _NEG = (
     r"(?:am|'m)? ?(?:scared|afraid|terrified) of|steer clear of|stay away from"
 )
 _POS = (
-    r"love|like|adore|enjoy|prefer|(?:am|'m)? ?(?:really |more |mostly |totally |super )?into|(?:am|'m)? ?(?:a )?(?:big |"
+    r"love|like|adore|enjoy|prefer|(?:am|'m)? ?(?:really |more |mostly |totally |super )?into|"
+    r"(?:am|'m)? ?(?:a )?(?:big |"
     r"huge )?fan of|"
     r"(?:am|'m)? ?obsessed with|(?:am|'m)? ?crazy about|(?:am|'m)? ?interested in|(?:am|"
     r"'m)? ?big on|"

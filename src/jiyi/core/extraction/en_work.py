@@ -183,14 +183,17 @@ def work(c: str, ctx: Context) -> list[Hit]:
         rf"temp) as (?:an? )?|"
         r"i(?:'ve| have)? (?:just )?(?:got|been|was) promoted to (?:an? )?|"
         r"i'm (?:now )?working as (?:an? )?|"
-        r"(?:i )?(?:just |recently |finally )?(?:got |was |have been |'ve been )?promoted to (?:an? |the )?|"
-        r"i(?:'ve| have)? (?:recently |just |finally )?(?:retrained|trained|qualified|requalified) as (?:an? )?|"
+        r"(?:i )?(?:just |recently |finally )?(?:got |was |have been |"
+        r"'ve been )?promoted to (?:an? |the )?|"
+        r"i(?:'ve| have)? (?:recently |just |finally )?(?:retrained|trained|qualified|"
+        r"requalified) as (?:an? )?|"
         r"i(?:'ve| have)? (?:recently |just |finally )?(?:became|become) (?:an? )?|"
         r"i'm working as (?:an? )?|my job is (?:an? )?|"
         r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?)"
         r"(?: (?:at|for|with|of) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?"
         r"(?: from (?P<origin>[A-Z][\w .'-]+?))?(?: now| these days| full[- ]time| part[- ]time|"
-        r" by trade| this (?:spring|summer|fall|autumn|winter|year|month|week)| last (?:month|week|year)|"
+        r" by trade| this (?:spring|summer|fall|autumn|winter|year|month|week)| last (?:month|"
+        r"week|year)|"
         r" recently)?$",
         c,
         I_,

@@ -159,7 +159,9 @@ def _not_tail(text: str) -> tuple[str, str | None]:
     """Split off a tail that names the value being replaced."""
     m = _NOT_TAIL_ZH.search(text)
     if m and m.start() >= 2:  # 是叫豆浆不是豆花啦: the particle is not part of the value
-        return text[: m.start()].strip(), re.sub(r"[了啦呀啊哦吧呢嘛哈]+$", "", m.group("y")).strip()
+        return text[: m.start()].strip(), re.sub(
+            r"[了啦呀啊哦吧呢嘛哈]+$", "", m.group("y")
+        ).strip()
     m = _NOT_TAIL_EN.search(text)
     if m:
         before = text[: m.start("pre") + 1]
@@ -233,6 +235,20 @@ def _candidate(
         observed_at=observed,
         metadata={k: v for k, v in metadata.items() if v is not None},
     )
+
+
+def _fold_relative_about(found: dict[str, Candidate], lang: str) -> None:
+    """One memory per relative per message: "My husband left IBM, he's at Oracle now" is the
+    employer, told with what led to it, not also a vague "about" memory of the husband."""
+    for topic in [t for t in found if t.startswith("family.") and t.endswith(".about")]:
+        who = topic[: -len("about")]
+        said = [c for t, c in found.items() if t.startswith(who) and t != topic]
+        if len(said) == 1 and not said[0].topic.startswith(who + "pref"):  # type: ignore[union-attr]
+            about = found.pop(topic)
+            sep = "，" if lang == "zh" else "; "
+            if about.content not in said[0].content:
+                said[0].content = f"{about.content}{sep}{said[0].content}"
+            said[0].quote = f"{about.quote}{sep}{said[0].quote}" if about.quote else said[0].quote
 
 
 class RuleExtractor:
@@ -362,7 +378,11 @@ class RuleExtractor:
             if not hits and (strong or replaces or pending or ahead or (correcting and first)):
                 lang = "zh" if has_cjk(clause) else "en"
                 hits = bare_value(clause, lang)  # 说错了，是1990年 / I meant Lisbon
-            if not hits and (replaces or pending or ahead) and (named := bare_replacement(clause, lang)):
+            if (
+                not hits
+                and (replaces or pending or ahead)
+                and (named := bare_replacement(clause, lang))
+            ):
                 hits = [named]  # I meant cashews, not peanuts: the slot that holds "peanuts"
             for hit in hits:
                 if hit.value is not None and _NO_VALUE.fullmatch(hit.value.strip()):
@@ -374,6 +394,7 @@ class RuleExtractor:
                 cand.is_correction = cand.is_correction or bool(pending)
                 add_hit(found, hit, cand, clause, raw, lang)
         fold_apposition(found)
+        _fold_relative_about(found, lang="zh" if has_cjk(text) else "en")
         if trad:
             for cand in found.values():
                 cand.content = in_script(cand.content, script)

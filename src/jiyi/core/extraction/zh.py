@@ -349,11 +349,7 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
         slot.endswith(".name") and not re.match(r"^(?:现在|改|已经|是)*(?:改名)?叫", c)
     ):
         return []
-    if (
-        slot == "work.employer"
-        and _ROLE_VERB.search(m.group("v") or "")
-        and not _is_org_zh(value)
-    ):
+    if slot == "work.employer" and _ROLE_VERB.search(m.group("v") or "") and not _is_org_zh(value):
         slot = "work.role"  # 我离开超商了，现在在做房仲: the job now, not a company
     template = _TEMPLATES.get(slot)
     if template is None and slot.endswith(".name"):  # 豆豆改名了，现在叫球球
@@ -388,7 +384,9 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     clause = normalise_zh(clause)
     if place := ctx.extra.get("place_zh"):  # 我老家成都的，现在也还住在那: 那 is 成都
         # (公司把我调到无锡了，)这周已经搬过去住了: moved to the place just named
-        clause = re.sub(r"搬(?:过去|过来|去那[儿里边]?|到那[儿里边]?)(?=住|了|$)", f"搬到{place}", clause)
+        clause = re.sub(
+            r"搬(?:过去|过来|去那[儿里边]?|到那[儿里边]?)(?=住|了|$)", f"搬到{place}", clause
+        )
         clause = re.sub(
             r"(?<=[住在待])(?:那|这)[儿里边]?(?=$|工作|上班|上学|读书|住|生活|定居|安家)",
             place,
@@ -412,11 +410,15 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             if hits and hits[0].topic.endswith(".about") and ("我" in clause or not describes):
                 hits = []  # about the user again, or too little to say
             about = ctx.extra.get("family_about")
-            if hits and about and not hits[0].topic.endswith(".about") and about[0].startswith(
-                hits[0].topic.rsplit(".", 1)[0] + "."
+            if (
+                hits
+                and about
+                and not hits[0].topic.endswith(".about")
+                and about.startswith(hits[0].topic.rsplit(".", 1)[0] + ".")
             ):  # 我妹妹毕业了，已经回长沙工作了: one memory, the attribute with what led to it
-                hits[0].drop = about[0]
-                hits[0].content = f"{about[1]}，{third_person_zh(inherited).removeprefix('用户的')}"
+                hits[0].drop = about
+                said = third_person_zh(inherited).removeprefix("用户的")
+                hits[0].content = f"{ctx.extra.get('family_about_text', '')}，{said}"
     if not hits:
         if clause.startswith("我") and not re.match(r"^我(?:们)?(?:家|的)", clause):
             ctx.extra.pop("family_zh", None)
@@ -430,9 +432,14 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         # 我三月份刚从字节离职: the fact, without the time it was said to happen
         hits = _match_rules(clause.replace(window.expression, "", 1), ctx, _FACTS)
         hits = [h for h in hits if not h.topic.endswith(".about")]  # the time was the point
-    if all(h.topic.endswith(".about") for h in hits) and (undated := drop_when_lead(clause)) != clause:
+    if (
+        all(h.topic.endswith(".about") for h in hits)
+        and (undated := drop_when_lead(clause)) != clause
+    ):
         # 我们家年初搬到佛山了 / 我爸前阵子调到天津了: the fact, without when it happened
-        hits = [h for h in _match_rules(undated, ctx, _FACTS) if not h.topic.endswith(".about")] or hits
+        hits = [
+            h for h in _match_rules(undated, ctx, _FACTS) if not h.topic.endswith(".about")
+        ] or hits
     if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
         hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
     if not hits:
@@ -451,7 +458,7 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         if h.kind is S:
             ctx.extra["temporary"] = "1"
         if h.topic.startswith("family.") and h.topic.endswith(".about"):
-            ctx.extra["family_about"] = (h.topic, h.content)
+            ctx.extra["family_about"], ctx.extra["family_about_text"] = h.topic, h.content or ""
         if h.topic.endswith("pregnancy"):
             ctx.extra["expecting"] = "1"
     return hits

@@ -10,13 +10,13 @@ from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.models import MemoryKind
 
 __all__ = [
-    "drop_when_lead",
     "ADV",
     "CHANGE_RE",
     "NUM",
     "REL",
     "SEP",
     "date_value",
+    "drop_when_lead",
     "hedge_free",
     "name_value",
     "normalise_zh",
@@ -92,7 +92,9 @@ def place_value(value: str) -> str:
     value = clean_value(value)
     value = _DURATION.sub("", value)
     value = re.sub(
-        r"(?:去|来|住|啦|了|的|定居|生活|工作|上班|发展|那边|这边|和|与|跟|及|、)+$", "", clean_value(value)
+        r"(?:去|来|住|啦|了|的|定居|生活|工作|上班|发展|那边|这边|和|与|跟|及|、)+$",
+        "",
+        clean_value(value),
     )  # 在苏州工作和生活 → 苏州
     value = re.sub(r"^(?:了|到|在|去)", "", value)
     return clean_value(re.sub(r"^老家(?=..)", "", clean_value(value)))
@@ -188,7 +190,9 @@ def normalise_zh(clause: str) -> str:
 def drop_when_lead(clause: str) -> str:
     """我们家年初搬到佛山了 → 我们家搬到佛山了: when, said after the subject, is not the fact."""
     return re.sub(
-        rf"^(?P<s>(?:我们家|我们|我家|我)(?:的)?(?:{REL})?)(?:{_WHEN_LEAD})+(?=..)", r"\g<s>", clause
+        rf"^(?P<s>(?:我们家|我们|我家|我)(?:的)?(?:{REL})?)(?:{_WHEN_LEAD})+(?=..)",
+        r"\g<s>",
+        clause,
     )
 
 

@@ -77,7 +77,7 @@ def habit(c: str, ctx: Context) -> list[Hit]:
     if ctx.extra.get("temporary"):
         return []  # 这个月我都在上海，周末才回家: part of the temporary state, not a routine
     m = re.match(
-        r"^(?:我)?(?:(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末]+)?|天天|周末|工作日|"
+        r"^(?:我)?(?:现在|目前|如今|还是|依然|已经)*(?:(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末]+)?|天天|周末|工作日|"
         r"平时|一般|通常|经常|总是|常常|习惯(?:了)?|基本上?|坚持|几乎每天|每个周末|每隔.{1,3}|"
         r"(?:每逢|逢)?初一(?:和|、)?十五|每个?月初一)"
         r"(?:都|会|要|也|去)?(?P<x>.{2,})$",
@@ -104,7 +104,8 @@ _WHEN = re.compile(
 
 def _schedule(c: str) -> str:
     """每周一晚上去游泳 → 每周一晚上: when the routine happens, so a new time supersedes it."""
-    return "".join(_WHEN.findall(c)) or "yes"
+    often = re.findall(r"[\d一二两三四五六七八九十几]+(?:次|回|趟)", c)  # 每周三次: how often, too
+    return "".join(_WHEN.findall(c) + often) or "yes"
 
 
 def habit_change(c: str, ctx: Context) -> list[Hit]:

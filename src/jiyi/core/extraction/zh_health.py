@@ -80,8 +80,8 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
     parts = _allergens(said)
     return [
         Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes",
-            content=(f"用户对{part}{'不' if neg else ''}过敏" if len(parts) > 1 or said != m.group("x")
-                     else None))
+            content=(f"用户对{part}{'不' if neg else ''}过敏"
+                     if len(parts) > 1 or said != m.group("x") else None))
         for part in parts
         if (o := object_key(part))
     ]  # fmt: skip

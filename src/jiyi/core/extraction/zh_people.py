@@ -130,11 +130,14 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"{key}.job", "family.job", value=f"not {clean_value(m.group('x'))}",
                     correction=True)]  # fmt: skip
     m = re.match(
-        r"^(?:现在|目前|已经|后来)*(?:去|改|转行|转)(?:做|当|干|跑|开)(?P<x>[^，,]{1,8}?)(?:了)?$", rest
+        r"^(?:现在|目前|已经|后来)*(?:去|改|转行|转)(?:做|当|干|跑|开)(?P<x>[^，,]{1,8}?)(?:了)?$",
+        rest,
     )
     if m and ctx.extra.get("slot") == f"{key}.job":  # (不当老师了，)去做保险了
         ctx.extra.pop("slot", None)
-        return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")), correction=True)]
+        return [
+            Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")), correction=True)
+        ]
     m = re.match(r"^(?:现在|目前)?(?:是|当|做)(?:一名|一个|一位|个|名|位)?(?P<x>.+?)(?:的)?$", rest)
     if m and is_role(m.group("x")):
         return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]
@@ -342,7 +345,9 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
     ) and not (bare.group("old") and re.match(r"^[我你他她]", bare.group("old"))):
         ctx.extra["slot"] = f"pet.{ctx.extra.get('pet', 'pet')}.name"  # 豆豆改名了，现在叫球球
         return []
-    c = re.sub(r"^(?:我们家|我家|家里|咱家)(?=[\u4e00-\u9fffA-Za-z]{1,6}?(?:现在|已经|后来)*改)", "", c)
+    c = re.sub(
+        r"^(?:我们家|我家|家里|咱家)(?=[\u4e00-\u9fffA-Za-z]{1,6}?(?:现在|已经|后来)*改)", "", c
+    )
     m = re.match(
         r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:现在|已经|后来)*(?:改名|改叫|换名字|改名字|"
         r"(?<=现在)叫|(?<=后来)叫)"
@@ -443,12 +448,13 @@ def new_name(c: str, ctx: Context) -> list[Hit]:
     """A clause that renames a pet, and the name it goes by now when it says it; otherwise the
     next clause's "现在叫Y" fills the pet's name slot (``ctx.extra["slot"]``)."""
     slot = ctx.extra.get("slot")
-    if slot and slot.startswith("pet.") and slot.endswith(".name"):
-        if m := _CALLED_NOW.search(c):  # (给猫换了个名字，)现在都喊它布丁了
-            ctx.extra.pop("slot", None)
-            name = name_value(m.group("x"))
-            word = ctx.extra.get("pet_word", "宠物")
-            return [Hit(F, slot, "pet.renamed", value=name, correction=slot == "pet.pet.name",
+    if (
+        slot and slot.startswith("pet.") and slot.endswith(".name") and (m := _CALLED_NOW.search(c))
+    ):  # (给猫换了个名字，)现在都喊它布丁了
+        ctx.extra.pop("slot", None)
+        name = name_value(m.group("x"))
+        word = ctx.extra.get("pet_word", "宠物")
+        return [Hit(F, slot, "pet.renamed", value=name, correction=slot == "pet.pet.name",
                         content=f"用户的{word}现在叫{name}")]  # fmt: skip
     m = _RENAME_ZH.search(c)
     if not m:

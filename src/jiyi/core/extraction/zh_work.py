@@ -101,7 +101,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 correction=bool(re.search("了|改|现在", c)),
             )
         ]
-    m = re.match(r"^(?:我)?[^，,]{0,10}?(?:去|到)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:上班|工作)(?:了|啦)?$", c)
+    m = re.match(
+        r"^(?:我)?[^，,]{0,10}?(?:去|到)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:上班|工作)(?:了|啦)?$", c
+    )
     if m and is_place_zh(m.group("x")) and not re.search(r"明天|下周|下个月|要去|打算", c):
         return [Hit(F, "location.work", "work.commute", value=m.group("x"))]  # 每天搭高铁去台北上班
     m = re.match(rf"^(?:我)?{ADV}(?:上班|工作|返工)(?:在|喺)(?P<x>.+)$", c)
@@ -133,6 +135,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
         or ctx.extra.get("slot") == "work.employer"
     ):
         employer = re.sub(r"(?:工作|上班|了)+$", "", clean_value(m.group("x")))
+        if re.match(r"^(?:做|当|干|搞)(?=..)", employer):  # 转岗做产品了: a new job, same employer
+            role = clean_value(employer[1:])
+            return [Hit(F, "work.role", "role.change", value=role, correction=True,
+                        content=f"用户的工作是{role}")]  # fmt: skip
         if re.fullmatch(r"(?:一家)?新(?:公司|单位|东家|工作)", employer):
             employer = ""  # 我这周刚入职新公司: a new job, the company not named
         if employer and not re.search(r"什么|哪", employer):
@@ -188,14 +194,19 @@ def work(c: str, ctx: Context) -> list[Hit]:
             ),
             Hit(F, "work.role", "role.of", value=role, content=f"用户的工作是{role}"),
         ]
-    if m := re.match(
-        rf"^(?:我)?{ADV}(?:已经)?不(?:再)?(?:做|当|干)(?P<x>.+?)了$|"
-        rf"^(?!这|那)(?P<y>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:这行|这份工作|这活|的活|的工作)?(?:我)?{ADV}"
-        r"(?P<v>不干|不做|不当|干不下去|做不下去)了$",
-        c,
-    ) if not re.match(r"^(?!我)[^，,]{2,8}?(?:不做|不当|做不下去)了$", c) or is_role(
-        re.sub(r"(?:这行|这份工作|这活|的活|的工作)?(?:我)?(?:不做|不当|做不下去)了$", "", c)
-    ) else None:  # 我不当老师了 / 快递不干了: the job is over, what comes next replaces it
+    if (
+        m := re.match(
+            rf"^(?:我)?{ADV}(?:已经)?不(?:再)?(?:做|当|干)(?P<x>.+?)了$|"
+            rf"^(?!这|那)(?P<y>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:这行|这份工作|这活|的活|的工作)?(?:我)?{ADV}"
+            r"(?P<v>不干|不做|不当|干不下去|做不下去)了$",
+            c,
+        )
+        if not re.match(r"^(?!我)[^，,]{2,8}?(?:不做|不当|做不下去)了$", c)
+        or is_role(
+            re.sub(r"(?:这行|这份工作|这活|的活|的工作)?(?:我)?(?:不做|不当|做不下去)了$", "", c)
+        )
+        else None
+    ):  # 我不当老师了 / 快递不干了: the job is over, what comes next replaces it
         ctx.extra["slot"] = "work.role"
         return [
             Hit(
