@@ -184,7 +184,8 @@ def place(value: str) -> str:
         r"these days|for (?:the )?(?:past|last)|for \w+ (?:years?|months?)|"
         r"in (?:the )?(?:spring|summer|fall|autumn|winter)|in (?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*|with (?:my|our)|"
-        r"for \w+|because|but|and|though|full[- ]time|part[- ]time|most days)\b",
+        r"for \w+|because|but|and|though|full[- ]time|part[- ]time|most days|after|before|when|"
+        r"so|to be|once|until)\b",
         value,
         maxsplit=1,
         flags=I_,

@@ -237,6 +237,37 @@ def _candidate(
     )
 
 
+# A move said without "live" (搬回泉州住了 / we packed up and moved to Tucson): the value's
+# type (a known city after a verb of moving) names the slot. Not for plans.
+_MOVE_ZH = re.compile(
+    r"(?:搬|迁)(?:了)?(?:家)?(?:到|去|回|来|至)(?:了)?(?:老家)?(?P<x>[\u4e00-\u9fff]{2,4}?)"
+    r"(?=住|定居|生活|安家|了|去|来|$|[，,])"
+)
+_MOVE_EN = re.compile(
+    r"\b(?:moved|relocated|settled) (?:back |over |out |down |up |away )?(?:to|in) "
+    r"(?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
+)
+_NOT_YET = re.compile(
+    r"要|打算|准备|计划|想|将|下个?月|明年|下周|\b(?:will|going to|plan|next|soon|hope)\b"
+)
+
+
+def _moved_to(clause: str, lang: str) -> Hit | None:
+    """The home a clause moves to, when a known city follows a verb of moving."""
+    from jiyi.core.extraction.en_facts import is_place_en
+    from jiyi.core.extraction.lexicon_places import is_place_zh
+
+    if _NOT_YET.search(clause):
+        return None
+    if lang == "zh" and (m := _MOVE_ZH.search(clause)) and is_place_zh(m.group("x")):
+        return Hit(MemoryKind.FACT, "location.home", "home.moved", value=m.group("x"),
+                   content=f"用户住在{m.group('x')}")  # fmt: skip
+    if lang == "en" and (m := _MOVE_EN.search(clause)) and is_place_en(m.group("x")):
+        return Hit(MemoryKind.FACT, "location.home", "home.moved", value=m.group("x"),
+                   content=f"User lives in {m.group('x')}")  # fmt: skip
+    return None
+
+
 def _fold_relative_about(found: dict[str, Candidate], lang: str) -> None:
     """One memory per relative per message: "My husband left IBM, he's at Oracle now" is the
     employer, told with what led to it, not also a vague "about" memory of the husband."""
@@ -384,6 +415,12 @@ class RuleExtractor:
                 and (named := bare_replacement(clause, lang))
             ):
                 hits = [named]  # I meant cashews, not peanuts: the slot that holds "peanuts"
+            if (
+                all(h.kind in (MemoryKind.EVENT, MemoryKind.STATE) for h in hits)
+                and not is_third_party(clause)
+                and (moved := _moved_to(clause, "zh" if has_cjk(clause) else "en"))
+            ):  # 今年我们一家都搬回泉州住了: where the user lives now, by the value's type
+                hits = [*hits, moved]
             for hit in hits:
                 if hit.value is not None and _NO_VALUE.fullmatch(hit.value.strip()):
                     continue  # "我住在那边" with nothing named before: no value to keep
