@@ -46,6 +46,7 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.pii import redact_pii
+from jiyi.core.slots import normalize_value
 from jiyi.core.text import has_cjk, is_traditional, to_simplified
 from jiyi.core.timewords import find_date
 
@@ -193,6 +194,15 @@ def _prepare(clause: str) -> tuple[str, bool, str | None]:
     return text, corrected or replaces is not None, replaces
 
 
+def _full_year(value: str, now: datetime) -> str:
+    """88 / 八八 / '91 → 1988 / 1988 / 1991; a four-digit year as it is."""
+    digits = normalize_value(value).lstrip("'")
+    if not re.fullmatch(r"\d{2}", digits):
+        return value
+    century = 2000 if int(digits) <= now.year % 100 else 1900
+    return str(century + int(digits))
+
+
 def _candidate(
     hit: Hit, quote: str, clause: str, lang: str, msg: Message, observed: datetime, correction: bool
 ) -> Candidate:
@@ -209,6 +219,8 @@ def _candidate(
     metadata = {"rule": hit.rule, "lang": lang, "polarity": hit.polarity, "object": hit.obj}
     # Keyed slots (pref.茶, health.allergy.花生) hold a polarity; others say their value.
     value = hit.value if hit.value is not None else hit.polarity
+    if hit.topic == "identity.birth_year" and value:
+        value = _full_year(value, observed)  # 88年的 = 1988: one value, however it is said
     if hit.rule == "bare.replaces":  # admitted as a correction; its slot is resolved on write
         content = third_person_zh(clause) if lang == "zh" else third_person_en(clause)
     return Candidate(
