@@ -53,6 +53,7 @@ class RetrievalConfig(BaseModel):
 
     w_semantic: float = 0.6
     w_keyword: float = 0.3
+    w_semantic_pool: float = 0.0  # cosine placed within the dense pool's range (0 worst, 1 best)
     w_importance: float = 0.05
     w_recency: float = 0.05
     w_exact: float = 0.15
@@ -84,9 +85,12 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_slot=0.0,
         outdated_factor=1.0,
     ),
+    # Ranked by the raw cosine (its place in the pool): the calibrated score saturates at
+    # 1.0 for most Chinese candidates, which left a dense-only ranking to the tie-break.
     "dense_only": RetrievalConfig(
         use_keyword=False,
-        w_semantic=1.0,
+        w_semantic=0.0,
+        w_semantic_pool=1.0,
         w_keyword=0.0,
         w_importance=0.0,
         w_recency=0.0,
@@ -153,6 +157,12 @@ def fuse(
         memories: the candidate memories by id (ids missing here are ignored).
     """
     top_kw = max(keyword.values(), default=0.0)
+    # The dense pool's own range: E5's cosines are compressed, and in Chinese most of a
+    # user's memories sit above the calibrated ceiling (unrelated pairs: median 0.86 in
+    # Chinese, 0.80 in English), where every candidate reads as semantic 1.0. Where the
+    # candidate stands between the pool's worst and best still ranks them.
+    lo_cos, hi_cos = min(dense.values(), default=0.0), max(dense.values(), default=0.0)
+    spread = hi_cos - lo_cos
     speakers = set(plan.terms)
     exact = [e.lower() for e in plan.exact]
     recent_mode = plan.window is not None and plan.window.recent
@@ -160,6 +170,7 @@ def fuse(
     parts: dict[str, dict[str, float]] = {}
     for mid, m in memories.items():
         sem = cal.semantic(dense[mid]) if mid in dense else 0.0
+        rel = (dense[mid] - lo_cos) / spread if mid in dense and spread > 0 else 0.0
         kw = keyword.get(mid, 0.0) / top_kw if top_kw > 0 else 0.0
         low = m.content.lower()
         ex = 1.0 if exact and any(e in low for e in exact) else 0.0
@@ -178,6 +189,7 @@ def fuse(
         w_rec = cfg.w_recency * (4.0 if recent_mode else 1.0)
         score = (
             cfg.w_semantic * sem
+            + cfg.w_semantic_pool * rel
             + cfg.w_keyword * kw
             + cfg.w_importance * m.importance
             + w_rec * rec
@@ -191,6 +203,7 @@ def fuse(
         base[mid] = score
         parts[mid] = {
             "semantic": sem,
+            "semantic_pool": rel,
             "keyword": kw,
             "importance": m.importance,
             "recency": rec,
