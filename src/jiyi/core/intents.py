@@ -15,7 +15,7 @@ from jiyi.core.extraction.lexicon import PETS_EN, PETS_ZH, RELATIONS_EN, RELATIO
 from jiyi.core.slots import GENERIC_SUBJECTS
 from jiyi.core.text import to_simplified
 
-__all__ = ["query_slots", "slot_matches"]
+__all__ = ["kin_synonyms", "query_slots", "slot_matches"]
 
 _I = re.IGNORECASE
 # (cue, slot prefixes it asks about). A prefix matches a topic equal to it or below it.
@@ -140,3 +140,33 @@ def slot_matches(topic: str | None, prefixes: tuple[str, ...]) -> bool:
     if not topic or not prefixes:
         return False
     return any(topic == p or topic.startswith(p + ".") for p in prefixes)
+
+
+# Words for the same relative: a phone's contact list says 母亲 where a question says 妈妈.
+# Multi-character words only (a lone 妈 or 哥 is a fragment of many words).
+_KIN: tuple[tuple[str, ...], ...] = (
+    ("妈妈", "母亲", "老妈"),
+    ("爸爸", "父亲", "老爸"),
+    ("老公", "丈夫"),
+    ("老婆", "妻子"),
+    ("女儿", "闺女"),
+    ("哥哥", "兄长"),
+    ("爷爷", "祖父"),
+    ("奶奶", "祖母"),
+    ("外公", "姥爷"),
+    ("外婆", "姥姥"),
+    ("父母", "爸妈"),
+    ("mom", "mother", "mum"),
+    ("dad", "father"),
+)
+_KIN_OF = {w: group for group in _KIN for w in group}
+
+
+def kin_synonyms(terms: list[str]) -> list[str]:
+    """Other words for the relatives ``terms`` name, not already among them."""
+    out: dict[str, None] = {}
+    for t in terms:
+        for w in _KIN_OF.get(t, ()):
+            if w not in terms:
+                out.setdefault(w, None)
+    return list(out)

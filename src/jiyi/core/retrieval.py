@@ -32,18 +32,22 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.intents import query_slots, slot_matches
+from jiyi.core.intents import kin_synonyms, query_slots, slot_matches
 from jiyi.core.models import MemoryItem, SearchHit
-from jiyi.core.text import query_terms
+from jiyi.core.text import has_cjk, normalize, query_terms, tokenize
+from jiyi.core.timeranges import find_query_window, time_expressions
 from jiyi.core.timewords import TimeWindow, find_time_window
 
-# Identifiers worth an exact match: order numbers, codes, long numbers (A1234, 2023-05, SF-88).
+# Identifiers worth an exact match: order numbers, codes, long numbers (A1234, SF-88, 13579).
 # Capitalised names are deliberately not here: on LoCoMo an exact boost for names lowered
 # recall@10 by ~1.5 points (every greeting mentions the other speaker); the speaker signal
 # covers names better.
 _ID_LIKE = re.compile(
     r"(?<![A-Za-z0-9])(?:[A-Za-z]*\d[A-Za-z0-9_-]{2,}|[A-Z]{2,}-?\d+)(?![A-Za-z0-9])"
 )
+# A year or a date is a time, not an identifier: "2025年3月" boosted every record that
+# mentions 2025. Dates are matched by the time window instead.
+_DATE_LIKE = re.compile(r"(?:19|20)\d{2}(?:[-/.]\d{1,2}){0,2}")
 
 
 class RetrievalConfig(BaseModel):
@@ -62,6 +66,11 @@ class RetrievalConfig(BaseModel):
     w_speaker: float = 0.2
     w_session: float = 0.0
     w_slot: float = 0.25
+    # Query planning (each switchable so that it can be ablated; see bench/README.md).
+    time_ranges: bool = False  # query window from timeranges: ranges, 上中下旬, holidays, quarters
+    dates_as_time: bool = False  # a year/date in the query is a time: no exact id, no BM25 numbers
+    kin_synonyms: bool = False  # 妈妈 also searches 母亲/老妈 (words for the same relative)
+    speaker_in_text: bool = False  # a Chinese speaker name counts anywhere in the query
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
     min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop
@@ -69,6 +78,8 @@ class RetrievalConfig(BaseModel):
     use_keyword: bool = True
     use_dense: bool = True
 
+
+_DEFAULT = RetrievalConfig()
 
 PRESETS: dict[str, RetrievalConfig] = {
     "balanced": RetrievalConfig(),
@@ -115,16 +126,34 @@ class QueryPlan:
     slots: tuple[str, ...] = ()  # slot prefixes the query asks about
 
 
-def plan_query(text: str, now: datetime) -> QueryPlan:
-    """Terms for BM25, identifiers for exact matching, and a time window if one is named."""
+def plan_query(text: str, now: datetime, cfg: RetrievalConfig | None = None) -> QueryPlan:
+    """Terms for BM25, identifiers for exact matching, and a time window if one is named.
+
+    With ``cfg.dates_as_time`` the numbers of a date ("1月12日" → 1, 12) are not BM25 terms
+    (they match clock times and amounts anywhere, and the window already carries the date)
+    and a year is not an identifier."""
+    cfg = cfg or _DEFAULT
     exact = [m.group(0) for m in _ID_LIKE.finditer(text)]
+    terms = query_terms(text)
+    if cfg.dates_as_time:
+        exact = [e for e in exact if not _DATE_LIKE.fullmatch(e)]
+        numbers = {t for e in time_expressions(text, now) for t in tokenize(e) if t.isdigit()}
+        terms = [t for t in terms if t not in numbers]
+    if cfg.kin_synonyms:
+        terms = terms + kin_synonyms(terms)
     return QueryPlan(
         text=text,
-        terms=query_terms(text),
+        terms=terms,
         exact=list(dict.fromkeys(exact)),
-        window=find_time_window(text, now),
+        window=find_query_window(text, now) if cfg.time_ranges else find_time_window(text, now),
         slots=query_slots(text),
     )
+
+
+def speaker_named(name: str, terms: set[str], text: str, *, in_text: bool = True) -> bool:
+    """Does the query name this speaker? A word of the query; with ``in_text``, a Chinese
+    name anywhere in the query too, where the segmenter cuts names apart ("刘太太" → 太太)."""
+    return name in terms or (in_text and has_cjk(name) and len(name) >= 2 and name in text)
 
 
 def _recency(m: MemoryItem, now: datetime, half_life_days: float) -> float:
@@ -164,6 +193,7 @@ def fuse(
     lo_cos, hi_cos = min(dense.values(), default=0.0), max(dense.values(), default=0.0)
     spread = hi_cos - lo_cos
     speakers = set(plan.terms)
+    said = normalize(plan.text)
     exact = [e.lower() for e in plan.exact]
     recent_mode = plan.window is not None and plan.window.recent
     base: dict[str, float] = {}
@@ -183,7 +213,11 @@ def fuse(
             else 0.0
         )
         name = (m.speaker or "").lower()
-        spk = 1.0 if name and name in speakers else 0.0
+        spk = (
+            1.0
+            if name and speaker_named(name, speakers, said, in_text=cfg.speaker_in_text)
+            else 0.0
+        )
         slot = 1.0 if slot_matches(m.topic, plan.slots) else 0.0
         outdated = m.valid_to is not None and m.valid_to <= now
         w_rec = cfg.w_recency * (4.0 if recent_mode else 1.0)

@@ -51,7 +51,7 @@ def recall(
     budget: VectorBudget | None = None,
 ) -> Recalled:
     """The ``top_k`` best memories for ``query`` in ``scope``; expired memories are left out."""
-    plan = plan_query(query, now)
+    plan = plan_query(query, now, cfg)
     dense: dict[str, float] = {}
     keyword: dict[str, float] = {}
     degraded = False
