@@ -54,6 +54,7 @@ def test_a_range_in_the_query_keeps_every_day() -> None:
 # Every signal under test switched on (the defaults keep the ones not yet validated off).
 ALL_ON = B.model_copy(
     update={
+        "w_time_text": 0.2,
         "time_ranges": True,
         "speaker_in_text": True,
     }
@@ -78,6 +79,15 @@ def _one(mem: Memory, text: str, when: datetime, *, mid: str, name: str = "我",
 def _hits(mem: Memory, query: str) -> dict[str, dict[str, float]]:
     hits = mem.search(query, user_id="u", top_k=20, now=NOW)
     return {h.memory.source_message_ids[0]: h.scores for h in hits}
+
+
+def test_an_appointment_counts_on_the_day_it_is_for(mem: Memory) -> None:
+    written = datetime(2025, 3, 2, 20, tzinfo=CN)
+    _one(mem, "[日程 2025-03-24 周一 09:00–11:00] 体检：年度体检，空腹", written, mid="cal")
+    _one(mem, "体检报告的事改天再说", written, mid="other")
+    hits = _hits(mem, "3月24日的体检安排")
+    assert hits["cal"]["time_text"] == 1.0 and hits["cal"]["time"] == 0.0
+    assert hits["other"]["time_text"] == 0.0
 
 
 def test_a_chinese_speaker_is_recognised_inside_the_question(mem: Memory) -> None:

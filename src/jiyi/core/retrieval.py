@@ -35,7 +35,7 @@ from jiyi.core.calibration import Calibration
 from jiyi.core.intents import kin_synonyms, query_slots, slot_matches
 from jiyi.core.models import MemoryItem, SearchHit
 from jiyi.core.text import has_cjk, normalize, query_terms, tokenize
-from jiyi.core.timeranges import find_query_window, time_expressions
+from jiyi.core.timeranges import find_query_window, mentioned_windows, overlaps, time_expressions
 from jiyi.core.timewords import TimeWindow, find_time_window
 
 # Identifiers worth an exact match: order numbers, codes, long numbers (A1234, SF-88, 13579).
@@ -66,6 +66,7 @@ class RetrievalConfig(BaseModel):
     w_speaker: float = 0.2
     w_session: float = 0.0
     w_slot: float = 0.25
+    w_time_text: float = 0.0  # a date written in the memory's text falls in the query's window
     # Query planning (each switchable so that it can be ablated; see bench/README.md).
     time_ranges: bool = False  # query window from timeranges: ranges, 上中下旬, holidays, quarters
     dates_as_time: bool = False  # a year/date in the query is a time: no exact id, no BM25 numbers
@@ -91,6 +92,7 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_recency=0.0,
         w_exact=0.0,
         w_time=0.0,
+        w_time_text=0.0,
         w_neighbor=0.0,
         w_speaker=0.0,
         w_slot=0.0,
@@ -107,6 +109,7 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_recency=0.0,
         w_exact=0.0,
         w_time=0.0,
+        w_time_text=0.0,
         w_neighbor=0.0,
         w_speaker=0.0,
         w_slot=0.0,
@@ -207,11 +210,13 @@ def fuse(
         if max(sem, kw, ex) < cfg.min_relevance:
             continue
         rec = _recency(m, now, cfg.recency_half_life_days)
-        tw = (
-            1.0
-            if plan.window is not None and not recent_mode and _in_window(m, plan.window)
-            else 0.0
-        )
+        tw = twt = 0.0
+        if plan.window is not None and not recent_mode:
+            tw = 1.0 if _in_window(m, plan.window) else 0.0
+            if cfg.w_time_text > 0 and any(
+                overlaps(span, plan.window) for span in mentioned_windows(m.content, m.observed_at)
+            ):
+                twt = 1.0
         name = (m.speaker or "").lower()
         spk = (
             1.0
@@ -228,7 +233,7 @@ def fuse(
             + cfg.w_importance * m.importance
             + w_rec * rec
             + cfg.w_exact * ex
-            + cfg.w_time * tw
+            + max(cfg.w_time * tw, cfg.w_time_text * twt)
             + cfg.w_speaker * spk
             + cfg.w_slot * slot
         )
@@ -243,6 +248,7 @@ def fuse(
             "recency": rec,
             "exact": ex,
             "time": tw,
+            "time_text": twt,
             "speaker": spk,
             "slot": slot,
             "outdated": 1.0 if outdated else 0.0,
