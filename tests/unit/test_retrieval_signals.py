@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -55,6 +55,7 @@ def test_a_range_in_the_query_keeps_every_day() -> None:
 ALL_ON = B.model_copy(
     update={
         "w_time_text": 0.2,
+        "thread_gap_minutes": 60.0,
         "time_ranges": True,
         "speaker_in_text": True,
     }
@@ -90,6 +91,18 @@ def test_an_appointment_counts_on_the_day_it_is_for(mem: Memory) -> None:
     assert hits["other"]["time_text"] == 0.0
 
 
+def test_messages_of_one_thread_lend_each_other_evidence(mem: Memory) -> None:
+    t = datetime(2025, 3, 15, 14, 22, tzinfo=CN)
+    _one(mem, "最近做了个抹茶千层，抹茶粉很关键", t, mid="a", name="刘太太", session="c:刘")
+    _one(mem, "抹茶我用的是日本那款", t + timedelta(minutes=8), mid="b", session="c:刘")
+    _one(mem, "抹茶我用的是日本那款", t + timedelta(hours=5), mid="late", session="c:刘")
+    _one(mem, "抹茶我用的是日本那款", t + timedelta(minutes=9), mid="else", session="c:王")
+    hits = _hits(mem, "抹茶千层")
+    assert hits["b"]["neighbor"] > 0  # the same exchange
+    assert hits["late"]["neighbor"] == 0.0  # the same contact, hours later
+    assert hits["else"]["neighbor"] == 0.0  # another thread
+
+
 def test_a_chinese_speaker_is_recognised_inside_the_question(mem: Memory) -> None:
     when = datetime(2025, 3, 15, 14, 22, tzinfo=CN)
     _one(mem, "插画接了个小单子，不急", when, mid="a", name="刘太太")
@@ -114,3 +127,15 @@ def test_dense_only_ranks_by_cosine_above_the_calibrated_ceiling() -> None:
     plan = plan_query("随便问问", NOW)
     hits = fuse(plan, dense, {}, items, now=NOW, cfg=PRESETS["dense_only"], cal=cal)
     assert [h.memory.id for h in hits] == ["high", "mid", "low"]
+
+
+def test_signals_not_yet_validated_are_off_by_default(tmp_path: Path) -> None:
+    plain = Memory(
+        tmp_path / "d.db", config=MemoryConfig(timezone="Asia/Shanghai"), embedder=HashingEmbedder()
+    )
+    t = datetime(2025, 3, 15, 14, 22, tzinfo=CN)
+    _one(plain, "[日程 2025-03-24 周一 09:00] 体检", t, mid="cal", name="刘太太", session="c")
+    _one(plain, "体检要空腹", t + timedelta(minutes=5), mid="b", session="c")
+    hits = _hits(plain, "刘太太3月24日的体检")
+    assert hits["cal"]["time_text"] == 0.0 and hits["cal"]["speaker"] == 0.0
+    assert hits["b"]["neighbor"] == 0.0

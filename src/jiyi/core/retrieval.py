@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 
 from pydantic import BaseModel, ConfigDict
 
@@ -67,6 +68,8 @@ class RetrievalConfig(BaseModel):
     w_session: float = 0.0
     w_slot: float = 0.25
     w_time_text: float = 0.0  # a date written in the memory's text falls in the query's window
+    thread_gap_minutes: float = 0.0  # one-message adds of a session this close are neighbours
+    event_gap_minutes: float = 0.0  # …and of any session, at half weight (same event)
     # Query planning (each switchable so that it can be ablated; see bench/README.md).
     time_ranges: bool = False  # query window from timeranges: ranges, 上中下旬, holidays, quarters
     dates_as_time: bool = False  # a year/date in the query is a time: no exact id, no BM25 numbers
@@ -265,6 +268,10 @@ def fuse(
             session_best[batch].append(base[mid])
     top_session = {b: sum(sorted(v, reverse=True)[:3]) / 3.0 for b, v in session_best.items()}
     best_session = max(top_session.values(), default=0.0)
+    thread = _thread_neighbours(base, memories, cfg.thread_gap_minutes)
+    if cfg.event_gap_minutes > 0:
+        for mid, v in _thread_neighbours(base, memories, cfg.event_gap_minutes, True).items():
+            thread[mid] = max(thread.get(mid, 0.0), 0.5 * v)
 
     ranked: list[tuple[float, str, float, float]] = []
     for mid, score in base.items():
@@ -274,6 +281,7 @@ def fuse(
         if isinstance(batch, str) and isinstance(pos, int):
             nb = max(base.get(by_pos.get((batch, pos + d), ""), 0.0) for d in (-1, 1))
             sess = top_session[batch] / best_session if best_session > 0 else 0.0
+        nb = max(nb, thread.get(mid, 0.0))
         total = round(score + cfg.w_neighbor * nb + cfg.w_session * sess, 6)
         ranked.append((-total, mid, nb, sess))
     ranked.sort()
@@ -285,3 +293,49 @@ def fuse(
         )
         for neg, mid, nb, sess in ranked[:limit]
     ]
+
+
+def _thread_neighbours(
+    base: Mapping[str, float],
+    memories: Mapping[str, MemoryItem],
+    gap_minutes: float,
+    any_session: bool = False,
+) -> dict[str, float]:
+    """Neighbour evidence across ``add`` calls: a conversation delivered one message per
+    call (an SMS thread, a chat synced message by message) is linked by its session id and
+    time. Each episode gets the best base score of the nearest earlier and later candidate
+    of the same session from *another* batch, at most ``gap_minutes`` away (a session added
+    in one batch has its turn order already)."""
+    if gap_minutes <= 0:
+        return {}
+    by_session: dict[str, list[tuple[datetime, str]]] = defaultdict(list)
+    for mid in base:
+        m = memories[mid]
+        if any_session or m.session_id:
+            by_session["" if any_session else str(m.session_id)].append((m.observed_at, mid))
+    out: dict[str, float] = {}
+    gap = gap_minutes * 60.0
+    for items in by_session.values():
+        if len(items) < 2:
+            continue
+        items.sort()
+        # Runs of messages no more than ``gap`` apart are one exchange; each message borrows
+        # the best score of the others in its run (from other batches).
+        runs: list[list[str]] = [[items[0][1]]]
+        for (t0, _), (t1, mid) in pairwise(items):
+            if (t1 - t0).total_seconds() <= gap:
+                runs[-1].append(mid)
+            else:
+                runs.append([mid])
+        for run in runs:
+            if len(run) < 2:
+                continue
+            for mid in run:
+                batch = memories[mid].batch
+                best = max(
+                    (base[o] for o in run if o != mid and memories[o].batch != batch),
+                    default=0.0,
+                )
+                if best > 0:
+                    out[mid] = best
+    return out
