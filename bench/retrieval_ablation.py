@@ -1,0 +1,286 @@
+"""Ablations and cross-validation of retrieval choices, in both languages at once.
+
+Every variant is scored on the same stores: LoCoMo (English; each conversation apart),
+LifeBench (Chinese; each user apart) and DuLeMon (Chinese; a sanity check, 51 queries).
+A variant is a RetrievalConfig: every change of issue 11 is a weight or a switch of it
+(``w_time_text``, ``thread_gap_minutes``, ``time_ranges``, ``dates_as_time``,
+``kin_synonyms``, ``speaker_in_text``), so "before" is the balanced preset with all of them
+off — the ranking that landed before the work — and each change is measured alone on top of
+it (``+change``) and taken out of all of them (``all-change``).
+
+Cross-validation (``--cv``): two folds, each tuned on one LoCoMo conversation *and* one
+LifeBench user and tested on the other two. Per fold, the variant with the best sum of
+LoCoMo R@10 and LifeBench R@5 on the tuning halves is chosen and its held-out numbers are
+reported; and per change, its effect (``+c`` − before, all − ``all-c``) on every held-out
+half, with a verdict: kept only if it helps or is neutral (> −0.005) in both languages.
+
+    .venv/bin/python bench/retrieval_ablation.py --data ../shared/data --work /tmp/jiyi-abl \\
+        --cv --out bench/results/retrieval_ablation.json
+
+Stores and document embeddings are kept in ``--work`` between runs (queries are embedded
+once per run and kept: nothing here is timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from jiyi.core.retrieval import PRESETS, RetrievalConfig
+from jiyi.embedders import default_embedder
+from jiyi.evaluation.embcache import DiskCachedEmbedder
+from jiyi.evaluation.runner import run_dulemon, run_lifebench, run_locomo
+
+# Every change of this work, and the setting that switches it on (the balanced preset keeps
+# a change off until it is validated here).
+CHANGES: dict[str, dict[str, Any]] = {
+    "ranges": {"time_ranges": True},
+    "dates_as_time": {"dates_as_time": True},
+    "kin": {"kin_synonyms": True},
+    "speaker_cjk": {"speaker_in_text": True},
+    "text_dates": {"w_time_text": 0.2},
+    "thread": {"thread_gap_minutes": 60.0},
+}
+OFF: dict[str, Any] = {
+    "time_ranges": False,
+    "dates_as_time": False,
+    "kin_synonyms": False,
+    "speaker_in_text": False,
+    "w_time_text": 0.0,
+    "thread_gap_minutes": 0.0,
+}
+B = PRESETS["balanced"]
+
+
+def _with(on: set[str], **extra: Any) -> RetrievalConfig:
+    """The balanced preset with only the changes in ``on`` (and ``extra`` weights)."""
+    update = dict(OFF)
+    for c in on:
+        update.update(CHANGES[c])
+    return B.model_copy(update=update | extra)
+
+
+ALL = set(CHANGES)
+KEPT = {"ranges", "dates_as_time", "kin", "text_dates"}
+VARIANTS: dict[str, RetrievalConfig] = {
+    "before": _with(set()),
+    **{f"+{c}": _with({c}) for c in CHANGES},
+    "all": _with(ALL),
+    # The changes kept by the cross-validation below: the balanced preset's defaults.
+    "kept": _with(KEPT),
+    **{f"all-{c}": _with(ALL - {c}) for c in CHANGES},
+    "all+event60": _with(ALL, event_gap_minutes=60.0),
+    "all+pool.2/sem.4": _with(ALL, w_semantic=0.4, w_semantic_pool=0.2),
+    "all+pool.3/sem.3/kw.4": _with(ALL, w_semantic=0.3, w_semantic_pool=0.3, w_keyword=0.4),
+    "all+kw.4": _with(ALL, w_keyword=0.4),
+    "bm25_only": PRESETS["keyword_only"],
+    "dense_only": PRESETS["dense_only"],
+    # The dense-only preset before this work: the calibrated score, which saturates at 1.0
+    # for most Chinese candidates (a ranking left to the tie-break).
+    "dense_only_calibrated": PRESETS["dense_only"].model_copy(
+        update={"w_semantic": 1.0, "w_semantic_pool": 0.0}
+    ),
+}
+BASELINES = ("bm25_only", "dense_only", "dense_only_calibrated")
+
+
+def evaluate(
+    name: str,
+    data: Path,
+    work: Path,
+    emb: DiskCachedEmbedder,
+    log: Callable[[str], None],
+    datasets: tuple[str, ...] = ("locomo", "lifebench", "dulemon"),
+) -> dict[str, Any]:
+    cfg = VARIANTS[name]
+    out: dict[str, Any] = {}
+    if "locomo" in datasets:
+        _locomo(name, cfg, data, work, emb, out)
+    if "lifebench" in datasets:
+        _lifebench(name, cfg, data, work, emb, out)
+    if "dulemon" in datasets:
+        du = run_dulemon(data / "dulemon" / "samples.jsonl", {name: cfg}, embedder=emb)
+        out["dulemon"] = {f"R{k}": v for k, v in du["configs"][name]["recall"].items()}
+    brief = ("all", "conv-26", "conv-30", "songyajing", "yinhao", "dulemon")
+    log(f"{name}: " + json.dumps({k: v for k, v in out.items() if k.endswith(brief)}))
+    return out
+
+
+def _locomo(
+    name: str,
+    cfg: RetrievalConfig,
+    data: Path,
+    work: Path,
+    emb: DiskCachedEmbedder,
+    out: dict[str, Any],
+) -> None:
+    loc = run_locomo(
+        data / "locomo" / "locomo_dev.json",
+        {name: cfg},
+        with_context=False,
+        embedder=emb,
+        store_path=work / "locomo.db",
+    )["configs"][name]["recall"]
+    for conv in ("conv-26", "conv-30"):
+        out[f"locomo/{conv}"] = {
+            "R@1": loc[f"{conv}/all_1_4"]["@1"],
+            "R@5": loc[f"{conv}/all_1_4"]["@5"],
+            "R@10": loc[f"{conv}/all_1_4"]["@10"],
+            "multihop@10": loc.get(f"{conv}/cat1", {}).get("@10"),
+        }
+    out["locomo/all"] = {
+        **{f"R{k}": loc["all_1_4"][k] for k in ("@1", "@5", "@10", "@25")},
+        **{f"cat{c}@10": loc[f"cat{c}"]["@10"] for c in (1, 2, 3, 4)},
+    }
+
+
+def _lifebench(
+    name: str,
+    cfg: RetrievalConfig,
+    data: Path,
+    work: Path,
+    emb: DiskCachedEmbedder,
+    out: dict[str, Any],
+) -> None:
+    lb = run_lifebench(
+        data / "lifebench", {name: cfg}, embedder=emb, store_path=work / "lifebench"
+    )["configs"][name]["recall"]
+    for user in ("songyajing", "yinhao"):
+        out[f"lifebench/{user}"] = {f"R{k}": lb[f"{user}/all"][k] for k in ("@1", "@5", "@10")}
+    out["lifebench/all"] = {f"R{k}": lb["all"][k] for k in ("@1", "@5", "@10", "@25")}
+    for qtype, ks in lb.items():
+        if "/" not in qtype and qtype != "all":
+            out[f"lifebench/{qtype}"] = {f"R{k}": ks[k] for k in ("@1", "@5", "@10")}
+
+
+FOLDS = (
+    (("locomo/conv-26", "lifebench/songyajing"), ("locomo/conv-30", "lifebench/yinhao")),
+    (("locomo/conv-30", "lifebench/yinhao"), ("locomo/conv-26", "lifebench/songyajing")),
+)
+
+
+def _objective(res: dict[str, Any], loc: str, lb: str) -> float:
+    return float(res[loc]["R@10"] + res[lb]["R@5"])
+
+
+NEUTRAL = -0.005  # less than one question's worth on either half
+HALVES = {
+    "locomo/conv-26": "R@10",
+    "locomo/conv-30": "R@10",
+    "lifebench/songyajing": "R@5",
+    "lifebench/yinhao": "R@5",
+}
+
+
+def _effects(results: dict[str, dict[str, Any]], c: str) -> dict[str, dict[str, float]]:
+    """The effect of change ``c`` on every half: alone (+c − before), and as the last one
+    added (all − all-c); LoCoMo by R@10, LifeBench by R@5."""
+    out: dict[str, dict[str, float]] = {}
+    for with_c, without in ((f"+{c}", "before"), ("all", f"all-{c}")):
+        if with_c in results and without in results:
+            out[f"{with_c} vs {without}"] = {
+                half: round(results[with_c][half][m] - results[without][half][m], 4)
+                for half, m in HALVES.items()
+                if half in results[with_c]
+            }
+    return out
+
+
+def _kept(effects: dict[str, dict[str, dict[str, float]]], halves: tuple[str, ...]) -> set[str]:
+    """The changes that help or are neutral on each of ``halves``, in both comparisons."""
+    return {
+        c
+        for c, eff in effects.items()
+        if eff and all(e[h] > NEUTRAL for e in eff.values() for h in halves)
+    }
+
+
+def _variant_of(on: set[str]) -> str | None:
+    target = _with(on)
+    return next((n for n, cfg in VARIANTS.items() if cfg == target), None)
+
+
+def cross_validate(results: dict[str, dict[str, Any]], candidates: list[str]) -> dict[str, Any]:
+    """Two folds (tune on one LoCoMo conversation and one LifeBench user, test on the
+    others), for two kinds of choice:
+
+    - ``changes``: the rule "keep a change if it helps or is neutral on the tuning halves"
+      is applied to the tuning halves alone; the set it keeps is measured on the held-out
+      halves (against ``before``). The shipped set is the changes both folds keep.
+    - ``weights``: the candidate (weights included) best on the tuning halves by LoCoMo
+      R@10 + LifeBench R@5, and its held-out numbers.
+    """
+    effects = {c: _effects(results, c) for c in CHANGES}
+    rule_folds, weight_folds = [], []
+    for tuning, held in FOLDS:
+        on = _kept(effects, tuning)
+        name = _variant_of(on)
+        rule_folds.append(
+            {
+                "tuned_on": list(tuning),
+                "kept": sorted(on),
+                "variant": name,
+                "held_out": {h: results[name][h] for h in held} if name in results else None,
+                "held_out_before": {h: results["before"][h] for h in held},
+            }
+        )
+        best = max(candidates, key=lambda n: _objective(results[n], *tuning))
+        weight_folds.append(
+            {
+                "tuned_on": list(tuning),
+                "chosen": best,
+                "held_out": {h: results[best][h] for h in held},
+                "held_out_before": {h: results["before"][h] for h in held},
+            }
+        )
+    shipped = set(CHANGES)
+    for fold in rule_folds:
+        shipped &= set(fold["kept"])
+    return {
+        "neutral_threshold": NEUTRAL,
+        "changes": {c: {"effects": e, "kept": c in shipped} for c, e in effects.items()},
+        "rule_folds": rule_folds,
+        "shipped": sorted(shipped),
+        "weights": {"candidates": candidates, "folds": weight_folds},
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=Path("../shared/data"))
+    ap.add_argument("--work", type=Path, default=Path("/tmp/jiyi-ablation"))
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--datasets", default="locomo,lifebench,dulemon")
+    ap.add_argument("--cv", action="store_true", help="cross-validate over the jiyi variants")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument(
+        "--rescore", type=Path, default=None, help="recompute --cv from a saved --out file"
+    )
+    args = ap.parse_args()
+    if args.rescore:
+        results = json.loads(args.rescore.read_text("utf-8"))["variants"]
+        names = list(results)
+    else:
+        args.work.mkdir(parents=True, exist_ok=True)
+        emb = DiskCachedEmbedder(
+            default_embedder(), args.work / "embeddings.sqlite", keep_queries=True
+        )
+        names = args.variants.split(",")
+        sets = tuple(args.datasets.split(","))
+        results = {n: evaluate(n, args.data, args.work, emb, print, sets) for n in names}
+    report: dict[str, Any] = {"variants": results}
+    if args.cv:
+        cands = [n for n in names if n not in BASELINES]
+        report["cross_validation"] = cross_validate(results, cands)
+        print(json.dumps(report["cross_validation"], indent=1))
+    if args.out:
+        args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
