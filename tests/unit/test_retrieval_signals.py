@@ -129,7 +129,11 @@ def test_dense_only_ranks_by_cosine_above_the_calibrated_ceiling() -> None:
     assert [h.memory.id for h in hits] == ["high", "mid", "low"]
 
 
-def test_signals_not_yet_validated_are_off_by_default(tmp_path: Path) -> None:
+def test_the_defaults_are_the_signals_cross_validation_kept(tmp_path: Path) -> None:
+    # Kept (bench/results/retrieval_ablation.json): ranges, dates as time, kin words, dates
+    # written in the text. Off: a Chinese speaker inside the query, thread neighbours.
+    assert B.time_ranges and B.dates_as_time and B.kin_synonyms and B.w_time_text > 0
+    assert not B.speaker_in_text and B.thread_gap_minutes == 0.0
     plain = Memory(
         tmp_path / "d.db", config=MemoryConfig(timezone="Asia/Shanghai"), embedder=HashingEmbedder()
     )
@@ -137,5 +141,5 @@ def test_signals_not_yet_validated_are_off_by_default(tmp_path: Path) -> None:
     _one(plain, "[日程 2025-03-24 周一 09:00] 体检", t, mid="cal", name="刘太太", session="c")
     _one(plain, "体检要空腹", t + timedelta(minutes=5), mid="b", session="c")
     hits = _hits(plain, "刘太太3月24日的体检")
-    assert hits["cal"]["time_text"] == 0.0 and hits["cal"]["speaker"] == 0.0
+    assert hits["cal"]["time_text"] == 1.0 and hits["cal"]["speaker"] == 0.0
     assert hits["b"]["neighbor"] == 0.0
