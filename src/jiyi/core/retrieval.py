@@ -17,6 +17,12 @@ Two signals come from what is stored about a memory rather than its text:
 - **outdated**: a memory whose ``valid_to`` has passed (an episode whose fact was corrected)
   keeps only ``outdated_factor`` of its score, so the current value ranks first.
 
+Time: the query's window (ranges, parts of months, holidays, quarters: ``time_ranges``) is
+met by when a memory was observed (``w_time``) or by a date written in its text, such as an
+appointment's day (``w_time_text``). Each such change is a setting, ablated in English and
+Chinese by ``bench/retrieval_ablation.py`` and on by default only where two-fold
+cross-validation kept it (bench/README.md).
+
 Every hit returns its component scores so a ranking can be explained and tuned.
 """
 
