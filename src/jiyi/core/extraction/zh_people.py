@@ -1,8 +1,9 @@
-"""Chinese rules for the user's family and pets, with the subject carried across clauses.
+"""Chinese rules for the user's family, with the subject carried across clauses.
 
 "我女儿叫朵朵，今年六岁": 六岁 is the daughter's; "我们家狗狗是只柴犬，三岁了": 三岁 is the
 dog's, never the user's age. The subject of the last clause that named one is kept in
 :class:`Context` (``family_zh``, ``pet``) and a clause without its own subject inherits it.
+The pet rules live in :mod:`jiyi.core.extraction.zh_pets` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
-from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_ZH, RELATIONS_ZH
+from jiyi.core.extraction.lexicon import RELATIONS_ZH
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.topics import clean_value
@@ -22,28 +23,28 @@ from jiyi.core.extraction.zh_common import (
     is_role,
     name_value,
     object_key,
-    pet_key,
     place_value,
     third_person_zh,
     yes_no,
 )
+from jiyi.core.extraction.zh_pets import AGE as _AGE
+from jiyi.core.extraction.zh_pets import NAME_VERB as _NAME_VERB
+from jiyi.core.extraction.zh_pets import new_name, pet, pet_continuation, renamed
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
-__all__ = ["family", "has_family", "new_name", "pet", "pet_continuation", "renamed"]
+__all__ = [
+    "family",
+    "has_family",
+    "mentioned_zh",
+    "new_name",
+    "pet",
+    "pet_continuation",
+    "renamed",
+]
 
 F, P, E = MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.EVENT
-_PET = rf"(?:(?![有养只了的个条是叫在])[\u4e00-\u9fff]){{0,3}}?(?:{PET_WORD})"
 _COUNT = r"(?:一个|一|个|两个|三个|俩|仨|几个|\d个|[一二两三四五]个)?"
-_NAME_VERB = (
-    r"(?:的名字(?:其实|现在)?是|(?:的名字)?(?:现在|其实|本来)?(?:改名|也|是|都)?(?:叫做|叫|名叫|名字叫|名字是|"
-    r"改名为|改叫|改名叫|就叫))"
-)
-_AGE = (
-    rf"(?:过完生日|过了生日|生日过后|今年|已经|现在|刚|刚刚|快|才|都|是|其实|下个月|下周|明天|月底|年底|马上)*(?:满)?"
-    rf"(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
-    r"(?:半|多)?(?:大)?(?:了|啦)?"
-)
 _STAGE = (
     r"(?:小学|初中|高中|大学|国中|国小)?(?:[小初高大][一二三四五六]|[一二三四五六]年级)|幼儿园(?:大|中|小)班|"
     r"(?:大|中|小)班|幼儿园|托班|小学|初中|高中|大学|研究生|研[一二三]|大专|中专|职高|博士|硕士"
@@ -292,185 +293,3 @@ def family(c: str, ctx: Context) -> list[Hit]:
         h.content = h.content or third_person_zh(c)
         h.drop = h.drop or kid  # the children named one by one replace "has two children"
     return hits
-
-
-# ------------------------------------------------------------------ pets
-
-
-def _introduce(word: str, name: str | None, c: str, ctx: Context) -> list[Hit]:
-    """A pet introduced in this message is one memory, however many clauses describe it
-    ("我养了一只橘猫，叫胖虎"): its name slot when it has a name, else its breed or species."""
-    key = f"pet.{pet_key(word)}"
-    if name:
-        hit = Hit(F, f"{key}.name", "pet.intro", value=name_value(name))
-    elif word not in PET_SPECIES:
-        hit = Hit(F, f"{key}.breed", "pet.intro", value=word)
-    else:
-        hit = Hit(F, key, "pet.intro", value="yes")
-    hit.content = third_person_zh(c)
-    ctx.extra["pet_intro"], ctx.extra["pet_intro_text"] = hit.topic, hit.content
-    ctx.extra["pet_intro_value"] = hit.value or "yes"
-    return [hit]
-
-
-def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
-    noun = next((k for k, v in PETS_ZH.items() if v == key.split(".")[1]), "宠物")
-    if m := re.match(rf"^(?:它|牠)?(?:现在|已经)?{_NAME_VERB}(?P<x>[^，,不]+)", rest):
-        name = name_value(m.group("x"))
-        return [Hit(F, f"{key}.name", "pet.name", value=name, content=f"用户的{noun}叫{name}")]
-    if re.match(r"^(?:它|牠)?(?:已经)?(?:不(?:再)?叫.+|改名了|改了名字?|换了名字?)(?:了)?$", rest):
-        ctx.extra["slot"] = f"{key}.name"  # 我家猫改名了，现在叫年糕
-        return []
-    if m := re.match(rf"^(?:它|牠)?{_AGE}$", rest):
-        age = m.group("n") + ("个月" if m.group("u") == "个月" else "")
-        return [Hit(F, f"{key}.age", "pet.age", value=age, content=f"用户的{noun}{age}岁")]
-    m = re.match(rf"^(?:它|牠)?是(?:只|一只|条|一条|个)?(?P<x>{_PET})$", rest)
-    if m:
-        breed = m.group("x")
-        return [Hit(F, f"{key}.breed", "pet.breed", value=breed, content=f"用户的{noun}是{breed}")]
-    return []
-
-
-def renamed(c: str, ctx: Context) -> list[Hit]:
-    """它改名叫大黄了 / 奶茶现在改名叫布丁了: a pet renamed, said without naming its kind.
-
-    People rarely rename anyone else, so a rename of "it" or of a bare name is a pet's; the
-    slot is the generic ``pet.pet.name`` and the hit a correction, so reconciliation may match
-    it to the one stored pet name (``pet.cat.name``)."""
-    if (
-        bare := re.match(
-            r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:已经|后来)?(?:改名|改了名字?|换了名字?)(?:了|啦)$",
-            c,
-        )
-    ) and not (bare.group("old") and re.match(r"^[我你他她]", bare.group("old"))):
-        ctx.extra["slot"] = f"pet.{ctx.extra.get('pet', 'pet')}.name"  # 豆豆改名了，现在叫球球
-        return []
-    c = re.sub(
-        r"^(?:我们家|我家|家里|咱家)(?=[\u4e00-\u9fffA-Za-z]{1,6}?(?:现在|已经|后来)*改)", "", c
-    )
-    m = re.match(
-        r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:现在|已经|后来)*(?:改名|改叫|换名字|改名字|"
-        r"(?<=现在)叫|(?<=后来)叫)"
-        r"(?:了)?(?:叫|为|成)?(?P<x>[^，,了]{1,6})(?:了|啦)?$",
-        c,
-    )
-    if not m or (m.group("old") and re.match(r"^[我你他她]", m.group("old"))):
-        return []
-    key = f"pet.{ctx.extra['pet']}.name" if "pet" in ctx.extra else "pet.pet.name"
-    name = name_value(m.group("x"))
-    return [
-        Hit(
-            F,
-            key,
-            "pet.renamed",
-            value=name,
-            correction=True,
-            content=f"用户的宠物{m.group('old') or ''}改名叫{name}",
-        )
-    ]
-
-
-def pet(c: str, ctx: Context) -> list[Hit]:
-    """我养了一只布偶猫，叫雪球 / 家里有只两岁的柯基 / 我家狗今年五岁了 / 我家猫改名叫年糕了."""
-    m = re.match(
-        rf"^(?:我们家|我家|我的|我|我养的|家里|家里的)(?:的|养的)?(?:那只|这只|一只|只|那条|条)?"
-        rf"(?P<pet>{_PET})(?P<rest>.*)$",
-        c,
-    ) or re.match(  # 狗狗今年四岁了: said by its owner, the pet is theirs
-        r"^(?P<pet>狗狗|猫咪|猫猫|狗子|喵星人|汪星人)(?P<rest>(?:今年|现在|已经|其实)*(?:[\d一二两三四五六七八九十]+岁|"
-        r"叫|是只?|是一只).*)$",
-        c,
-    )
-    if m and not re.match(r"^(?:毛|粮|砂|罐头|窝|笼)", m.group("rest")):
-        key = f"pet.{pet_key(m.group('pet'))}"
-        ctx.extra["pet"] = key.split(".")[1]
-        ctx.extra.pop("family_zh", None)
-        ctx.extra.pop("pet_intro", None)
-        hits = _pet_attributes(key, m.group("rest"), ctx)
-        if len(hits) == 1:  # 我家的狗狗叫Lucky，是只金毛: the clauses after it describe it further
-            hits[0].content = hits[0].content if hits[0].rule != "pet.name" else third_person_zh(c)
-            ctx.extra["pet_intro"], ctx.extra["pet_intro_text"] = (
-                hits[0].topic,
-                hits[0].content or third_person_zh(c),
-            )
-            ctx.extra["pet_intro_value"] = hits[0].value or "yes"
-        return hits
-    m = re.match(
-        rf"^(?:我|我们)?(?:家里?|家里面)?(?:新|刚|还|也|只)?(?:养了|养着|养|有|领养了|收养了|捡了|买了|(?=[两三四几]只))"
-        rf"(?:一只|两只|三只|一条|两条|只|条|一个|个|几只|\d只)?(?:(?P<desc>[^，,的]{{1,5}})的)?"
-        rf"(?P<pet>{_PET})(?:[，,]?(?:它|牠)?(?:叫|名叫|名字叫)(?P<x>.+))?$",
-        c,
-    )
-    if not m:
-        return []
-    ctx.extra["pet"] = pet_key(m.group("pet"))  # 我养了一只猫，叫雪球: 雪球 is the cat
-    ctx.extra.pop("family_zh", None)
-    return _introduce(m.group("pet"), m.group("x"), c, ctx)
-
-
-def pet_continuation(c: str, ctx: Context) -> list[Hit]:
-    """A clause after one about a pet, without a subject: 叫胖虎 / 三岁了 / 它现在叫年糕."""
-    if "pet" not in ctx.extra:
-        return []
-    hits = _pet_attributes(f"pet.{ctx.extra['pet']}", c, ctx)
-    intro = ctx.extra.get("pet_intro")
-    if not hits or not intro:
-        return hits
-    # Still introducing the pet: the clause enriches the one memory of the introduction.
-    text = f"{ctx.extra['pet_intro_text']}，{c}"
-    name = next((h for h in hits if h.topic.endswith(".name")), None)
-    if name is not None:
-        hit = Hit(F, name.topic, "pet.intro", value=name.value, content=text)
-        hit.drop = intro if intro != name.topic else None
-    else:
-        hit = Hit(F, intro, "pet.intro", value=ctx.extra["pet_intro_value"], content=text)
-    ctx.extra["pet_intro"], ctx.extra["pet_intro_text"] = hit.topic, text
-    ctx.extra["pet_intro_value"] = hit.value or "yes"
-    return [hit]
-
-
-# A rename said anywhere in the clause, whoever did it: 孩子们给泰迪换了个名字 / 猫的名字改了.
-_RENAME_ZH = re.compile(
-    rf"(?P<c>{_PET})(?:的名字|的名)(?:已经|也|后来|现在|最近)*(?:改成|换成|改为|改叫|变成|换)了?(?=[^，,]{{1,6}}$)|"
-    rf"(?P<d>{_PET})(?:我们|大家|家里人|现在|都|也)*(?=(?:管它叫|叫它|喊它|管牠叫|叫牠|喊牠))|"
-    rf"(?:给|把)(?:我们家|我家|家里|家里的|我的)?(?:的)?(?:那只|这只|小)?(?P<a>{_PET})"
-    rf"(?:换|改|起|取|重新起|重新取)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)|"
-    rf"(?P<b>{_PET})(?:的名字|的名)?(?:已经|也)?(?:换|改)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)"
-)
-# …and the name it goes by now: 现在都喊它布丁了 / 大家管它叫布丁 / 改叫布丁.
-_CALLED_NOW = re.compile(
-    r"(?:^|[，,]|现在|后来|以后|从此)(?:我们|大家|家里人|孩子们|都|也|就|现在|改)*"
-    r"(?:管它叫|管牠叫|喊它|喊牠|叫它|叫牠|改叫|改名叫|喊|叫)(?:做)?(?P<x>[^，,。不它牠]{1,6}?)(?:了|啦|呢)?$"
-)
-
-
-def new_name(c: str, ctx: Context) -> list[Hit]:
-    """A clause that renames a pet, and the name it goes by now when it says it; otherwise the
-    next clause's "现在叫Y" fills the pet's name slot (``ctx.extra["slot"]``)."""
-    slot = ctx.extra.get("slot")
-    if (
-        slot and slot.startswith("pet.") and slot.endswith(".name") and (m := _CALLED_NOW.search(c))
-    ):  # (给猫换了个名字，)现在都喊它布丁了
-        ctx.extra.pop("slot", None)
-        name = name_value(m.group("x"))
-        word = ctx.extra.get("pet_word", "宠物")
-        return [Hit(F, slot, "pet.renamed", value=name, correction=slot == "pet.pet.name",
-                        content=f"用户的{word}现在叫{name}")]  # fmt: skip
-    m = _RENAME_ZH.search(c)
-    if not m:
-        return []
-    said = m.group("a") or m.group("b") or m.group("c") or m.group("d")
-    word = re.search(rf"(?:{PET_WORD})$", said).group(0)  # type: ignore[union-attr]
-    key = pet_key(word)
-    ctx.extra["pet"], ctx.extra["pet_word"] = key, word
-    ctx.extra["slot"] = f"pet.{key}.name"
-    tail = c[m.end() :]
-    if m.group("c") and tail:  # 狗狗的名字后来改成了可乐
-        tail = "叫" + tail
-    if n := _CALLED_NOW.search(tail):
-        ctx.extra.pop("slot", None)
-        name = name_value(n.group("x"))
-        # a rename is a change in the world (value_changed), not a slip of the tongue
-        return [Hit(F, f"pet.{key}.name", "pet.renamed", value=name, correction=key == "pet",
-                    content=f"用户的{word}现在叫{name}")]  # fmt: skip
-    return []
