@@ -1,0 +1,117 @@
+"""Chinese slot rules for where the user lives: home, hometown, a posting to another city.
+
+The verbs people use for one slot are normalised to it: 住 / 搬到 / 定居 / base / 在X生活 →
+``location.home``; 老家 / 是X人 → ``location.hometown``, so a move or a correction lands in
+the slot it changes. Re-exported by :mod:`jiyi.core.extraction.zh_facts`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon_places import is_place_zh
+from jiyi.core.extraction.topics import clean_value
+from jiyi.core.extraction.zh_common import ADV, place_value
+from jiyi.core.models import MemoryKind
+
+__all__ = ["location"]
+
+F = MemoryKind.FACT
+
+_HOME_VERB = (
+    r"住在|住(?!院|宿|酒店|店|校|了|不|得|的|哪|过)|家住|家在|定居(?:在|于)?|落户(?:在)?|安家(?:在)?|"
+    r"扎根(?:在)?|常驻|长住(?:在)?|搬到了?|搬去了?|搬家到了?|搬回了?|搬来了?|搬过来了?|base(?:在)?"
+)
+
+
+_POSTED = re.compile(
+    r"^(?:我们|我的)?(?:公司|单位|领导|老板|总部|集团)?(?:把我|将我|让我|给我)?(?:我)?(?:被)?(?:已经|刚|刚刚|最近)*"
+    r"(?:调|派|外派|调派|借调|调动|分配|轮岗)(?:我)?(?:到|去|往)(?P<x>[\u4e00-\u9fff]{2,6}?)(?:分公司|总部|办事处)?"
+    r"(?:工作|上班|常驻|驻点)?(?:了|啦)?$"
+)
+
+
+def location(c: str, ctx: Context) -> list[Hit]:
+    m = re.match(
+        r"^(?:我们家|我们|我)?(?:已经|刚|刚刚|都)*(?:搬)?回(?:到)?(?:了)?老家(?P<x>[\u4e00-\u9fff]{2,6}?)(?:去|来)?(?:了|住了|定居了|生活了|发展了)$",
+        c,
+    )
+    if m and is_place_zh(m.group("x")):  # 上个月回老家长沙了: home is the hometown again
+        return [Hit(F, "location.home", "home.back", value=m.group("x"), correction=True,
+                    content=f"用户住在{m.group('x')}")]  # fmt: skip
+    if (m := _POSTED.match(c)) and is_place_zh(m.group("x")):
+        # 公司把我调到无锡了: where the user works now (and, once they move, lives)
+        return [Hit(F, "location.work", "work.posted", value=m.group("x"), correction=True)]
+    if re.search(r"(?:要|打算|准备|计划|想|将|会|下(?:个)?月|明年|下周)(?:要)?搬", c):
+        return []  # 我下个月要搬去厦门: a plan, not where the user lives now
+    if re.match(
+        r"^(?:我们家|我们|我家|我)?(?:已经|刚|刚刚|最近|上个月|上周)*搬(?:了)?家了?(?:哦|啦|呀)?$",
+        c,
+    ):
+        ctx.extra["slot"] = "location.home"  # 我搬家了，新家在浦东: where follows
+        return []
+    if m := re.match(r"^(?:我们|我)?(?:的)?新家(?:在|是在|搬到了?)(?P<x>[^，,]+?)(?:了|啦)?$", c):
+        where = clean_value(m.group("x"))
+        return [Hit(F, "location.home", "home.new", value=where, content=f"用户住在{where}",
+                    correction=True)]  # fmt: skip
+    if re.match(r"^我(?:和|跟)[^，,]{1,6}?(?:一起住|住在一起|同居)", c):
+        ctx.extra["slot"] = "location.home"  # 我和男朋友住在一起，在上海徐汇: where follows
+        return []
+    m = re.match(
+        rf"^(?:我们家|我们|我家|我)?{ADV}(?P<neg>不再|已经不|不)?(?:从\S+?)?(?P<v>{_HOME_VERB})(?P<x>.+)$",
+        c,
+        re.IGNORECASE,
+    )
+    if not m:
+        m = re.match(
+            rf"^(?:我们家|我们|我家|我){ADV}在(?P<x>[^，,]+?)(?P<v>定居|生活|住|安家|落户|扎根|待|呆|漂)"
+            r"(?:了|着)?(?:[^，,]{0,8})?$",
+            c,
+        )
+        if m and not is_place_zh(place_value(m.group("x"))):
+            m = None
+    if not m:  # 我一个人在上海 / 我现在一直在深圳: a city with no verb is where the user lives
+        m = re.match(
+            r"^(?:我们|我)(?:一个人|自己|现在|目前|一直|常年|长期|如今|人)+在(?P<x>[\u4e00-\u9fff]{2,6})(?P<v>)$",
+            c,
+        )
+        if m and not is_place_zh(m.group("x")):
+            m = None
+    if m and not re.match(r"^(?:酒店|宾馆|民宿|院|哪|的|得)", m.group("x")):
+        place = place_value(m.group("x"))
+        neg = "neg" in m.groupdict() and bool(m.group("neg"))
+        if neg:  # 不住北京了 says the old value is wrong; 搬到上海了 only that it changed
+            return [Hit(F, "location.home", "home", correction=True, value=f"not {place}")]
+        city = ctx.extra.get("home_city", "")
+        if city and re.search(r"(?:区|县|镇|街道|新区)$", place) and not place.startswith(city):
+            place = city + place  # 我上个月搬到杭州了，现在住在西湖区: 杭州西湖区
+        ctx.extra["home_city"] = place
+        content = f"用户住在{place}"  # one wording per value: 搬到上海了 / 住在上海 alike
+        return [Hit(F, "location.home", "home", value=place, content=content)]
+    m = re.match(
+        r"^(?:我的?)?(?:老家|家乡|故乡|籍贯|祖籍)(?:其实)?(?:是|在)?(?P<x>.+)$|^我(?:来自(?P<y>.+)|是?从(?P<u>.+?)来的?)$|"
+        r"^我(?:小时候|从小)?(?:是)?在(?P<z>.+)长大|^(?P<w>.+)是我(?:的)?老家$|^我(?:是)?(?:出生在|生在)(?P<v>.+)$",
+        c,
+    )
+    if m:
+        said = (
+            m.group("x")
+            or m.group("y")
+            or m.group("u")
+            or m.group("z")
+            or m.group("w")
+            or m.group("v")
+        )
+        place = place_value(said)
+        place = re.sub(r"(?:那边|这边|人)$", "", place)
+        if place and not re.search(r"什么|哪", place):
+            return [Hit(F, "location.hometown", "hometown", value=place)]
+    m = re.match(r"^我(?:是)?(?:土生土长的|地道的|正宗的|纯正的)?(?P<x>[\u4e00-\u9fff]{2,5})人$", c)
+    if m and not re.match(
+        r"^(?:好|坏|男|女|成年|老年|年轻|病|有钱|穷|普通|一个|个|这种|那种|外地|本地|文化|读书|上班|打工|"
+        r"单身|工作|内向|外向|急性子|慢性子|讲道理|爱|怕)",
+        m.group("x"),
+    ):
+        return [Hit(F, "location.hometown", "hometown.people", value=m.group("x"))]
+    return []
