@@ -1,0 +1,136 @@
+"""The words around a statement that are not its content, for the rule extractor.
+
+Fillers ("对了", "btw"), "请记住 / remember that", correction markers ("其实", "sorry, I
+meant"), asides at the end ("…btw") and a "…不是Y / …, not Y" tail that names the wrong
+value. :func:`prepare` strips them from a clause and says whether it was a correction;
+:data:`STRONG_MARKER` and :data:`WRONG` are the markers :mod:`.rules` reads on their own.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STRONG_MARKER", "WRONG", "prepare"]
+
+_CORRECTION_ZH = re.compile(
+    r"^(?:其实|实际上|事实上|更正一下|更正|纠正一下|纠正|(?:刚才|刚刚|之前|上面|前面)?(?:我)?(?:说|打|写|记|输|发|讲|算|看|填|选)"
+    r"(?:错|岔|混|串)(?:字)?了?|不对|我改主意了|改主意了|我是说|我的意思是|应该是|准确地说|确切地说|哦不|不是不是|"
+    r"不好意思|抱歉|而是|口误|笔误|搞错了|弄错了|我搞错了|我弄错了|修改一下|改一下)[，,：:\s]*"
+)
+# Markers that say the last value was wrong (a bare value after them is a correction); "其实 /
+# actually" alone also open remarks that correct nothing.
+STRONG_MARKER = re.compile(
+    r"说错|记错|打错|写错|讲错|算错|填错|说岔|记混|搞混|说串|不对|更正|纠正|我是说|我的意思是|应该是|口误|笔误|搞错|弄错|哦不|"
+    r"\b(?:sorry|oops|whoops|i meant|correction|my bad|my mistake|i misspoke|typo|scratch that|"
+    r"update|"
+    r"i mean|make that|i mixed (?:it|that) up)\b",
+    re.IGNORECASE,
+)
+_CORRECTION_EN = re.compile(
+    r"^(?:actually|(?:quick |small |one |a |minor )?(?:correction|update)|sorry|oops|whoops|wait|"
+    r"no wait|"
+    r"i meant|i mean|what i meant (?:is|was)|fix|edit|"
+    r"to be clear|let me correct (?:that|myself)|scratch that|i(?:'ve| have)? changed my mind|"
+    r"changed my mind|update|on second thought|my bad|my mistake|i misspoke|typo|i mistyped|"
+    r"to correct myself|i was wrong|i got (?:that|it) wrong|i made a mistake|let me rephrase|"
+    r"no,? sorry|not quite|i should say|i should have said)\b"
+    r"(?: (?:earlier|before|above|there|in my last message))?[,:\s-]*",
+    re.IGNORECASE,
+)
+_FILLER_ZH = re.compile(
+    r"^(?:嗯+|啊|哦|噢|对了|还有|另外|顺便说一下|顺便说下|顺便提一下|顺便提下|顺便说|顺便|话说|然后|而且|"
+    r"并且|所以|因为|不过|但是|可是|补充一下|补充|另外说一下|"
+    r"(?:但|可|而|就)(?=我|他|她|它|最近|现在|后来)|"
+    r"哈哈+|说真的|老实说|讲真|说实话|跟你说|告诉你|"
+    # interjections before what is said: 哎呀我都30了 / 唉，我家猫改名了
+    r"(?:哎呀|哎哟|哎|唉|哇|诶|欸|呃|额|嗨|天哪|天啊|啊呀)+(?=[，,！!。\s~～]|我))[，,：:！!\s~～]*"
+)
+# Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
+_FILLER_EN = re.compile(
+    r"^(?:(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|just so you know|for the record|since|"
+    r"because|cause|'cause|as|given that|"
+    r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
+    r"background|long story short|turns out|fun fact|for context|basically|anyway|in short|"
+    r"a bit about me|about me|\w+-wise)\b[,:\s]*|"
+    r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|ugh|ah|aw|whoa|wow|"
+    r"(?:big|good|great|some|fun|exciting|sad|quick|small) (?:news|update)|heads up|"
+    r"to be honest|hmm+)\s*[,:!]\s*)",
+    re.IGNORECASE,
+)
+# "请记住 / remember that" only frames the statement that follows.
+_REMEMBER = re.compile(
+    r"^(?:请|你|麻烦)?(?:帮我)?(?:记住|记一下|记下来|记下|记着|记好了?)[：:，,\s]*|"
+    r"^(?:please\s+)?(?:remember|note|keep in mind|make a note)(?:\s+that)?[:,\s]+",
+    re.IGNORECASE,
+)
+
+
+# Asides at the end of an English clause: "i'm 29 btw", "born in 1987 if that helps".
+_TRAILING_EN = re.compile(
+    r"(?:,?\s+(?:btw|lol|haha|fyi|if that helps|just so you know|by the way|though|tbh|honestly|"
+    r"to be honest|if that matters|for what it's worth|fwiw|i guess|anyway|"
+    r"if you need to know|for context)[.!]*)+$",
+    re.IGNORECASE,
+)
+
+# "我其实是…" / "我女儿其实叫果果": the marker sits after the subject.
+_INNER_MARKER_ZH = re.compile(r"^(?P<s>我[^，,其实际事应]{0,5}?)(?:其实|实际上|事实上|应该是)")
+# "…才对 / …才是对的": the value before it is the right one (a correction)
+_RIGHT_TAIL_ZH = re.compile(r"(?:才对|才是对的|才是|就对了)(?:啦|哦|呀|的)?$")
+# A tail naming the wrong value: "我妹妹叫李静不是李婷", "I was born in 1986 not 1987".
+_NOT_TAIL_ZH = re.compile(r"(?<=[\u4e00-\u9fff\w])[，,]?(?:而)?不是(?P<y>[^，,。不]{1,12})$")
+_NOT_TAIL_EN = re.compile(
+    r"(?P<pre>\S)(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<y>[\w'. -]{1,30})$", re.I
+)
+# Words before "not" that make it an ordinary negation ("I'm really not a morning person").
+_AUX_EN = frozenset(
+    "do does did am is are was were can could will would should have has had 'm 're i i'm i'd "
+    "really honestly just definitely rather probably certainly absolutely usually still also "
+    "actually so very quite simply truly maybe perhaps almost".split()
+)
+
+
+# A clause that only names the wrong value: "不是小丽", "not 1987", "刚才说成围棋了".
+WRONG = re.compile(
+    r"^(?:而)?不是(?P<y>.*)$|^not\s+(?P<z>.*)$|"
+    r"^(?:刚才|之前|上次|我)?(?:说成|写成|打成|说错成|记成)(?:了)?(?P<w>.+?)了?$",
+    re.IGNORECASE,
+)
+
+
+def _not_tail(text: str) -> tuple[str, str | None]:
+    """Split off a tail that names the value being replaced."""
+    m = _NOT_TAIL_ZH.search(text)
+    if m and m.start() >= 2:  # 是叫豆浆不是豆花啦: the particle is not part of the value
+        return text[: m.start()].strip(), re.sub(
+            r"[了啦呀啊哦吧呢嘛哈]+$", "", m.group("y")
+        ).strip()
+    m = _NOT_TAIL_EN.search(text)
+    if m:
+        before = text[: m.start("pre") + 1]
+        last = before.split()[-1].lower() if before.split() else ""
+        if last not in _AUX_EN and not last.endswith(("n't", "'m", "'re")):
+            return before.strip(), m.group("y").strip()
+    return text, None
+
+
+def prepare(clause: str) -> tuple[str, bool, str | None]:
+    """Strip fillers, "remember that" and correction markers; report whether one was a
+    correction marker, and the value a "…, not Y" tail says was wrong."""
+    text = clause.replace("’", "'").replace("‘", "'").strip()
+    corrected = False
+    prev = None
+    while prev != text:
+        prev = text
+        for pattern in (_FILLER_ZH, _FILLER_EN, _REMEMBER):
+            text = pattern.sub("", text, count=1).strip()
+        for pattern in (_CORRECTION_ZH, _CORRECTION_EN, _INNER_MARKER_ZH):
+            stripped = pattern.sub(r"\g<s>" if pattern is _INNER_MARKER_ZH else "", text, count=1)
+            stripped = stripped.strip()
+            corrected = corrected or stripped != text
+            text = stripped
+    text = _TRAILING_EN.sub("", text).strip()
+    if (right := _RIGHT_TAIL_ZH.search(text)) and right.start() >= 2:
+        text, corrected = text[: right.start()].strip(), True
+    text, replaces = _not_tail(text)
+    return text, corrected or replaces is not None, replaces
