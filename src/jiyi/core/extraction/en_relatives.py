@@ -1,0 +1,267 @@
+"""English rules for what one clause says about a family member, once the subject is known.
+
+``family.son`` + "is 7" → its age; "works at Google" → its employer; "lives in Austin" → its
+home; "is allergic to nuts", "loves Lego", "is in 3rd grade", a state ("is in the hospital")
+and so on. :mod:`jiyi.core.extraction.en_people` finds whom a clause is about and calls
+:func:`attributes` with the rest of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import (
+    ADV,
+    NUM_WORD,
+    SEP,
+    first_name,
+    number,
+    object_key,
+    place,
+)
+from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
+from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
+from jiyi.core.extraction.topics import slug
+from jiyi.core.models import MemoryKind
+from jiyi.core.timewords import find_date, find_time_window
+
+__all__ = ["attributes"]
+
+F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
+I_ = re.IGNORECASE
+_CHILDREN = frozenset(
+    {"son", "daughter", "child", "kid", "grandchild", "grandson", "granddaughter"}
+)
+
+
+def _is_city(word: str) -> bool:
+    from jiyi.core.extraction.lexicon_places import CITIES_EN
+
+    w = word.lower()
+    return w in CITIES_EN or w.split(",")[0] in CITIES_EN
+
+
+_ROLE_EN = re.compile(
+    r"(?:er|or|ist|ian|ant|ent|nurse|doctor|chef|student|engineer|designer|manager|lawyer|teacher|"
+    r"scientist|founder|ceo|intern|retiree|analyst|consultant|pilot|barista|artist|writer|medic|"
+    r"mechanic|dentist|pharmacist|therapist|surgeon|vet|clerk|cashier|cop|officer|soldier|tutor|"
+    r"coach|editor|journalist|photographer|realtor|agent|banker|programmer|dev|paramedic|"
+    r"electrician|plumber|firefighter|professor|principal|retired)$",
+    I_,
+)
+
+
+def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
+    """What one clause says about a family member (``key`` = family.son)."""
+    if re.match(
+        r"^(?:is|'s|are) (?:currently |now |still )?(?:trying to (?:get pregnant|conceive|"
+        r"have a baby)|"
+        r"in the hospital|recovering from .+|on bed rest|on (?:a )?business trip|away for work|"
+        r"job hunting|studying for .+|training for .+|undergoing .+|going through chemo)",
+        rest.strip(),
+        I_,
+    ):  # "My wife is trying to get pregnant": how things are for them now, a state
+        who = key.split(".")[1]
+        return [Hit(MemoryKind.STATE, f"state.{who}_{slug(rest)}", "family.state", ttl=STATE_TTL)]
+    if (
+        re.match(r"^(?:passed away|died|passed)\b", rest.strip(), I_)
+        and (when := find_time_window(rest, ctx.ref))
+        and when.start is not None
+    ):  # "my grandma passed away last month": a dated event
+        return [Hit(MemoryKind.EVENT, f"event.{key.split('.')[1]}_passed", "family.passed",
+                    when=when.start, value=when.start.date().isoformat())]  # fmt: skip
+    if re.search(
+        r"\b(?:this week|this month|these days|right now|lately)\b", rest, I_
+    ) and re.search(
+        r"\b(?:away|traveling|travelling|on a trip|in the hospital|sick|out of town|on leave)\b",
+        rest,
+        I_,
+    ):
+        # "my husband's away for work this week": how things are for now, a state
+        return [
+            Hit(MemoryKind.STATE, f"state.{key.split('.')[1]}_away", "family.state", ttl=STATE_TTL)
+        ]
+    rest = re.sub(
+        r"\s+(?:now|these days|currently|this year|last (?:week|month|year|night)|yesterday|today|"
+        r"recently|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|this (?:week|month|fall|autumn|"
+        r"spring|summer|winter|semester|term|school year)|in (?:september|the fall))$",
+        "",
+        rest.strip(),
+        flags=I_,
+    )
+    rest = re.sub(
+        r"^(?:who|that)\s+(?:(?:just|recently)\s+)?(?=started|is|has|'s|goes|loves|likes)",
+        "",
+        rest,
+        flags=I_,
+    )
+    n = re.match(
+        r"^(?:'s )?(?:name is|name's|is called|is named|goes by|,? named|,? called)\s+(?P<x>\S.*)$",
+        rest,
+        I_,
+    )
+    if n:
+        return [Hit(F, f"{key}.name", "family.name", value=first_name(n.group("x")))]
+    if n := re.match(r"^(?:is|'s) (?:actually )?(?P<x>[A-Z][a-z]+)$", rest):
+        name = n.group("x")
+        return [
+            Hit(
+                F, f"{key}.name", "family.name", content=f"User's {rel} is named {name}", value=name
+            )
+        ]
+    n = re.match(
+        rf"^(?:is|just turned|turned|has just turned|is now) (?:now |about |actually |really |"
+        rf"only |already |almost )*(?P<x>{NUM_WORD})"
+        r"(?: and a half)?(?: years? old| months? old| yrs?(?: old)?| yo)?(?: and (?:still |very |"
+        r"so )?\w+)?$",
+        rest,
+        I_,
+    )
+    if n:
+        months = "months" in rest.lower()
+        return [
+            Hit(
+                F,
+                f"{key}.age",
+                "family.age",
+                value=number(n.group("x")) + (" months" if months else ""),
+            )
+        ]
+    n = re.match(
+        r"^(?:is|just started|started|is starting|is going into|moved up to|moved on to|is moving "
+        r"up to|will be in|"
+        r"goes into) (?:now )?(?:in )?(?:the )?"
+        r"(?P<x>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
+        r"tenth|eleventh|twelfth) grade(?: now| this year)?$|^is (?:now )?a (?P<y>freshman|"
+        r"sophomore|junior|senior)\b|"
+        r"^is (?:now )?an? (?P<w>\d{1,2})(?:st|nd|rd|th) grader(?: now)?$|"
+        r"^(?:is in|just started|started|goes to|is at) (?P<z>kindergarten|preschool|pre-k|daycare|"
+        r"nursery|middle school|high school|college|elementary school|primary school|uni|"
+        r"university)$",
+        rest,
+        I_,
+    )
+    if n:
+        grade = number(n.group("x") or n.group("y") or n.group("z") or n.group("w"))
+        return [Hit(F, f"{key}.grade", "family.grade", value=grade)]
+    if n := re.match(
+        r"^(?:has|'s got|has got) (?:an? |a severe |a bad |a mild )?(?P<x>[\w -]+?) allerg(?:y|"
+        r"ies)$",
+        rest,
+        I_,
+    ):
+        rest = f"is allergic to {n.group('x')}"  # "my youngest has a peanut allergy"
+    if n := re.match(
+        r"^(?:is|'s|has gone|went) (?:a |now |strictly |fully )*(?P<x>vegan|vegetarian|pescatarian|"
+        r"keto|gluten-free|halal|kosher)$",
+        rest,
+        I_,
+    ):
+        return [Hit(F, f"{key}.diet", "family.diet", value=n.group("x").lower())]
+    if n := re.search(r"\b(?P<neg>not |no longer |n't )?allergic to (?P<x>.+)$", rest, I_):
+        neg = bool(n.group("neg"))
+        return [
+            Hit(F, f"{key}.health.allergy.{o}", "family.allergy", value="no" if neg else "yes")
+            for part in SEP.split(n.group("x"))
+            if (o := object_key(part))
+        ]
+    if cm := CONDITION_RE.search(rest):
+        slot = CONDITIONS[cm.group(0).lower()][0]
+        value = "no" if re.search(r"\b(?:not|no longer|n't)\b", rest, I_) else "yes"
+        return [Hit(F, f"{key}.health.{slot}", "family.health", value=value)]
+    n = re.match(
+        r"^(?:is|works as|is now|became|has become|retrained as|trained as|qualified as|"
+        r"is working as)"
+        r" (?:now )?(?:an? )?(?P<x>[a-z][a-z -]*?)(?: at (?P<y>.+?))?(?: now)?$",
+        rest,
+        I_,
+    )
+    if (
+        n
+        and _ROLE_EN.search(n.group("x"))
+        and n.group("x").split()[-1].lower() not in ("fan", "lover")
+    ):
+        return [Hit(F, f"{key}.job", "family.job", value=n.group("x").lower())]
+    n = re.match(
+        r"^(?:is|'s) (?:now )?(?:at|with) (?P<x>[A-Z][\w&.' -]+?)(?: now| these days)?$", rest
+    )
+    if n and key.split(".")[1] not in _CHILDREN:  # "(my husband left IBM,) he's at Oracle now"
+        return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
+    if n := re.match(
+        r"^(?:goes to|attends|is at|started at|is now at|'s at) (?P<x>[A-Z][\w .'-]+?)(?: now)?$",
+        rest,
+    ):
+        return [
+            Hit(F, f"{key}.school", "family.school", value=place(n.group("x")))
+        ]  # "goes to Oak Park"
+    if (
+        n := re.match(
+            r"^(?:works|is working|is based) in (?P<x>.+?)(?: now)?$|^(?:got |was |has been |"
+            r"just got )?"
+            r"(?:transferred|posted|relocated|sent) (?:to|out to) (?P<y>.+?)(?: for work| now)?$",
+            rest,
+            I_,
+        )
+    ) and _is_city(w := place(n.group("x") or n.group("y"))):
+        return [Hit(F, f"{key}.home", "family.home", value=w)]  # "my dad got transferred to Dallas"
+    if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_):
+        return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
+    if n := re.match(
+        r"^(?:(?:now |still |actually )?(?:lives|is living|is based)|(?:just |recently |finally )?"
+        r"(?:has |'s )?(?:moved|relocated)(?: down| up| over| back| out| away| home)?)"
+        r" (?:in|to|out in|out to) (?P<x>.+?)(?: now)?$",
+        rest,
+        I_,
+    ):  # "my mom moved down to Florida to be near my aunt": where she lives now
+        where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", n.group("x"))[0])
+        return [Hit(F, f"{key}.home", "family.home", value=where)]
+    n = re.match(
+        rf"^{ADV}(?P<v>loves|love|likes|like|adores|adore|enjoys|enjoy|hates|hate|doesn't like|"
+        r"don't like|does not like|can't stand|can't eat|cannot eat|doesn't eat|don't eat|"
+        r"won't eat|won't touch|refuses to eat|"
+        r"can't have|"
+        r"(?:is|are|'s|'re) (?:obsessed with|into|crazy about|a huge fan of|a big fan of|"
+        r"allergic to|scared of|afraid of))\s+(?P<x>.+)$",
+        rest,
+        I_,
+    )
+    if (
+        n
+        and re.fullmatch(r"(?:it|them|that|those)(?: too| a lot)?", n.group("x"), I_)
+        and (last := ctx.extra.get("last_obj"))
+    ):  # "I don't like spicy food but my kids love it": it is the food just named
+        pol = "dislike" if re.search(r"hat|n't|not", n.group("v"), I_) else "like"
+        return [Hit(P, f"{key}.pref.{last}", "family.pref", polarity=pol, value=pol)]
+    if n and (o := object_key(n.group("x"))):
+        pol = (
+            "like"
+            if re.match(r"lov|lik|ador|enjoy|(?:is|are|'s|'re) (?!scared|afraid)", n.group("v"), I_)
+            else "dislike"
+        )
+        if re.search(r"n't|not", n.group("v")):
+            pol = "dislike"
+        return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, value=pol)]
+    words = rest.split()
+    if re.search(
+        r"\b(?:this week|this month|these days|right now|lately)\b", rest, I_
+    ) and re.search(
+        r"\b(?:away|traveling|travelling|on a trip|in the hospital|sick|out of town|on leave)\b",
+        rest,
+        I_,
+    ):
+        return []  # "my husband's away for work this week": a state for now
+    if re.match(r"^(?:is|are|'re|'s|got) (?:now |recently |just )?(?P<x>divorced|separated|married|"
+                r"engaged|widowed)$", rest, I_):  # fmt: skip
+        status = rest.split()[-1].lower()  # "my parents are divorced"
+        return [Hit(F, f"{key}.marital", "family.marital", value=status)]
+    dated = find_date(rest, ctx.ref)
+    future = dated is not None and dated[0] >= ctx.ref.replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    if future and not re.search(r"\bevery\b|\bon \w+days\b", rest, I_):
+        return []  # "my son's birthday party is this Saturday": a plan, not a fact about him
+    if len(words) >= 2 and not re.match(
+        r"^(?:is|'s|are) (?:so |very |really |super )?\w+$", rest, I_
+    ):
+        return [Hit(F, f"{key}.about", "family.about")]
+    return []
