@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from jiyi.core.lifecycle import LifecycleConfig
 from jiyi.core.pii import PiiPolicy
 from jiyi.core.retrieval import PRESETS, RetrievalConfig
 
@@ -27,6 +28,8 @@ class MemoryConfig(BaseModel):
         pin_importance: facts/preferences at least this important join every context block.
         vector_budget_ms: if set, semantic search that takes longer is dropped and results
             come from keywords alone, marked degraded (the server sets it; None: no limit).
+        lifecycle: decay, reinforcement, TTLs per kind (and per tenant), archive, purge and
+            the per-user cap (``jiyi.core.lifecycle``; docs/lifecycle.md has the table).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -42,6 +45,7 @@ class MemoryConfig(BaseModel):
     timezone: str = "UTC"
     pin_importance: float = Field(0.85, ge=0.0, le=1.0)
     vector_budget_ms: int | None = Field(None, gt=0)
+    lifecycle: LifecycleConfig = LifecycleConfig()
 
     @field_validator("timezone")
     @classmethod

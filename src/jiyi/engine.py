@@ -18,16 +18,22 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Protocol
 
 from jiyi.config import MemoryConfig
+from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration, calibration_of
 from jiyi.core.filters import matches
 from jiyi.core.models import (
+    Action,
     AddResult,
     ContextBlock,
     DeletionReceipt,
+    HealthReport,
     HistoryEntry,
+    MaintenanceReport,
     MemoryItem,
+    MemoryKind,
     Message,
     Scope,
+    Status,
 )
 from jiyi.core.ports import (
     ChangeSet,
@@ -46,6 +52,7 @@ from jiyi.pipeline.access import ReadLedger
 from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
 from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
+from jiyi.pipeline.maintain import Progress, maintain
 from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
 from jiyi.pipeline.write import WriteOptions
 
@@ -70,6 +77,32 @@ class TenantPorts(Protocol):
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def with_ttl(changes: ChangeSet, result: AddResult, expires_at: datetime | None) -> AddResult:
+    """Give every row this write creates (episodes, new memories, new versions) the
+    caller's expiry — in ``changes`` in place — and return ``result`` showing it. Rows the
+    write only touches (a refreshed duplicate, a re-indexed neighbour) keep theirs."""
+    if expires_at is None:
+        return result
+    new_ids = {m.id for m in result.episodes} | {
+        e.memory.id for e in result.events if e.event in (Action.ADD, Action.SUPERSEDE)
+    }
+    stamped: dict[str, MemoryItem] = {}
+    for i, item in enumerate(changes.upserts):
+        m = item.memory
+        if m.id in new_ids:
+            new = m.model_copy(update={"expires_at": expires_at})
+            changes.upserts[i] = Indexed(new, item.keywords, item.vector)
+            stamped[m.id] = new
+
+    def swap(m: MemoryItem) -> MemoryItem:
+        return stamped.get(m.id, m)
+
+    events = [e.model_copy(update={"memory": swap(e.memory)}) for e in result.events]
+    return result.model_copy(
+        update={"events": events, "episodes": [swap(m) for m in result.episodes]}
+    )
 
 
 def with_metadata(
@@ -135,12 +168,14 @@ class Engine:
             self.budget = VectorBudget(self.config.vector_budget_ms / 1000, pool)
         # Reads are counted and written back in the background (pipeline/access.py); every
         # read of stored rows settles them first, so callers always see their own reads.
-        self.reads = ReadLedger(store, self.clock, READ_FLUSH_SECONDS)
+        self.life = self.config.lifecycle
+        self.reads = ReadLedger(store, self.clock, READ_FLUSH_SECONDS, life=self.life)
         self.ingest_opts = IngestOptions(
             pii_policy=self.config.pii_policy,
             write=WriteOptions(
                 min_confidence=self.config.min_confidence,
                 episode_context_turns=self.config.episode_context_turns,
+                lifecycle=self.config.lifecycle,
             ),
         )
 
@@ -169,6 +204,7 @@ class Engine:
         infer: bool,
         now: datetime,
         metadata: Mapping[str, Any] | None = None,
+        ttl: timedelta | None = None,
     ) -> AddResult:
         self.reads.settle()
         out = ingest(
@@ -181,6 +217,7 @@ class Engine:
             opts=self.ingest_opts,
         )
         result = with_metadata(out.changes, out.result, metadata)
+        result = with_ttl(out.changes, result, now + ttl if ttl is not None else None)
         self.store.apply(scope, out.changes)
         self.evict(out.evict)
         return result
@@ -196,6 +233,7 @@ class Engine:
         batch_id: str | None,
         grace: timedelta,
         metadata: Mapping[str, Any] | None = None,
+        ttl: timedelta | None = None,
     ) -> AddResult:
         from jiyi.queue.base import Job
 
@@ -211,6 +249,8 @@ class Engine:
         )
         # The episodes carry the caller's metadata; the worker's extractions inherit it.
         staged_result = with_metadata(staged.changes, staged.result, metadata)
+        expires = now + ttl if ttl is not None else None
+        staged_result = with_ttl(staged.changes, staged_result, expires)
         if staged.messages:
             payload = ExtractJob(
                 agent_id=scope.agent_id,
@@ -218,6 +258,7 @@ class Engine:
                 now=now,
                 episodes=staged.episode_ids,
                 messages=staged.messages,
+                expires_at=expires,
             )
             job = Job(
                 id=staged.batch,
@@ -262,6 +303,7 @@ class Engine:
         for ep in episodes:
             inherited.update(ep.metadata)
         result = with_metadata(done.changes, done.result, inherited, only_new=True)
+        result = with_ttl(done.changes, result, p.expires_at)
         self.store.apply(scope, done.changes)
         self.evict(done.evict)
         return result
@@ -304,8 +346,17 @@ class Engine:
     # -- reads ----------------------------------------------------------------------------
 
     def search(
-        self, scope: Scope, query: str, *, flt: SearchFilter, now: datetime, top_k: int
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        flt: SearchFilter,
+        now: datetime,
+        top_k: int,
+        reinforce: bool = True,
     ) -> Recalled:
+        """The hits, counted as reads; with ``reinforce`` (a search answered to the caller)
+        each hit is also a use that reinforces it (``jiyi.core.lifecycle``)."""
         found = recall(
             self.store,
             self.embedder_for(scope.tenant),
@@ -317,26 +368,95 @@ class Engine:
             cfg=self.config.retrieval,
             cal=self.calibration,
             budget=self.budget,
+            life=self.life,
         )
         if flt.where:  # every channel filters in the store; this also covers derived hits
             found = Recalled(
                 [h for h in found.hits if matches(flt.where, h.memory)], found.degraded
             )
         self.reads.record(scope, (h.memory.id for h in found.hits))
+        if reinforce:
+            self.reads.reinforce(scope, (h.memory.id for h in found.hits))
         return found
 
     def context(
         self, scope: Scope, query: str, *, now: datetime, tz: tzinfo, token_budget: int
     ) -> ContextBlock:
-        found = self.search(scope, query, flt=SearchFilter(), now=now, top_k=30)
+        found = self.search(scope, query, flt=SearchFilter(), now=now, top_k=30, reinforce=False)
         opts = ContextOptions(
             min_score=self.config.context_min_score,
             min_semantic=self.config.context_min_semantic,
             pin_importance=self.config.pin_importance,
         )
-        return recall_context(
+        block = recall_context(
             self.store, scope, query, found, now=now, tz=tz, token_budget=token_budget, opts=opts
         )
+        # What reached the block is a use (the other candidates were only read).
+        self.reads.reinforce(scope, (m.id for m in block.memories))
+        return block
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def maintain(
+        self,
+        scope: Scope,
+        *,
+        now: datetime,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+    ) -> MaintenanceReport:
+        """Sweep, purge and merge one user's memories (``jiyi.pipeline.maintain``)."""
+        self.reads.settle()
+        done = maintain(
+            self.store,
+            self.embedder_for(scope.tenant),
+            self.calibration,
+            scope,
+            now=now,
+            life=self.life,
+            context_turns=self.config.episode_context_turns,
+            dry_run=dry_run,
+            progress=progress,
+        )
+        self.evict(done.evict)
+        return done.report
+
+    def health(self, scope: Scope, *, now: datetime) -> HealthReport:
+        """Counts by kind and status, and what the lifecycle is about to do."""
+        self.reads.settle()
+        rows = self.store.list(scope, SearchFilter(statuses=tuple(Status)))
+        return HealthReport(
+            tenant=scope.tenant,
+            user_id=scope.user_id,
+            at=now,
+            **lifecycle.health(rows, now, self.life),
+        )
+
+    def restore(self, m: MemoryItem) -> MemoryItem:
+        """Make an archived memory active again, with the episodes archived with it; an
+        active one is returned as it is. InvalidInputError for a superseded memory."""
+        if m.status == Status.ACTIVE:
+            return m
+        if m.status != Status.ARCHIVED:
+            raise InvalidInputError(
+                f"memory {m.id} is {m.status.value}, not archived: only archived memories "
+                "can be restored",
+                field="memory_id",
+            )
+        self.reads.settle()
+        now = self.clock()
+        back = lifecycle.restore(m, now, self.life)
+        changes = ChangeSet(updates=[back])
+        if m.kind != MemoryKind.EPISODE and m.source_message_ids:
+            archived = SearchFilter(statuses=(Status.ARCHIVED,), kinds=(MemoryKind.EPISODE,))
+            for ep in self.store.list(m.scope, archived):
+                if lifecycle.follows(ep, m):
+                    changes.updates.append(lifecycle.restore(ep, now, self.life))
+        changes.history = [
+            HistoryEntry.of(r, Action.RESTORE, now, reason="restore") for r in changes.updates
+        ]
+        self.store.apply(m.scope, changes)
+        return back
 
     def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
         self.reads.settle()  # a pending access update must not be overwritten by a stale copy

@@ -18,12 +18,14 @@ from typing import TYPE_CHECKING, Any
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration
 from jiyi.core.filters import check_metadata, parse_filters
-from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
+from jiyi.core.inputs import as_ttl, as_utc, check_id, parse_messages, zone
 from jiyi.core.models import (
     AddResult,
     ContextBlock,
     DeletionReceipt,
+    HealthReport,
     HistoryEntry,
+    MaintenanceReport,
     MemoryItem,
     MemoryKind,
     Message,
@@ -34,6 +36,7 @@ from jiyi.core.models import (
 from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore, SearchFilter, UserSummary
 from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, NotFoundError
+from jiyi.pipeline.maintain import Progress
 from jiyi.pipeline.recall import Recalled
 
 if TYPE_CHECKING:
@@ -172,6 +175,7 @@ class Memory:
         infer: bool = True,
         timezone: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        ttl: timedelta | float | None = None,
     ) -> AddResult:
         """Remember what the user said.
 
@@ -190,6 +194,9 @@ class Memory:
             infer: False stores episodes only.
             metadata: yours, stored on every memory this call creates (JSON object, keys of
                 letters, digits, ``_``, ``-``); filter on it with ``filters={"metadata.k": …}``.
+            ttl: how long what this call creates lives (a timedelta or seconds, up to 100
+                years): its episodes, new memories and new versions expire then and the
+                next maintenance archives them. None: the lifecycle's default per kind.
 
         Returns:
             AddResult with ``events`` (ADD/UPDATE/NOOP/SUPERSEDE/DELETE), ``skipped`` (text,
@@ -203,9 +210,10 @@ class Memory:
         if not isinstance(infer, bool):
             raise InvalidInputError("infer must be true or false", field="infer")
         meta = check_metadata(metadata)
+        life = as_ttl(ttl)
         now, msgs = self._localized(messages, timestamp, timezone)
         return self.engine.add(
-            scope, msgs, session_id=session_id, infer=infer, now=now, metadata=meta
+            scope, msgs, session_id=session_id, infer=infer, now=now, metadata=meta, ttl=life
         )
 
     def accept(
@@ -221,6 +229,7 @@ class Memory:
         batch_id: str | None = None,
         grace: timedelta = timedelta(seconds=60),
         metadata: Mapping[str, Any] | None = None,
+        ttl: timedelta | float | None = None,
     ) -> AddResult:
         """Remember messages now and extract from them later (server mode with a queue).
 
@@ -245,6 +254,7 @@ class Memory:
         check_id(session_id, "session_id", required=False)
         check_id(batch_id, "batch_id", required=False)
         meta = check_metadata(metadata)
+        life = as_ttl(ttl)
         now, msgs = self._localized(messages, timestamp, timezone)
         return self.engine.accept(
             scope,
@@ -255,11 +265,13 @@ class Memory:
             batch_id=batch_id,
             grace=grace,
             metadata=meta,
+            ttl=life,
         )
 
     def process(self, job: Job) -> AddResult | None:
         """Run a job from :meth:`accept` (``jiyi worker`` calls this): extract from its
-        messages, reconcile and mark its episodes extracted, in one transaction.
+        messages, reconcile and mark its episodes extracted, in one transaction. A
+        ``maintain`` job runs :meth:`maintain` for its user (and returns None).
 
         Idempotent: a job whose episodes are already marked (or were all deleted since)
         does nothing and returns None, so re-running a job after a crash never duplicates.
@@ -270,6 +282,9 @@ class Memory:
         """
         if job.tenant != self.config.tenant:
             raise InvalidInputError(f"cannot process a {job.kind} job of tenant {job.tenant}")
+        if job.kind == "maintain":  # idempotent: a re-run finds the work done
+            self.maintain(job.user_id)
+            return None
         agent = job.payload.get("agent_id") if isinstance(job.payload, dict) else None
         return self.engine.process(job, self._scope(job.user_id, agent))
 
@@ -422,12 +437,23 @@ class Memory:
         filters: Mapping[str, Any] | None = None,
         limit: int | None = None,
         after: str | None = None,
+        include_archived: bool = False,
     ) -> builtins.list[MemoryItem]:
-        """The user's memories, oldest first (by id); episodes and superseded ones only on
-        request. ``filters`` as for :meth:`search`; ``limit`` (1-1000) and ``after`` (the
-        last id of the previous page) page through them."""
+        """The user's memories, oldest first (by id); episodes, superseded and archived
+        ones (forgotten by the lifecycle, restorable) only on request. ``filters`` as for
+        :meth:`search`; ``limit`` (1-1000) and ``after`` (the last id of the previous page)
+        page through them."""
         scope = self._scope(user_id, agent_id)
-        statuses = (Status.ACTIVE, Status.SUPERSEDED) if include_superseded else (Status.ACTIVE,)
+        for name, flag in (
+            ("include_superseded", include_superseded),
+            ("include_episodes", include_episodes),
+            ("include_archived", include_archived),
+        ):
+            if not isinstance(flag, bool):
+                raise InvalidInputError(f"{name} must be true or false", field=name)
+        statuses: tuple[Status, ...] = (Status.ACTIVE,)
+        statuses += (Status.SUPERSEDED,) if include_superseded else ()
+        statuses += (Status.ARCHIVED,) if include_archived else ()
         kinds = (
             None if include_episodes else tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
         )
@@ -451,6 +477,40 @@ class Memory:
         return self.engine.users(
             self.config.tenant, after=check_id(after, "cursor", required=False), limit=limit
         )
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def restore(self, memory_id: str) -> MemoryItem:
+        """Make an archived memory active again (with the episodes archived with it); its
+        TTL starts over. An active memory is returned unchanged.
+
+        Raises:
+            NotFoundError: unknown id. InvalidInputError: the memory is superseded.
+        """
+        return self.engine.restore(self._find(memory_id))
+
+    def maintain(
+        self,
+        user_id: str,
+        *,
+        dry_run: bool = False,
+        now: datetime | str | None = None,
+        progress: Progress | None = None,
+    ) -> MaintenanceReport:
+        """Run the lifecycle on one user now: decay, archive what expired or decayed (and
+        what falls over the per-user cap), purge what was archived longer than the
+        retention period (hard delete, as :meth:`delete`), merge duplicates. ``dry_run``
+        reports what would happen and writes nothing. ``progress(step, done, total)`` is
+        called as the run advances."""
+        if not isinstance(dry_run, bool):
+            raise InvalidInputError("dry_run must be true or false", field="dry_run")
+        scope = self._scope(user_id)
+        return self.engine.maintain(scope, now=self._now(now), dry_run=dry_run, progress=progress)
+
+    def health(self, user_id: str, *, now: datetime | str | None = None) -> HealthReport:
+        """The state of a user's memories: counts by kind and status, how many are stale,
+        never used, expiring within a week, due to be archived or purged."""
+        return self.engine.health(self._scope(user_id), now=self._now(now))
 
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """The audit trail of a memory, oldest first (also after it was deleted)."""

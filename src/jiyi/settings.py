@@ -20,6 +20,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from jiyi.core.lifecycle import LifecycleConfig
+
 
 class Settings(BaseSettings):
     """Everything ``jiyi serve`` can be told.
@@ -39,6 +41,14 @@ class Settings(BaseSettings):
         queue_workers: worker loops ``jiyi serve`` runs itself when there is a queue (0: rely
             on separate ``jiyi worker`` processes).
         queue_max_attempts: failed tries before a job is dead (``jiyi worker --dead``).
+        lifecycle: the memory lifecycle (``JIYI_LIFECYCLE``, JSON; or a ``[lifecycle]``
+            table in the TOML file): any field of ``jiyi.core.lifecycle.LifecycleConfig``,
+            e.g. ``{"retention_days": 7, "tenant_ttl_days": {"acme": {"preference": 30}}}``;
+            unset fields keep the defaults of docs/lifecycle.md.
+        maintain_every_seconds: how often queue workers enqueue the lifecycle maintenance
+            of every user (one ``maintain`` job per user and UTC day, for each tenant with
+            an API key; the first one period after start); 0: never (then run ``jiyi
+            maintain`` or ``POST /v1/users/{id}/maintain``).
         queue_lease_seconds: a claimed job returns to the queue if its worker has not
             finished it by then (the worker died).
         queue_grace_seconds: how long a new job waits for its request to store the
@@ -109,6 +119,8 @@ class Settings(BaseSettings):
     queue: Literal["auto", "off", "sqlite", "postgres"] = "auto"
     queue_workers: int = Field(default=1, ge=0, le=64)
     queue_max_attempts: int = Field(default=5, ge=1)
+    maintain_every_seconds: float = Field(default=86400.0, ge=0)
+    lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
     queue_lease_seconds: float = Field(default=120.0, gt=0)
     queue_grace_seconds: float = Field(default=60.0, ge=0)
     vector_budget_ms: int = Field(default=1000, gt=0)

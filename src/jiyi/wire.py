@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat
 
 from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
 from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, SearchHit
@@ -106,6 +106,14 @@ class AddRequest(_Body):
     session_id: Id | None = None
     timestamp: When | None = None
     infer: bool = True
+    ttl: StrictFloat | None = Field(
+        None,
+        gt=0,
+        le=100 * 365.25 * 86400,
+        description="seconds what this call creates lives (its episodes, new memories and "
+        "new versions); unset: the lifecycle's default per kind",
+        examples=[86400],
+    )
     metadata: dict[str, Any] | None = Field(
         None,
         description="yours: stored on every memory this request creates; keys are letters, "
@@ -157,6 +165,10 @@ class SessionMessageIn(_Body):
     role: Literal["user", "assistant", "system"] = "user"
     content: Text
     name: Name | None = None
+
+
+class MaintainRequest(_Body):
+    dry_run: bool = False  # report what would happen, write nothing
 
 
 class SearchResponse(BaseModel):

@@ -13,11 +13,12 @@ import logging
 import os
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 
 from jiyi.core.models import AddResult
 from jiyi.core.ports import Clock
+from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, JiyiError
 from jiyi.memory import Memory
 from jiyi.queue.base import Job, WorkQueue
@@ -37,6 +38,48 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {detail}"[:300]
 
 
+#: What to enqueue when maintenance is due: the jobs for ``now`` (see :func:`maintenance_jobs`).
+Schedule = Callable[[datetime], Iterable[Job]]
+
+
+def maintenance_jobs(
+    tenants: Iterable[str], users_of: Callable[[str], Iterable[str]], now: datetime
+) -> Iterable[Job]:
+    """One ``maintain`` job per user of each tenant for ``now``'s UTC day. The job id names
+    the day, so however many workers enqueue them, each user is maintained once a day."""
+    day = now.astimezone(UTC).date().isoformat()
+    for tenant in tenants:
+        for user in users_of(tenant):
+            yield Job(
+                id=f"maintain:{day}:{tenant}:{user}",
+                kind="maintain",
+                tenant=tenant,
+                user_id=user,
+                created_at=now,
+            )
+
+
+def users_of(engine: Engine) -> Callable[[str], Iterable[str]]:
+    """Every user id of a tenant with stored memories, page by page."""
+
+    def users(tenant: str) -> Iterable[str]:
+        after: str | None = None
+        while True:
+            page = engine.users(tenant, after=after, limit=500)
+            yield from (u.user_id for u in page)
+            if len(page) < 500:
+                return
+            after = page[-1].user_id
+
+    return users
+
+
+def daily_maintenance(engine: Engine, tenants: Callable[[], Iterable[str]]) -> Schedule:
+    """The schedule of ``maintain`` jobs for every user of ``tenants()`` (read each time:
+    a tenant given its first key later is included from then on)."""
+    return lambda now: maintenance_jobs(tenants(), users_of(engine), now)
+
+
 class Worker:
     """Runs jobs one at a time.
 
@@ -48,6 +91,8 @@ class Worker:
         clock: "now" for the queue (tests inject one).
         on_done: called after a job's writes committed (the server bumps the user's
             context cache and counts metrics here).
+        schedule: jobs to enqueue every ``schedule_every`` while idle (the daily
+            maintenance of every user: :func:`maintenance_jobs`); None: none.
     """
 
     def __init__(
@@ -59,6 +104,8 @@ class Worker:
         lease: timedelta = timedelta(minutes=2),
         clock: Clock | None = None,
         on_done: Callable[[Job, AddResult | None], None] | None = None,
+        schedule: Schedule | None = None,
+        schedule_every: timedelta = timedelta(hours=1),
     ) -> None:
         self.queue = queue
         self.memory = memory
@@ -66,6 +113,11 @@ class Worker:
         self.lease = lease
         self.clock = clock or _utcnow
         self.on_done = on_done or (lambda job, result: None)
+        self.schedule = schedule
+        self.schedule_every = schedule_every
+        # The first run is one period after start: a restarted worker does not redo the
+        # day's maintenance at once (the day's job ids make a repeat a no-op anyway).
+        self.scheduled_at: datetime | None = self.clock() if schedule is not None else None
         self.processed = 0
         self.failed = 0
 
@@ -101,6 +153,20 @@ class Worker:
         self.on_done(job, result)
         return job
 
+    def enqueue_due(self) -> int:
+        """Enqueue the scheduled jobs if ``schedule_every`` passed since the last time;
+        how many were new (ids already queued are skipped by the queue)."""
+        now = self.clock()
+        if self.schedule is None or (
+            self.scheduled_at is not None and now - self.scheduled_at < self.schedule_every
+        ):
+            return 0
+        self.scheduled_at = now
+        added = sum(1 for job in self.schedule(now) if self.queue.enqueue(job, now=now))
+        if added:
+            log.info("scheduled %d maintenance job(s)", added)
+        return added
+
     def run(self, stop: threading.Event, *, idle: float = 0.5, drain: bool = False) -> int:
         """Run jobs until ``stop`` is set (or, with ``drain``, until none is due);
         returns how many ran. Prunes done jobs past retention now and then."""
@@ -118,6 +184,11 @@ class Worker:
                 continue
             if drain:
                 break
+            try:
+                if self.enqueue_due():
+                    continue
+            except JiyiError as exc:
+                log.warning("could not schedule maintenance: %s", exc.message)
             now = self.clock()
             if now.timestamp() - pruned_at > 3600:
                 pruned_at = now.timestamp()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
@@ -85,6 +85,23 @@ class NotifyingStore:
 
     def touch(self, scope: Scope, counts: Mapping[str, int], at: datetime) -> None:
         self.inner.touch(scope, counts, at)
+
+    def reinforce(
+        self,
+        scope: Scope,
+        memory_ids: Sequence[str],
+        at: datetime,
+        *,
+        step: float,
+        cap: float,
+        every: timedelta,
+    ) -> builtins.list[str]:
+        """Reinforcement changes importance (which pins context lines): notifies when it
+        changed a row."""
+        changed = self.inner.reinforce(scope, memory_ids, at, step=step, cap=cap, every=every)
+        if changed:
+            self._on_change(scope.tenant, scope.user_id)
+        return changed
 
     def users(
         self, tenant: str, *, after: str | None = None, limit: int = 100

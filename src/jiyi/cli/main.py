@@ -16,6 +16,7 @@ from jiyi.cli.calibrate import calibrate
 from jiyi.cli.demo import demo
 from jiyi.cli.importer import import_
 from jiyi.cli.keys import register as _register_keys
+from jiyi.cli.maintain import health, maintain
 from jiyi.cli.mcp import register as _register_mcp
 from jiyi.cli.options import (
     AgentOpt,
@@ -228,6 +229,8 @@ def context(
 app.command()(demo)
 app.command("import")(import_)
 app.command()(calibrate)
+app.command()(maintain)
+app.command()(health)
 app.add_typer(bench_app, name="bench")
 _register_keys(app)
 _register_mcp(app)

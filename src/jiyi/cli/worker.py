@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from jiyi.cache.notifying import NotifyingStore
+from jiyi.config import MemoryConfig
 from jiyi.core.extraction import RuleExtractor
 from jiyi.core.ports import Embedder, Extractor
 from jiyi.engine import Engine
@@ -24,7 +25,7 @@ from jiyi.errors import InvalidInputError
 from jiyi.memory import Memory
 from jiyi.queue.base import WorkQueue
 from jiyi.settings import Settings, load_settings
-from jiyi.worker import Worker
+from jiyi.worker import Worker, daily_maintenance
 
 log = logging.getLogger("jiyi.worker")
 
@@ -113,7 +114,8 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
                 return extractors[tenant]
 
     embedder = backends.open_embedder(settings)
-    engine = Engine(store, embedder, tenants=Tenants())
+    config = MemoryConfig(lifecycle=settings.lifecycle)
+    engine = Engine(store, embedder, config=config, tenants=Tenants())
 
     def memory(tenant: str) -> Memory:
         return Memory.on(engine, tenant)
@@ -122,7 +124,27 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     lease = timedelta(seconds=settings.queue_lease_seconds)
-    workers = [Worker(q, memory, lease=lease) for _ in range(concurrency)]
+    every = settings.maintain_every_seconds
+    schedule = None
+    keys = None
+    if every > 0:
+        keys = backends.open_key_store(settings)
+
+        def tenants() -> list[str]:
+            assert keys is not None
+            return sorted({r.tenant for r in keys.records()})
+
+        schedule = daily_maintenance(engine, tenants)
+    workers = [
+        Worker(
+            q,
+            memory,
+            lease=lease,
+            schedule=schedule if i == 0 else None,  # one thread enqueues
+            schedule_every=timedelta(seconds=every or 3600),
+        )
+        for i in range(concurrency)
+    ]
     typer.echo(
         f"jiyi worker: {concurrency} thread(s) on the {settings.queue_backend} queue "
         f"{json.dumps(q.counts())}",
@@ -147,6 +169,8 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
         close = getattr(cache, "close", None)
         if callable(close):
             close()
+        if keys is not None:
+            keys.close()
         store.close()
     typer.echo(
         f"jiyi worker: stopped after {sum(w.processed for w in workers)} job(s), "

@@ -19,7 +19,15 @@ import httpx
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
+from jiyi.core.models import (
+    AddResult,
+    DeletionReceipt,
+    HealthReport,
+    HistoryEntry,
+    MaintenanceReport,
+    MemoryItem,
+    SearchHit,
+)
 from jiyi.core.ports import UserSummary
 from jiyi.errors import JiyiError, StorageUnavailableError, error_class
 from jiyi.sessions.base import SessionView
@@ -184,6 +192,7 @@ def add(
     infer: bool,
     idempotency_key: str | None = None,
     metadata: Mapping[str, Any] | None = None,
+    ttl: float | None = None,
 ) -> Call[AddResult]:
     return Call(
         "POST",
@@ -199,6 +208,7 @@ def add(
             timestamp=timestamp,
             infer=infer,
             metadata=dict(metadata) if metadata is not None else None,
+            ttl=ttl,
         ),
     )
 
@@ -279,6 +289,7 @@ def list_(
     filters: Mapping[str, Any] | None = None,
     limit: int | None = None,
     after: str | None = None,
+    include_archived: bool = False,
 ) -> Call[list[MemoryItem]]:
     params: dict[str, Any] = {
         "user_id": user_id,
@@ -292,6 +303,8 @@ def list_(
         "cursor": after,  # the server's cursor is the last id of the previous page
     }
     params.update({k: v for k, v in optional.items() if v is not None})
+    if include_archived:
+        params["include_archived"] = "true"
     parse = _model(MemoryList)
     return Call("GET", "/v1/memories", lambda r: parse(r).memories, params=params, idempotent=True)
 
@@ -328,6 +341,27 @@ def history(memory_id: str) -> Call[list[HistoryEntry]]:
         lambda r: parse(r).history,
         idempotent=True,
     )
+
+
+def restore(memory_id: str) -> Call[MemoryItem]:
+    # Restoring twice leaves the memory as the first call did: safe to repeat.
+    return Call(
+        "POST", f"/v1/memories/{_seg(memory_id)}/restore", _model(MemoryItem), idempotent=True
+    )
+
+
+def maintain(user_id: str, *, dry_run: bool) -> Call[MaintenanceReport]:
+    return Call(
+        "POST",
+        f"/v1/users/{_seg(user_id)}/maintain",
+        _model(MaintenanceReport),
+        idempotent=True,  # a second run finds the work done
+        json={"dry_run": dry_run},
+    )
+
+
+def user_health(user_id: str) -> Call[HealthReport]:
+    return Call("GET", f"/v1/users/{_seg(user_id)}/health", _model(HealthReport), idempotent=True)
 
 
 def delete_user(user_id: str) -> Call[DeletionReceipt]:

@@ -11,7 +11,15 @@ from typing import Any, TypeVar
 import httpx
 
 from jiyi.client import _ops
-from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
+from jiyi.core.models import (
+    AddResult,
+    DeletionReceipt,
+    HealthReport,
+    HistoryEntry,
+    MaintenanceReport,
+    MemoryItem,
+    SearchHit,
+)
 from jiyi.core.ports import UserSummary
 from jiyi.sessions.base import SessionView
 from jiyi.wire import ContextResponse, Health
@@ -71,6 +79,7 @@ class AsyncClient:
         infer: bool = True,
         idempotency_key: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        ttl: float | None = None,
     ) -> AddResult:
         """As :meth:`jiyi.client.Client.add` (``idempotency_key`` makes a retry safe)."""
         return await self._do(
@@ -83,6 +92,7 @@ class AsyncClient:
                 infer=infer,
                 idempotency_key=idempotency_key,
                 metadata=metadata,
+                ttl=ttl,
             )
         )
 
@@ -147,6 +157,7 @@ class AsyncClient:
         filters: Mapping[str, Any] | None = None,
         limit: int | None = None,
         after: str | None = None,
+        include_archived: bool = False,
     ) -> builtins.list[MemoryItem]:
         return await self._do(
             _ops.list_(
@@ -157,6 +168,7 @@ class AsyncClient:
                 filters=filters,
                 limit=limit,
                 after=after,
+                include_archived=include_archived,
             )
         )
 
@@ -173,6 +185,19 @@ class AsyncClient:
 
     async def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         return await self._do(_ops.history(memory_id))
+
+    async def restore(self, memory_id: str) -> MemoryItem:
+        """Make an archived memory active again (see :meth:`jiyi.Memory.restore`)."""
+        return await self._do(_ops.restore(memory_id))
+
+    async def maintain(self, user_id: str, *, dry_run: bool = False) -> MaintenanceReport:
+        """Run the lifecycle on one user now (see :meth:`jiyi.Memory.maintain`); needs a
+        tenant-wide key."""
+        return await self._do(_ops.maintain(user_id, dry_run=dry_run))
+
+    async def memory_health(self, user_id: str) -> HealthReport:
+        """A user's memory health (see :meth:`jiyi.Memory.health`); tenant-wide key."""
+        return await self._do(_ops.user_health(user_id))
 
     async def delete_user(self, user_id: str) -> DeletionReceipt:
         return await self._do(_ops.delete_user(user_id))

@@ -12,7 +12,15 @@ from typing import Any, TypeVar
 import httpx
 
 from jiyi.client import _ops
-from jiyi.core.models import AddResult, DeletionReceipt, HistoryEntry, MemoryItem, SearchHit
+from jiyi.core.models import (
+    AddResult,
+    DeletionReceipt,
+    HealthReport,
+    HistoryEntry,
+    MaintenanceReport,
+    MemoryItem,
+    SearchHit,
+)
 from jiyi.core.ports import UserSummary
 from jiyi.sessions.base import SessionView
 from jiyi.wire import ContextResponse, Health
@@ -96,6 +104,7 @@ class Client:
         infer: bool = True,
         idempotency_key: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        ttl: float | None = None,
     ) -> AddResult:
         """Remember messages (see :meth:`jiyi.Memory.add`).
 
@@ -113,6 +122,7 @@ class Client:
                 infer=infer,
                 idempotency_key=idempotency_key,
                 metadata=metadata,
+                ttl=ttl,
             )
         )
 
@@ -180,6 +190,7 @@ class Client:
         filters: Mapping[str, Any] | None = None,
         limit: int | None = None,
         after: str | None = None,
+        include_archived: bool = False,
     ) -> builtins.list[MemoryItem]:
         """The user's memories, oldest first (by id); ``filters``, ``limit`` and ``after``
         (the last id of the previous page) as for :meth:`jiyi.Memory.list`."""
@@ -192,6 +203,7 @@ class Client:
                 filters=filters,
                 limit=limit,
                 after=after,
+                include_archived=include_archived,
             )
         )
 
@@ -211,6 +223,19 @@ class Client:
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """A memory's audit trail, oldest first."""
         return self._do(_ops.history(memory_id))
+
+    def restore(self, memory_id: str) -> MemoryItem:
+        """Make an archived memory active again (see :meth:`jiyi.Memory.restore`)."""
+        return self._do(_ops.restore(memory_id))
+
+    def maintain(self, user_id: str, *, dry_run: bool = False) -> MaintenanceReport:
+        """Run the lifecycle on one user now (see :meth:`jiyi.Memory.maintain`); needs a
+        tenant-wide key."""
+        return self._do(_ops.maintain(user_id, dry_run=dry_run))
+
+    def memory_health(self, user_id: str) -> HealthReport:
+        """A user's memory health (see :meth:`jiyi.Memory.health`); tenant-wide key."""
+        return self._do(_ops.user_health(user_id))
 
     def delete_user(self, user_id: str) -> DeletionReceipt:
         """Hard-delete everything about a user; returns the deletion receipt."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -107,6 +107,29 @@ def as_utc(value: object, field: str) -> datetime | None:
     if why is not None:
         raise InvalidInputError(f"{field} {why}", field=field)
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+MAX_TTL = timedelta(days=36_525)  # 100 years: longer is "never", which is no TTL at all
+
+
+def as_ttl(value: object, field: str = "ttl") -> timedelta | None:
+    """A time to live: a ``timedelta`` or a number of seconds, more than 0 and at most 100
+    years; None means the lifecycle's default for each kind."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, timedelta | int | float):
+        raise InvalidInputError(f"{field} must be a number of seconds or a timedelta", field=field)
+    try:
+        ttl = value if isinstance(value, timedelta) else timedelta(seconds=value)
+    except (OverflowError, ValueError) as exc:
+        raise InvalidInputError(
+            f"{field} is out of range (at most 100 years)", field=field
+        ) from exc
+    if not ttl > timedelta(0):
+        raise InvalidInputError(f"{field} must be more than 0 seconds", field=field)
+    if ttl > MAX_TTL:
+        raise InvalidInputError(f"{field} must be at most 100 years", field=field)
+    return ttl
 
 
 def zone(name: object, field: str) -> ZoneInfo:

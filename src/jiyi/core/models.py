@@ -43,6 +43,8 @@ class Action(StrEnum):
     NOOP = "NOOP"
     SUPERSEDE = "SUPERSEDE"
     DELETE = "DELETE"
+    ARCHIVE = "ARCHIVE"  # history only: the lifecycle archived it (jiyi.core.lifecycle)
+    RESTORE = "RESTORE"  # history only: an archived memory was made active again
 
 
 Role = Literal["user", "assistant", "system"]
@@ -102,6 +104,12 @@ class MemoryItem(BaseModel):
     supersedes: str | None = None  # the version this memory replaced
     derived: bool = False  # a reflection computed from other memories
     sources: list[str] = Field(default_factory=list)  # the memory ids a derived one rests on
+    # Lifecycle (jiyi.core.lifecycle): the last use that counted as reinforcement (a read that
+    # reached the caller, or the user saying it again), when it was archived, and the time
+    # the stored confidence of an inferred memory refers to (decay steps count from it).
+    reinforced_at: datetime | None = None
+    archived_at: datetime | None = None
+    confidence_at: datetime | None = None
 
     @property
     def scope(self) -> Scope:
@@ -263,3 +271,44 @@ class DeletionReceipt(BaseModel):
     tenant: str
     deleted_at: datetime
     removed: dict[str, int] = Field(default_factory=dict)
+
+
+class MaintenanceReport(BaseModel):
+    """What one maintenance run did (or, with ``dry_run``, would do) to a user's memories
+    (``jiyi.pipeline.maintain``)."""
+
+    tenant: str
+    user_id: str
+    at: datetime
+    dry_run: bool = False
+    examined: int = 0  # active and archived memories looked at
+    active: int = 0  # active memories after the run
+    decayed: int = 0  # inferred memories whose confidence went down
+    archived: dict[str, int] = Field(default_factory=dict)  # reason → count
+    purged: int = 0  # rows hard-deleted (archived past retention, and what went with them)
+    merged: int = 0  # duplicates absorbed into a keeper
+    expiring: int = 0  # active memories expiring within a day
+    seconds: float = 0.0
+    archived_ids: list[str] = Field(default_factory=list)
+    purged_ids: list[str] = Field(default_factory=list)
+    merged_ids: dict[str, list[str]] = Field(default_factory=dict)  # keeper → absorbed
+
+
+class HealthReport(BaseModel):
+    """The state of one user's memories (``Memory.health``): counts by kind and status, and
+    what the lifecycle is about to do."""
+
+    tenant: str
+    user_id: str
+    at: datetime
+    counts: dict[str, dict[str, int]] = Field(default_factory=dict)  # kind → status → n
+    active: int = 0
+    archived: int = 0
+    superseded: int = 0
+    expiring_soon: int = 0  # active, expiring within a week unless used
+    stale: int = 0  # active, relevance factor below 0.5 (unused for ~140 days)
+    never_used: int = 0  # active extracted memories never read
+    due_archive: int = 0  # the next maintenance would archive these
+    due_purge: int = 0  # archived past the retention period
+    oldest_observed_at: datetime | None = None
+    content_chars: int = 0  # characters of stored content (active and archived)

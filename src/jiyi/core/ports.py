@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
@@ -180,6 +180,26 @@ class MemoryStore(Protocol):
         Best effort, never raises: ids missing from the scope (unknown, another user's or
         tenant's) are ignored, counts below 1 and an empty mapping are no-ops, and a store
         that cannot write logs a warning and drops the counts."""
+        ...
+
+    def reinforce(
+        self,
+        scope: Scope,
+        memory_ids: Sequence[str],
+        at: datetime,
+        *,
+        step: float,
+        cap: float,
+        every: timedelta,
+    ) -> builtins.list[str]:
+        """Record uses that count as reinforcement (``jiyi.core.lifecycle``): each ACTIVE
+        memory of the scope's tenant and user among ``memory_ids`` whose ``reinforced_at``
+        (else ``observed_at``) is at least ``every`` before ``at`` gets importance + ``step``
+        capped at ``cap`` (an importance already at or above ``cap`` is kept, never lowered)
+        and ``reinforced_at`` = ``at``; the rest are left alone, so a memory is reinforced at
+        most once per ``every`` however many readers race. Returns the ids that changed.
+        Best effort like :meth:`touch`: never raises (a store that cannot write logs a
+        warning and returns [])."""
         ...
 
     def delete_user(self, scope: Scope) -> dict[str, int]:

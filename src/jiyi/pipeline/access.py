@@ -1,9 +1,11 @@
-"""Access bookkeeping: which memories were read, and when.
+"""Access bookkeeping: which memories were read, and when; which uses reinforce them.
 
-Recording a read (``last_accessed_at``, ``access_count``) is a write. Reads are counted in
-memory and written at most once per ``flush_seconds`` on one ordered background thread, after
-the answer went out; :meth:`ReadLedger.settle` writes what is pending, so a caller that reads
-stored rows right after a search sees its own reads.
+Recording a read (``last_accessed_at``, ``access_count``) is a write, and so is a
+reinforcement (a read that reached the caller: importance up, at most once a day — see
+:mod:`jiyi.core.lifecycle`). Both are counted in memory and written at most once per
+``flush_seconds`` on one ordered background thread, after the answer went out;
+:meth:`ReadLedger.settle` writes what is pending, so a caller that reads stored rows right
+after a search sees its own reads.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 
+from jiyi.core.lifecycle import LifecycleConfig
 from jiyi.core.models import Scope
 from jiyi.core.ports import Clock, MemoryStore
 
@@ -24,8 +27,16 @@ __all__ = ["ReadLedger"]
 class ReadLedger:
     """Counts reads per scope and writes them back in the background."""
 
-    def __init__(self, store: MemoryStore, clock: Clock, flush_seconds: float = 1.0) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        clock: Clock,
+        flush_seconds: float = 1.0,
+        life: LifecycleConfig | None = None,
+    ) -> None:
         self._store = store
+        self._life = life
+        self._uses: dict[Scope, set[str]] = {}
         self._clock = clock
         self._every = flush_seconds
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="jiyi-touch")
@@ -43,6 +54,19 @@ class ReadLedger:
         with self._lock:
             self._reads.setdefault(scope, Counter()).update(ids)
             self._at = self._clock()
+        self._due()
+
+    def reinforce(self, scope: Scope, memory_ids: Iterable[str]) -> None:
+        """Count a use that reached the caller (reinforcement, if the lifecycle has it)."""
+        ids = list(memory_ids)
+        if not ids or self._life is None or not self._life.reinforce:
+            return
+        with self._lock:
+            self._uses.setdefault(scope, set()).update(ids)
+            self._at = self._clock()
+        self._due()
+
+    def _due(self) -> None:
         idle = self._running is None or self._running.done()
         if idle and time.monotonic() - self._flushed >= self._every:
             self._running = self._pool.submit(self.flush)
@@ -51,10 +75,23 @@ class ReadLedger:
         """Write every pending count now (one ``touch`` per scope)."""
         with self._lock:
             pending, self._reads = self._reads, {}
+            uses, self._uses = self._uses, {}
             at = self._at or self._clock()
             self._flushed = time.monotonic()
         for scope, counts in pending.items():
             self._store.touch(scope, counts, at)
+        life = self._life
+        if life is None:
+            return
+        for scope, ids in uses.items():
+            self._store.reinforce(
+                scope,
+                sorted(ids),
+                at,
+                step=life.reinforce_step,
+                cap=life.reinforce_cap,
+                every=life.reinforce_every,
+            )
 
     def settle(self) -> None:
         """Wait for a running write-back and write what is still pending."""
@@ -62,7 +99,7 @@ class ReadLedger:
         if running is not None:
             running.result()
             self._running = None
-        if self._reads:
+        if self._reads or self._uses:
             self.flush()
 
     def close(self) -> None:

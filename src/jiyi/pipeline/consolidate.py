@@ -28,13 +28,21 @@ import numpy.typing as npt
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.ids import new_id
+from jiyi.core.lifecycle import DEFAULT as LIFE
 from jiyi.core.models import Action, HistoryEntry, MemoryItem, MemoryKind, Origin, Scope, Status
 from jiyi.core.ports import ChangeSet, Embedder, Indexed, MemoryStore, SearchFilter
 from jiyi.core.slots import same_value
 from jiyi.core.text import has_cjk, keyword_text, normalize, query_terms
 from jiyi.errors import ExtractionError
 
-__all__ = ["Consolidation", "Reflect", "consolidate", "derived_from", "find_duplicates"]
+__all__ = [
+    "Consolidation",
+    "Reflect",
+    "consolidate",
+    "derived_from",
+    "find_duplicates",
+    "merge_duplicates",
+]
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +141,28 @@ def _merge(
     return groups
 
 
+def merge_duplicates(
+    store: MemoryStore,
+    embedder: Embedder,
+    cal: Calibration,
+    scope: Scope,
+    *,
+    now: datetime,
+    dry_run: bool = False,
+) -> dict[str, list[str]]:
+    """Step 1 of :func:`consolidate` alone (the lifecycle's maintenance runs it): merge the
+    scope's active duplicates in one transaction; keeper id → absorbed ids. ``dry_run``
+    finds them and writes nothing."""
+    active = store.list(scope, SearchFilter(kinds=_MERGEABLE))
+    if len(active) < 2:
+        return {}
+    changes = ChangeSet()
+    groups = _merge(active, embedder, cal, now, changes)
+    if changes and not dry_run:
+        store.apply(scope, changes)
+    return groups
+
+
 def consolidate(
     store: MemoryStore,
     embedder: Embedder,
@@ -184,7 +214,8 @@ def consolidate(
 def _reflection(
     scope: Scope, aspect: str, content: str, sources: list[MemoryItem], now: datetime
 ) -> MemoryItem:
-    """A derived summary resting on ``sources`` (inferred, confidence 0.7)."""
+    """A derived summary resting on ``sources``: inferred, so it starts at the lifecycle's
+    confidence (0.6) and decays unconfirmed."""
     return MemoryItem(
         id=new_id(),
         tenant=scope.tenant,
@@ -194,7 +225,8 @@ def _reflection(
         topic=f"reflection.{aspect}",
         content=content,
         importance=round(max(s.importance for s in sources), 2),
-        confidence=0.7,
+        confidence=LIFE.inferred_confidence,
+        confidence_at=now,
         origin=Origin.INFERRED,
         source_message_ids=list(dict.fromkeys(i for s in sources for i in s.source_message_ids)),
         created_at=now,

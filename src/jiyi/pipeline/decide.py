@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration
 from jiyi.core.extraction.lexicon import DRINKS
 from jiyi.core.extraction.topics import normalize_object
@@ -220,13 +221,16 @@ def decide(
     store: MemoryStore,
     cal: Calibration,
     pending: Pending,
+    life: lifecycle.LifecycleConfig = lifecycle.DEFAULT,
 ) -> MemoryEvent:
-    """Reconcile one admitted candidate, record the outcome in ``pending`` and return it."""
+    """Reconcile one admitted candidate, record the outcome in ``pending`` and return it.
+    Saying a stored memory again reinforces it (and confirms an inferred one)."""
     now = pending.now
     decision = _decision(c, vec, scope, store, pending, cal)
     target = decision.target
     if decision.action == Action.NOOP and target is not None:
-        refreshed = _refresh(target, c, now)
+        used = lifecycle.confirm(lifecycle.reinforce(target, now, life), now, life)
+        refreshed = _refresh(used, c, now)
         pending.change(refreshed, HistoryEntry.of(refreshed, Action.NOOP, now, reason="duplicate"))
         return MemoryEvent(event=Action.NOOP, memory=refreshed)
     new = _new_memory(c, scope, session_id, batch, now)

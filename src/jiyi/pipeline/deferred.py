@@ -38,6 +38,7 @@ class ExtractJob(BaseModel):
     now: datetime
     episodes: dict[str, str]  # message id → episode id
     messages: list[Message]
+    expires_at: datetime | None = None  # the caller's ttl: what the job creates expires then
 
     @classmethod
     def parse(cls, payload: Mapping[str, Any]) -> ExtractJob:

@@ -23,6 +23,7 @@ from jiyi.pipeline.dependents import dependents
 __all__ = [
     "Edit",
     "delete_memory",
+    "delete_rows",
     "embedded_texts",
     "reindex_neighbours",
     "update_memory",
@@ -120,9 +121,34 @@ def delete_memory(
 ) -> Edit:
     """Hard-delete ``m`` with its older versions, the episodes they came from, reflections
     derived from them, and the traces of those episodes in their neighbours' index entries."""
-    gone = [m, *dependents(store, m.scope, m)]
-    edit = reindex_neighbours(store, embedder, m.scope, gone, context_turns)
-    batches = _batches(store, m.scope, gone)
+    return delete_rows(
+        store,
+        embedder,
+        m.scope,
+        [m, *dependents(store, m.scope, m)],
+        now=now,
+        context_turns=context_turns,
+        reason=reason,
+    )
+
+
+def delete_rows(
+    store: MemoryStore,
+    embedder: Embedder,
+    scope: Scope,
+    gone: Sequence[MemoryItem],
+    *,
+    now: datetime,
+    context_turns: int,
+    reason: str,
+) -> Edit:
+    """Hard-delete exactly ``gone`` (rows of ``scope``), leaving nothing readable: their
+    rows, index entries and vectors, the content of their history, their cached embeddings,
+    and their words in the index entries of neighbouring episodes (re-indexed from what
+    remains). The one delete path of :func:`delete_memory` and the lifecycle's purge."""
+    gone = list({g.id: g for g in gone}.values())
+    edit = reindex_neighbours(store, embedder, scope, gone, context_turns)
+    batches = _batches(store, scope, gone)
     for g in gone:
         batch = batches.get(str(g.batch), [])
         embedded = window_text(batch, g, context_turns) if g.kind == MemoryKind.EPISODE else None

@@ -22,14 +22,18 @@ from jiyi.core.models import (
     Message,
     Scope,
     Skipped,
+    Status,
 )
-from jiyi.core.ports import Embedder, MemoryStore
+from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
 from jiyi.core.text import keyword_text, query_terms
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, batch_episodes
 from jiyi.pipeline.dependents import dependents
 from jiyi.pipeline.edit import reindex_neighbours
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import episode_text
+
+# "Forget my birthday" also reaches a memory the lifecycle archived (archived is not gone).
+_NAMED = SearchFilter(kinds=ACTIVE_MEMORIES.kinds, statuses=(Status.ACTIVE, Status.ARCHIVED))
 
 __all__ = ["forget"]
 
@@ -119,8 +123,8 @@ def _targets(
         terms, named = _names(req.target)
         found = {m.id: m for m in new if named(m)}
         slots = query_slots(req.target)
-        stored = store.list(scope, ACTIVE_MEMORIES) if slots else []
-        kw = store.keyword_search(scope, terms, ACTIVE_MEMORIES, 20) if terms else []
+        stored = store.list(scope, _NAMED) if slots else []
+        kw = store.keyword_search(scope, terms, _NAMED, 20) if terms else []
         for m in stored + store.get_many(scope, [i for i, _ in kw]):
             if named(m):
                 found.setdefault(m.id, m)

@@ -16,6 +16,7 @@ from datetime import datetime, tzinfo
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.context import assemble_context
+from jiyi.core.lifecycle import LifecycleConfig, is_safety, relevance
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, SearchHit
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
 from jiyi.core.retrieval import RetrievalConfig, fuse, plan_query
@@ -49,8 +50,12 @@ def recall(
     cfg: RetrievalConfig,
     cal: Calibration,
     budget: VectorBudget | None = None,
+    life: LifecycleConfig | None = None,
 ) -> Recalled:
-    """The ``top_k`` best memories for ``query`` in ``scope``; expired memories are left out."""
+    """The ``top_k`` best memories for ``query`` in ``scope``; expired memories are left out.
+    With ``life.rank_decay`` the score of each memory of ``life.rank_decay_kinds`` is
+    multiplied by its relevance factor (``0.995 ** days since last use``, component
+    ``decay``)."""
     plan = plan_query(query, now, cfg)
     dense: dict[str, float] = {}
     keyword: dict[str, float] = {}
@@ -84,8 +89,28 @@ def recall(
     # A dense candidate below the calibrated floor with no keyword match could only be
     # dropped by fusion (no relevance signal), so it is not worth reading from the store.
     fetch([i for i, c in dense.items() if cal.semantic(c) >= cfg.min_relevance])
-    hits = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=top_k)
-    return Recalled(hits, degraded)
+    if life is None or not life.rank_decay:
+        hits = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=top_k)
+        return Recalled(hits, degraded)
+    hits = decayed(fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal), now, life)
+    return Recalled(hits[:top_k], degraded)
+
+
+def decayed(hits: list[SearchHit], now: datetime, life: LifecycleConfig) -> list[SearchHit]:
+    """``hits`` with each decaying kind's score × its relevance factor, best first again
+    (ties keep the fused order)."""
+    out: list[tuple[float, int, SearchHit]] = []
+    for rank, h in enumerate(hits):
+        factor = relevance(h.memory, now, life) if h.memory.kind in life.rank_decay_kinds else 1.0
+        if factor != 1.0:
+            h = SearchHit.model_construct(
+                memory=h.memory,
+                score=round(h.score * factor, 6),
+                scores=h.scores | {"decay": factor},
+            )
+        out.append((-h.score, rank, h))
+    out.sort(key=lambda t: (t[0], t[1]))
+    return [h for _, _, h in out]
 
 
 @dataclass(frozen=True)
@@ -129,7 +154,9 @@ def recall_context(
         kinds=(MemoryKind.FACT, MemoryKind.PREFERENCE), min_importance=opts.pin_importance
     )
     pinned = [m for m in store.list(scope, critical) if m.id not in seen]
-    pinned.sort(key=lambda m: (-m.importance, m.id))
+    # Health and safety first: a reinforced everyday preference must never push an allergy
+    # out of the pinned lines.
+    pinned.sort(key=lambda m: (not is_safety(m), -m.importance, m.id))
     hits += [
         SearchHit(memory=m, score=0.0, scores={"pinned": 1.0}) for m in pinned[: opts.max_pinned]
     ]

@@ -18,6 +18,8 @@ from datetime import datetime, timedelta
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.extraction.importance import is_momentary
+from jiyi.core.lifecycle import DEFAULT as DEFAULT_LIFECYCLE
+from jiyi.core.lifecycle import LifecycleConfig
 from jiyi.core.models import (
     AddResult,
     Candidate,
@@ -114,6 +116,7 @@ class WriteOptions:
     episode_context_turns: int = 1
     admission_floors: Mapping[str, float] = field(default_factory=lambda: dict(ADMISSION_FLOORS))
     transient_ttl: timedelta = timedelta(days=7)
+    lifecycle: LifecycleConfig = DEFAULT_LIFECYCLE  # restating reinforces (and confirms)
 
 
 @dataclass(frozen=True)
@@ -217,6 +220,7 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
                 store=ports.store,
                 cal=ports.cal,
                 pending=pending,
+                life=opts.lifecycle,
             )
         )
     deleted, unmatched = forget(

@@ -21,7 +21,8 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 JobState = Literal["pending", "running", "done", "dead"]
-JobKind = Literal["extract"]
+# extract: accepted messages to extract (Memory.process); maintain: one user's lifecycle run.
+JobKind = Literal["extract", "maintain"]
 STATES: tuple[JobState, ...] = ("pending", "running", "done", "dead")
 MAX_BACKOFF = timedelta(hours=1)
 

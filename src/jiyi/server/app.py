@@ -27,7 +27,7 @@ from jiyi.core.models import AddResult
 from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
 from jiyi.queue.base import Job, WorkQueue
-from jiyi.server import routes_admin, routes_memories, routes_sessions
+from jiyi.server import routes_admin, routes_lifecycle, routes_memories, routes_sessions
 from jiyi.server.admission import (
     REFUSALS,
     Admission,
@@ -47,7 +47,7 @@ from jiyi.sessions.sql import open_database, open_durable_sessions
 from jiyi.settings import Settings
 from jiyi.storage._rows import bad_rows
 from jiyi.wire import TENANT_HEADER, Health
-from jiyi.worker import Worker
+from jiyi.worker import Worker, daily_maintenance
 
 if TYPE_CHECKING:
     from jiyi.llm.client import UsageMeter
@@ -165,6 +165,7 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     app.include_router(routes_memories.router, responses=REFUSALS)
     app.include_router(routes_sessions.router, responses=REFUSALS)
     app.include_router(routes_admin.router, responses=REFUSALS)
+    app.include_router(routes_lifecycle.router, responses=REFUSALS)
 
     @app.get("/healthz", response_model=Health, tags=["ops"], openapi_extra=NO_KEY)
     async def healthz() -> Health:
@@ -243,6 +244,15 @@ def _start_workers(services: Services, stop: threading.Event) -> list[threading.
         if result is not None:
             services.metrics.record_add(result)
 
+    every = services.settings.maintain_every_seconds
+    schedule = None
+    if every > 0:
+        engine = services.memory("default").engine  # the one shared engine
+
+        def tenants() -> list[str]:
+            return sorted({r.tenant for r in services.keys.records()})
+
+        schedule = daily_maintenance(engine, tenants)
     threads = []
     for i in range(services.settings.queue_workers):
         worker = Worker(
@@ -251,6 +261,8 @@ def _start_workers(services: Services, stop: threading.Event) -> list[threading.
             clock=services.clock,
             on_done=done,
             lease=timedelta(seconds=services.settings.queue_lease_seconds),
+            schedule=schedule if i == 0 else None,  # one thread enqueues for this process
+            schedule_every=timedelta(seconds=every or 3600),
         )
         t = threading.Thread(target=worker.run, args=(stop,), name=f"jiyi-worker-{i}", daemon=True)
         t.start()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response
@@ -108,6 +109,7 @@ async def _add(
     batch: str | None,
 ) -> AddResult:
     mem = s.memory(who.tenant)
+    ttl = timedelta(seconds=body.ttl) if body.ttl is not None else None
     if s.queue is not None and body.infer:
         # Durable before the 200: the job is enqueued and the episodes are stored; a
         # worker extracts (``queued: true``, no events yet).
@@ -122,6 +124,7 @@ async def _add(
             batch_id=batch,
             grace=s.queue_grace,
             metadata=body.metadata,
+            ttl=ttl,
         )
     else:
         result = await s.run(
@@ -133,6 +136,7 @@ async def _add(
             timestamp=body.timestamp,
             infer=body.infer,
             metadata=body.metadata,
+            ttl=ttl,
         )
     s.metrics.record_add(result)
     return result
@@ -176,9 +180,11 @@ async def list_memories(
     cursor: Annotated[
         str | None, Query(description="next_cursor of the previous page", max_length=256)
     ] = None,
+    include_archived: bool = False,
 ) -> MemoryList:
     """The user's memories, oldest first (by id). With ``limit``, one page at a time:
-    pass the answer's ``next_cursor`` as ``cursor`` until it is null."""
+    pass the answer's ``next_cursor`` as ``cursor`` until it is null. Archived memories
+    (forgotten by the lifecycle, restorable) only with ``include_archived``."""
     s = _services(request)
     items = await s.run(
         s.memory(who.tenant).list,
@@ -189,6 +195,7 @@ async def list_memories(
         filters=json_object(filters, "filters"),
         limit=limit,
         after=cursor,
+        include_archived=include_archived,
     )
     more = limit is not None and len(items) == limit
     return MemoryList(memories=items, next_cursor=items[-1].id if more else None)

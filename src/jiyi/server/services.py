@@ -77,7 +77,10 @@ class Services:
         with self._lock:
             if self._engine is None:
                 config = MemoryConfig.model_validate(
-                    {"vector_budget_ms": self.settings.vector_budget_ms}
+                    {
+                        "vector_budget_ms": self.settings.vector_budget_ms,
+                        "lifecycle": self.settings.lifecycle,
+                    }
                 )
                 self._engine = Engine(
                     self.store, self.embedder, config=config, clock=self.clock, tenants=self

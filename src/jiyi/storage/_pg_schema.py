@@ -139,6 +139,15 @@ UPDATE {s}.memories SET batch = metadata->>'batch', position = (metadata->>'pos'
 CREATE INDEX IF NOT EXISTS ix_memories_batch ON {s}.memories (tenant, user_id, batch);
 """,
     ),
+    (
+        6,
+        "lifecycle columns (reinforced_at, archived_at, confidence_at)",
+        """
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS reinforced_at timestamptz;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS archived_at timestamptz;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS confidence_at timestamptz;
+""",
+    ),
 ]
 
 #: The one vector index (public so bulk loaders can drop it and build it after the load).

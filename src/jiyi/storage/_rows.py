@@ -61,6 +61,10 @@ COLUMNS = (
     "supersedes",
     "derived",
     "sources",
+    # added in schema 4 (lifecycle)
+    "reinforced_at",
+    "archived_at",
+    "confidence_at",
 )
 #: Provenance columns of schema 3 and the metadata keys they were read from before.
 PROVENANCE = {
@@ -75,7 +79,17 @@ PROVENANCE = {
 }
 #: Columns holding times and JSON, encoded per dialect (``_sql.Dialect``).
 TIME_COLUMNS = frozenset(
-    {"created_at", "observed_at", "valid_from", "valid_to", "last_accessed_at", "expires_at"}
+    {
+        "created_at",
+        "observed_at",
+        "valid_from",
+        "valid_to",
+        "last_accessed_at",
+        "expires_at",
+        "reinforced_at",
+        "archived_at",
+        "confidence_at",
+    }
 )
 JSON_COLUMNS = frozenset({"source_message_ids", "metadata", "sources"})
 BOOL_COLUMNS = frozenset({"extracted", "derived"})

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -322,6 +322,51 @@ def touch_rows(d: Dialect, scope: Scope, counts: Mapping[str, int], at: datetime
     return d.q(sql), [
         (when, int(n), i, scope.tenant, scope.user_id) for i, n in sorted(counts.items()) if n > 0
     ]
+
+
+def reinforce_rows(
+    run: Run,
+    d: Dialect,
+    scope: Scope,
+    memory_ids: Sequence[str],
+    at: datetime,
+    *,
+    step: float,
+    cap: float,
+    every: timedelta,
+) -> list[str]:
+    """Reinforce the scope's active rows among ``memory_ids`` whose last reinforcement (else
+    when they were said) is ``every`` or more before ``at``: importance + ``step`` capped at
+    ``cap`` (an importance already above it is kept), ``reinforced_at`` = ``at``. The check
+    and the change are one statement, so concurrent readers never reinforce twice. Returns
+    the ids that changed; ids in sorted order (no deadlock between writers)."""
+    changed: list[str] = []
+    sql = (
+        "UPDATE {s}.memories SET importance = CASE WHEN importance >= ? THEN importance "
+        "WHEN importance + ? > ? THEN ? ELSE importance + ? END, reinforced_at = ? "
+        "WHERE tenant = ? AND user_id = ? AND status = ? AND {ids} "
+        "AND coalesce(reinforced_at, observed_at) <= ? RETURNING id"
+    )
+    for chunk in _chunks(sorted(set(memory_ids))):
+        part, args = d.any_of("id", chunk)
+        rows = run(
+            d.q(sql.replace("{ids}", part)),
+            [
+                cap,
+                step,
+                cap,
+                cap,
+                step,
+                d.time(at),
+                scope.tenant,
+                scope.user_id,
+                Status.ACTIVE.value,
+                *args,
+                d.time(at - every),
+            ],
+        )
+        changed += [str(r[0]) for r in rows]
+    return changed
 
 
 # -- reads ----------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -241,6 +241,27 @@ class PostgresMemoryStore:
                 cur.executemany(sql, rows)
         except (StorageUnavailableError, InvalidInputError) as exc:  # bookkeeping only
             log.warning("could not record access: %s", exc)
+
+    def reinforce(
+        self,
+        scope: Scope,
+        memory_ids: Sequence[str],
+        at: datetime,
+        *,
+        step: float,
+        cap: float,
+        every: timedelta,
+    ) -> builtins.list[str]:
+        if not memory_ids:
+            return []
+        try:
+            with self._tx(scope.tenant) as cur:
+                return _sql.reinforce_rows(
+                    _runner(cur), self._d, scope, memory_ids, at, step=step, cap=cap, every=every
+                )
+        except (StorageUnavailableError, InvalidInputError) as exc:  # bookkeeping only
+            log.warning("could not record reinforcement: %s", exc)
+            return []
 
     def delete_user(self, scope: Scope) -> dict[str, int]:
         with self._tx(scope.tenant) as cur:

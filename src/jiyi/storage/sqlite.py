@@ -20,7 +20,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ __all__ = ["SqliteMemoryStore", "scope_token"]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS memories (
     status TEXT NOT NULL, superseded_by TEXT, version INTEGER NOT NULL, metadata TEXT NOT NULL,
     value TEXT,
     batch TEXT, position INTEGER, role TEXT, speaker TEXT, extracted INTEGER, supersedes TEXT,
-    derived INTEGER NOT NULL DEFAULT 0, sources TEXT NOT NULL DEFAULT '[]'
+    derived INTEGER NOT NULL DEFAULT 0, sources TEXT NOT NULL DEFAULT '[]',
+    reinforced_at TEXT, archived_at TEXT, confidence_at TEXT
 );
 CREATE INDEX IF NOT EXISTS ix_memories_scope ON memories(tenant, user_id, status, kind);
 CREATE INDEX IF NOT EXISTS ix_memories_topic ON memories(tenant, user_id, topic);
@@ -99,6 +100,12 @@ _MIGRATIONS: dict[int, list[str]] = {
         "supersedes = json_extract(metadata, '$.supersedes'), "
         "derived = coalesce(json_extract(metadata, '$.derived'), 0), "
         "sources = coalesce(json_extract(metadata, '$.sources'), '[]')",
+    ],
+    # Lifecycle (jiyi.core.lifecycle): reinforcement, archive and confidence clocks.
+    4: [
+        "ALTER TABLE memories ADD COLUMN reinforced_at TEXT",
+        "ALTER TABLE memories ADD COLUMN archived_at TEXT",
+        "ALTER TABLE memories ADD COLUMN confidence_at TEXT",
     ],
 }
 _COLUMNS = f"({_sql.COLUMN_LIST})"
@@ -314,6 +321,32 @@ class SqliteMemoryStore:
             log.warning("could not record access: %s", exc)
             return
         self._search.after_touch(scope, counts, at)
+
+    def reinforce(
+        self,
+        scope: Scope,
+        memory_ids: Sequence[str],
+        at: datetime,
+        *,
+        step: float,
+        cap: float,
+        every: timedelta,
+    ) -> builtins.list[str]:
+        if not memory_ids:
+            return []
+        try:
+            with self._tx() as db:
+                changed = _sql.reinforce_rows(
+                    _runner(db), SQLITE, scope, memory_ids, at, step=step, cap=cap, every=every
+                )
+                if changed:  # importance is searchable (min_importance): a real write
+                    self._bump(db, scope)
+        except (StorageUnavailableError, sqlite3.Error) as exc:  # reads must not fail on it
+            log.warning("could not record reinforcement: %s", exc)
+            return []
+        if changed:
+            self._search.forget(scope)
+        return changed
 
     def delete_user(self, scope: Scope) -> dict[str, int]:
         args = (scope.tenant, scope.user_id)
