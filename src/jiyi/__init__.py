@@ -22,6 +22,7 @@ from jiyi.core.models import (
     Status,
 )
 from jiyi.core.retrieval import PRESETS, RetrievalConfig
+from jiyi.core.users import TaskState, TaskStatus
 from jiyi.errors import (
     AuthenticationError,
     ConflictError,
@@ -35,6 +36,7 @@ from jiyi.errors import (
     PermissionDeniedError,
     RateLimitedError,
     StorageUnavailableError,
+    VersionConflictError,
 )
 from jiyi.memory import Memory
 
@@ -85,5 +87,8 @@ __all__ = [
     "Skipped",
     "Status",
     "StorageUnavailableError",
+    "TaskState",
+    "TaskStatus",
+    "VersionConflictError",
     "__version__",
 ]

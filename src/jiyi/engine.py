@@ -44,9 +44,13 @@ from jiyi.core.ports import (
     Indexed,
     MemoryStore,
     SearchFilter,
+    TaskStore,
     UserDirectory,
     UserSummary,
+    UserTier,
 )
+from jiyi.core.tasks import task_text
+from jiyi.core.users import TaskState, TaskStatus
 from jiyi.errors import InvalidInputError
 from jiyi.pipeline.access import ReadLedger
 from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
@@ -54,6 +58,7 @@ from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
 from jiyi.pipeline.maintain import Progress, maintain
 from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
+from jiyi.pipeline.tasks import MAX_CONTEXT_TASKS, relevant_tasks, task_store
 from jiyi.pipeline.write import WriteOptions
 
 if TYPE_CHECKING:
@@ -336,6 +341,7 @@ class Engine:
     def delete_user(self, scope: Scope) -> DeletionReceipt:
         self.reads.settle()
         texts = embedded_texts(self.store, scope, self.config.episode_context_turns)
+        texts += [task_text(t) for t in self._user_tasks(scope.tenant, scope.user_id)]
         removed = self.store.delete_user(scope)
         self.evict(texts)
         removed["embedding_cache"] = len(texts)
@@ -388,8 +394,26 @@ class Engine:
             min_semantic=self.config.context_min_semantic,
             pin_importance=self.config.pin_importance,
         )
+        tasks: list[TaskState] = []
+        if isinstance(self.store, UserTier):
+            active = self.store.tasks.list(scope.tenant, scope.user_id, now, active_only=True)
+            tasks = relevant_tasks(
+                active[:MAX_CONTEXT_TASKS],
+                query,
+                embedder=self.embedder_for(scope.tenant),
+                cal=self.calibration,
+                min_semantic=self.config.context_min_semantic,
+            )
         block = recall_context(
-            self.store, scope, query, found, now=now, tz=tz, token_budget=token_budget, opts=opts
+            self.store,
+            scope,
+            query,
+            found,
+            now=now,
+            tz=tz,
+            token_budget=token_budget,
+            opts=opts,
+            tasks=tasks,
         )
         # What reached the block is a use (the other candidates were only read).
         self.reads.reinforce(scope, (m.id for m in block.memories))
@@ -478,6 +502,61 @@ class Engine:
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         return self.store.history(tenant, memory_id)
+
+    # -- task state (the store's UserTier) ---------------------------------------------------
+
+    @property
+    def tasks(self) -> TaskStore:
+        """The store's task table (StorageUnavailableError for a store without one)."""
+        return task_store(self.store)
+
+    def _user_tasks(self, tenant: str, user_id: str) -> builtins.list[TaskState]:
+        if not isinstance(self.store, UserTier):
+            return []
+        return self.store.tasks.list(tenant, user_id, self.clock(), active_only=False)
+
+    def put_task(
+        self,
+        tenant: str,
+        user_id: str,
+        key: str,
+        state: dict[str, Any],
+        *,
+        status: TaskStatus,
+        expires_at: datetime | None,
+        expected_version: int | None,
+    ) -> TaskState:
+        now = self.clock()
+        old = self.tasks.get(tenant, user_id, key, now)
+        new = self.tasks.put(
+            tenant,
+            user_id,
+            key,
+            state,
+            status=status,
+            expires_at=expires_at,
+            expected_version=expected_version,
+            now=now,
+        )
+        if old is not None and task_text(old) != task_text(new):
+            self.evict([task_text(old)])  # its words may have been embedded for a context
+        return new
+
+    def get_task(self, tenant: str, user_id: str, key: str) -> TaskState | None:
+        return self.tasks.get(tenant, user_id, key, self.clock())
+
+    def list_tasks(
+        self, tenant: str, user_id: str, *, active_only: bool
+    ) -> builtins.list[TaskState]:
+        return self.tasks.list(tenant, user_id, self.clock(), active_only=active_only)
+
+    def delete_task(self, tenant: str, user_id: str, key: str) -> bool:
+        now = self.clock()
+        old = self.tasks.get(tenant, user_id, key, now)
+        found = self.tasks.delete(tenant, user_id, key, now)
+        if old is not None:
+            self.evict([task_text(old)])
+        return found
 
     def close(self) -> None:
         self.reads.close()

@@ -7,6 +7,7 @@
      ├── PermissionDeniedError             403   forbidden          authenticated, not allowed
      ├── AuthenticationError               401   unauthenticated    missing or unknown API key
      ├── ConflictError                     409   conflict           clashes with stored state
+     │    └── VersionConflictError         409   version_conflict   a stale expected_version
      ├── RateLimitedError                  429   rate_limited       tenant over its rate
      ├── StorageUnavailableError           503   storage_unavailable  database unreachable
      │    └── OverloadedError              503   overloaded         server at capacity
@@ -38,6 +39,7 @@ __all__ = [
     "PermissionDeniedError",
     "RateLimitedError",
     "StorageUnavailableError",
+    "VersionConflictError",
     "error_class",
 ]
 
@@ -109,6 +111,19 @@ class ConflictError(JiyiError):
     status = 409
 
 
+class VersionConflictError(ConflictError):
+    """A write named the version it expected and the stored one has moved on (optimistic
+    concurrency, e.g. task state): read it again and retry. ``current`` is the stored
+    version (0: there is none)."""
+
+    code = "version_conflict"
+    status = 409
+
+    def __init__(self, message: str, *, current: int = 0, field: str | None = None) -> None:
+        super().__init__(message, field=field)
+        self.current = current
+
+
 class RateLimitedError(JiyiError):
     """The tenant sent more requests per second than it may; nothing was done."""
 
@@ -171,6 +186,7 @@ _TREE: tuple[type[JiyiError], ...] = (
     PermissionDeniedError,
     AuthenticationError,
     ConflictError,
+    VersionConflictError,
     RateLimitedError,
     StorageUnavailableError,
     OverloadedError,

@@ -38,6 +38,7 @@ from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, NotFoundError
 from jiyi.pipeline.maintain import Progress
 from jiyi.pipeline.recall import Recalled
+from jiyi.tasks import Tasks
 
 if TYPE_CHECKING:
     from jiyi.queue.base import Job, WorkQueue
@@ -59,7 +60,13 @@ class Memory:
         >>> mem = Memory()
         >>> mem.add("我对花生过敏，以后别推荐带花生的菜", user_id="u1")
         >>> print(mem.context("推荐个菜", user_id="u1").text)
+
+    Attributes:
+        tasks: keyed task state of the users (:class:`jiyi.tasks.Tasks`): ``put``, ``get``,
+            ``list``, ``delete``, with optimistic concurrency.
     """
+
+    tasks: Tasks
 
     def __init__(
         self,
@@ -92,6 +99,7 @@ class Memory:
             embedder = default_embedder()
         self.engine = Engine(store, embedder, config=self.config, extractor=extractor, clock=clock)
         self._owns_engine = True
+        self.tasks = Tasks(self.engine, self.config.tenant)
 
     @classmethod
     def on(cls, engine: Engine, tenant: str) -> Memory:
@@ -100,6 +108,7 @@ class Memory:
         view.config = engine.config.model_copy(update={"tenant": tenant})
         view.engine = engine
         view._owns_engine = False
+        view.tasks = Tasks(engine, tenant)
         return view
 
     @property
@@ -314,7 +323,8 @@ class Memory:
         self.engine.delete(self._find(memory_id))
 
     def delete_user(self, user_id: str) -> DeletionReceipt:
-        """Hard-delete everything stored about a user (all agents, history included)."""
+        """Hard-delete everything stored about a user (all agents, history and task state
+        included)."""
         return self.engine.delete_user(self._scope(user_id))
 
     # -- read -----------------------------------------------------------------------------
@@ -410,7 +420,9 @@ class Memory:
         Only relevant hits are shown (a keyword, identifier or slot match, or semantic
         relevance of at least ``config.context_min_semantic``); safety-critical facts are
         always included; corrected facts carry their history as a label; dates are shown in
-        ``timezone`` (IANA name, default ``config.timezone``).
+        ``timezone`` (IANA name, default ``config.timezone``). The user's active tasks that
+        the query is about come first (``ContextBlock.tasks``): "继续上次的报销单" brings the
+        reimbursement task's state (``jiyi.core.tasks`` says which tasks match).
         """
         if not isinstance(token_budget, int) or token_budget < 50:
             raise InvalidInputError("token_budget must be an integer ≥ 50", field="token_budget")

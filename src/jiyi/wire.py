@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
 from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, SearchHit
+from jiyi.core.users import TaskState, TaskStatus
 from jiyi.sessions.base import SessionMessage
 
 #: The media type of every error response (RFC 9457 problem details).
@@ -56,6 +57,10 @@ def valid_time(value: datetime) -> datetime:
 ID_PATTERN = "^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$"
 TEXT_PATTERN = "^[^\\u0000]*$"
 ID_SCHEMA: dict[str, Any] = {"pattern": ID_PATTERN}  # for path and query parameters
+# A task key is an id without "/": one path segment.
+TASK_KEY_PATTERN = (
+    "^[^/\\u0000-\\u001f\\u007f]*[^/\\s\\u0000-\\u001f\\u007f][^/\\u0000-\\u001f\\u007f]*$"
+)
 TIME_PATTERN = "^(19[0-9]{2}|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-"
 
 
@@ -150,6 +155,33 @@ class UpdateRequest(_Body):
     content: Text
 
 
+class TaskPut(_Body):
+    """``PUT /v1/users/{user_id}/tasks/{key}``: the task's new state."""
+
+    state: dict[str, Any] = Field(
+        description="a JSON object of at most 64 KiB (no NaN, no NUL characters)",
+        examples=[{"form": "三月差旅报销单", "step": 3, "missing": ["酒店发票"]}],
+    )
+    expected_version: int | None = Field(
+        None,
+        ge=0,
+        le=2**31 - 1,
+        description="the version you read: a stale one is refused with 409 version_conflict; "
+        "0: create only; absent: replace whatever is stored",
+    )
+    expires_at: When | None = Field(
+        None, description="when the task stops existing (in the future); absent: never"
+    )
+    status: TaskStatus = Field(
+        TaskStatus.ACTIVE,
+        description="active, or done (kept, but no longer in context blocks)",
+    )
+
+
+class TaskList(BaseModel):
+    tasks: list[TaskState]
+
+
 class ContextRequest(_Body):
     query: Text
     user_id: Id
@@ -238,6 +270,7 @@ class ContextResponse(BaseModel):
 
     text: str
     memories: list[MemoryItem] = Field(default_factory=list)
+    tasks: list[TaskState] = Field(default_factory=list)  # active tasks the query is about
     tokens: int
     session: list[SessionMessage] = Field(default_factory=list)
     degraded: bool = False  # the memories come from keyword matches only (see search)

@@ -25,6 +25,7 @@ from jiyi.errors import (
     PermissionDeniedError,
     RateLimitedError,
     StorageUnavailableError,
+    VersionConflictError,
     error_class,
 )
 from jiyi.server.errors import problem_for
@@ -36,6 +37,7 @@ TABLE = [
     (PermissionDeniedError("no"), 403, "forbidden"),
     (AuthenticationError("who?"), 401, "unauthenticated"),
     (ConflictError("clash", field="Idempotency-Key"), 409, "conflict"),
+    (VersionConflictError("stale", field="expected_version", current=2), 409, "version_conflict"),
     (RateLimitedError("slow down", retry_after=3), 429, "rate_limited"),
     (StorageUnavailableError("down"), 503, "storage_unavailable"),
     (OverloadedError("busy", retry_after=1.2), 503, "overloaded"),

@@ -6,7 +6,8 @@ a ``changed()`` call placed by hand after it; forgetting one served a stale cont
 until the TTL. Wrapped around the store in the composition root (``create_app``), the store
 itself says so, after the transaction committed, whoever wrote.
 
-Only :meth:`apply` with a non-empty change set and :meth:`delete_user` notify. ``touch``
+Only :meth:`apply` with a non-empty change set, :meth:`delete_user` and the writes of the
+user tier (a task put or delete: tasks are part of the context block) notify. ``touch``
 (access counts) does not: a cached block skips its access-count update on purpose, and
 notifying on reads would empty the cache on every miss.
 """
@@ -16,16 +17,20 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
     ChangeSet,
     MemoryStore,
     SearchFilter,
+    TaskStore,
     UserDirectory,
     UserSummary,
+    UserTier,
     Vector,
 )
+from jiyi.core.users import TaskState, TaskStatus
 
 #: Called with (tenant, user_id) after a write of that user committed. Must not raise
 #: (a cache's ``bump`` is best effort): the write has already happened.
@@ -45,6 +50,18 @@ class NotifyingStore:
     def __init__(self, inner: MemoryStore, on_change: OnChange) -> None:
         self.inner = inner
         self._on_change = on_change
+        self._tasks = (
+            _NotifyingTasks(inner.tasks, on_change) if isinstance(inner, UserTier) else None
+        )
+
+    @property
+    def tasks(self) -> TaskStore:
+        """The inner store's tasks, reporting each put and delete (``UserTier``); an
+        AttributeError when the inner store keeps none, so this is a UserTier exactly when
+        the inner store is."""
+        if self._tasks is None:
+            raise AttributeError(f"{type(self.inner).__name__} keeps no task state")
+        return self._tasks
 
     def apply(self, scope: Scope, changes: ChangeSet) -> None:
         self.inner.apply(scope, changes)
@@ -113,3 +130,50 @@ class NotifyingStore:
 
     def close(self) -> None:
         self.inner.close()
+
+
+class _NotifyingTasks:
+    """A TaskStore reporting every committed put and delete of a user."""
+
+    def __init__(self, inner: TaskStore, on_change: OnChange) -> None:
+        self.inner = inner
+        self._on_change = on_change
+
+    def put(
+        self,
+        tenant: str,
+        user_id: str,
+        key: str,
+        state: Mapping[str, Any],
+        *,
+        status: TaskStatus,
+        expires_at: datetime | None,
+        expected_version: int | None,
+        now: datetime,
+    ) -> TaskState:
+        task = self.inner.put(
+            tenant,
+            user_id,
+            key,
+            state,
+            status=status,
+            expires_at=expires_at,
+            expected_version=expected_version,
+            now=now,
+        )
+        self._on_change(tenant, user_id)
+        return task
+
+    def get(self, tenant: str, user_id: str, key: str, now: datetime) -> TaskState | None:
+        return self.inner.get(tenant, user_id, key, now)
+
+    def list(
+        self, tenant: str, user_id: str, now: datetime, *, active_only: bool
+    ) -> builtins.list[TaskState]:
+        return self.inner.list(tenant, user_id, now, active_only=active_only)
+
+    def delete(self, tenant: str, user_id: str, key: str, now: datetime) -> bool:
+        found = self.inner.delete(tenant, user_id, key, now)
+        if found:
+            self._on_change(tenant, user_id)
+        return found

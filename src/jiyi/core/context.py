@@ -11,6 +11,8 @@ What earns a line (in this order of checks):
    ("用户住在上海（以前：用户住在北京）"), never as a second current fact.
 4. Dates are the day a thing happens, in the user's timezone: "明天去上海出差" said on 11-29
    shows 11-30, and when it was said.
+5. Active tasks the query is about (``jiyi.core.tasks.match_tasks``) come first, in a group
+   of their own, and are budgeted first: "继续上次的报销单" is answered by the task's state.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from datetime import UTC, datetime, tzinfo
 
 from jiyi.core.extraction.segment import is_chitchat
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, SearchHit
+from jiyi.core.tasks import task_line
 from jiyi.core.text import estimate_tokens, has_cjk, query_terms
+from jiyi.core.users import TaskState
 
 LABELS = {
     "zh": {
@@ -43,6 +47,7 @@ LABELS = {
         MemoryKind.EPISODE: "The user said",
     },
 }
+TASKS_LABEL = {"zh": "进行中的任务", "en": "Tasks in progress"}
 HEADER = {
     "zh": "关于这位用户，你记得以下内容（按相关性排序）：",
     "en": "What you remember about this user (most relevant first):",
@@ -145,6 +150,7 @@ def assemble_context(
     now: datetime | None = None,
     tz: tzinfo = UTC,
     previous: Mapping[str, MemoryItem] | None = None,
+    tasks: Sequence[TaskState] = (),
 ) -> ContextBlock:
     """Group hits by kind (groups ordered by their best hit), most relevant first within a
     group, and stop before ``token_budget`` (estimated tokens) is exceeded.
@@ -154,6 +160,7 @@ def assemble_context(
         now: for outdated labels (default: the newest time seen among the hits).
         tz: the user's timezone, for the dates shown.
         previous: superseded versions by id, to label a corrected fact with its history.
+        tasks: the active tasks the query is about, best first; they go first.
 
     With nothing worth showing, returns a cold-start line that tells the model not to invent
     history.
@@ -168,12 +175,18 @@ def assemble_context(
     shown = {h.memory.id for h in hits if h.memory.kind != MemoryKind.EPISODE}
     hits = [h for h in hits if _worth_showing(h.memory, covered, shown, ref)]
     lang = pick_language(query, [h.memory for h in hits])
-    if not hits:
-        text = COLD[lang]
-        return ContextBlock(text=text, memories=[], tokens=estimate_tokens(text))
-    before = previous or {}
     fixed = estimate_tokens(HEADER[lang]) + estimate_tokens(FOOTER[lang]) + 2
     used = fixed
+    task_lines: list[tuple[TaskState, str]] = []
+    for t in tasks:  # before the memories: resuming work is what the turn asks for
+        line = task_line(t, lang)
+        cost = estimate_tokens(line) + 1
+        if used + cost + 4 <= token_budget:
+            task_lines.append((t, line))
+            used += cost
+    if task_lines:
+        used += estimate_tokens(TASKS_LABEL[lang]) + 3
+    before = previous or {}
     chosen: list[tuple[SearchHit, str]] = []
     seen_lines: set[str] = set()
     for h in hits:  # hits arrive best first
@@ -186,7 +199,7 @@ def assemble_context(
         seen_lines.add(line)
         chosen.append((h, line))
         used += cost
-    if not chosen:
+    if not chosen and not task_lines:
         text = COLD[lang]
         return ContextBlock(text=text, memories=[], tokens=estimate_tokens(text))
     order: list[MemoryKind] = []
@@ -198,11 +211,17 @@ def assemble_context(
             groups[kind] = []
         groups[kind].append(line)
     parts = [HEADER[lang]]
+    if task_lines:
+        parts.append(f"[{TASKS_LABEL[lang]}]")
+        parts.extend(line for _, line in task_lines)
     for kind in order:
         parts.append(f"[{LABELS[lang][kind]}]")
         parts.extend(groups[kind])
     parts.append(FOOTER[lang])
     text = "\n".join(parts)
     return ContextBlock(
-        text=text, memories=[h.memory for h, _ in chosen], tokens=estimate_tokens(text)
+        text=text,
+        memories=[h.memory for h, _ in chosen],
+        tasks=[t for t, _ in task_lines],
+        tokens=estimate_tokens(text),
     )

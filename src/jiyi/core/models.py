@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from jiyi.core.users import TaskState
+
 
 class MemoryKind(StrEnum):
     FACT = "fact"
@@ -217,6 +219,8 @@ class ContextBlock(BaseModel):
 
     text: str
     memories: list[MemoryItem] = Field(default_factory=list)
+    # The user's active tasks the query is about ("继续上次的报销单"), shown first.
+    tasks: list[TaskState] = Field(default_factory=list)
     tokens: int
     # True when semantic search missed its time budget and only keyword matches were used.
     degraded: bool = False

@@ -24,6 +24,7 @@ from jiyi.core.models import (
     Scope,
     Status,
 )
+from jiyi.core.users import TaskState, TaskStatus
 
 Vector = npt.NDArray[np.float32]
 Clock = Callable[[], datetime]
@@ -253,3 +254,63 @@ class Extractor(Protocol):
         Must not raise for ordinary text; raise ExtractionError when it cannot work at all
         (the caller then falls back to rules)."""
         ...
+
+
+# -- the user tier (issue 13) --------------------------------------------------------------
+#
+# Kept beside the memories, in the same database. Every method takes the tenant explicitly
+# and never reads or writes another tenant's rows; none looks at agents: a task belongs to
+# the user, whichever agent works on it.
+
+
+class TaskStore(Protocol):
+    """Keyed task state with optimistic concurrency. A task whose ``expires_at`` is at or
+    before ``now`` does not exist for any method: it is never returned, a put starts it
+    afresh at version 1, and the user's next put deletes its row."""
+
+    def put(
+        self,
+        tenant: str,
+        user_id: str,
+        key: str,
+        state: Mapping[str, Any],
+        *,
+        status: TaskStatus,
+        expires_at: datetime | None,
+        expected_version: int | None,
+        now: datetime,
+    ) -> TaskState:
+        """Create or replace the task in one transaction and return it as stored (a JSON
+        object, checked by ``jiyi.core.tasks.check_task_state``; it reads back equal). The current
+        version is the stored one, or 0 when there is none (or it expired); a non-None
+        ``expected_version`` that differs raises VersionConflictError (``field``
+        "expected_version", ``current`` the stored version) and writes nothing — 0 means
+        "create only". None replaces whatever is there. The new version is current + 1;
+        ``created_at`` is kept while the task lives. Of two concurrent puts naming the same
+        expected version exactly one succeeds; the other conflicts."""
+        ...
+
+    def get(self, tenant: str, user_id: str, key: str, now: datetime) -> TaskState | None:
+        """The live task, or None (missing, expired, or another user's or tenant's)."""
+        ...
+
+    def list(
+        self, tenant: str, user_id: str, now: datetime, *, active_only: bool
+    ) -> builtins.list[TaskState]:
+        """The user's live tasks, most recently updated first (then by key); with
+        ``active_only`` only those whose status is ``active``."""
+        ...
+
+    def delete(self, tenant: str, user_id: str, key: str, now: datetime) -> bool:
+        """Delete the task; True if a live one was deleted (an expired row is removed too,
+        but counts as not existing). Another user's task is never touched."""
+        ...
+
+
+@runtime_checkable
+class UserTier(Protocol):
+    """A MemoryStore that also keeps the user tier in its database (both jiyi stores do).
+    ``delete_user`` removes the user's tasks in the same transaction as the memories."""
+
+    @property
+    def tasks(self) -> TaskStore: ...

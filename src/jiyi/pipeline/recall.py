@@ -9,6 +9,7 @@ thread finishes in the background) and the hits are fused from keywords alone an
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import Executor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from jiyi.core.lifecycle import LifecycleConfig, is_safety, relevance
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, SearchHit
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
 from jiyi.core.retrieval import RetrievalConfig, fuse, plan_query
+from jiyi.core.users import TaskState
 
 
 @dataclass(frozen=True)
@@ -143,11 +145,13 @@ def recall_context(
     tz: tzinfo,
     token_budget: int,
     opts: ContextOptions,
+    tasks: Sequence[TaskState] = (),
 ) -> ContextBlock:
     """The context block for ``query`` from its search hits: the relevant ones, plus the
     safety-critical facts (allergies, health, strong "never" preferences) even when the turn
     does not mention them — "推荐个菜" must still see "对花生过敏" — and the previous versions
-    of corrected facts, to label them."""
+    of corrected facts, to label them. ``tasks`` (the active tasks the query is about) go
+    first."""
     hits = [h for h in found.hits if relevant(h, opts)]
     seen = {h.memory.id for h in hits}
     critical = SearchFilter(
@@ -163,6 +167,12 @@ def recall_context(
     older = [h.memory.supersedes for h in hits if h.memory.supersedes]
     previous = {m.id: m for m in store.get_many(scope, older)} if older else {}
     block = assemble_context(
-        hits, query=query, token_budget=token_budget, now=now, tz=tz, previous=previous
+        hits,
+        query=query,
+        token_budget=token_budget,
+        now=now,
+        tz=tz,
+        previous=previous,
+        tasks=tasks,
     )
     return block.model_copy(update={"degraded": True}) if found.degraded else block

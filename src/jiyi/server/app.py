@@ -27,7 +27,13 @@ from jiyi.core.models import AddResult
 from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
 from jiyi.queue.base import Job, WorkQueue
-from jiyi.server import routes_admin, routes_lifecycle, routes_memories, routes_sessions
+from jiyi.server import (
+    routes_admin,
+    routes_lifecycle,
+    routes_memories,
+    routes_sessions,
+    routes_users,
+)
 from jiyi.server.admission import (
     REFUSALS,
     Admission,
@@ -162,6 +168,9 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     admission = Admission(AdmissionLimits.from_settings(services.settings))
     app.state.admission = admission
     install_error_handlers(app)
+    # Before the memories router: its DELETE /v1/users/{user_id:path} would also match
+    # /v1/users/{user_id}/tasks/{key}.
+    app.include_router(routes_users.router, responses=REFUSALS)
     app.include_router(routes_memories.router, responses=REFUSALS)
     app.include_router(routes_sessions.router, responses=REFUSALS)
     app.include_router(routes_admin.router, responses=REFUSALS)

@@ -70,9 +70,10 @@ def problem_for(exc: JiyiError) -> JSONResponse:
 _MEANING = {
     401: "No API key, or an unknown or revoked one.",
     403: "The key is bound to another agent, needs to be tenant-wide, or needs to be an admin key.",
-    404: "No such memory, session or route in the key's scope.",
-    409: "Conflicts with stored state: a session of another user, or an Idempotency-Key "
-    "reused with a different body.",
+    404: "No such memory, session, task or route in the key's scope.",
+    409: "Conflicts with stored state: a session of another user, an Idempotency-Key "
+    "reused with a different body, or a stale expected_version (code version_conflict: "
+    "read the task again and retry).",
     413: "The body is larger than JIYI_MAX_REQUEST_BYTES, or a message longer than allowed.",
     422: "Invalid input; `field` names the offending field.",
     502: "Extraction failed (an LLM extractor without a usable fallback).",

@@ -132,7 +132,12 @@ async def context(body: ContextRequest, request: Request, who: Auth) -> ContextR
     text, tokens = combine(block, lines, lang)
     kept = window[len(window) - len(lines) :] if lines else []
     return ContextResponse(
-        text=text, memories=block.memories, tokens=tokens, session=kept, degraded=block.degraded
+        text=text,
+        memories=block.memories,
+        tasks=block.tasks,
+        tokens=tokens,
+        session=kept,
+        degraded=block.degraded,
     )
 
 

@@ -450,10 +450,16 @@ def read_history(run: Run, d: Dialect, tenant: str, memory_id: str) -> list[Hist
 
 
 def delete_user_rows(run: Run, d: Dialect, scope: Scope) -> dict[str, int]:
-    """Delete the user's history and consumed message ids; counts per table. (Each store
-    deletes its memories, keyword index and vectors itself.)"""
+    """Delete the user's history, consumed message ids and task state; counts per table.
+    (Each store deletes its memories, keyword index and vectors itself. The memory switch
+    and its change log stay: a user who turned memory off and then asked to be forgotten
+    must stay unremembered, and the log holds no content.)"""
     counts: dict[str, int] = {}
-    for table, key in (("history", "history"), ("messages_seen", "message_ids")):
+    for table, key in (
+        ("history", "history"),
+        ("messages_seen", "message_ids"),
+        ("tasks", "tasks"),
+    ):
         rows = run(
             d.q(f"DELETE FROM {{s}}.{table} WHERE tenant = ? AND user_id = ? RETURNING 1"),
             [scope.tenant, scope.user_id],

@@ -35,13 +35,14 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, SearchFilter, UserSummary, Vector
+from jiyi.core.ports import ChangeSet, SearchFilter, TaskStore, UserSummary, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage import _sql
 from jiyi.storage._filters import list_users
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import Dialect, Run, aware, dumps
+from jiyi.storage._users import SqlTaskStore
 from jiyi.storage._vectors import as_vector, check_dim
 from jiyi.storage.postgres_search import keyword_search, nearest
 
@@ -129,6 +130,9 @@ class PostgresMemoryStore:
         self._timeout_ms = int(statement_timeout_ms)
         self._dim: int | None = None
         self._hnsw = hnsw_index
+        self._tasks = SqlTaskStore(
+            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
+        )
         self._migrate(dsn, dim)
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             dsn,
@@ -190,10 +194,22 @@ class PostgresMemoryStore:
         except psycopg.Error as exc:
             raise StorageUnavailableError(f"PostgreSQL is unavailable: {exc}") from exc
 
+    @contextmanager
+    def _user_tx(self, tenant: str) -> Iterator[Run]:
+        with self._tx(tenant) as cur:
+            yield _runner(cur)
+
     def _read(self, tenant: str, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
         with self._tx(tenant) as cur:
             cur.execute(sql, args)
             return cur.fetchall()
+
+    # -- the user tier ----------------------------------------------------------------------
+
+    @property
+    def tasks(self) -> TaskStore:
+        """Task state in this schema (``UserTier``), under row-level security."""
+        return self._tasks
 
     # -- writes ---------------------------------------------------------------------------
 

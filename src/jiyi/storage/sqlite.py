@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, SearchFilter, UserSummary, Vector
+from jiyi.core.ports import ChangeSet, SearchFilter, TaskStore, UserSummary, Vector
 from jiyi.errors import StorageUnavailableError
 from jiyi.storage import _sql
 from jiyi.storage._filters import list_users
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
+from jiyi.storage._users import SqlTaskStore
 from jiyi.storage._vectors import check_dim
 from jiyi.storage.sqlite_search import SqliteSearch, scope_token
 
@@ -38,7 +39,7 @@ __all__ = ["SqliteMemoryStore", "scope_token"]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
@@ -79,6 +80,23 @@ CREATE TABLE IF NOT EXISTS scope_versions (
     tenant TEXT NOT NULL, user_id TEXT NOT NULL, version INTEGER NOT NULL,
     PRIMARY KEY (tenant, user_id)
 );
+CREATE TABLE IF NOT EXISTS tasks (
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, task_key TEXT NOT NULL,
+    state TEXT NOT NULL, status TEXT NOT NULL, version INTEGER NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, expires_at TEXT,
+    PRIMARY KEY (tenant, user_id, task_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS memory_switches (
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, memory TEXT NOT NULL,
+    changed_at TEXT NOT NULL, changed_by TEXT NOT NULL,
+    PRIMARY KEY (tenant, user_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS memory_switch_log (
+    id INTEGER PRIMARY KEY,
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, at TEXT NOT NULL,
+    before TEXT NOT NULL, after TEXT NOT NULL, actor TEXT NOT NULL, via TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ix_memory_switch_log_user ON memory_switch_log(tenant, user_id, id);
 """
 # Applied in order to files written by an older version (``PRAGMA user_version``).
 _MIGRATIONS: dict[int, list[str]] = {
@@ -107,6 +125,10 @@ _MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE memories ADD COLUMN archived_at TEXT",
         "ALTER TABLE memories ADD COLUMN confidence_at TEXT",
     ],
+    # 5: the user tier's tables
+    # (tasks, memory_switches, memory_switch_log) — new tables only, which _SCHEMA's
+    # CREATE TABLE IF NOT EXISTS makes in every file it opens, so nothing to alter here.
+    5: [],
 }
 _COLUMNS = f"({_sql.COLUMN_LIST})"
 _VALUES = f"({', '.join('?' * len(COLUMNS))})"
@@ -153,6 +175,9 @@ class SqliteMemoryStore:
         self._dim: int | None = None if row is None else int(row[0])
         self._lock = threading.RLock()
         self._search = SqliteSearch(self._read, self._lock)
+        self._tasks = SqlTaskStore(
+            SQLITE, self._user_tx, lambda _tenant: self._read, after_delete=self._checkpoint
+        )
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -198,6 +223,12 @@ class SqliteMemoryStore:
                     self._db.execute("ROLLBACK")
                     raise StorageUnavailableError(f"commit failed: {exc}") from exc
 
+    @contextmanager
+    def _user_tx(self, tenant: str) -> Iterator[Run]:
+        """A write transaction for the user tier (one file: the tenant is in every row)."""
+        with self._tx() as db:
+            yield _runner(db)
+
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
             try:
@@ -216,6 +247,14 @@ class SqliteMemoryStore:
                 raise StorageUnavailableError(f"SQLite read failed: {exc}") from exc
             finally:
                 self._db.text_factory = str
+
+    # -- the user tier ----------------------------------------------------------------------
+
+    @property
+    def tasks(self) -> TaskStore:
+        """Task state in this file (``UserTier``); a deleted task leaves no bytes behind
+        (secure_delete zeroes its pages, and the WAL is checkpointed after the delete)."""
+        return self._tasks
 
     # -- writes ---------------------------------------------------------------------------
 
