@@ -451,9 +451,7 @@ def read_history(run: Run, d: Dialect, tenant: str, memory_id: str) -> list[Hist
 
 def delete_user_rows(run: Run, d: Dialect, scope: Scope) -> dict[str, int]:
     """Delete the user's history, consumed message ids and task state; counts per table.
-    (Each store deletes its memories, keyword index and vectors itself. The memory switch
-    and its change log stay: a user who turned memory off and then asked to be forgotten
-    must stay unremembered, and the log holds no content.)"""
+    (Each store deletes its memories, keyword index and vectors itself.)"""
     counts: dict[str, int] = {}
     for table, key in (
         ("history", "history"),

@@ -86,17 +86,6 @@ CREATE TABLE IF NOT EXISTS tasks (
     created_at TEXT NOT NULL, updated_at TEXT NOT NULL, expires_at TEXT,
     PRIMARY KEY (tenant, user_id, task_key)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS memory_switches (
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, memory TEXT NOT NULL,
-    changed_at TEXT NOT NULL, changed_by TEXT NOT NULL,
-    PRIMARY KEY (tenant, user_id)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS memory_switch_log (
-    id INTEGER PRIMARY KEY,
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, at TEXT NOT NULL,
-    before TEXT NOT NULL, after TEXT NOT NULL, actor TEXT NOT NULL, via TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ix_memory_switch_log_user ON memory_switch_log(tenant, user_id, id);
 """
 # Applied in order to files written by an older version (``PRAGMA user_version``).
 _MIGRATIONS: dict[int, list[str]] = {
@@ -125,9 +114,8 @@ _MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE memories ADD COLUMN archived_at TEXT",
         "ALTER TABLE memories ADD COLUMN confidence_at TEXT",
     ],
-    # 5: the user tier's tables
-    # (tasks, memory_switches, memory_switch_log) — new tables only, which _SCHEMA's
-    # CREATE TABLE IF NOT EXISTS makes in every file it opens, so nothing to alter here.
+    # 5: the task table — a new table only, which _SCHEMA's CREATE TABLE IF NOT EXISTS
+    # makes in every file it opens, so nothing to alter here.
     5: [],
 }
 _COLUMNS = f"({_sql.COLUMN_LIST})"
