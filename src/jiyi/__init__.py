@@ -22,7 +22,7 @@ from jiyi.core.models import (
     Status,
 )
 from jiyi.core.retrieval import PRESETS, RetrievalConfig
-from jiyi.core.users import TaskState, TaskStatus
+from jiyi.core.users import MemorySwitch, SwitchChange, SwitchState, TaskState, TaskStatus
 from jiyi.errors import (
     AuthenticationError,
     ConflictError,
@@ -74,6 +74,7 @@ __all__ = [
     "MemoryEvent",
     "MemoryItem",
     "MemoryKind",
+    "MemorySwitch",
     "MissingDependencyError",
     "NotFoundError",
     "Origin",
@@ -87,6 +88,8 @@ __all__ = [
     "Skipped",
     "Status",
     "StorageUnavailableError",
+    "SwitchChange",
+    "SwitchState",
     "TaskState",
     "TaskStatus",
     "VersionConflictError",

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from jiyi.config import MemoryConfig
 from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration, calibration_of
+from jiyi.core.context import assemble_context
 from jiyi.core.filters import matches
 from jiyi.core.models import (
     Action,
@@ -33,6 +34,7 @@ from jiyi.core.models import (
     MemoryKind,
     Message,
     Scope,
+    Skipped,
     Status,
 )
 from jiyi.core.ports import (
@@ -49,9 +51,10 @@ from jiyi.core.ports import (
     UserSummary,
     UserTier,
 )
+from jiyi.core.switch import gate
 from jiyi.core.tasks import task_text
-from jiyi.core.users import TaskState, TaskStatus
-from jiyi.errors import InvalidInputError
+from jiyi.core.users import MemorySwitch, SwitchChange, SwitchState, TaskState, TaskStatus
+from jiyi.errors import ConflictError, InvalidInputError, StorageUnavailableError
 from jiyi.pipeline.access import ReadLedger
 from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
 from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
@@ -212,6 +215,9 @@ class Engine:
         ttl: timedelta | None = None,
     ) -> AddResult:
         self.reads.settle()
+        messages, gated = self.gate(scope, messages, now)
+        if not messages:
+            return AddResult(skipped=gated)
         out = ingest(
             messages,
             scope=scope,
@@ -225,7 +231,7 @@ class Engine:
         result = with_ttl(out.changes, result, now + ttl if ttl is not None else None)
         self.store.apply(scope, out.changes)
         self.evict(out.evict)
-        return result
+        return result.model_copy(update={"skipped": gated + result.skipped}) if gated else result
 
     def accept(
         self,
@@ -243,6 +249,9 @@ class Engine:
         from jiyi.queue.base import Job
 
         self.reads.settle()
+        messages, gated = self.gate(scope, messages, now)
+        if not messages:
+            return AddResult(skipped=gated)
         staged = stage(
             messages,
             scope=scope,
@@ -285,12 +294,19 @@ class Engine:
             log.warning("batch %s was claimed before its episodes were written", staged.batch)
         # A re-delivered batch was queued by its first delivery: report it the same way.
         again = any(s.reason == "duplicate_message" for s in staged_result.skipped)
-        return staged_result.model_copy(update={"queued": bool(staged.messages) or again})
+        return staged_result.model_copy(
+            update={
+                "queued": bool(staged.messages) or again,
+                "skipped": gated + staged_result.skipped,
+            }
+        )
 
     def process(self, job: Job, scope: Scope) -> AddResult | None:
         if job.kind != "extract" or job.tenant != scope.tenant:
             raise InvalidInputError(f"cannot process a {job.kind} job of tenant {job.tenant}")
         p = ExtractJob.parse(job.payload)
+        if self.switch_of(scope.tenant, scope.user_id) != MemorySwitch.ON:
+            return None  # switched off or paused since the messages were accepted
         done = extract_staged(
             p.messages,
             scope=scope,
@@ -363,6 +379,8 @@ class Engine:
     ) -> Recalled:
         """The hits, counted as reads; with ``reinforce`` (a search answered to the caller)
         each hit is also a use that reinforces it (``jiyi.core.lifecycle``)."""
+        if self.switch_of(scope.tenant, scope.user_id) == MemorySwitch.OFF:
+            return Recalled([])  # memory off: nothing is served
         found = recall(
             self.store,
             self.embedder_for(scope.tenant),
@@ -388,6 +406,8 @@ class Engine:
     def context(
         self, scope: Scope, query: str, *, now: datetime, tz: tzinfo, token_budget: int
     ) -> ContextBlock:
+        if self.switch_of(scope.tenant, scope.user_id) == MemorySwitch.OFF:
+            return assemble_context([], query=query, token_budget=token_budget, now=now, tz=tz)
         found = self.search(scope, query, flt=SearchFilter(), now=now, top_k=30, reinforce=False)
         opts = ContextOptions(
             min_score=self.config.context_min_score,
@@ -490,6 +510,8 @@ class Engine:
         self, scope: Scope, flt: SearchFilter, limit: int | None = None
     ) -> builtins.list[MemoryItem]:
         self.reads.settle()
+        if self.switch_of(scope.tenant, scope.user_id) == MemorySwitch.OFF:
+            return []
         return self.store.list(scope, flt, limit=limit)
 
     def users(
@@ -502,6 +524,48 @@ class Engine:
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         return self.store.history(tenant, memory_id)
+
+    # -- the memory switch (the store's UserTier) ---------------------------------------------
+
+    def switch_of(self, tenant: str, user_id: str) -> MemorySwitch:
+        """The user's switch; always on for a store without a user tier."""
+        if isinstance(self.store, UserTier):
+            return self.store.switches.get(tenant, user_id).memory
+        return MemorySwitch.ON
+
+    def gate(
+        self, scope: Scope, messages: builtins.list[Message], now: datetime
+    ) -> tuple[builtins.list[Message], builtins.list[Skipped]]:
+        """The messages that may be stored, and the rest as skipped: a switch phrase of the
+        user moves the switch (logged as said by the user) and is never stored; a message
+        said while the switch is off or paused is dropped (``core/switch.py``)."""
+        if not isinstance(self.store, UserTier):
+            return messages, []
+        switches = self.store.switches
+        gated = gate(messages, switches.get(scope.tenant, scope.user_id).memory)
+        for position in gated.changes:
+            switches.set(scope.tenant, scope.user_id, position, at=now, actor="user", via="said")
+        return gated.kept, [Skipped(text=m.content, reason=r) for m, r in gated.dropped]
+
+    def set_switch(
+        self, tenant: str, user_id: str, memory: MemorySwitch, *, actor: str
+    ) -> SwitchState:
+        if not isinstance(self.store, UserTier):
+            raise StorageUnavailableError(f"{type(self.store).__name__} keeps no memory switch")
+        self.store.switches.set(tenant, user_id, memory, at=self.clock(), actor=actor, via="api")
+        return self.store.switches.get(tenant, user_id)
+
+    def switch_state(self, tenant: str, user_id: str) -> SwitchState:
+        if not isinstance(self.store, UserTier):
+            return SwitchState(user_id=user_id)
+        return self.store.switches.get(tenant, user_id)
+
+    def switch_changes(
+        self, tenant: str, user_id: str, *, limit: int
+    ) -> builtins.list[SwitchChange]:
+        if not isinstance(self.store, UserTier):
+            return []
+        return self.store.switches.changes(tenant, user_id, limit=limit)
 
     # -- task state (the store's UserTier) ---------------------------------------------------
 
@@ -526,6 +590,13 @@ class Engine:
         expires_at: datetime | None,
         expected_version: int | None,
     ) -> TaskState:
+        position = self.switch_of(tenant, user_id)
+        if position != MemorySwitch.ON:
+            raise ConflictError(
+                f"memory is {position.value} for this user: nothing new is stored "
+                "(turn it back on first)",
+                field="memory",
+            )
         now = self.clock()
         old = self.tasks.get(tenant, user_id, key, now)
         new = self.tasks.put(
@@ -543,11 +614,15 @@ class Engine:
         return new
 
     def get_task(self, tenant: str, user_id: str, key: str) -> TaskState | None:
+        if self.switch_of(tenant, user_id) == MemorySwitch.OFF:
+            return None
         return self.tasks.get(tenant, user_id, key, self.clock())
 
     def list_tasks(
         self, tenant: str, user_id: str, *, active_only: bool
     ) -> builtins.list[TaskState]:
+        if self.switch_of(tenant, user_id) == MemorySwitch.OFF:
+            return []
         return self.tasks.list(tenant, user_id, self.clock(), active_only=active_only)
 
     def delete_task(self, tenant: str, user_id: str, key: str) -> bool:

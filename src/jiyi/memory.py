@@ -38,6 +38,7 @@ from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, NotFoundError
 from jiyi.pipeline.maintain import Progress
 from jiyi.pipeline.recall import Recalled
+from jiyi.switch import MemorySwitches
 from jiyi.tasks import Tasks
 
 if TYPE_CHECKING:
@@ -64,9 +65,13 @@ class Memory:
     Attributes:
         tasks: keyed task state of the users (:class:`jiyi.tasks.Tasks`): ``put``, ``get``,
             ``list``, ``delete``, with optimistic concurrency.
+        switch: the users' memory switches (:class:`jiyi.switch.MemorySwitches`): ``off``
+            stores nothing new and serves nothing (search, context, list, tasks), ``paused``
+            keeps serving but stores nothing; every change is logged.
     """
 
     tasks: Tasks
+    switch: MemorySwitches
 
     def __init__(
         self,
@@ -100,6 +105,7 @@ class Memory:
         self.engine = Engine(store, embedder, config=self.config, extractor=extractor, clock=clock)
         self._owns_engine = True
         self.tasks = Tasks(self.engine, self.config.tenant)
+        self.switch = MemorySwitches(self.engine, self.config.tenant)
 
     @classmethod
     def on(cls, engine: Engine, tenant: str) -> Memory:
@@ -109,6 +115,7 @@ class Memory:
         view.engine = engine
         view._owns_engine = False
         view.tasks = Tasks(engine, tenant)
+        view.switch = MemorySwitches(engine, tenant)
         return view
 
     @property

@@ -16,7 +16,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
 from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, SearchHit
-from jiyi.core.users import TaskState, TaskStatus
+from jiyi.core.users import MemorySwitch, SwitchChange, TaskState, TaskStatus
 from jiyi.sessions.base import SessionMessage
 
 #: The media type of every error response (RFC 9457 problem details).
@@ -180,6 +180,19 @@ class TaskPut(_Body):
 
 class TaskList(BaseModel):
     tasks: list[TaskState]
+
+
+class SwitchPut(_Body):
+    """``PUT /v1/users/{user_id}/memory-switch``."""
+
+    memory: MemorySwitch = Field(
+        description="on; paused: keeps what is stored, adds nothing; off: adds nothing and "
+        "serves nothing"
+    )
+
+
+class SwitchHistory(BaseModel):
+    changes: list[SwitchChange]  # newest first
 
 
 class ContextRequest(_Body):

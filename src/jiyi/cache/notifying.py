@@ -7,7 +7,7 @@ until the TTL. Wrapped around the store in the composition root (``create_app``)
 itself says so, after the transaction committed, whoever wrote.
 
 Only :meth:`apply` with a non-empty change set, :meth:`delete_user` and the writes of the
-user tier (a task put or delete: tasks are part of the context block) notify. ``touch``
+user tier (a task put or delete, a switch change: both shape the context block) notify. ``touch``
 (access counts) does not: a cached block skips its access-count update on purpose, and
 notifying on reads would empty the cache on every miss.
 """
@@ -24,13 +24,21 @@ from jiyi.core.ports import (
     ChangeSet,
     MemoryStore,
     SearchFilter,
+    SwitchStore,
     TaskStore,
     UserDirectory,
     UserSummary,
     UserTier,
     Vector,
 )
-from jiyi.core.users import TaskState, TaskStatus
+from jiyi.core.users import (
+    MemorySwitch,
+    SwitchChange,
+    SwitchState,
+    SwitchVia,
+    TaskState,
+    TaskStatus,
+)
 
 #: Called with (tenant, user_id) after a write of that user committed. Must not raise
 #: (a cache's ``bump`` is best effort): the write has already happened.
@@ -50,9 +58,11 @@ class NotifyingStore:
     def __init__(self, inner: MemoryStore, on_change: OnChange) -> None:
         self.inner = inner
         self._on_change = on_change
-        self._tasks = (
-            _NotifyingTasks(inner.tasks, on_change) if isinstance(inner, UserTier) else None
-        )
+        self._tasks: _NotifyingTasks | None = None
+        self._switches: _NotifyingSwitches | None = None
+        if isinstance(inner, UserTier):
+            self._tasks = _NotifyingTasks(inner.tasks, on_change)
+            self._switches = _NotifyingSwitches(inner.switches, on_change)
 
     @property
     def tasks(self) -> TaskStore:
@@ -62,6 +72,13 @@ class NotifyingStore:
         if self._tasks is None:
             raise AttributeError(f"{type(self.inner).__name__} keeps no task state")
         return self._tasks
+
+    @property
+    def switches(self) -> SwitchStore:
+        """The inner store's memory switches, reporting each change (``UserTier``)."""
+        if self._switches is None:
+            raise AttributeError(f"{type(self.inner).__name__} keeps no memory switch")
+        return self._switches
 
     def apply(self, scope: Scope, changes: ChangeSet) -> None:
         self.inner.apply(scope, changes)
@@ -177,3 +194,32 @@ class _NotifyingTasks:
         if found:
             self._on_change(tenant, user_id)
         return found
+
+
+class _NotifyingSwitches:
+    """A SwitchStore reporting every change of a user's switch."""
+
+    def __init__(self, inner: SwitchStore, on_change: OnChange) -> None:
+        self.inner = inner
+        self._on_change = on_change
+
+    def get(self, tenant: str, user_id: str) -> SwitchState:
+        return self.inner.get(tenant, user_id)
+
+    def set(
+        self,
+        tenant: str,
+        user_id: str,
+        memory: MemorySwitch,
+        *,
+        at: datetime,
+        actor: str,
+        via: SwitchVia,
+    ) -> SwitchChange | None:
+        change = self.inner.set(tenant, user_id, memory, at=at, actor=actor, via=via)
+        if change is not None:
+            self._on_change(tenant, user_id)
+        return change
+
+    def changes(self, tenant: str, user_id: str, *, limit: int) -> builtins.list[SwitchChange]:
+        return self.inner.changes(tenant, user_id, limit=limit)

@@ -24,7 +24,14 @@ from jiyi.core.models import (
     Scope,
     Status,
 )
-from jiyi.core.users import TaskState, TaskStatus
+from jiyi.core.users import (
+    MemorySwitch,
+    SwitchChange,
+    SwitchState,
+    SwitchVia,
+    TaskState,
+    TaskStatus,
+)
 
 Vector = npt.NDArray[np.float32]
 Clock = Callable[[], datetime]
@@ -307,6 +314,35 @@ class TaskStore(Protocol):
         ...
 
 
+class SwitchStore(Protocol):
+    """Per-user memory switches and the log of their changes (who, when, from, to)."""
+
+    def get(self, tenant: str, user_id: str) -> SwitchState:
+        """The user's switch; ``on`` with no ``changed_at`` for a user never switched."""
+        ...
+
+    def set(
+        self,
+        tenant: str,
+        user_id: str,
+        memory: MemorySwitch,
+        *,
+        at: datetime,
+        actor: str,
+        via: SwitchVia,
+    ) -> SwitchChange | None:
+        """Move the switch and append the change to the log, in one transaction; None (and
+        nothing written) when it is already there. Of concurrent sets each logged change
+        starts from the position the previous one left."""
+        ...
+
+    def changes(self, tenant: str, user_id: str, *, limit: int) -> builtins.list[SwitchChange]:
+        """The user's logged changes, newest first, at most ``limit``. They outlive
+        ``delete_user`` (no content), as does the switch itself: a user who turned memory
+        off and then asked to be forgotten stays unremembered."""
+        ...
+
+
 @runtime_checkable
 class UserTier(Protocol):
     """A MemoryStore that also keeps the user tier in its database (both jiyi stores do).
@@ -314,3 +350,6 @@ class UserTier(Protocol):
 
     @property
     def tasks(self) -> TaskStore: ...
+
+    @property
+    def switches(self) -> SwitchStore: ...

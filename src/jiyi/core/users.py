@@ -1,5 +1,5 @@
-"""Who the user is: the value objects of the user tier (issue 13) — so far keyed task
-state.
+"""Who the user is: the value objects of the user tier (issue 13) — keyed task state and
+the per-user memory switch with its audited changes.
 
 Pure pydantic, no I/O; shared by the library, the server and the SDK like
 :mod:`jiyi.core.models`. What a task key or state may be, and which tasks a query is about,
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["TaskState", "TaskStatus"]
+__all__ = ["MemorySwitch", "SwitchChange", "SwitchState", "SwitchVia", "TaskState", "TaskStatus"]
 
 
 class TaskStatus(StrEnum):
@@ -36,3 +36,38 @@ class TaskState(BaseModel):
     created_at: datetime
     updated_at: datetime
     expires_at: datetime | None = None  # at or after this the task no longer exists
+
+
+class MemorySwitch(StrEnum):
+    """Whether jiyi remembers a user: ``on``; ``paused`` stores nothing new but still serves
+    what is stored; ``off`` stores nothing new and serves nothing (what is stored is kept,
+    hidden, until the switch goes back on or the user is deleted)."""
+
+    ON = "on"
+    PAUSED = "paused"
+    OFF = "off"
+
+
+#: How a switch was changed: through the API (library call or REST) or by a recognised
+#: phrase in the user's own message ("以后别记我的任何东西").
+SwitchVia = Literal["api", "said"]
+
+
+class SwitchState(BaseModel):
+    """A user's memory switch; a user never switched is ``on`` with no ``changed_at``."""
+
+    user_id: str
+    memory: MemorySwitch = MemorySwitch.ON
+    changed_at: datetime | None = None
+    changed_by: str | None = None  # the actor of the last change ("key:3fa…", "library")
+
+
+class SwitchChange(BaseModel):
+    """One audited change of the switch: who, when, from what to what — never content."""
+
+    user_id: str
+    at: datetime
+    before: MemorySwitch
+    after: MemorySwitch
+    actor: str  # "key:<key id>" over REST, "library" in-process, "user" for a phrase
+    via: SwitchVia

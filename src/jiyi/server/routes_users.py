@@ -1,5 +1,6 @@
 """``/v1/users/{user_id}/…``: what belongs to a user rather than to one memory — keyed task
-state (``/tasks``).
+state (``/tasks``) and the memory switch (``/memory-switch``, its changes logged with the
+key id that made them).
 
 The tenant comes from the key. Tasks belong to the user, not to an agent, so an agent-bound
 key of the tenant may use them too. A user id may contain "/" (sent as %2F): the routes
@@ -14,18 +15,26 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import AfterValidator
 
 from jiyi.core.inputs import MAX_ID_CHARS
 from jiyi.core.tasks import MAX_TASK_KEY_CHARS
-from jiyi.core.users import TaskState
+from jiyi.core.users import SwitchState, TaskState
 from jiyi.errors import NotFoundError
 from jiyi.keys import Principal
 from jiyi.server.auth import authenticate
 from jiyi.server.errors import error_responses
 from jiyi.server.services import Services
-from jiyi.wire import ID_SCHEMA, TASK_KEY_PATTERN, TaskList, TaskPut, valid_id
+from jiyi.wire import (
+    ID_SCHEMA,
+    TASK_KEY_PATTERN,
+    SwitchHistory,
+    SwitchPut,
+    TaskList,
+    TaskPut,
+    valid_id,
+)
 
 router = APIRouter(prefix="/v1", tags=["users"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]
@@ -128,3 +137,36 @@ async def delete_task(user_id: UserId, key: TaskKey, request: Request, who: Auth
     if not await s.run(s.memory(who.tenant).tasks.delete, user_id, key):
         raise NotFoundError(f"no task {key!r} for this user", field="key")
     return Response(status_code=204)
+
+
+@router.get("/users/{user_id:path}/memory-switch", response_model=SwitchState, tags=["switch"])
+async def get_switch(user_id: UserId, request: Request, who: Auth) -> SwitchState:
+    """The user's memory switch: ``on`` (never switched), ``paused`` or ``off``."""
+    s = _services(request)
+    return await s.run(s.memory(who.tenant).switch.get, user_id)
+
+
+@router.put("/users/{user_id:path}/memory-switch", response_model=SwitchState, tags=["switch"])
+async def put_switch(user_id: UserId, body: SwitchPut, request: Request, who: Auth) -> SwitchState:
+    """Turn the user's memory on, paused or off. Every change is logged with the key id and
+    the time (never content); setting the current position changes nothing."""
+    s = _services(request)
+    return await s.run(
+        s.memory(who.tenant).switch.set, user_id, body.memory.value, actor=f"key:{who.key_id}"
+    )
+
+
+@router.get(
+    "/users/{user_id:path}/memory-switch/history", response_model=SwitchHistory, tags=["switch"]
+)
+async def switch_history(
+    user_id: UserId,
+    request: Request,
+    who: Auth,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> SwitchHistory:
+    """The switch's changes, newest first: when, before, after, actor (``key:<id>``,
+    ``library`` or ``user`` for a phrase the user said) and via (``api`` / ``said``)."""
+    s = _services(request)
+    found = await s.run(s.memory(who.tenant).switch.history, user_id, limit=limit)
+    return SwitchHistory(changes=found)

@@ -165,6 +165,33 @@ CREATE POLICY tenant_isolation ON {s}.tasks
     WITH CHECK (tenant = current_setting('jiyi.tenant', true));
 """,
     ),
+    (
+        8,
+        "user tier: the memory switch and its change log",
+        """
+CREATE TABLE {s}.memory_switches (
+    tenant text NOT NULL, user_id text NOT NULL, memory text NOT NULL,
+    changed_at timestamptz NOT NULL, changed_by text NOT NULL,
+    PRIMARY KEY (tenant, user_id)
+);
+CREATE TABLE {s}.memory_switch_log (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant text NOT NULL, user_id text NOT NULL, at timestamptz NOT NULL,
+    before text NOT NULL, after text NOT NULL, actor text NOT NULL, via text NOT NULL
+);
+CREATE INDEX ix_memory_switch_log_user ON {s}.memory_switch_log (tenant, user_id, id);
+ALTER TABLE {s}.memory_switches ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {s}.memory_switches FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON {s}.memory_switches
+    USING (tenant = current_setting('jiyi.tenant', true))
+    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
+ALTER TABLE {s}.memory_switch_log ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {s}.memory_switch_log FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON {s}.memory_switch_log
+    USING (tenant = current_setting('jiyi.tenant', true))
+    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
+""",
+    ),
 ]
 
 #: The one vector index (public so bulk loaders can drop it and build it after the load).

@@ -1,5 +1,5 @@
 """The user tier's SQL, written once for SQLite and PostgreSQL (like ``_sql.py``): keyed
-task state with optimistic concurrency.
+task state with optimistic concurrency, and the memory switch with its change log.
 
 Each store hands :class:`SqlTaskStore` its own transaction (``BEGIN IMMEDIATE`` on SQLite,
 a pooled transaction bound to the tenant on PostgreSQL) and reader; the statements are the
@@ -25,12 +25,19 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
-from jiyi.core.users import TaskState, TaskStatus
-from jiyi.errors import VersionConflictError
+from jiyi.core.users import (
+    MemorySwitch,
+    SwitchChange,
+    SwitchState,
+    SwitchVia,
+    TaskState,
+    TaskStatus,
+)
+from jiyi.errors import StorageUnavailableError, VersionConflictError
 from jiyi.storage._rows import decode_rows
 from jiyi.storage._sql import Dialect, Run
 
-__all__ = ["SqlTaskStore", "Transaction"]
+__all__ = ["SqlSwitchStore", "SqlTaskStore", "Transaction"]
 
 #: A transaction of the store bound to a tenant, yielding its statement runner.
 Transaction = Callable[[str], AbstractContextManager[Run]]
@@ -172,3 +179,111 @@ class SqlTaskStore:
             return False
         until = d.read_time(rows[0][0])
         return until is None or until > now
+
+
+_SWITCH_ATTEMPTS = 5
+
+
+class SqlSwitchStore:
+    """:class:`~jiyi.core.ports.SwitchStore` on ``memory_switches`` and
+    ``memory_switch_log``. A set is compare-and-set: the row is updated only if it still
+    holds the position read (or inserted only if still absent), so two concurrent sets never
+    log the same "before"; the loser reads again."""
+
+    def __init__(self, d: Dialect, transaction: Transaction, read: Reader) -> None:
+        self._d = d
+        self._tx = transaction
+        self._read = read
+
+    def get(self, tenant: str, user_id: str) -> SwitchState:
+        rows = self._read(tenant)(
+            self._d.q(
+                "SELECT memory, changed_at, changed_by FROM {s}.memory_switches "
+                "WHERE tenant = ? AND user_id = ?"
+            ),
+            [tenant, user_id],
+        )
+        if not rows:
+            return SwitchState(user_id=user_id)
+        memory, at, by = rows[0]
+        return SwitchState(
+            user_id=user_id,
+            memory=MemorySwitch(memory),
+            changed_at=self._d.read_time(at),
+            changed_by=by,
+        )
+
+    def set(
+        self,
+        tenant: str,
+        user_id: str,
+        memory: MemorySwitch,
+        *,
+        at: datetime,
+        actor: str,
+        via: SwitchVia,
+    ) -> SwitchChange | None:
+        d = self._d
+        when = d.time(at)
+        for _ in range(_SWITCH_ATTEMPTS):
+            with self._tx(tenant) as run:
+                rows = run(
+                    d.q("SELECT memory FROM {s}.memory_switches WHERE tenant = ? AND user_id = ?"),
+                    [tenant, user_id],
+                )
+                before = MemorySwitch(rows[0][0]) if rows else MemorySwitch.ON
+                if before == memory:
+                    return None
+                if rows:
+                    done = run(
+                        d.q(
+                            "UPDATE {s}.memory_switches SET memory = ?, changed_at = ?, "
+                            "changed_by = ? WHERE tenant = ? AND user_id = ? AND memory = ? "
+                            "RETURNING 1"
+                        ),
+                        [memory.value, when, actor, tenant, user_id, before.value],
+                    )
+                else:
+                    done = run(
+                        d.q(
+                            "INSERT INTO {s}.memory_switches (tenant, user_id, memory, "
+                            "changed_at, changed_by) VALUES (?, ?, ?, ?, ?) "
+                            "ON CONFLICT (tenant, user_id) DO NOTHING RETURNING 1"
+                        ),
+                        [tenant, user_id, memory.value, when, actor],
+                    )
+                if not done:
+                    continue  # another writer moved it since the read: read again
+                run(
+                    d.q(
+                        "INSERT INTO {s}.memory_switch_log (tenant, user_id, at, before, "
+                        "after, actor, via) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    ),
+                    [tenant, user_id, when, before.value, memory.value, actor, via],
+                )
+            return SwitchChange(
+                user_id=user_id, at=at, before=before, after=memory, actor=actor, via=via
+            )
+        raise StorageUnavailableError("the memory switch kept changing under this write; retry")
+
+    def changes(self, tenant: str, user_id: str, *, limit: int) -> builtins.list[SwitchChange]:
+        d = self._d
+        rows = self._read(tenant)(
+            d.q(
+                "SELECT at, before, after, actor, via FROM {s}.memory_switch_log "
+                f"WHERE tenant = ? AND user_id = ? ORDER BY id DESC LIMIT {int(limit)}"
+            ),
+            [tenant, user_id],
+        )
+        return decode_rows(
+            rows,
+            lambda r: SwitchChange(
+                user_id=user_id,
+                at=d.read_time(r[0]),
+                before=MemorySwitch(r[1]),
+                after=MemorySwitch(r[2]),
+                actor=r[3],
+                via=r[4],
+            ),
+            "memory_switch_log",
+        )

@@ -35,14 +35,14 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, SearchFilter, TaskStore, UserSummary, Vector
+from jiyi.core.ports import ChangeSet, SearchFilter, SwitchStore, TaskStore, UserSummary, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage import _sql
 from jiyi.storage._filters import list_users
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import Dialect, Run, aware, dumps
-from jiyi.storage._users import SqlTaskStore
+from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
 from jiyi.storage._vectors import as_vector, check_dim
 from jiyi.storage.postgres_search import keyword_search, nearest
 
@@ -133,6 +133,9 @@ class PostgresMemoryStore:
         self._tasks = SqlTaskStore(
             self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
         )
+        self._switches = SqlSwitchStore(
+            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
+        )
         self._migrate(dsn, dim)
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             dsn,
@@ -210,6 +213,11 @@ class PostgresMemoryStore:
     def tasks(self) -> TaskStore:
         """Task state in this schema (``UserTier``), under row-level security."""
         return self._tasks
+
+    @property
+    def switches(self) -> SwitchStore:
+        """The users' memory switches and their change log (``UserTier``)."""
+        return self._switches
 
     # -- writes ---------------------------------------------------------------------------
 

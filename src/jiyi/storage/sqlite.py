@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, SearchFilter, TaskStore, UserSummary, Vector
+from jiyi.core.ports import ChangeSet, SearchFilter, SwitchStore, TaskStore, UserSummary, Vector
 from jiyi.errors import StorageUnavailableError
 from jiyi.storage import _sql
 from jiyi.storage._filters import list_users
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
-from jiyi.storage._users import SqlTaskStore
+from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
 from jiyi.storage._vectors import check_dim
 from jiyi.storage.sqlite_search import SqliteSearch, scope_token
 
@@ -86,6 +86,17 @@ CREATE TABLE IF NOT EXISTS tasks (
     created_at TEXT NOT NULL, updated_at TEXT NOT NULL, expires_at TEXT,
     PRIMARY KEY (tenant, user_id, task_key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS memory_switches (
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, memory TEXT NOT NULL,
+    changed_at TEXT NOT NULL, changed_by TEXT NOT NULL,
+    PRIMARY KEY (tenant, user_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS memory_switch_log (
+    id INTEGER PRIMARY KEY,
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, at TEXT NOT NULL,
+    before TEXT NOT NULL, after TEXT NOT NULL, actor TEXT NOT NULL, via TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ix_memory_switch_log_user ON memory_switch_log(tenant, user_id, id);
 """
 # Applied in order to files written by an older version (``PRAGMA user_version``).
 _MIGRATIONS: dict[int, list[str]] = {
@@ -114,8 +125,8 @@ _MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE memories ADD COLUMN archived_at TEXT",
         "ALTER TABLE memories ADD COLUMN confidence_at TEXT",
     ],
-    # 5: the task table — a new table only, which _SCHEMA's CREATE TABLE IF NOT EXISTS
-    # makes in every file it opens, so nothing to alter here.
+    # 5: the user tier's tables (tasks, memory_switches, memory_switch_log) — new tables
+    # only, which _SCHEMA's CREATE TABLE IF NOT EXISTS makes in every file it opens.
     5: [],
 }
 _COLUMNS = f"({_sql.COLUMN_LIST})"
@@ -166,6 +177,7 @@ class SqliteMemoryStore:
         self._tasks = SqlTaskStore(
             SQLITE, self._user_tx, lambda _tenant: self._read, after_delete=self._checkpoint
         )
+        self._switches = SqlSwitchStore(SQLITE, self._user_tx, lambda _tenant: self._read)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -243,6 +255,11 @@ class SqliteMemoryStore:
         """Task state in this file (``UserTier``); a deleted task leaves no bytes behind
         (secure_delete zeroes its pages, and the WAL is checkpointed after the delete)."""
         return self._tasks
+
+    @property
+    def switches(self) -> SwitchStore:
+        """The users' memory switches and their change log (``UserTier``)."""
+        return self._switches
 
     # -- writes ---------------------------------------------------------------------------
 
