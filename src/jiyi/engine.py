@@ -34,7 +34,6 @@ from jiyi.core.models import (
     MemoryKind,
     Message,
     Scope,
-    Skipped,
     Status,
 )
 from jiyi.core.ports import (
@@ -46,23 +45,22 @@ from jiyi.core.ports import (
     Indexed,
     MemoryStore,
     SearchFilter,
-    TaskStore,
     UserDirectory,
     UserSummary,
     UserTier,
 )
-from jiyi.core.switch import gate
 from jiyi.core.tasks import task_text
-from jiyi.core.users import MemorySwitch, SwitchChange, SwitchState, TaskState, TaskStatus
-from jiyi.errors import ConflictError, InvalidInputError, StorageUnavailableError
+from jiyi.core.users import MemorySwitch, TaskState
+from jiyi.errors import InvalidInputError
 from jiyi.pipeline.access import ReadLedger
 from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
 from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
 from jiyi.pipeline.maintain import Progress, maintain
 from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
-from jiyi.pipeline.tasks import MAX_CONTEXT_TASKS, relevant_tasks, task_store
+from jiyi.pipeline.tasks import MAX_CONTEXT_TASKS, relevant_tasks
 from jiyi.pipeline.write import WriteOptions
+from jiyi.user_tier import UserTierOps
 
 if TYPE_CHECKING:
     from jiyi.queue.base import Job, WorkQueue
@@ -144,7 +142,7 @@ def with_metadata(
     )
 
 
-class Engine:
+class Engine(UserTierOps):
     """Store, embedder and extractor wired into the write and read pipelines."""
 
     def __init__(
@@ -524,114 +522,6 @@ class Engine:
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         return self.store.history(tenant, memory_id)
-
-    # -- the memory switch (the store's UserTier) ---------------------------------------------
-
-    def switch_of(self, tenant: str, user_id: str) -> MemorySwitch:
-        """The user's switch; always on for a store without a user tier."""
-        if isinstance(self.store, UserTier):
-            return self.store.switches.get(tenant, user_id).memory
-        return MemorySwitch.ON
-
-    def gate(
-        self, scope: Scope, messages: builtins.list[Message], now: datetime
-    ) -> tuple[builtins.list[Message], builtins.list[Skipped]]:
-        """The messages that may be stored, and the rest as skipped: a switch phrase of the
-        user moves the switch (logged as said by the user) and is never stored; a message
-        said while the switch is off or paused is dropped (``core/switch.py``)."""
-        if not isinstance(self.store, UserTier):
-            return messages, []
-        switches = self.store.switches
-        gated = gate(messages, switches.get(scope.tenant, scope.user_id).memory)
-        for position in gated.changes:
-            switches.set(scope.tenant, scope.user_id, position, at=now, actor="user", via="said")
-        return gated.kept, [Skipped(text=m.content, reason=r) for m, r in gated.dropped]
-
-    def set_switch(
-        self, tenant: str, user_id: str, memory: MemorySwitch, *, actor: str
-    ) -> SwitchState:
-        if not isinstance(self.store, UserTier):
-            raise StorageUnavailableError(f"{type(self.store).__name__} keeps no memory switch")
-        self.store.switches.set(tenant, user_id, memory, at=self.clock(), actor=actor, via="api")
-        return self.store.switches.get(tenant, user_id)
-
-    def switch_state(self, tenant: str, user_id: str) -> SwitchState:
-        if not isinstance(self.store, UserTier):
-            return SwitchState(user_id=user_id)
-        return self.store.switches.get(tenant, user_id)
-
-    def switch_changes(
-        self, tenant: str, user_id: str, *, limit: int
-    ) -> builtins.list[SwitchChange]:
-        if not isinstance(self.store, UserTier):
-            return []
-        return self.store.switches.changes(tenant, user_id, limit=limit)
-
-    # -- task state (the store's UserTier) ---------------------------------------------------
-
-    @property
-    def tasks(self) -> TaskStore:
-        """The store's task table (StorageUnavailableError for a store without one)."""
-        return task_store(self.store)
-
-    def _user_tasks(self, tenant: str, user_id: str) -> builtins.list[TaskState]:
-        if not isinstance(self.store, UserTier):
-            return []
-        return self.store.tasks.list(tenant, user_id, self.clock(), active_only=False)
-
-    def put_task(
-        self,
-        tenant: str,
-        user_id: str,
-        key: str,
-        state: dict[str, Any],
-        *,
-        status: TaskStatus,
-        expires_at: datetime | None,
-        expected_version: int | None,
-    ) -> TaskState:
-        position = self.switch_of(tenant, user_id)
-        if position != MemorySwitch.ON:
-            raise ConflictError(
-                f"memory is {position.value} for this user: nothing new is stored "
-                "(turn it back on first)",
-                field="memory",
-            )
-        now = self.clock()
-        old = self.tasks.get(tenant, user_id, key, now)
-        new = self.tasks.put(
-            tenant,
-            user_id,
-            key,
-            state,
-            status=status,
-            expires_at=expires_at,
-            expected_version=expected_version,
-            now=now,
-        )
-        if old is not None and task_text(old) != task_text(new):
-            self.evict([task_text(old)])  # its words may have been embedded for a context
-        return new
-
-    def get_task(self, tenant: str, user_id: str, key: str) -> TaskState | None:
-        if self.switch_of(tenant, user_id) == MemorySwitch.OFF:
-            return None
-        return self.tasks.get(tenant, user_id, key, self.clock())
-
-    def list_tasks(
-        self, tenant: str, user_id: str, *, active_only: bool
-    ) -> builtins.list[TaskState]:
-        if self.switch_of(tenant, user_id) == MemorySwitch.OFF:
-            return []
-        return self.tasks.list(tenant, user_id, self.clock(), active_only=active_only)
-
-    def delete_task(self, tenant: str, user_id: str, key: str) -> bool:
-        now = self.clock()
-        old = self.tasks.get(tenant, user_id, key, now)
-        found = self.tasks.delete(tenant, user_id, key, now)
-        if old is not None:
-            self.evict([task_text(old)])
-        return found
 
     def close(self) -> None:
         self.reads.close()
