@@ -113,7 +113,12 @@ async def get_task(user_id: UserId, key: TaskKey, request: Request, who: Auth) -
     return found
 
 
-@router.get("/users/{user_id:path}/tasks", response_model=TaskList, tags=["tasks"])
+@router.get(
+    "/users/{user_id:path}/tasks",
+    response_model=TaskList,
+    tags=["tasks"],
+    responses=error_responses(404),
+)
 async def list_tasks(
     user_id: UserId, request: Request, who: Auth, active_only: bool = False
 ) -> TaskList:
@@ -139,14 +144,24 @@ async def delete_task(user_id: UserId, key: TaskKey, request: Request, who: Auth
     return Response(status_code=204)
 
 
-@router.get("/users/{user_id:path}/memory-switch", response_model=SwitchState, tags=["switch"])
+@router.get(
+    "/users/{user_id:path}/memory-switch",
+    response_model=SwitchState,
+    tags=["switch"],
+    responses=error_responses(404),
+)
 async def get_switch(user_id: UserId, request: Request, who: Auth) -> SwitchState:
     """The user's memory switch: ``on`` (never switched), ``paused`` or ``off``."""
     s = _services(request)
     return await s.run(s.memory(who.tenant).switch.get, user_id)
 
 
-@router.put("/users/{user_id:path}/memory-switch", response_model=SwitchState, tags=["switch"])
+@router.put(
+    "/users/{user_id:path}/memory-switch",
+    response_model=SwitchState,
+    tags=["switch"],
+    responses=error_responses(404),
+)
 async def put_switch(user_id: UserId, body: SwitchPut, request: Request, who: Auth) -> SwitchState:
     """Turn the user's memory on, paused or off. Every change is logged with the key id and
     the time (never content); setting the current position changes nothing."""
@@ -157,7 +172,10 @@ async def put_switch(user_id: UserId, body: SwitchPut, request: Request, who: Au
 
 
 @router.get(
-    "/users/{user_id:path}/memory-switch/history", response_model=SwitchHistory, tags=["switch"]
+    "/users/{user_id:path}/memory-switch/history",
+    response_model=SwitchHistory,
+    tags=["switch"],
+    responses=error_responses(404),
 )
 async def switch_history(
     user_id: UserId,
