@@ -1,17 +1,17 @@
 """The SQL both memory stores share, written once so SQLite and PostgreSQL cannot drift:
 
-- the row codec: one column order (``_rows.COLUMNS``), :func:`to_row` and :func:`from_row`
-  (read through ``decode_rows``: a bad row is logged, counted and skipped);
+- the row codec: one column order (``_rows.COLUMNS``), :func:`to_row` and :func:`from_row`;
 - the scope ``WHERE``: tenant, user, agent visibility and every :class:`SearchFilter` field;
 - the write checks, all before anything is written: every memory in the write scope, no id
   owned by another user or tenant, vectors 1-D, finite and of one dimension;
-- history rows (insert, and the content a hard delete erases), consumed message ids,
-  access counts, and the plain reads (get, list, history, seen messages).
+- the statements of a write: updated rows, history rows (insert, and the content a hard
+  delete erases), consumed message ids, access counts, reinforcement, a user's deletion.
 
-Each store keeps what it does best: SQLite its FTS5 index with the scope token, per-user
-scope cache and secure deletion; PostgreSQL its tsvector, pgvector HNSW, row-level security
-and pool. Statements are written with ``?`` placeholders and ``{s}.`` before table names;
-:meth:`Dialect.q` renders both for a :class:`Dialect`.
+The plain reads (get, list, history, seen messages) are in ``_sql_reads.py``, on the same
+:class:`Dialect`. Each store keeps what it does best: SQLite its FTS5 index with the scope
+token, per-user scope cache and secure deletion; PostgreSQL its tsvector, pgvector HNSW,
+row-level security and pool. Statements are written with ``?`` placeholders and ``{s}.``
+before table names; :meth:`Dialect.q` renders both for a :class:`Dialect`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from jiyi.storage._rows import (
     JSON_COLUMNS,
     TIME_COLUMNS,
     check_types,
-    decode_rows,
     parse_ts,
     ts,
 )
@@ -97,7 +96,8 @@ SQLITE = Dialect(
 )
 
 
-def _chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
+def chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    """``values`` in slices of at most :data:`CHUNK` (one statement each)."""
     for start in range(0, len(values), CHUNK):
         yield values[start : start + CHUNK]
 
@@ -108,7 +108,6 @@ _ENUMS: dict[str, Any] = {"kind": MemoryKind, "origin": Origin, "status": Status
 _JSON_EMPTY: dict[str, type] = {"source_message_ids": list, "metadata": dict, "sources": list}
 _FIELDS_SET = frozenset(COLUMNS)
 COLUMN_LIST = ", ".join(COLUMNS)
-SELECT_MEMORIES = f"SELECT {', '.join(f'm.{c}' for c in COLUMNS)} FROM {{s}}.memories m"
 
 
 def to_row(d: Dialect, m: MemoryItem) -> tuple[Any, ...]:
@@ -154,10 +153,6 @@ def from_row(d: Dialect, row: Sequence[Any]) -> MemoryItem:
     object.__setattr__(item, "__pydantic_extra__", None)
     object.__setattr__(item, "__pydantic_private__", None)
     return item
-
-
-def decode_memories(d: Dialect, rows: Sequence[Sequence[Any]]) -> list[MemoryItem]:
-    return decode_rows(rows, partial(from_row, d), "memories")
 
 
 # -- scope ----------------------------------------------------------------------------------
@@ -233,7 +228,7 @@ def refuse_foreign_ids(run: Run, d: Dialect, scope: Scope, changes: ChangeSet) -
     ids = list(
         dict.fromkeys([i.memory.id for i in changes.upserts] + [m.id for m in changes.updates])
     )
-    for chunk in _chunks(ids):
+    for chunk in chunks(ids):
         part, args = d.any_of("id", chunk)
         rows = run(
             d.q(f"SELECT id FROM {{s}}.memories WHERE {part} AND NOT (tenant = ? AND user_id = ?)"),
@@ -292,7 +287,7 @@ def insert_history(d: Dialect, scope: Scope, entries: Sequence[HistoryEntry]) ->
 def erase_history(run: Run, d: Dialect, scope: Scope, memory_ids: Sequence[str]) -> None:
     """After a hard delete, history keeps that something happened (id, action, content
     hash), never what was said."""
-    for chunk in _chunks(list(dict.fromkeys(memory_ids))):
+    for chunk in chunks(list(dict.fromkeys(memory_ids))):
         part, args = d.any_of("memory_id", chunk)
         run(
             d.q(
@@ -347,7 +342,7 @@ def reinforce_rows(
         "WHERE tenant = ? AND user_id = ? AND status = ? AND {ids} "
         "AND coalesce(reinforced_at, observed_at) <= ? RETURNING id"
     )
-    for chunk in _chunks(sorted(set(memory_ids))):
+    for chunk in chunks(sorted(set(memory_ids))):
         part, args = d.any_of("id", chunk)
         rows = run(
             d.q(sql.replace("{ids}", part)),
@@ -367,86 +362,6 @@ def reinforce_rows(
         )
         changed += [str(r[0]) for r in rows]
     return changed
-
-
-# -- reads ----------------------------------------------------------------------------------
-
-
-def get_memory(run: Run, d: Dialect, tenant: str, memory_id: str) -> MemoryItem | None:
-    rows = run(d.q(f"{SELECT_MEMORIES} WHERE m.id = ? AND m.tenant = ?"), [memory_id, tenant])
-    found = decode_memories(d, rows)
-    return found[0] if found else None
-
-
-def get_memories(run: Run, d: Dialect, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
-    """The memories in scope, in the order of ``memory_ids``; missing ids left out."""
-    ids = list(dict.fromkeys(memory_ids))
-    where, args = scope_where(d, scope)
-    found: dict[str, MemoryItem] = {}
-    for chunk in _chunks(ids):
-        part, more = d.any_of("m.id", chunk)
-        rows = run(d.q(f"{SELECT_MEMORIES} WHERE {part} AND {where}"), [*more, *args])
-        found.update((m.id, m) for m in decode_memories(d, rows))
-    return [found[i] for i in ids if i in found]
-
-
-def list_memories(
-    run: Run,
-    d: Dialect,
-    scope: Scope,
-    flt: SearchFilter,
-    topic: str | None = None,
-    limit: int | None = None,
-) -> list[MemoryItem]:
-    """Oldest first by id (UUIDv7), in byte order on every backend."""
-    where, args = scope_where(d, scope, flt)
-    if topic is not None:
-        where += " AND m.topic = ?"
-        args.append(topic)
-    sql = f"{SELECT_MEMORIES} WHERE {where} ORDER BY m.id COLLATE {d.binary}"
-    if limit is not None:
-        sql += f" LIMIT {int(limit)}"
-    return decode_memories(d, run(d.q(sql), args))
-
-
-def seen_messages(run: Run, d: Dialect, scope: Scope, message_ids: Sequence[str]) -> set[str]:
-    found: set[str] = set()
-    for chunk in _chunks(list(dict.fromkeys(message_ids))):
-        part, args = d.any_of("message_id", chunk)
-        rows = run(
-            d.q(
-                "SELECT message_id FROM {s}.messages_seen "
-                f"WHERE tenant = ? AND user_id = ? AND {part}"
-            ),
-            [scope.tenant, scope.user_id, *args],
-        )
-        found.update(str(r[0]) for r in rows)
-    return found
-
-
-def read_history(run: Run, d: Dialect, tenant: str, memory_id: str) -> list[HistoryEntry]:
-    rows = run(
-        d.q(
-            "SELECT hid, memory_id, action, at, content, content_hash, version, related_id, "
-            "reason FROM {s}.history WHERE tenant = ? AND memory_id = ? ORDER BY hid"
-        ),
-        [tenant, memory_id],
-    )
-    return decode_rows(
-        rows,
-        lambda r: HistoryEntry(
-            id=r[0],
-            memory_id=r[1],
-            action=r[2],
-            at=d.read_time(r[3]),
-            content=r[4],
-            content_hash=r[5],
-            version=r[6],
-            related_id=r[7],
-            reason=r[8],
-        ),
-        "history",
-    )
 
 
 def delete_user_rows(run: Run, d: Dialect, scope: Scope) -> dict[str, int]:

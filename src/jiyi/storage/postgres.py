@@ -6,8 +6,8 @@ Why this shape:
   together. The tsvector is a generated column over the stored jieba segmentation, so it can
   never disagree with the row.
 - The statements shared with SQLite (row codec, scope ``WHERE``, write checks, history) are
-  in ``_sql.py``; the two search channels in ``postgres_search.py``; the migrations in
-  ``_pg_schema.py``.
+  in ``_sql.py`` and ``_sql_reads.py``; the two search channels in ``postgres_search.py``;
+  the migrations in ``_pg_schema.py``.
 - The vector dimension is fixed by ``dim`` or by the first vector written: the column gets its
   typmod and the HNSW index (which needs one) in that same transaction.
 - Row-level security (FORCE, so the table owner is bound too) keeps every statement inside
@@ -37,7 +37,7 @@ from psycopg_pool import ConnectionPool
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, SearchFilter, SwitchStore, TaskStore, UserSummary, Vector
 from jiyi.errors import InvalidInputError, StorageUnavailableError
-from jiyi.storage import _sql
+from jiyi.storage import _sql, _sql_reads
 from jiyi.storage._filters import list_users
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
 from jiyi.storage._rows import COLUMNS
@@ -309,18 +309,19 @@ class PostgresMemoryStore:
     # -- reads ----------------------------------------------------------------------------
 
     def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
-        return _sql.get_memory(partial(self._read, tenant), self._d, tenant, memory_id)
+        return _sql_reads.get_memory(partial(self._read, tenant), self._d, tenant, memory_id)
 
     def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         if not memory_ids:
             return []
-        return _sql.get_memories(partial(self._read, scope.tenant), self._d, scope, memory_ids)
+        run = partial(self._read, scope.tenant)
+        return _sql_reads.get_memories(run, self._d, scope, memory_ids)
 
     def list(
         self, scope: Scope, flt: SearchFilter, *, topic: str | None = None, limit: int | None = None
     ) -> builtins.list[MemoryItem]:
         run = partial(self._read, scope.tenant)
-        return _sql.list_memories(run, self._d, scope, flt, topic, limit)
+        return _sql_reads.list_memories(run, self._d, scope, flt, topic, limit)
 
     def keyword_search(
         self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
@@ -349,10 +350,11 @@ class PostgresMemoryStore:
     def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
         if not message_ids:
             return set()
-        return _sql.seen_messages(partial(self._read, scope.tenant), self._d, scope, message_ids)
+        run = partial(self._read, scope.tenant)
+        return _sql_reads.seen_messages(run, self._d, scope, message_ids)
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
-        return _sql.read_history(partial(self._read, tenant), self._d, tenant, memory_id)
+        return _sql_reads.read_history(partial(self._read, tenant), self._d, tenant, memory_id)
 
     # -- lifecycle ------------------------------------------------------------------------
 

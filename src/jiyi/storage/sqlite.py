@@ -5,7 +5,8 @@ Why this shape:
 - One transaction per :class:`ChangeSet` (``BEGIN IMMEDIATE``) keeps row, keyword index and
   vector in step; a crash leaves either all of a write or none of it.
 - The statements shared with PostgreSQL (row codec, scope ``WHERE``, write checks, history)
-  are in ``_sql.py``; FTS5 search and the per-user scope caches in ``sqlite_search.py``.
+  are in ``_sql.py`` and ``_sql_reads.py``; FTS5 search and the per-user scope caches in
+  ``sqlite_search.py``.
 - Hard deletes must leave nothing readable behind: ``secure_delete`` zeroes freed pages, the
   FTS index is merged (``optimize``) so no segment keeps the deleted terms, and the WAL is
   checkpointed and truncated.
@@ -27,7 +28,7 @@ from typing import Any
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, SearchFilter, SwitchStore, TaskStore, UserSummary, Vector
 from jiyi.errors import StorageUnavailableError
-from jiyi.storage import _sql
+from jiyi.storage import _sql, _sql_reads
 from jiyi.storage._filters import list_users
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
@@ -421,7 +422,7 @@ class SqliteMemoryStore:
     # -- reads ----------------------------------------------------------------------------
 
     def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
-        return _sql.get_memory(self._read, SQLITE, tenant, memory_id)
+        return _sql_reads.get_memory(self._read, SQLITE, tenant, memory_id)
 
     def get_many(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         return self._search.visible(scope, memory_ids)
@@ -429,7 +430,7 @@ class SqliteMemoryStore:
     def list(
         self, scope: Scope, flt: SearchFilter, *, topic: str | None = None, limit: int | None = None
     ) -> builtins.list[MemoryItem]:
-        return _sql.list_memories(self._read, SQLITE, scope, flt, topic, limit)
+        return _sql_reads.list_memories(self._read, SQLITE, scope, flt, topic, limit)
 
     def keyword_search(
         self, scope: Scope, terms: Sequence[str], flt: SearchFilter, limit: int
@@ -442,7 +443,7 @@ class SqliteMemoryStore:
         return self._search.vectors(scope, query, flt, limit, self._dim)
 
     def seen_messages(self, scope: Scope, message_ids: Sequence[str]) -> set[str]:
-        return _sql.seen_messages(self._read, SQLITE, scope, message_ids)
+        return _sql_reads.seen_messages(self._read, SQLITE, scope, message_ids)
 
     def users(
         self, tenant: str, *, after: str | None = None, limit: int = 100
@@ -450,7 +451,7 @@ class SqliteMemoryStore:
         return list_users(self._read, SQLITE, tenant, after, limit)
 
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
-        return _sql.read_history(self._read, SQLITE, tenant, memory_id)
+        return _sql_reads.read_history(self._read, SQLITE, tenant, memory_id)
 
     def close(self) -> None:
         with self._lock:
