@@ -6,7 +6,7 @@ Why this shape:
   vector in step; a crash leaves either all of a write or none of it.
 - The statements shared with PostgreSQL (row codec, scope ``WHERE``, write checks, history)
   are in ``_sql.py`` and ``_sql_reads.py``; FTS5 search and the per-user scope caches in
-  ``sqlite_search.py``.
+  ``sqlite_search.py``; the tables and migrations in ``_sqlite_schema.py``.
 - Hard deletes must leave nothing readable behind: ``secure_delete`` zeroes freed pages, the
   FTS index is merged (``optimize``) so no segment keeps the deleted terms, and the WAL is
   checkpointed and truncated.
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import builtins
 import logging
-import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -32,104 +31,15 @@ from jiyi.storage import _sql, _sql_reads
 from jiyi.storage._filters import list_users
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
+from jiyi.storage._sqlite_schema import SCHEMA_VERSION, create_or_migrate
 from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
 from jiyi.storage._vectors import check_dim
 from jiyi.storage.sqlite_search import SqliteSearch, scope_token
 
-__all__ = ["SqliteMemoryStore", "scope_token"]
+__all__ = ["SCHEMA_VERSION", "SqliteMemoryStore", "scope_token"]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS memories (
-    pk INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT,
-    kind TEXT NOT NULL, topic TEXT, content TEXT NOT NULL,
-    importance REAL NOT NULL, confidence REAL NOT NULL, origin TEXT NOT NULL,
-    source_message_ids TEXT NOT NULL, session_id TEXT, quote TEXT,
-    created_at TEXT NOT NULL, observed_at TEXT NOT NULL, valid_from TEXT, valid_to TEXT,
-    last_accessed_at TEXT, access_count INTEGER NOT NULL DEFAULT 0, expires_at TEXT,
-    status TEXT NOT NULL, superseded_by TEXT, version INTEGER NOT NULL, metadata TEXT NOT NULL,
-    value TEXT,
-    batch TEXT, position INTEGER, role TEXT, speaker TEXT, extracted INTEGER, supersedes TEXT,
-    derived INTEGER NOT NULL DEFAULT 0, sources TEXT NOT NULL DEFAULT '[]',
-    reinforced_at TEXT, archived_at TEXT, confidence_at TEXT
-);
-CREATE INDEX IF NOT EXISTS ix_memories_scope ON memories(tenant, user_id, status, kind);
-CREATE INDEX IF NOT EXISTS ix_memories_topic ON memories(tenant, user_id, topic);
-CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
-    scope, tokens, tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE TABLE IF NOT EXISTS vectors (
-    pk INTEGER PRIMARY KEY REFERENCES memories(pk) ON DELETE CASCADE,
-    dim INTEGER NOT NULL, vec BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS history (
-    hid INTEGER PRIMARY KEY,
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, memory_id TEXT NOT NULL,
-    action TEXT NOT NULL, at TEXT NOT NULL, content TEXT, content_hash TEXT NOT NULL,
-    version INTEGER NOT NULL, related_id TEXT, reason TEXT
-);
-CREATE INDEX IF NOT EXISTS ix_history_memory ON history(tenant, user_id, memory_id);
-CREATE TABLE IF NOT EXISTS messages_seen (
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, message_id TEXT NOT NULL,
-    PRIMARY KEY (tenant, user_id, message_id)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS scope_versions (
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, version INTEGER NOT NULL,
-    PRIMARY KEY (tenant, user_id)
-);
-CREATE TABLE IF NOT EXISTS tasks (
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, task_key TEXT NOT NULL,
-    state TEXT NOT NULL, status TEXT NOT NULL, version INTEGER NOT NULL,
-    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, expires_at TEXT,
-    PRIMARY KEY (tenant, user_id, task_key)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS memory_switches (
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, memory TEXT NOT NULL,
-    changed_at TEXT NOT NULL, changed_by TEXT NOT NULL,
-    PRIMARY KEY (tenant, user_id)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS memory_switch_log (
-    id INTEGER PRIMARY KEY,
-    tenant TEXT NOT NULL, user_id TEXT NOT NULL, at TEXT NOT NULL,
-    before TEXT NOT NULL, after TEXT NOT NULL, actor TEXT NOT NULL, via TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ix_memory_switch_log_user ON memory_switch_log(tenant, user_id, id);
-"""
-# Applied in order to files written by an older version (``PRAGMA user_version``).
-_MIGRATIONS: dict[int, list[str]] = {
-    2: ["ALTER TABLE memories ADD COLUMN value TEXT"],
-    # Provenance moves out of metadata into typed columns, filled from the old keys.
-    3: [
-        "ALTER TABLE memories ADD COLUMN batch TEXT",
-        "ALTER TABLE memories ADD COLUMN position INTEGER",
-        "ALTER TABLE memories ADD COLUMN role TEXT",
-        "ALTER TABLE memories ADD COLUMN speaker TEXT",
-        "ALTER TABLE memories ADD COLUMN extracted INTEGER",
-        "ALTER TABLE memories ADD COLUMN supersedes TEXT",
-        "ALTER TABLE memories ADD COLUMN derived INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE memories ADD COLUMN sources TEXT NOT NULL DEFAULT '[]'",
-        "UPDATE memories SET batch = json_extract(metadata, '$.batch'), "
-        "position = json_extract(metadata, '$.pos'), role = json_extract(metadata, '$.role'), "
-        "speaker = json_extract(metadata, '$.name'), "
-        "extracted = json_extract(metadata, '$.extracted'), "
-        "supersedes = json_extract(metadata, '$.supersedes'), "
-        "derived = coalesce(json_extract(metadata, '$.derived'), 0), "
-        "sources = coalesce(json_extract(metadata, '$.sources'), '[]')",
-    ],
-    # Lifecycle (jiyi.core.lifecycle): reinforcement, archive and confidence clocks.
-    4: [
-        "ALTER TABLE memories ADD COLUMN reinforced_at TEXT",
-        "ALTER TABLE memories ADD COLUMN archived_at TEXT",
-        "ALTER TABLE memories ADD COLUMN confidence_at TEXT",
-    ],
-    # 5: the user tier's tables (tasks, memory_switches, memory_switch_log) — new tables
-    # only, which _SCHEMA's CREATE TABLE IF NOT EXISTS makes in every file it opens.
-    5: [],
-}
 _COLUMNS = f"({_sql.COLUMN_LIST})"
 _VALUES = f"({', '.join('?' * len(COLUMNS))})"
 
@@ -160,12 +70,7 @@ class SqliteMemoryStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA secure_delete=ON")
             self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
-            self._migrate()
-            # After the migration: an older file only has the column once it ran.
-            self._db.execute(
-                "CREATE INDEX IF NOT EXISTS ix_memories_batch ON memories(tenant, user_id, batch)"
-            )
+            create_or_migrate(self._db)
             # The dimension of the vectors held (all share one, as in PostgreSQL's column).
             row = self._db.execute("SELECT dim FROM vectors LIMIT 1").fetchone()
         except sqlite3.Error as exc:
@@ -181,27 +86,6 @@ class SqliteMemoryStore:
         self._switches = SqlSwitchStore(SQLITE, self._user_tx, lambda _tenant: self._read)
 
     # -- plumbing -------------------------------------------------------------------------
-
-    def _migrate(self) -> None:
-        """Bring a file written by an older jiyi up to SCHEMA_VERSION. A new file already has
-        every column (CREATE TABLE is current), so only the version number is set."""
-        current = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if current >= SCHEMA_VERSION:
-            return
-        columns = {r[1] for r in self._db.execute("PRAGMA table_info(memories)")}
-        fresh = current == 0 and set(COLUMNS) <= columns  # CREATE TABLE was already current
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            for version in sorted(v for v in _MIGRATIONS if v > current and not fresh):
-                for statement in _MIGRATIONS[version]:
-                    added = re.match(r"ALTER TABLE memories ADD COLUMN (\w+)", statement)
-                    if added is None or added.group(1) not in columns:
-                        self._db.execute(statement)
-            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except sqlite3.Error:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
