@@ -1,8 +1,9 @@
 """Lifecycle: how memories fade, are reinforced, expire, archive and finally go.
 
 Pure functions over :class:`~jiyi.core.models.MemoryItem` values and one
-:class:`LifecycleConfig` — every design number lives there, nowhere else. Time always comes
-from the caller (``now``), so a test moves a fake clock across years in microseconds.
+:class:`LifecycleConfig` — every design number lives there, nowhere else (it and the TTL
+classes are defined in :mod:`jiyi.core.lifecycle_config` and re-exported here). Time always
+comes from the caller (``now``), so a test moves a fake clock across years in microseconds.
 
 The rules (defaults in brackets):
 
@@ -32,14 +33,18 @@ The rules (defaults in brackets):
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
+from jiyi.core.lifecycle_config import (
+    DEFAULT,
+    DEFAULT_TTL_DAYS,
+    TTL_CLASSES,
+    LifecycleConfig,
+    TtlClass,
+)
 from jiyi.core.models import MemoryItem, MemoryKind, Origin, Status
 
 __all__ = [
@@ -48,6 +53,7 @@ __all__ = [
     "TTL_CLASSES",
     "LifecycleConfig",
     "SweepPlan",
+    "TtlClass",
     "archive",
     "confirm",
     "decay",
@@ -65,102 +71,10 @@ __all__ = [
 
 DAY = timedelta(days=1)
 
-TtlClass = Literal[
-    "state", "event", "preference", "goal", "identity", "safety", "summary", "episode"
-]
-TTL_CLASSES: tuple[TtlClass, ...] = (
-    "state",
-    "event",
-    "preference",
-    "goal",
-    "identity",
-    "safety",
-    "summary",
-    "episode",
-)
-#: Days without reinforcement before a memory of each class expires (None: never).
-DEFAULT_TTL_DAYS: dict[str, float | None] = {
-    "state": 1.0,  # temporary state: "今天好累", "I'm at the airport"
-    "event": 3.0,  # today-bound events, counted from their own day
-    "preference": 180.0,
-    "goal": 180.0,
-    "identity": 365.0,  # name, home, family, job … (every other fact)
-    "safety": None,  # health and safety: allergies, medication, conditions
-    "summary": None,  # reflections are recomputed, and rest on their sources
-    "episode": None,  # the user's words follow the facts made from them
-}
 # Slot areas whose facts keep the user safe: never forgotten by time or by the cap.
 SAFETY_AREAS = frozenset({"health", "safety", "medical", "allergy"})
 
 Reason = Literal["expired", "decayed", "cap", "episode"]
-
-
-class LifecycleConfig(BaseModel):
-    """Every number of the lifecycle, in one place (see the module docstring)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    relevance_per_day: float = Field(0.995, gt=0.0, le=1.0)
-    rank_decay: bool = True  # multiply search scores by the relevance factor
-    # Kinds whose ranking decays; episodes keep the retriever's own recency signal.
-    rank_decay_kinds: tuple[MemoryKind, ...] = tuple(
-        k for k in MemoryKind if k != MemoryKind.EPISODE
-    )
-    reinforce: bool = True
-    reinforce_step: float = Field(0.1, ge=0.0, le=1.0)
-    reinforce_cap: float = Field(0.95, ge=0.0, le=1.0)
-    reinforce_every_days: float = Field(1.0, ge=0.0)
-    inferred_confidence: float = Field(0.6, ge=0.0, le=1.0)
-    confirm_step: float = Field(0.15, ge=0.0, le=1.0)
-    confirmed_confidence: float = Field(0.9, ge=0.0, le=1.0)
-    decay_factor: float = Field(0.95, gt=0.0, le=1.0)
-    decay_every_days: float = Field(30.0, gt=0.0)
-    archive_below: float = Field(0.3, ge=0.0, le=1.0)
-    stated_confidence: float = Field(1.0, ge=0.0, le=1.0)  # stated facts never decay
-    ttl_days: dict[str, float | None] = Field(default_factory=lambda: dict(DEFAULT_TTL_DAYS))
-    tenant_ttl_days: dict[str, dict[str, float | None]] = Field(default_factory=dict)
-    retention_days: float = Field(30.0, ge=0.0)
-    max_active: int = Field(10_000, ge=1)
-
-    @field_validator("ttl_days")
-    @classmethod
-    def _known_classes(cls, value: dict[str, float | None]) -> dict[str, float | None]:
-        _check_ttl_map(value)
-        return {**DEFAULT_TTL_DAYS, **value}
-
-    @field_validator("tenant_ttl_days")
-    @classmethod
-    def _known_tenant_classes(
-        cls, value: dict[str, dict[str, float | None]]
-    ) -> dict[str, dict[str, float | None]]:
-        for per in value.values():
-            _check_ttl_map(per)
-        return value
-
-    @property
-    def reinforce_every(self) -> timedelta:
-        return timedelta(days=self.reinforce_every_days)
-
-    @property
-    def retention(self) -> timedelta:
-        return timedelta(days=self.retention_days)
-
-    def ttl(self, cls: str, tenant: str | None = None) -> timedelta | None:
-        """The TTL of a class for a tenant (its override, else the default)."""
-        per = self.tenant_ttl_days.get(tenant or "", {})
-        days = per[cls] if cls in per else self.ttl_days.get(cls)
-        return None if days is None else timedelta(days=days)
-
-
-def _check_ttl_map(value: Mapping[str, float | None]) -> None:
-    for key, days in value.items():
-        if key not in TTL_CLASSES:
-            raise ValueError(f"unknown TTL class {key!r}; one of {', '.join(TTL_CLASSES)}")
-        if days is not None and not (math.isfinite(days) and days > 0):
-            raise ValueError(f"the TTL of {key!r} must be a positive number of days or null")
-
-
-DEFAULT = LifecycleConfig()
 
 
 # -- classes and clocks ---------------------------------------------------------------------
