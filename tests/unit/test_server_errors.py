@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from jiyi import errors
-from jiyi.client._ops import ServerError, error_for
+from jiyi.client._call import ServerError, error_for
 from jiyi.errors import (
     AuthenticationError,
     ConflictError,

@@ -4,7 +4,7 @@ Needs httpx (``pip install 'jiyi[server]'`` or just ``httpx``), not the server: 
 both sides share are in ``jiyi.wire``.
 """
 
-from jiyi.client._ops import RetryPolicy, ServerError
+from jiyi.client._call import RetryPolicy, ServerError
 from jiyi.client.aio import AsyncClient
 from jiyi.client.sync import Client
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from jiyi.client import _ops
+from jiyi.client import _call, _ops
 from jiyi.core.models import (
     AddResult,
     DeletionReceipt,
@@ -38,18 +38,18 @@ class AsyncClient:
         *,
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
-        retry: _ops.RetryPolicy | None = None,
+        retry: _call.RetryPolicy | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.retry = retry or _ops.RetryPolicy()
+        self.retry = retry or _call.RetryPolicy()
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
-            headers=_ops.headers(api_key),
+            headers=_call.headers(api_key),
             timeout=timeout,
             transport=transport,
         )
 
-    async def _do(self, call: _ops.Call[T]) -> T:
+    async def _do(self, call: _call.Call[T]) -> T:
         attempt = 1
         while True:
             try:
@@ -61,7 +61,7 @@ class AsyncClient:
                     headers=call.headers or None,
                 )
             except httpx.HTTPError as exc:
-                raise _ops.transport_error(exc, self.base_url) from exc
+                raise _call.transport_error(exc, self.base_url) from exc
             delay = self.retry.delay(call, resp, attempt)
             if delay is None:
                 return call.result(resp)

@@ -1,5 +1,5 @@
-"""``jiyi.Client``: the blocking SDK. Requests and parsing live in ``_ops``; this file only
-sends them."""
+"""``jiyi.Client``: the blocking SDK. Requests are built in ``_ops`` and read and retried
+per ``_call``; this file only sends them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from jiyi.client import _ops
+from jiyi.client import _call, _ops
 from jiyi.core.models import (
     AddResult,
     DeletionReceipt,
@@ -61,18 +61,18 @@ class Client:
         *,
         timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
-        retry: _ops.RetryPolicy | None = None,
+        retry: _call.RetryPolicy | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self.retry = retry or _ops.RetryPolicy()
+        self.retry = retry or _call.RetryPolicy()
         self._http = httpx.Client(
             base_url=self.base_url,
-            headers=_ops.headers(api_key),
+            headers=_call.headers(api_key),
             timeout=timeout,
             transport=transport,
         )
 
-    def _do(self, call: _ops.Call[T]) -> T:
+    def _do(self, call: _call.Call[T]) -> T:
         attempt = 1
         while True:
             try:
@@ -84,7 +84,7 @@ class Client:
                     headers=call.headers or None,
                 )
             except httpx.HTTPError as exc:
-                raise _ops.transport_error(exc, self.base_url) from exc
+                raise _call.transport_error(exc, self.base_url) from exc
             delay = self.retry.delay(call, resp, attempt)
             if delay is None:
                 return call.result(resp)
