@@ -18,47 +18,38 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, Protocol
 
 from jiyi.config import MemoryConfig
-from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration, calibration_of
 from jiyi.core.context import assemble_context
 from jiyi.core.filters import matches
 from jiyi.core.models import (
-    Action,
     AddResult,
     ContextBlock,
     DeletionReceipt,
-    HealthReport,
-    HistoryEntry,
-    MaintenanceReport,
     MemoryItem,
-    MemoryKind,
     Message,
     Scope,
-    Status,
 )
 from jiyi.core.ports import (
-    ChangeSet,
     Clock,
     Embedder,
     EvictableEmbedder,
     Extractor,
-    Indexed,
     MemoryStore,
     SearchFilter,
     UserDirectory,
     UserSummary,
-    UserTier,
 )
 from jiyi.core.tasks import task_text
-from jiyi.core.users import MemorySwitch, TaskState
+from jiyi.core.users import MemorySwitch
 from jiyi.errors import InvalidInputError
+from jiyi.maintenance import MaintenanceOps
 from jiyi.pipeline.access import ReadLedger
 from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
 from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
-from jiyi.pipeline.maintain import Progress, maintain
 from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
-from jiyi.pipeline.tasks import MAX_CONTEXT_TASKS, relevant_tasks
+from jiyi.pipeline.stamp import with_metadata, with_ttl
+from jiyi.pipeline.tasks import resumed_tasks
 from jiyi.pipeline.write import WriteOptions
 from jiyi.user_tier import UserTierOps
 
@@ -85,65 +76,10 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def with_ttl(changes: ChangeSet, result: AddResult, expires_at: datetime | None) -> AddResult:
-    """Give every row this write creates (episodes, new memories, new versions) the
-    caller's expiry — in ``changes`` in place — and return ``result`` showing it. Rows the
-    write only touches (a refreshed duplicate, a re-indexed neighbour) keep theirs."""
-    if expires_at is None:
-        return result
-    new_ids = {m.id for m in result.episodes} | {
-        e.memory.id for e in result.events if e.event in (Action.ADD, Action.SUPERSEDE)
-    }
-    stamped: dict[str, MemoryItem] = {}
-    for i, item in enumerate(changes.upserts):
-        m = item.memory
-        if m.id in new_ids:
-            new = m.model_copy(update={"expires_at": expires_at})
-            changes.upserts[i] = Indexed(new, item.keywords, item.vector)
-            stamped[m.id] = new
-
-    def swap(m: MemoryItem) -> MemoryItem:
-        return stamped.get(m.id, m)
-
-    events = [e.model_copy(update={"memory": swap(e.memory)}) for e in result.events]
-    return result.model_copy(
-        update={"events": events, "episodes": [swap(m) for m in result.episodes]}
-    )
-
-
-def with_metadata(
-    changes: ChangeSet,
-    result: AddResult,
-    metadata: Mapping[str, Any] | None,
-    *,
-    only_new: bool = False,
-) -> AddResult:
-    """Give the caller's ``metadata`` to every row this write creates (episodes, new
-    memories, new versions) — in ``changes`` in place — and return ``result`` showing it.
-    Rows the write only touches (a refreshed duplicate, a superseded old version) keep
-    theirs. Keys already on a row win when ``only_new`` (a worker's extraction inherits
-    its episodes' metadata without overriding its own)."""
-    if not metadata:
-        return result
-    stamped: dict[str, MemoryItem] = {}
-    for i, item in enumerate(changes.upserts):
-        m = item.memory
-        merged = {**metadata, **m.metadata} if only_new else {**m.metadata, **metadata}
-        new = m.model_copy(update={"metadata": merged})
-        changes.upserts[i] = Indexed(new, item.keywords, item.vector)
-        stamped[m.id] = new
-
-    def swap(m: MemoryItem) -> MemoryItem:
-        return stamped.get(m.id, m)
-
-    events = [e.model_copy(update={"memory": swap(e.memory)}) for e in result.events]
-    return result.model_copy(
-        update={"events": events, "episodes": [swap(m) for m in result.episodes]}
-    )
-
-
-class Engine(UserTierOps):
-    """Store, embedder and extractor wired into the write and read pipelines."""
+class Engine(UserTierOps, MaintenanceOps):
+    """Store, embedder and extractor wired into the write and read pipelines; the switch and
+    task operations come from :class:`~jiyi.user_tier.UserTierOps`, maintain, health,
+    restore and history from :class:`~jiyi.maintenance.MaintenanceOps`."""
 
     def __init__(
         self,
@@ -412,16 +348,15 @@ class Engine(UserTierOps):
             min_semantic=self.config.context_min_semantic,
             pin_importance=self.config.pin_importance,
         )
-        tasks: list[TaskState] = []
-        if isinstance(self.store, UserTier):
-            active = self.store.tasks.list(scope.tenant, scope.user_id, now, active_only=True)
-            tasks = relevant_tasks(
-                active[:MAX_CONTEXT_TASKS],
-                query,
-                embedder=self.embedder_for(scope.tenant),
-                cal=self.calibration,
-                min_semantic=self.config.context_min_semantic,
-            )
+        tasks = resumed_tasks(
+            self.store,
+            scope,
+            query,
+            now=now,
+            embedder=self.embedder_for(scope.tenant),
+            cal=self.calibration,
+            min_semantic=self.config.context_min_semantic,
+        )
         block = recall_context(
             self.store,
             scope,
@@ -436,69 +371,6 @@ class Engine(UserTierOps):
         # What reached the block is a use (the other candidates were only read).
         self.reads.reinforce(scope, (m.id for m in block.memories))
         return block
-
-    # -- lifecycle ------------------------------------------------------------------------
-
-    def maintain(
-        self,
-        scope: Scope,
-        *,
-        now: datetime,
-        dry_run: bool = False,
-        progress: Progress | None = None,
-    ) -> MaintenanceReport:
-        """Sweep, purge and merge one user's memories (``jiyi.pipeline.maintain``)."""
-        self.reads.settle()
-        done = maintain(
-            self.store,
-            self.embedder_for(scope.tenant),
-            self.calibration,
-            scope,
-            now=now,
-            life=self.life,
-            context_turns=self.config.episode_context_turns,
-            dry_run=dry_run,
-            progress=progress,
-        )
-        self.evict(done.evict)
-        return done.report
-
-    def health(self, scope: Scope, *, now: datetime) -> HealthReport:
-        """Counts by kind and status, and what the lifecycle is about to do."""
-        self.reads.settle()
-        rows = self.store.list(scope, SearchFilter(statuses=tuple(Status)))
-        return HealthReport(
-            tenant=scope.tenant,
-            user_id=scope.user_id,
-            at=now,
-            **lifecycle.health(rows, now, self.life),
-        )
-
-    def restore(self, m: MemoryItem) -> MemoryItem:
-        """Make an archived memory active again, with the episodes archived with it; an
-        active one is returned as it is. InvalidInputError for a superseded memory."""
-        if m.status == Status.ACTIVE:
-            return m
-        if m.status != Status.ARCHIVED:
-            raise InvalidInputError(
-                f"memory {m.id} is {m.status.value}, not archived: only archived memories "
-                "can be restored",
-                field="memory_id",
-            )
-        self.reads.settle()
-        now = self.clock()
-        back = lifecycle.restore(m, now, self.life)
-        changes = ChangeSet(updates=[back])
-        if m.kind != MemoryKind.EPISODE and m.source_message_ids:
-            archived = SearchFilter(statuses=(Status.ARCHIVED,), kinds=(MemoryKind.EPISODE,))
-            for ep in self.store.list(m.scope, archived):
-                if lifecycle.follows(ep, m):
-                    changes.updates.append(lifecycle.restore(ep, now, self.life))
-        changes.history = [
-            HistoryEntry.of(r, Action.RESTORE, now, reason="restore") for r in changes.updates
-        ]
-        self.store.apply(m.scope, changes)
-        return back
 
     def get(self, tenant: str, memory_id: str) -> MemoryItem | None:
         self.reads.settle()  # a pending access update must not be overwritten by a stale copy
@@ -519,9 +391,6 @@ class Engine(UserTierOps):
         if not isinstance(self.store, UserDirectory):
             return []
         return self.store.users(tenant, after=after, limit=limit)
-
-    def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
-        return self.store.history(tenant, memory_id)
 
     def close(self) -> None:
         self.reads.close()

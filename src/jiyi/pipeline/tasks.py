@@ -8,15 +8,18 @@ the calibrated similarity of the query to each task's words.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import numpy as np
 
 from jiyi.core.calibration import Calibration
+from jiyi.core.models import Scope
 from jiyi.core.ports import Embedder, MemoryStore, TaskStore, UserTier
 from jiyi.core.tasks import content_terms, match_tasks, task_text
 from jiyi.core.users import TaskState
 from jiyi.errors import StorageUnavailableError
 
-__all__ = ["MAX_CONTEXT_TASKS", "relevant_tasks", "task_store"]
+__all__ = ["MAX_CONTEXT_TASKS", "relevant_tasks", "resumed_tasks", "task_store"]
 
 #: The most recently updated active tasks a context block considers.
 MAX_CONTEXT_TASKS = 20
@@ -53,3 +56,23 @@ def relevant_tasks(
         cosines = np.asarray(vectors, dtype=np.float32) @ np.asarray(q, dtype=np.float32)
         semantic = {t.key: cal.semantic(float(c)) for t, c in zip(unmatched, cosines, strict=True)}
     return match_tasks(query, tasks, semantic=semantic, min_semantic=min_semantic)
+
+
+def resumed_tasks(
+    store: MemoryStore,
+    scope: Scope,
+    query: str,
+    *,
+    now: datetime,
+    embedder: Embedder,
+    cal: Calibration,
+    min_semantic: float,
+) -> list[TaskState]:
+    """The user's active tasks that ``query`` is about, best first: :func:`relevant_tasks`
+    among the :data:`MAX_CONTEXT_TASKS` most recent. None for a store without a user tier."""
+    if not isinstance(store, UserTier):
+        return []
+    active = store.tasks.list(scope.tenant, scope.user_id, now, active_only=True)
+    return relevant_tasks(
+        active[:MAX_CONTEXT_TASKS], query, embedder=embedder, cal=cal, min_semantic=min_semantic
+    )

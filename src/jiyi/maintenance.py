@@ -1,0 +1,117 @@
+"""The engine's lifecycle operations: maintain a user's memories, report their health,
+restore an archived memory, read a memory's audit trail. A mixin of
+:class:`jiyi.engine.Engine` (kept apart so the engine stays readable, like
+:mod:`jiyi.user_tier`); it needs the engine's store, clock, calibration, lifecycle settings,
+read ledger, per-tenant embedder and embedding-cache eviction. The pure sweep is
+:mod:`jiyi.core.lifecycle`, the run :mod:`jiyi.pipeline.maintain`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from datetime import datetime
+
+from jiyi.config import MemoryConfig
+from jiyi.core import lifecycle
+from jiyi.core.calibration import Calibration
+from jiyi.core.lifecycle import LifecycleConfig
+from jiyi.core.models import (
+    Action,
+    HealthReport,
+    HistoryEntry,
+    MaintenanceReport,
+    MemoryItem,
+    MemoryKind,
+    Scope,
+    Status,
+)
+from jiyi.core.ports import ChangeSet, Clock, Embedder, MemoryStore, SearchFilter
+from jiyi.errors import InvalidInputError
+from jiyi.pipeline.access import ReadLedger
+from jiyi.pipeline.maintain import Progress, maintain
+
+__all__ = ["MaintenanceOps"]
+
+
+class MaintenanceOps:
+    """Maintain, health, restore and history; ``Engine`` supplies ``config``, ``store``,
+    ``clock``, ``calibration``, ``life``, ``reads``, ``embedder_for`` and ``evict``."""
+
+    config: MemoryConfig
+    store: MemoryStore
+    clock: Clock
+    calibration: Calibration
+    life: LifecycleConfig
+    reads: ReadLedger
+
+    def embedder_for(self, tenant: str) -> Embedder:  # pragma: no cover - Engine's wins
+        raise NotImplementedError
+
+    def evict(self, texts: Sequence[str]) -> None:  # pragma: no cover - Engine's wins
+        raise NotImplementedError
+
+    def maintain(
+        self,
+        scope: Scope,
+        *,
+        now: datetime,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+    ) -> MaintenanceReport:
+        """Sweep, purge and merge one user's memories (``jiyi.pipeline.maintain``)."""
+        self.reads.settle()
+        done = maintain(
+            self.store,
+            self.embedder_for(scope.tenant),
+            self.calibration,
+            scope,
+            now=now,
+            life=self.life,
+            context_turns=self.config.episode_context_turns,
+            dry_run=dry_run,
+            progress=progress,
+        )
+        self.evict(done.evict)
+        return done.report
+
+    def health(self, scope: Scope, *, now: datetime) -> HealthReport:
+        """Counts by kind and status, and what the lifecycle is about to do."""
+        self.reads.settle()
+        rows = self.store.list(scope, SearchFilter(statuses=tuple(Status)))
+        return HealthReport(
+            tenant=scope.tenant,
+            user_id=scope.user_id,
+            at=now,
+            **lifecycle.health(rows, now, self.life),
+        )
+
+    def restore(self, m: MemoryItem) -> MemoryItem:
+        """Make an archived memory active again, with the episodes archived with it; an
+        active one is returned as it is. InvalidInputError for a superseded memory."""
+        if m.status == Status.ACTIVE:
+            return m
+        if m.status != Status.ARCHIVED:
+            raise InvalidInputError(
+                f"memory {m.id} is {m.status.value}, not archived: only archived memories "
+                "can be restored",
+                field="memory_id",
+            )
+        self.reads.settle()
+        now = self.clock()
+        back = lifecycle.restore(m, now, self.life)
+        changes = ChangeSet(updates=[back])
+        if m.kind != MemoryKind.EPISODE and m.source_message_ids:
+            archived = SearchFilter(statuses=(Status.ARCHIVED,), kinds=(MemoryKind.EPISODE,))
+            for ep in self.store.list(m.scope, archived):
+                if lifecycle.follows(ep, m):
+                    changes.updates.append(lifecycle.restore(ep, now, self.life))
+        changes.history = [
+            HistoryEntry.of(r, Action.RESTORE, now, reason="restore") for r in changes.updates
+        ]
+        self.store.apply(m.scope, changes)
+        return back
+
+    def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
+        """The audit trail of a memory, oldest first (also after it was deleted)."""
+        return self.store.history(tenant, memory_id)
