@@ -1,0 +1,64 @@
+"""What every part of :class:`jiyi.Memory` shares: the tenant-bound config, the engine,
+and the checks that turn what callers pass into validated values (errors name the field).
+
+Private: ``Memory`` is assembled from this base, :mod:`jiyi._memory_reads` and
+:mod:`jiyi.memory` (the writes, the lifecycle and the constructor).
+"""
+
+from __future__ import annotations
+
+import builtins
+from datetime import datetime
+
+from jiyi.config import MemoryConfig
+from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
+from jiyi.core.models import MemoryItem, Message, Scope
+from jiyi.engine import Engine
+from jiyi.errors import InvalidInputError, NotFoundError
+
+__all__ = ["MemoryBase"]
+
+
+class MemoryBase:
+    """The config (its ``tenant`` binds every call) and engine of a ``Memory``, and the
+    validation helpers its methods share."""
+
+    config: MemoryConfig
+    engine: Engine
+
+    def _scope(self, user_id: object, agent_id: object = None) -> Scope:
+        uid = check_id(user_id, "user_id")
+        aid = check_id(agent_id, "agent_id", required=False)
+        assert uid is not None
+        return Scope(tenant=self.config.tenant, user_id=uid, agent_id=aid)
+
+    def _now(self, value: object = None, field: str = "now") -> datetime:
+        return as_utc(value, field) or self.engine.clock()
+
+    def _localized(
+        self, messages: object, timestamp: object, timezone: object
+    ) -> tuple[datetime, builtins.list[Message]]:
+        """Now and the validated messages, their times in the user's timezone (relative
+        dates such as 明天 / next Friday resolve against the user's calendar day)."""
+        tz = zone(timezone if timezone is not None else self.config.timezone, "timezone")
+        now = self.engine.clock().astimezone(tz)
+        when = as_utc(timestamp, "timestamp") or now
+        msgs = parse_messages(messages, default_time=when, max_chars=self.config.max_message_chars)
+        local = [
+            m.model_copy(update={"timestamp": (m.timestamp or when).astimezone(tz)}) for m in msgs
+        ]
+        return now, local
+
+    def _check_query(self, query: object) -> None:
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError("query must be a non-empty string", field="query")
+        if len(query) > self.config.max_message_chars:
+            raise InvalidInputError("query is too long", field="query")
+
+    def _find(self, memory_id: object) -> MemoryItem:
+        mid = check_id(memory_id, "memory_id")
+        assert mid is not None
+        found = self.engine.get(self.config.tenant, mid)
+        if found is None:
+            raise NotFoundError(f"no memory with id {mid}", field="memory_id")
+        return found
