@@ -175,19 +175,12 @@ def _unplaced_remarks(plan: BatchPlan) -> set[str]:
     }
 
 
-def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome:
-    """Run the steps for ``plan`` and return the outcome; nothing is written here."""
-    ex = plan.extraction
-    admitted, rejected, transient = admit(ex.candidates, opts.min_confidence, opts.admission_floors)
-    transient |= _unplaced_remarks(plan)
-    forget_ids = {f.source_message_id for f in ex.forget}  # "别记这个" is not itself kept
-    pending = Pending(plan.now, messages=list(plan.consumed))
-    for m in plan.marks:
-        if forget_ids & set(m.source_message_ids):
-            pending.remove(m, reason="forget")
-        else:  # a row update without a history line: the text did not change
-            pending.change(_mark(m, transient, plan, opts), None)
-    episodes = build_episodes(
+def _episodes(
+    plan: BatchPlan, opts: WriteOptions, forget_ids: set[str | None], transient: set[str]
+) -> list[tuple[MemoryItem, str]]:
+    """The batch's episodes and the text each is embedded as ("别记这个" turns left out;
+    passing remarks get the transient TTL)."""
+    return build_episodes(
         plan.messages,
         {i for i in plan.store_ids if i not in forget_ids},
         scope=plan.scope,
@@ -200,6 +193,21 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
         extracted=plan.episode_extracted,
         expires={i: plan.now + opts.transient_ttl for i in transient},
     )
+
+
+def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome:
+    """Run the steps for ``plan`` and return the outcome; nothing is written here."""
+    ex = plan.extraction
+    admitted, rejected, transient = admit(ex.candidates, opts.min_confidence, opts.admission_floors)
+    transient |= _unplaced_remarks(plan)
+    forget_ids = {f.source_message_id for f in ex.forget}  # "别记这个" is not itself kept
+    pending = Pending(plan.now, messages=list(plan.consumed))
+    for m in plan.marks:
+        if forget_ids & set(m.source_message_ids):
+            pending.remove(m, reason="forget")
+        else:  # a row update without a history line: the text did not change
+            pending.change(_mark(m, transient, plan, opts), None)
+    episodes = _episodes(plan, opts, forget_ids, transient)
     # "I meant cashews, not peanuts": the slot holding the named value, before embedding
     admitted = [r for c in admitted if (r := resolve_named(c, plan.scope, ports.store)) is not None]
     texts = [t for _, t in episodes] + [c.content for c in admitted]
