@@ -15,7 +15,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fastapi import FastAPI
 from fastapi.responses import PlainTextResponse
@@ -66,6 +66,9 @@ class _Closeable(Protocol):
     def close(self) -> None: ...
 
 
+_T = TypeVar("_T", bound=_Closeable)
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -99,29 +102,22 @@ def create_app(
     owned: list[_Closeable] = []  # built here, so closed here on shutdown
     metrics = Metrics()
 
-    def redis_unavailable(component: str) -> Callable[[], None]:
-        return lambda: metrics.inc("jiyi_redis_unavailable_total", component=component)
-
-    if store is None:
-        store = backends.open_store(settings)
-        owned.append(store)
-    if cache is None:
-        cache = backends.open_context_cache(settings, redis_unavailable("cache"))
-        owned.append(cache)
-    if queue is None:
-        queue = backends.open_queue(settings)
-        if queue is not None:
-            owned.append(queue)
+    store = _opened(store, lambda: backends.open_store(settings), owned)
+    cache = _opened(
+        cache,
+        lambda: backends.open_context_cache(settings, _redis_down(metrics, "cache")),
+        owned,
+    )
+    if queue is None and (queue := backends.open_queue(settings)) is not None:
+        owned.append(queue)
     # Sessions and idempotency keys live beside the memories, in the same database (opened
     # after the store, whose PostgreSQL migrations create their tables).
     database = open_database(settings)
     owned.append(database)
     if sessions is None:
         # An acknowledged append or end survives a crash of this process.
-        sessions = open_durable_sessions(database, settings, redis_unavailable("sessions"))
-    if keys is None:
-        keys = backends.open_key_store(settings)
-        owned.append(keys)
+        sessions = open_durable_sessions(database, settings, _redis_down(metrics, "sessions"))
+    keys = _opened(keys, lambda: backends.open_key_store(settings), owned)
     if settings.bootstrap_key is not None:
         keys.register(settings.bootstrap_key.get_secret_value(), settings.bootstrap_tenant)
     services = Services(
@@ -138,6 +134,20 @@ def create_app(
         llm_usage=_llm_usage(settings),
     )
     return _app(services, IdempotencyLedger(database), owned)
+
+
+def _opened(given: _T | None, opener: Callable[[], _T], owned: list[_Closeable]) -> _T:
+    """``given``, or what ``opener`` opens (then owned: closed on shutdown)."""
+    if given is not None:
+        return given
+    made = opener()
+    owned.append(made)
+    return made
+
+
+def _redis_down(metrics: Metrics, component: str) -> Callable[[], None]:
+    """Counts a Redis outage a component survived (``jiyi_redis_unavailable_total``)."""
+    return lambda: metrics.inc("jiyi_redis_unavailable_total", component=component)
 
 
 def _llm_usage(settings: Settings) -> UsageMeter | None:
