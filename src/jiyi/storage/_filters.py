@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from jiyi.core.filters import COLUMN_TYPES
 from jiyi.core.ports import Condition, UserSummary
 
 
@@ -46,26 +47,11 @@ class Dialect(Protocol):
 
 
 _CMP = {"eq": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
-_COLUMN_TYPES = {
-    "kind": "text",
-    "agent_id": "text",
-    "topic": "text",
-    "session_id": "text",
-    "importance": "number",
-    "confidence": "number",
-    "access_count": "number",
-    "created_at": "time",
-    "observed_at": "time",
-    "valid_from": "time",
-    "valid_to": "time",
-    "expires_at": "time",
-    "last_accessed_at": "time",
-}
 
 
 def condition_sql(d: Dialect, c: Condition) -> tuple[str, list[Any]]:
     """One condition as SQL over alias ``m``, and its arguments."""
-    if c.field in _COLUMN_TYPES:
+    if c.field in COLUMN_TYPES:
         return _column(d, c)
     path = c.field.split(".")[1:]
     if c.op == "ne":
@@ -85,7 +71,7 @@ def condition_sql(d: Dialect, c: Condition) -> tuple[str, list[Any]]:
 
 def _column(d: Dialect, c: Condition) -> tuple[str, list[Any]]:
     col = f"m.{c.field}"
-    kind = _COLUMN_TYPES[c.field]
+    kind = COLUMN_TYPES[c.field]
 
     def val(v: Any) -> Any:
         return d.time(v) if kind == "time" else v
