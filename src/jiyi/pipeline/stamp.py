@@ -5,7 +5,7 @@ it is committed (``Engine.add``, ``Engine.accept``, ``Engine.process``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -24,20 +24,10 @@ def with_ttl(changes: ChangeSet, result: AddResult, expires_at: datetime | None)
     new_ids = {m.id for m in result.episodes} | {
         e.memory.id for e in result.events if e.event in (Action.ADD, Action.SUPERSEDE)
     }
-    stamped: dict[str, MemoryItem] = {}
-    for i, item in enumerate(changes.upserts):
-        m = item.memory
-        if m.id in new_ids:
-            new = m.model_copy(update={"expires_at": expires_at})
-            changes.upserts[i] = Indexed(new, item.keywords, item.vector)
-            stamped[m.id] = new
-
-    def swap(m: MemoryItem) -> MemoryItem:
-        return stamped.get(m.id, m)
-
-    events = [e.model_copy(update={"memory": swap(e.memory)}) for e in result.events]
-    return result.model_copy(
-        update={"events": events, "episodes": [swap(m) for m in result.episodes]}
+    return _restamp(
+        changes,
+        result,
+        lambda m: m.model_copy(update={"expires_at": expires_at}) if m.id in new_ids else None,
     )
 
 
@@ -55,13 +45,25 @@ def with_metadata(
     its episodes' metadata without overriding its own)."""
     if not metadata:
         return result
+
+    def merged(m: MemoryItem) -> MemoryItem:
+        meta = {**metadata, **m.metadata} if only_new else {**m.metadata, **metadata}
+        return m.model_copy(update={"metadata": meta})
+
+    return _restamp(changes, result, merged)
+
+
+def _restamp(
+    changes: ChangeSet, result: AddResult, stamp: Callable[[MemoryItem], MemoryItem | None]
+) -> AddResult:
+    """Replace each upsert by ``stamp(memory)`` (None: left as it is), in place, and return
+    ``result`` with its events and episodes showing the stamped rows."""
     stamped: dict[str, MemoryItem] = {}
     for i, item in enumerate(changes.upserts):
-        m = item.memory
-        merged = {**metadata, **m.metadata} if only_new else {**m.metadata, **metadata}
-        new = m.model_copy(update={"metadata": merged})
-        changes.upserts[i] = Indexed(new, item.keywords, item.vector)
-        stamped[m.id] = new
+        new = stamp(item.memory)
+        if new is not None:
+            changes.upserts[i] = Indexed(new, item.keywords, item.vector)
+            stamped[new.id] = new
 
     def swap(m: MemoryItem) -> MemoryItem:
         return stamped.get(m.id, m)
