@@ -46,14 +46,21 @@ class BodyLimitMiddleware:
             chunks.append(chunk)
             if not msg.get("more_body", False):
                 break
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> MutableMapping[str, Any]:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
+        replay = replaying(b"".join(chunks), receive)
 
         await self.app(scope, replay, send)
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands over ``body`` (already read) once, then defers to
+    ``receive`` (for the disconnect message)."""
+    sent = False
+
+    async def replay() -> MutableMapping[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from jiyi.errors import JiyiError, PayloadTooLargeError
 from jiyi.server.admission.gate import Admission, AdmissionLimits
+from jiyi.server.bodylimit import replaying
 from jiyi.server.errors import problem_for
 from jiyi.server.keycache import KeyCache
 from jiyi.server.metrics import ASGIApp, Receive, Scope, Send
@@ -158,13 +159,4 @@ async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
         if not msg.get("more_body", False):
             break
     body = b"".join(chunks)
-    sent = False
-
-    async def replay() -> MutableMapping[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return body, replay
+    return body, replaying(body, receive)
