@@ -6,6 +6,7 @@ compared with the labels on (kind, topic area) — the first dotted segment of t
 
     .venv/bin/python bench/extraction_blind.py            # both languages, table + JSON
     .venv/bin/python bench/extraction_blind.py --split    # also the two halves (odd/even ids)
+    .venv/bin/python bench/extraction_blind.py --set 2    # the second blind set (blind2_*)
 
 Reported per language (and for the traditional-Chinese lines alone):
   precision / recall  over expected vs stored (kind, area) items;
@@ -37,8 +38,8 @@ OUT = ROOT / "bench" / "results" / "extraction_blind.json"
 NOW = datetime(2026, 5, 15, 6, 30, tzinfo=UTC)  # 14:30 in Shanghai, a weekday
 
 
-def load(lang: str) -> list[dict[str, Any]]:
-    path = DATA / f"extraction_blind_{lang}.jsonl"
+def load(lang: str, name: str = "") -> list[dict[str, Any]]:
+    path = DATA / f"extraction_blind{name}_{lang}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
@@ -90,10 +91,19 @@ def score(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument(
+        "--set",
+        default="",
+        dest="name",
+        help="which blind set: '' = extraction_blind_{zh,en}.jsonl, '2' = extraction_blind2_…",
+    )
+    ap.add_argument("--langs", default="zh,en")
     ap.add_argument("--split", action="store_true", help="also score odd and even ids apart")
     ap.add_argument("--show-misses", action="store_true")
     args = ap.parse_args()
+    if args.out is None:
+        args.out = OUT.with_name(f"extraction_blind{args.name}.json")
 
     report: dict[str, Any] = {"now": NOW.isoformat(), "results": {}}
     console = Console()
@@ -101,8 +111,8 @@ def main() -> None:
         # Every user is fresh, so nothing is reconciled against stored memories: the outcome
         # cannot depend on similarity, and the hashing embedder keeps the run fast.
         mem = Memory(Path(tmp) / "blind.db", embedder=HashingEmbedder())
-        for lang in ("zh", "en"):
-            rows = load(lang)
+        for lang in args.langs.split(","):
+            rows = load(lang, args.name)
             got = {r["id"]: stored_items(mem, r, f"u-{r['id']}") for r in rows}
             groups = {lang: rows}
             if lang == "zh":
