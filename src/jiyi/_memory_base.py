@@ -11,7 +11,7 @@ import builtins
 from datetime import datetime
 
 from jiyi.config import MemoryConfig
-from jiyi.core.inputs import as_utc, check_id, parse_messages, zone
+from jiyi.core.inputs import as_utc, check_id, parse_messages, require_id, zone
 from jiyi.core.models import MemoryItem, Message, Scope
 from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, NotFoundError
@@ -27,10 +27,10 @@ class MemoryBase:
     engine: Engine
 
     def _scope(self, user_id: object, agent_id: object = None) -> Scope:
-        uid = check_id(user_id, "user_id")
         aid = check_id(agent_id, "agent_id", required=False)
-        assert uid is not None
-        return Scope(tenant=self.config.tenant, user_id=uid, agent_id=aid)
+        return Scope(
+            tenant=self.config.tenant, user_id=require_id(user_id, "user_id"), agent_id=aid
+        )
 
     def _now(self, value: object = None, field: str = "now") -> datetime:
         return as_utc(value, field) or self.engine.clock()

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from jiyi.core.inputs import as_utc, check_id
+from jiyi.core.inputs import as_utc, require_id
 from jiyi.core.tasks import check_task_key, check_task_state
 from jiyi.core.users import TaskState, TaskStatus
 from jiyi.errors import InvalidInputError
@@ -36,11 +36,6 @@ class Tasks:
     def __init__(self, engine: Engine, tenant: str) -> None:
         self._engine = engine
         self._tenant = tenant
-
-    def _user(self, user_id: object) -> str:
-        uid = check_id(user_id, "user_id")
-        assert uid is not None
-        return uid
 
     def put(
         self,
@@ -71,7 +66,7 @@ class Tasks:
             VersionConflictError: ``expected_version`` is stale (``field``
                 "expected_version", ``current`` the stored version); nothing is written.
         """
-        uid, k = self._user(user_id), check_task_key(key)
+        uid, k = require_id(user_id, "user_id"), check_task_key(key)
         check_task_state(state)
         try:
             st = TaskStatus(status)
@@ -102,15 +97,21 @@ class Tasks:
 
     def get(self, user_id: str, key: str) -> TaskState | None:
         """The task, or None when there is none (never stored, deleted or expired)."""
-        return self._engine.get_task(self._tenant, self._user(user_id), check_task_key(key))
+        return self._engine.get_task(
+            self._tenant, require_id(user_id, "user_id"), check_task_key(key)
+        )
 
     def list(self, user_id: str, *, active_only: bool = False) -> builtins.list[TaskState]:
         """The user's tasks, most recently updated first; ``active_only`` leaves out the
         ``done`` ones. Expired tasks are never listed."""
         if not isinstance(active_only, bool):
             raise InvalidInputError("active_only must be true or false", field="active_only")
-        return self._engine.list_tasks(self._tenant, self._user(user_id), active_only=active_only)
+        return self._engine.list_tasks(
+            self._tenant, require_id(user_id, "user_id"), active_only=active_only
+        )
 
     def delete(self, user_id: str, key: str) -> bool:
         """Delete the task; True if it existed (an expired one did not)."""
-        return self._engine.delete_task(self._tenant, self._user(user_id), check_task_key(key))
+        return self._engine.delete_task(
+            self._tenant, require_id(user_id, "user_id"), check_task_key(key)
+        )

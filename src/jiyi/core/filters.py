@@ -31,7 +31,15 @@ from jiyi.core.models import MemoryItem, MemoryKind
 from jiyi.core.ports import Condition
 from jiyi.errors import InvalidInputError
 
-__all__ = ["COLUMN_TYPES", "OPS", "check_metadata", "matches", "metadata_value", "parse_filters"]
+__all__ = [
+    "COLUMN_TYPES",
+    "OPS",
+    "agent_sees",
+    "check_metadata",
+    "matches",
+    "metadata_value",
+    "parse_filters",
+]
 
 OPS = ("eq", "ne", "in", "gt", "gte", "lt", "lte")
 RANGE_OPS = ("gt", "gte", "lt", "lte")
@@ -249,3 +257,10 @@ def _eq(stored: Any, wanted: Any) -> bool:
 def matches(conditions: Sequence[Condition], memory: MemoryItem) -> bool:
     """Whether ``memory`` meets every condition (the rule the SQL of both stores follows)."""
     return all(_holds(c, memory) for c in conditions)
+
+
+def agent_sees(agent_id: str | None, memory: MemoryItem) -> bool:
+    """Whether a caller bound to ``agent_id`` may see ``memory``: a caller bound to no agent
+    sees the whole user; an agent-bound one sees shared memories (agent None) and its own.
+    The one rule behind REST keys, the MCP server and the console."""
+    return agent_id is None or memory.agent_id is None or memory.agent_id == agent_id

@@ -88,6 +88,13 @@ def check_id(value: object, field: str, *, required: bool = True) -> str | None:
     return value
 
 
+def require_id(value: object, field: str) -> str:
+    """:func:`check_id` for an id that must be given (a user id, a key): never None."""
+    checked = check_id(value, field)
+    assert checked is not None  # required=True raises instead of returning None
+    return checked
+
+
 def as_utc(value: object, field: str) -> datetime | None:
     """Accept a datetime or an ISO-8601 string; naive times are taken as UTC. The time must
     lie in [1900-01-01, 9999-01-01) UTC. The tzinfo given is kept."""

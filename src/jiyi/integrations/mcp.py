@@ -27,6 +27,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, Field
 
+from jiyi.core.filters import agent_sees
 from jiyi.core.models import AddResult, MemoryItem, SearchHit
 from jiyi.errors import JiyiError, MissingDependencyError, NotFoundError
 from jiyi.integrations.descriptions import CONTEXT, FORGET, INSTRUCTIONS, MEMORIES, RECALL, REMEMBER
@@ -145,8 +146,7 @@ def _user(caller: Caller, user_id: str | None) -> str:
 
 
 def _visible(c: Caller, m: MemoryItem) -> bool:
-    # An agent-bound caller sees its own and shared memories only (the REST rule).
-    return c.agent_id is None or m.agent_id is None or m.agent_id == c.agent_id
+    return agent_sees(c.agent_id, m)  # the REST rule
 
 
 def _tool_error(exc: JiyiError) -> ToolError:

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from fastapi import Request
 
+from jiyi.core.filters import agent_sees
 from jiyi.core.inputs import id_problem
 from jiyi.core.models import MemoryItem
 from jiyi.errors import AuthenticationError, InvalidInputError, PermissionDeniedError
@@ -65,11 +66,7 @@ def agent_for(principal: Principal, requested: str | None) -> str | None:
 def visible(principal: Principal, memory: MemoryItem) -> bool:
     """Whether the key may see this memory: shared memories (agent_id None) and its own
     agent's are visible to an agent-bound key; everything in the tenant to a tenant key."""
-    return (
-        principal.agent_id is None
-        or memory.agent_id is None
-        or memory.agent_id == principal.agent_id
-    )
+    return agent_sees(principal.agent_id, memory)
 
 
 def require_tenant_key(principal: Principal, what: str) -> None:
