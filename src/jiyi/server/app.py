@@ -28,6 +28,7 @@ from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
 from jiyi.queue.base import Job, WorkQueue
 from jiyi.server import (
+    console,
     routes_admin,
     routes_lifecycle,
     routes_memories,
@@ -185,6 +186,7 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     app.include_router(routes_sessions.router, responses=REFUSALS)
     app.include_router(routes_admin.router, responses=REFUSALS)
     app.include_router(routes_lifecycle.router, responses=REFUSALS)
+    app.include_router(console.router)  # the admin console's page and assets, /console
 
     @app.get("/healthz", response_model=Health, tags=["ops"], openapi_extra=NO_KEY)
     async def healthz() -> Health:
