@@ -41,6 +41,14 @@
     }
     return el;
   }
+  // A view's newest request wins: switching user (or a checkbox) while an older request is
+  // in flight must not let its late answer paint another user's data.
+  const seq = {};
+  function ticket(view) {
+    const n = (seq[view] || 0) + 1;
+    seq[view] = n;
+    return () => seq[view] === n;
+  }
   const when = (iso) => (iso ? iso.replace("T", " ").slice(0, 16) : "—");
   const num = (x) => (typeof x === "number" ? x.toFixed(2) : "—");
   const enc = encodeURIComponent;
@@ -157,6 +165,7 @@
 
   // ---- tenant, user, tabs ----------------------------------------------------------------
   async function loadUsers() {
+    const current = ticket("users");
     const users = [];
     let cursor = null;
     do {
@@ -165,6 +174,7 @@
       users.push(...page.users);
       cursor = page.next_cursor;
     } while (cursor);
+    if (!current()) return;
     const sel = $("#user");
     sel.replaceChildren(...users.map((u) =>
       h("option", { value: u.user_id }, u.user_id + " (" + u.memories + ")")));
@@ -208,15 +218,21 @@
   }
 
   async function loadMemories() {
-    const [memories] = await Promise.all([
+    const current = ticket("memories");
+    const [memories, profile, memorySwitch] = await Promise.all([
       allMemories({
         include_superseded: $("#opt-superseded").checked,
         include_archived: $("#opt-archived").checked,
         include_episodes: $("#opt-episodes").checked,
       }),
-      loadProfile(),
-      loadSwitch(),
+      // The profile shows only where the server has the endpoint and the user a profile.
+      api("GET", userPath("/profile")).catch(() => null),
+      api("GET", userPath("/memory-switch")),
     ]);
+    if (!current()) return;
+    $("#profile").hidden = !profile;
+    if (profile) $("#profile-body").replaceChildren(renderValue(profile));
+    $("#switch").value = memorySwitch.memory;
     state.memories = memories;
     renderMemories();
     const ids = [...new Set(memories.map((m) => m.session_id).filter(Boolean))];
@@ -253,28 +269,11 @@
           ms.map(memoryRow)))));
   }
 
-  async function loadProfile() {
-    // Shown only when the server has the profile endpoint and the user has one.
-    const box = $("#profile");
-    try {
-      const p = await api("GET", userPath("/profile"));
-      $("#profile-body").replaceChildren(renderValue(p));
-      box.hidden = false;
-    } catch (e) {
-      box.hidden = true;
-    }
-  }
-
   function renderValue(v) {
     if (Array.isArray(v)) return h("ul", { class: "plain" }, v.map((x) => h("li", {}, renderValue(x))));
     if (v && typeof v === "object")
       return h("dl", { class: "pairs" }, Object.entries(v).map(([k, x]) => [h("dt", {}, k), h("dd", {}, renderValue(x))]));
     return document.createTextNode(v === null ? "—" : String(v));
-  }
-
-  async function loadSwitch() {
-    const s = await api("GET", userPath("/memory-switch"));
-    $("#switch").value = s.memory;
   }
 
   async function setSwitch() {
@@ -375,9 +374,11 @@
     ev.preventDefault();
     if (!state.user) return;
     try {
+      const current = ticket("search");
       const r = await api("POST", "/v1/memories/search", {
         query: $("#query").value, user_id: state.user, top_k: Number($("#topk").value) || 10,
       });
+      if (!current()) return;
       state.hits = r;
       renderHits();
     } catch (e) {
@@ -421,8 +422,10 @@
   async function loadSession(ev) {
     ev.preventDefault();
     const box = $("#session-view");
+    const current = ticket("session");
     try {
       const v = await api("GET", "/v1/sessions/" + enc($("#session-id").value.trim()));
+      if (!current()) return;
       box.replaceChildren(h("div", { class: "card" },
         h("p", { class: "muted" }, t("session.meta", { total: v.total, started: when(v.started_at), expires: when(v.expires_at) })),
         h("ol", { class: "window" }, v.messages.map((m) =>
@@ -434,7 +437,9 @@
   }
 
   async function loadTasks() {
+    const current = ticket("tasks");
     const r = await api("GET", userPath("/tasks"));
+    if (!current()) return;
     const box = $("#tasks");
     if (!r.tasks.length) return box.replaceChildren(h("p", { class: "card muted" }, t("tasks.none")));
     box.replaceChildren(h("div", { class: "card" }, table(["task.key", "task.status", "col.version", "task.updated", "task.state"],
@@ -444,7 +449,10 @@
 
   // ---- API keys --------------------------------------------------------------------------
   async function loadKeys() {
-    state.keys = (await api("GET", "/v1/keys?tenant=" + enc(state.tenant))).keys;
+    const current = ticket("keys");
+    const keys = (await api("GET", "/v1/keys?tenant=" + enc(state.tenant))).keys;
+    if (!current()) return;
+    state.keys = keys;
     renderKeys();
   }
 
