@@ -433,3 +433,24 @@ def test_keys_are_listed_revoked_and_rotated(page: Any, console: Console, shots:
     page.screenshot(
         path=str(shots / "keys.png"), full_page=True, mask=[new_key], mask_color="#5b6170"
     )
+
+
+def test_deleting_a_user_asks_first_and_shows_the_receipt(page: Any, console: Console) -> None:
+    from playwright.sync_api import expect
+
+    body = {"user_id": "leaving", "messages": [{"content": "我住在广州。"}]}
+    assert console.post("/v1/memories", body).status_code == 200
+    sign_in(page, console.keys["admin"])
+    pick(page, "acme", "leaving")
+    expect(page.locator("tr.memory", has_text="广州")).to_have_count(1)
+    page.click("#delete-user")
+    expect(page.locator("#dialog")).to_contain_text("leaving")
+    assert console.get("/v1/memories", params={"user_id": "leaving"}).json()["memories"]
+    page.click("#dialog-ok")
+    receipt = page.locator("#receipt")
+    expect(receipt).to_contain_text("leaving")
+    expect(receipt).to_contain_text("memories: ")
+    expect(page.locator('#user option[value="leaving"]')).to_have_count(0)
+    assert console.get("/v1/memories", params={"user_id": "leaving"}).json()["memories"] == []
+    users = console.get("/v1/users").json()["users"]
+    assert "leaving" not in {u["user_id"] for u in users}
