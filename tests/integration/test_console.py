@@ -349,6 +349,12 @@ def test_edit_export_session_and_another_tenant(page: Any, console: Console) -> 
     expect(page.locator("tr.memory", has_text="小黑")).to_have_count(1)
     after = console.get(f"/v1/memories/{memory_id}").json()
     assert after["content"] == "我养了两只猫，阿橘和小黑。"
+    # Markup in a memory is shown as text, never run or rendered.
+    cat.get_by_role("button", name="编辑").click()
+    page.fill("#edit-content", "我养了两只猫，<b>阿橘</b>和<img src=x onerror=alert(1)>小黑。")
+    page.click("#dialog-ok")
+    expect(cat.locator("td.content")).to_contain_text("<b>阿橘</b>和<img src=x")
+    expect(cat.locator("b, img")).to_have_count(0)
     actions = [
         e["action"] for e in console.get(f"/v1/memories/{memory_id}/history").json()["history"]
     ]
@@ -429,6 +435,8 @@ def test_keys_are_listed_revoked_and_rotated(page: Any, console: Console, shots:
     expect(row).to_contain_text("已吊销")
     console.keys["spinner2"] = new_key.text_content() or ""
     assert console.get("/v1/users", key="spinner2").status_code == 200
+    admin_row = page.locator(f'tr.key[data-key-id="{console.key_ids["admin"]}"]')
+    expect(admin_row).to_contain_text("有效")
     # The new key is masked in the picture: a committed screenshot shows no usable secret.
     page.screenshot(
         path=str(shots / "keys.png"), full_page=True, mask=[new_key], mask_color="#5b6170"
@@ -454,3 +462,18 @@ def test_deleting_a_user_asks_first_and_shows_the_receipt(page: Any, console: Co
     assert console.get("/v1/memories", params={"user_id": "leaving"}).json()["memories"] == []
     users = console.get("/v1/users").json()["users"]
     assert "leaving" not in {u["user_id"] for u in users}
+
+
+def test_a_key_revoked_while_signed_in_signs_the_console_out(page: Any, console: Console) -> None:
+    from playwright.sync_api import expect
+
+    made = console.post("/v1/keys", {"admin": True}, key="admin").json()
+    sign_in(page, made["key"])
+    headers = {"Authorization": f"Bearer {console.keys['admin']}"}
+    gone = httpx.delete(f"{console.url}/v1/keys/{made['info']['key_id']}", headers=headers)
+    assert gone.status_code == 204
+    time.sleep(1.0)  # past the key cache: every node refuses it now
+    page.click("#reload")
+    expect(page.locator("#login")).to_be_visible()
+    expect(page.locator("#login-error")).to_contain_text("密钥无效")
+    assert page.evaluate("sessionStorage.length") == 0

@@ -76,6 +76,9 @@
     });
     if (r.status === 204) return null;
     const data = await r.json().catch(() => null);
+    // The key stopped working while signed in (revoked or rotated, perhaps from this very
+    // page, or expired): back to the sign-in form, saying why.
+    if (r.status === 401 && !$("#app").hidden) signOut(t("login.wrong"));
     if (!r.ok) throw new ApiError(r.status, (data && data.message) || r.statusText);
     return data;
   }
@@ -155,12 +158,15 @@
     await loadUsers();
   }
 
-  function signOut() {
+  function signOut(why) {
     sessionStorage.removeItem(KEY);
     state.key = null;
     $("#app").hidden = true;
     $("#signout").hidden = true;
     $("#login").hidden = false;
+    const el = $("#login-error");
+    el.textContent = typeof why === "string" ? why : "";
+    el.hidden = typeof why !== "string";
   }
 
   // ---- tenant, user, tabs ----------------------------------------------------------------
