@@ -89,6 +89,14 @@ def _seed(c: Console) -> None:
         role = "assistant" if content.startswith("好的") else "user"
         body = {"user_id": "xiaoming", "role": role, "content": content}
         assert c.post("/v1/sessions/trip-1/messages", body).status_code == 200
+    task = {"state": {"form": "三月差旅报销单", "step": 2}}
+    r = httpx.put(
+        f"{c.url}/v1/users/xiaoming/tasks/reimbursement",
+        json=task,
+        headers={"Authorization": f"Bearer {c.keys['acme']}"},
+        timeout=60,
+    )
+    assert r.status_code == 200, r.text
 
 
 @pytest.fixture(scope="module")
@@ -374,6 +382,18 @@ def test_edit_export_session_and_another_tenant(page: Any, console: Console) -> 
     ).json()["memories"]
     assert exported["user_id"] == "xiaoming" and exported["tenant"] == "acme"
     assert [m["id"] for m in exported["memories"]] == [m["id"] for m in everything]
+
+    # The memory switch, changed from the console, is logged with the admin key's id.
+    page.select_option("#switch", "paused")
+    expect(page.locator("#status")).to_contain_text("暂停")
+    switch = console.get("/v1/users/xiaoming/memory-switch").json()
+    assert switch["memory"] == "paused"
+    assert switch["changed_by"] == f"key:{console.key_ids['admin']}"
+    page.select_option("#switch", "on")
+    expect(page.locator("#status")).to_contain_text("开启")
+
+    page.get_by_role("tab", name="任务").click()
+    expect(page.locator("#tasks tr", has_text="reimbursement")).to_contain_text("三月差旅报销单")
 
     page.get_by_role("tab", name="会话").click()
     page.fill("#session-id", "trip-1")
