@@ -5,6 +5,7 @@ The public API is what ``__all__`` lists; everything else is internal.
 
 from typing import TYPE_CHECKING
 
+from jiyi.aio import AsyncMemory
 from jiyi.config import MemoryConfig
 from jiyi.core.models import (
     Action,
@@ -60,6 +61,7 @@ __all__ = [
     "Action",
     "AddResult",
     "AsyncClient",
+    "AsyncMemory",
     "AuthenticationError",
     "Client",
     "ConflictError",

@@ -41,6 +41,7 @@ __all__ = [
     "StorageUnavailableError",
     "VersionConflictError",
     "error_class",
+    "in_item",
 ]
 
 
@@ -67,6 +68,17 @@ class JiyiError(Exception):
     def to_dict(self) -> dict[str, str | None]:
         """A JSON-ready problem description (used by the server and the CLI)."""
         return {"code": self.code, "message": self.message, "field": self.field}
+
+
+def in_item(exc: JiyiError, index: int, name: str = "items") -> JiyiError:
+    """``exc`` with its ``field`` placed in item ``index`` of a batch: ``messages`` becomes
+    ``items[3].messages`` (no field: ``items[3]``). Returns ``exc`` itself."""
+    where = f"{name}[{index}]"
+    if exc.field:
+        exc.field = where + (exc.field if exc.field.startswith("[") else "." + exc.field)
+    else:
+        exc.field = where
+    return exc
 
 
 class InvalidInputError(JiyiError):

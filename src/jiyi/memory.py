@@ -34,7 +34,7 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore
 from jiyi.engine import Engine
-from jiyi.errors import InvalidInputError
+from jiyi.errors import InvalidInputError, JiyiError, in_item
 from jiyi.pipeline.maintain import Progress
 from jiyi.switch import MemorySwitches
 from jiyi.tasks import Tasks
@@ -50,6 +50,24 @@ def default_path() -> Path:
     """``$JIYI_HOME/jiyi.db`` if JIYI_HOME is set, else ``./.jiyi/jiyi.db``."""
     home = os.environ.get("JIYI_HOME")
     return Path(home) / "jiyi.db" if home else Path(".jiyi") / "jiyi.db"
+
+
+_ADD_ARGUMENTS = frozenset(
+    "messages user_id agent_id session_id timestamp infer timezone metadata ttl".split()
+)
+
+
+def _add_arguments(item: object) -> dict[str, Any]:
+    """One item of :meth:`Memory.add_batch` as keyword arguments of :meth:`Memory.add`."""
+    if not isinstance(item, Mapping):
+        raise InvalidInputError("an item must be a mapping of add arguments")
+    for name in ("messages", "user_id"):
+        if name not in item:
+            raise InvalidInputError(f"{name} is required", field=name)
+    unknown = sorted(str(k) for k in item if k not in _ADD_ARGUMENTS)
+    if unknown:
+        raise InvalidInputError(f"unknown argument {unknown[0]!r}", field=unknown[0])
+    return {str(k): v for k, v in item.items()}
 
 
 class Memory(MemoryReads):
@@ -190,6 +208,33 @@ class Memory(MemoryReads):
         return self.engine.add(
             scope, msgs, session_id=session_id, infer=infer, now=now, metadata=meta, ttl=life
         )
+
+    def add_batch(self, items: Sequence[Mapping[str, Any]]) -> builtins.list[AddResult | JiyiError]:
+        """Several :meth:`add` calls in one: many users, many conversations.
+
+        Each item is a mapping of :meth:`add`'s arguments (``messages`` and ``user_id``
+        required) and is written in its own transaction, in order; one bad item does not
+        stop the others.
+
+        Returns:
+            One entry per item, in order: its AddResult, or the JiyiError it raised (its
+            ``field`` placed in the item: ``items[3].messages``).
+
+        Raises:
+            InvalidInputError: ``items`` is not a non-empty list of mappings; nothing is
+                written.
+        """
+        if isinstance(items, (str, bytes, Mapping)) or not isinstance(items, Sequence):
+            raise InvalidInputError("items must be a list of add arguments", field="items")
+        if not items:
+            raise InvalidInputError("items must not be empty", field="items")
+        out: builtins.list[AddResult | JiyiError] = []
+        for i, item in enumerate(items):
+            try:
+                out.append(self.add(**_add_arguments(item)))
+            except JiyiError as exc:
+                out.append(in_item(exc, i))
+        return out
 
     def accept(
         self,
