@@ -12,10 +12,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictFloat
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic.json_schema import SkipJsonSchema
 
 from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
-from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, SearchHit
+from jiyi.core.models import AddResult, HistoryEntry, MemoryItem, MemoryKind, SearchHit
 from jiyi.core.users import MemorySwitch, SwitchChange, TaskState, TaskStatus
 from jiyi.sessions.base import SessionMessage
 
@@ -27,6 +38,8 @@ IDEMPOTENCY_HEADER = "Idempotency-Key"
 RETRY_AFTER_HEADER = "Retry-After"
 #: An admin key names the tenant it acts on (the console's tenant picker).
 TENANT_HEADER = "X-Jiyi-Tenant"
+#: Every response carries one; a client may send its own (see docs/server.md, Request ids).
+REQUEST_ID_HEADER = "X-Request-Id"
 
 
 # The same rules as the library's ``jiyi.core.inputs``, applied while parsing, so a bad value
@@ -125,6 +138,58 @@ class AddRequest(_Body):
         "digits, '_' or '-'; filter on it with filters.metadata.<key>",
         examples=[{"project": "alpha", "priority": 2}],
     )
+
+
+class InvalidItem:
+    """An item of a batch that is not a valid add: what was sent and why it is refused
+    (answered as that item's 422; the other items are still written)."""
+
+    def __init__(self, sent: object, error: ValidationError) -> None:
+        self.sent = sent
+        self.error = error
+
+
+def _each_item(value: object, _: ValidatorFunctionWrapHandler) -> AddRequest | InvalidItem:
+    # Validated one by one, so a bad item becomes that item's error instead of failing the
+    # whole request.
+    try:
+        return AddRequest.model_validate(value)
+    except ValidationError as exc:
+        return InvalidItem(value, exc)
+
+
+BatchItem = Annotated[
+    AddRequest | SkipJsonSchema[InvalidItem],  # the schema shows AddRequest only
+    WrapValidator(_each_item),
+]
+
+
+class BatchAddRequest(_Body):
+    """``POST /v1/memories/batch``: several adds, each item what ``POST /v1/memories``
+    takes."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    items: list[BatchItem] = Field(
+        min_length=1,
+        description="each the body of POST /v1/memories; at most JIYI_MAX_BATCH_ITEMS",
+        examples=[[{"user_id": "u1", "messages": "我对花生过敏"}]],
+    )
+
+
+class BatchItemResult(BaseModel):
+    """One item's outcome: ``result`` when ``status`` is 200, else ``error``."""
+
+    index: int
+    status: int
+    result: AddResult | None = None
+    error: Problem | None = None
+
+
+class BatchAddResponse(BaseModel):
+    results: list[BatchItemResult]  # in the order of the items
+    succeeded: int
+    failed: int
 
 
 FILTERS_DOC = (
@@ -302,3 +367,4 @@ class Problem(BaseModel):
     code: str
     message: str
     field: str | None = None
+    request_id: str | None = None  # the response's X-Request-Id (quote it in a bug report)

@@ -56,20 +56,27 @@ def error_for(resp: httpx.Response) -> JiyiError:
         body = resp.json()
     except ValueError:
         body = {}
+    err = problem_error(body, resp.status_code)
+    err.retry_after = retry_after(resp)
+    return err
+
+
+def problem_error(body: object, status: int) -> JiyiError:
+    """The JiyiError a problem document (a response's, or one item's of a batch) stands
+    for, its ``status`` set."""
     if not isinstance(body, dict):
         body = {}
     code = str(body.get("code", ""))
-    message = str(body.get("message") or f"HTTP {resp.status_code}")
+    message = str(body.get("message") or f"HTTP {status}")
     field_ = body.get("field")
     field_ = field_ if isinstance(field_, str) else None
-    cls = error_class(code, resp.status_code)
+    cls = error_class(code, status)
     err: JiyiError = (
         cls(message, field=field_)
         if cls is not None
-        else ServerError(message, status=resp.status_code, field=field_)
+        else ServerError(message, status=status, field=field_)
     )
-    err.status = resp.status_code
-    err.retry_after = retry_after(resp)
+    err.status = status
     return err
 
 

@@ -10,9 +10,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import httpx
 from pydantic_core import to_jsonable_python
 
-from jiyi.client._call import Call, body, parse_as, parse_none, segment
+from jiyi.client._call import Call, body, parse_as, parse_none, problem_error, segment
 from jiyi.core.models import (
     AddResult,
     DeletionReceipt,
@@ -23,9 +24,11 @@ from jiyi.core.models import (
     SearchHit,
 )
 from jiyi.core.ports import UserSummary
+from jiyi.errors import JiyiError
 from jiyi.sessions.base import SessionView
 from jiyi.wire import (
     IDEMPOTENCY_HEADER,
+    BatchAddResponse,
     ContextResponse,
     Health,
     HistoryResponse,
@@ -63,6 +66,30 @@ def add(
             metadata=dict(metadata) if metadata is not None else None,
             ttl=ttl,
         ),
+    )
+
+
+def add_batch(
+    items: Sequence[Mapping[str, Any]], *, idempotency_key: str | None = None
+) -> Call[list[AddResult | JiyiError]]:
+    parse = parse_as(BatchAddResponse)
+
+    def outcomes(resp: httpx.Response) -> list[AddResult | JiyiError]:
+        out: list[AddResult | JiyiError] = []
+        for r in parse(resp).results:
+            if r.result is not None:
+                out.append(r.result)
+            else:
+                out.append(problem_error(r.error.model_dump() if r.error else {}, r.status))
+        return out
+
+    return Call(
+        "POST",
+        "/v1/memories/batch",
+        outcomes,
+        headers={IDEMPOTENCY_HEADER: idempotency_key} if idempotency_key is not None else {},
+        idempotent=idempotency_key is not None,
+        json={"items": to_jsonable_python([dict(item) for item in items])},
     )
 
 

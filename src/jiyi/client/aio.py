@@ -21,6 +21,7 @@ from jiyi.core.models import (
     SearchHit,
 )
 from jiyi.core.ports import UserSummary
+from jiyi.errors import JiyiError
 from jiyi.sessions.base import SessionView
 from jiyi.wire import ContextResponse, Health
 
@@ -95,6 +96,15 @@ class AsyncClient:
                 ttl=ttl,
             )
         )
+
+    async def add_batch(
+        self, items: Sequence[Mapping[str, Any]], *, idempotency_key: str | None = None
+    ) -> builtins.list[AddResult | JiyiError]:
+        """Many adds in one request (see :meth:`jiyi.Memory.add_batch`): each item holds
+        the arguments of :meth:`add`. Returns one entry per item, in order: its AddResult
+        or the JiyiError it failed with (``field`` names the item: ``items[3].messages``);
+        one bad item does not stop the others. ``idempotency_key`` as for :meth:`add`."""
+        return await self._do(_ops.add_batch(items, idempotency_key=idempotency_key))
 
     async def search(
         self,

@@ -52,6 +52,17 @@ QueryId = Annotated[
     Query(min_length=1, max_length=MAX_ID_CHARS, json_schema_extra=ID_SCHEMA),
     AfterValidator(valid_id),
 ]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias=IDEMPOTENCY_HEADER,
+        min_length=1,
+        max_length=255,
+        pattern=r"^[\x21-\x7e]+$",
+        description="Makes a retry safe: the same key with the same body stores nothing "
+        "new (200, same shape); with a different body it is refused (409).",
+    ),
+]
 
 
 def _services(request: Request) -> Services:
@@ -72,35 +83,25 @@ async def add_memories(
     body: AddRequest,
     request: Request,
     who: Auth,
-    idempotency_key: Annotated[
-        str | None,
-        Header(
-            alias=IDEMPOTENCY_HEADER,
-            min_length=1,
-            max_length=255,
-            pattern=r"^[\x21-\x7e]+$",
-            description="Makes a retry safe: the same key with the same body stores nothing "
-            "new (200, same shape); with a different body it is refused (409).",
-        ),
-    ] = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> AddResult:
     """Remember messages: episodes always; facts, preferences … when ``infer``."""
     s = _services(request)
     messages = [m.model_dump(exclude_none=True) for m in body.messages]
     agent = agent_for(who, body.agent_id)
     if idempotency_key is None:
-        return await _add(s, who, body, messages, agent, None)
+        return await write_add(s, who, body, messages, agent, None)
     ledger: IdempotencyLedger = request.app.state.idempotency
     fp = fingerprint(body.model_dump(mode="json"), body.user_id, agent)
     prefix = derived_prefix(idempotency_key, fp)
     async with ledger.serialised(who.tenant, idempotency_key):
         await s.run(ledger.check, who.tenant, idempotency_key, fp, s.clock())
-        result = await _add(s, who, body, with_ids(messages, prefix), agent, prefix)
+        result = await write_add(s, who, body, with_ids(messages, prefix), agent, prefix)
         await s.run(ledger.record, who.tenant, idempotency_key, fp, s.clock())
     return result
 
 
-async def _add(
+async def write_add(
     s: Services,
     who: Principal,
     body: AddRequest,
@@ -108,6 +109,8 @@ async def _add(
     agent: str | None,
     batch: str | None,
 ) -> AddResult:
+    """One validated add: enqueued with a work queue (when it extracts), else inline.
+    ``batch``: the idempotent batch id of a keyed request (see ``idempotency``)."""
     mem = s.memory(who.tenant)
     ttl = timedelta(seconds=body.ttl) if body.ttl is not None else None
     if s.queue is not None and body.infer:

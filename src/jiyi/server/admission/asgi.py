@@ -26,8 +26,9 @@ _PROBLEM = {PROBLEM_TYPE: {"schema": Problem.model_json_schema()}}
 REFUSALS: dict[int | str, dict[str, Any]] = {
     413: {
         "content": _PROBLEM,
-        "description": "Body over JIYI_MAX_REQUEST_BYTES, or an add over "
-        "JIYI_MAX_MESSAGES_PER_ADD messages / JIYI_MAX_ADD_CHARS characters.",
+        "description": "Body over JIYI_MAX_REQUEST_BYTES, or an add (a batch: all its "
+        "items together) over JIYI_MAX_MESSAGES_PER_ADD messages / JIYI_MAX_ADD_CHARS "
+        "characters, or a batch over JIYI_MAX_BATCH_ITEMS items.",
     },
     429: {
         "content": _PROBLEM,
@@ -50,6 +51,10 @@ def add_size(body: bytes) -> tuple[int, int] | None:
         data = json.loads(body)
     except (ValueError, RecursionError):  # RecursionError: nesting deeper than ~1,000
         return None
+    return _messages_size(data)
+
+
+def _messages_size(data: object) -> tuple[int, int] | None:
     messages = data.get("messages") if isinstance(data, dict) else None
     if isinstance(messages, str):
         return 1, len(messages)
@@ -62,22 +67,48 @@ def add_size(body: bytes) -> tuple[int, int] | None:
     return len(messages), chars
 
 
+def batch_size(body: bytes) -> tuple[int, int, int] | None:
+    """(items, messages, characters of content) of a ``POST /v1/memories/batch`` body, all
+    items together; None when it is not the expected shape (validation answers 422)."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return None
+    sizes = [_messages_size(item) or (0, 0) for item in items]
+    return len(items), sum(n for n, _ in sizes), sum(c for _, c in sizes)
+
+
 def _too_large(
-    limits: AdmissionLimits, size: tuple[int, int] | None
+    limits: AdmissionLimits, size: tuple[int, int] | None, what: str = "one add"
 ) -> PayloadTooLargeError | None:
     if size is None:
         return None
     n, chars = size
     if n > limits.max_messages_per_add:
         return PayloadTooLargeError(
-            f"{n} messages in one add; the limit is {limits.max_messages_per_add} "
+            f"{n} messages in {what}; the limit is {limits.max_messages_per_add} "
             "(send them in several requests, or use `jiyi import`)"
         )
     if chars > limits.max_add_chars:
         return PayloadTooLargeError(
-            f"{chars} characters of content in one add; the limit is {limits.max_add_chars}"
+            f"{chars} characters of content in {what}; the limit is {limits.max_add_chars}"
         )
     return None
+
+
+def _batch_too_large(limits: AdmissionLimits, body: bytes) -> PayloadTooLargeError | None:
+    size = batch_size(body)
+    if size is None:
+        return None
+    items, n, chars = size
+    if items > limits.max_batch_items:
+        return PayloadTooLargeError(
+            f"{items} items in one batch; the limit is {limits.max_batch_items}", field="items"
+        )
+    return _too_large(limits, (n, chars), "one batch (all items together)")
 
 
 TenantOf = Callable[[Scope], Awaitable[str]]
@@ -88,7 +119,7 @@ def request_kind(scope: Scope) -> str:
     (``POST memories/search``, ``POST sessions``, ``GET memories``)."""
     parts = str(scope.get("path", "")).strip("/").split("/")
     resource = parts[1] if len(parts) > 1 else ""
-    if resource == "memories" and parts[-1] in ("search", "history"):
+    if resource == "memories" and parts[-1] in ("search", "history", "batch"):
         resource += "/" + parts[-1]
     return f"{scope.get('method', '')} {resource}"
 
@@ -129,13 +160,21 @@ class AdmissionMiddleware:
         if scope["type"] != "http" or not str(scope.get("path", "")).startswith(self.prefix):
             await self.app(scope, receive, send)
             return
-        if scope.get("method") == "POST" and scope.get("path") == "/v1/memories":
+        path = scope.get("path")
+        if scope.get("method") == "POST" and path in ("/v1/memories", "/v1/memories/batch"):
             body, receive = await _buffered(receive)
-            too_large = _too_large(self.admission.limits, add_size(body))
+            limits = self.admission.limits
+            too_large = (
+                _too_large(limits, add_size(body))
+                if path == "/v1/memories"
+                else _batch_too_large(limits, body)
+            )
             if too_large is not None:
                 await self._refuse(too_large, scope, receive, send)
                 return
         tenant = await self.tenant_of(scope)
+        if tenant != ANONYMOUS:  # for the access log (authentication may refine it)
+            scope.setdefault("state", {})["tenant"] = tenant
         kind = request_kind(scope)
         refused = await self.admission.enter(tenant, kind)
         if refused is not None:

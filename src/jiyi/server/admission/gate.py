@@ -33,6 +33,7 @@ class AdmissionLimits:
     tenant_burst: int = 20
     max_messages_per_add: int = 256
     max_add_chars: int = 16_000
+    max_batch_items: int = 100
 
     @classmethod
     def from_settings(cls, settings: Settings) -> AdmissionLimits:
@@ -55,6 +56,7 @@ class AdmissionLimits:
             tenant_burst=share(settings.tenant_burst),
             max_messages_per_add=settings.max_messages_per_add,
             max_add_chars=settings.max_add_chars,
+            max_batch_items=settings.max_batch_items,
         )
 
     @property
