@@ -9,12 +9,14 @@ defaults.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -105,6 +107,15 @@ class Settings(BaseSettings):
         max_messages_per_add / max_add_chars: a ``POST /v1/memories`` with more messages or
             more characters of content in total is refused with 413 (bench/ingest.py).
         workers: server processes ``jiyi serve`` starts over the same store.
+        max_batch_items: items one ``POST /v1/memories/batch`` may carry (413 above); the
+            batch's messages and characters in total are held to ``max_messages_per_add``
+            and ``max_add_chars``, like one add.
+        access_log: one line per request on the ``jiyi.access`` logger (method, route
+            template, status, duration, tenant, request id); false: none.
+        cors_origins: browser origins allowed to call the API (``JIYI_CORS_ORIGINS``, comma
+            separated, e.g. ``https://app.example.com,http://localhost:3000``); empty
+            (default): no CORS headers, browsers on other origins are refused. Each must be
+            ``scheme://host[:port]``; ``*`` is refused.
     """
 
     model_config = SettingsConfigDict(env_prefix="JIYI_", extra="ignore")
@@ -160,6 +171,25 @@ class Settings(BaseSettings):
     max_messages_per_add: int = Field(default=256, ge=1)
     max_add_chars: int = Field(default=16_000, ge=1)
     workers: int = Field(default=1, ge=1, le=64)
+    max_batch_items: int = Field(default=100, ge=1, le=10_000)
+    access_log: bool = True
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _origins(cls, value: object) -> object:
+        # A comma list in the environment; a list in TOML.
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, list):
+            return value
+        origins = [str(o).strip().rstrip("/") for o in items if str(o).strip()]
+        for o in origins:
+            if not _ORIGIN.fullmatch(o):
+                raise ValueError(
+                    f"cors_origins: {o!r} is not an origin; list each one as "
+                    "scheme://host[:port] (a wildcard '*' is not allowed)"
+                )
+        return origins
 
     @property
     def store_dsn(self) -> str | None:
@@ -202,6 +232,9 @@ class Settings(BaseSettings):
         if toml is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml))
         return tuple(sources)
+
+
+_ORIGIN = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")
 
 
 def _toml_file() -> Path | None:

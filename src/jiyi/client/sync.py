@@ -44,7 +44,7 @@ class Client:
     cannot be reached. A 429 or 503 with ``Retry-After`` is waited out and retried per
     ``retry`` for the calls that are safe to repeat: ``get``, ``list``, ``search``,
     ``context``, ``history``, ``get_session``, ``health``, ``delete``, ``delete_user`` and
-    ``add`` with an ``idempotency_key``. ``add`` without a key, ``update``,
+    ``add`` / ``add_batch`` with an ``idempotency_key``. ``add`` without a key, ``update``,
     ``add_message`` and ``end_session`` raise at once.
 
     Args:

@@ -30,6 +30,7 @@ from jiyi.queue.base import Job, WorkQueue
 from jiyi.server import (
     console,
     routes_admin,
+    routes_batch,
     routes_lifecycle,
     routes_memories,
     routes_sessions,
@@ -44,6 +45,7 @@ from jiyi.server.admission import (
 )
 from jiyi.server.bodylimit import BodyLimitMiddleware
 from jiyi.server.docs import NO_KEY, offline_app
+from jiyi.server.edge import add_edge_middleware
 from jiyi.server.errors import install_error_handlers
 from jiyi.server.flush import Flusher
 from jiyi.server.idempotency import IdempotencyLedger
@@ -183,6 +185,7 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     # /v1/users/{user_id}/tasks/{key}.
     app.include_router(routes_users.router, responses=REFUSALS)
     app.include_router(routes_memories.router, responses=REFUSALS)
+    app.include_router(routes_batch.router, responses=REFUSALS)
     app.include_router(routes_sessions.router, responses=REFUSALS)
     app.include_router(routes_admin.router, responses=REFUSALS)
     app.include_router(routes_lifecycle.router, responses=REFUSALS)
@@ -208,6 +211,7 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     )
     app.add_middleware(BodyLimitMiddleware, limit=services.settings.max_request_bytes)
     app.add_middleware(MetricsMiddleware, metrics=services.metrics)
+    add_edge_middleware(app, services.settings)  # CORS, request ids, access log: outermost
     return app
 
 

@@ -34,6 +34,7 @@ async def authenticate(request: Request) -> Principal:
         raise AuthenticationError("unknown, expired or revoked API key")
     tenant = request.headers.get(TENANT_HEADER)
     if tenant is None or tenant == principal.tenant:
+        request.state.tenant = principal.tenant  # for the access log
         return principal
     if not principal.admin:
         raise PermissionDeniedError(
@@ -42,6 +43,7 @@ async def authenticate(request: Request) -> Principal:
     why = id_problem(tenant)
     if why is not None:
         raise InvalidInputError(f"{TENANT_HEADER}: {why}", field=TENANT_HEADER)
+    request.state.tenant = tenant
     return replace(principal, tenant=tenant)
 
 

@@ -1,7 +1,8 @@
 """The one place where errors become HTTP responses.
 
-Every error body is a JSON problem document ``{"status", "code", "message", "field"}``
-(``application/problem+json``, :class:`jiyi.wire.Problem`). A JiyiError is answered with
+Every error body is a JSON problem document ``{"status", "code", "message", "field",
+"request_id"}`` (``application/problem+json``, :class:`jiyi.wire.Problem`); ``request_id``
+is the response's ``X-Request-Id`` (:mod:`jiyi.server.requestlog`). A JiyiError is answered with
 the ``status`` and ``code`` its class carries (``jiyi/errors.py`` draws the table), plus
 ``Retry-After`` when it says when to come back; the admission middleware answers its
 refusals through the same :func:`problem_for`. Unexpected exceptions are logged
@@ -22,7 +23,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from jiyi.errors import JiyiError
-from jiyi.wire import PROBLEM_TYPE, RETRY_AFTER_HEADER, Problem
+from jiyi.server.requestlog import current_request_id, request_id_of
+from jiyi.wire import PROBLEM_TYPE, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, Problem
 
 log = logging.getLogger(__name__)
 _HTTP_CODES = {
@@ -46,13 +48,19 @@ def problem(
     message: str,
     field: str | None = None,
     headers: dict[str, str] | None = None,
+    request_id: str | None = None,
 ) -> JSONResponse:
+    """A problem response; ``request_id`` defaults to the id of the request being served."""
+    rid = request_id or current_request_id()
     body = {
         "status": status,
         "code": code,
         "message": _printable(message),
         "field": _printable(field),
+        "request_id": rid,
     }
+    if rid is not None:
+        headers = {**(headers or {}), REQUEST_ID_HEADER: rid}
     return JSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
 
 
@@ -91,7 +99,8 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     }
 
 
-def _field(loc: Sequence[Any]) -> str | None:
+def field_path(loc: Sequence[Any]) -> str | None:
+    """A validation error's location as a field name: ``messages[0].content``."""
     # The first element says where the value came from (body, query, path, header).
     parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header") else loc
     out = ""
@@ -113,7 +122,7 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     first = errors[0] if errors else {}
     if first.get("type") == "json_invalid":
         return problem(422, "invalid_input", "request body is not valid JSON")
-    field = _field(first.get("loc", ()))
+    field = field_path(first.get("loc", ()))
     msg = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
     message = f"{field}: {msg}" if field else msg
     if len(errors) > 1:
@@ -133,9 +142,14 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     return problem(exc.status_code, code, detail, headers=headers)
 
 
-async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-    log.error("unhandled error", exc_info=exc)
-    return problem(500, "internal_error", "internal server error; see the server log")
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    # Answered outside every middleware (Starlette's outermost layer), so the request id
+    # is read from the request itself.
+    rid = request_id_of(request.scope)
+    log.error("unhandled error (request %s)", rid, exc_info=exc)
+    return problem(
+        500, "internal_error", "internal server error; see the server log", request_id=rid
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:
