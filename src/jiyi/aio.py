@@ -101,6 +101,11 @@ class AsyncMemory(_Pooled):
     ) -> None:
         if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
             raise InvalidInputError("threads must be an integer ≥ 1", field="threads")
+        given = (path, config, store, embedder, extractor, clock)
+        if memory is not None and any(v is not None for v in given):
+            raise InvalidInputError(
+                "pass either memory or the arguments to open one, not both", field="memory"
+            )
         if memory is None:
             memory = Memory(
                 path,
@@ -117,7 +122,8 @@ class AsyncMemory(_Pooled):
 
     @classmethod
     def on(cls, engine: Engine, tenant: str, *, threads: int = DEFAULT_THREADS) -> AsyncMemory:
-        """A view of a shared ``engine`` bound to ``tenant`` (closing it leaves the engine)."""
+        """A view of a shared ``engine`` bound to ``tenant`` (closing it leaves the engine
+        open, but stops the view's own thread pool)."""
         return cls(memory=Memory.on(engine, tenant), threads=threads)
 
     @property

@@ -179,6 +179,11 @@ def test_errors_are_those_of_memory(tmp_path: Path, clock: Any) -> None:
     asyncio.run(main())
     with pytest.raises(InvalidInputError):
         AsyncMemory(tmp_path / "k.db", embedder=HashingEmbedder(), threads=0)
+    sync = Memory(tmp_path / "m.db", embedder=HashingEmbedder())
+    with pytest.raises(InvalidInputError) as both:
+        AsyncMemory(tmp_path / "m.db", memory=sync)
+    assert both.value.field == "memory"
+    sync.close()
 
 
 def test_wraps_and_closes_an_existing_memory(tmp_path: Path, clock: Any) -> None:
