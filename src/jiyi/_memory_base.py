@@ -8,7 +8,9 @@ Private: ``Memory`` is assembled from this base, :mod:`jiyi._memory_reads` and
 from __future__ import annotations
 
 import builtins
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from jiyi.config import MemoryConfig
 from jiyi.core.inputs import as_utc, check_id, parse_messages, require_id, zone
@@ -16,7 +18,7 @@ from jiyi.core.models import MemoryItem, Message, Scope
 from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, NotFoundError
 
-__all__ = ["MemoryBase"]
+__all__ = ["MemoryBase", "add_arguments"]
 
 
 class MemoryBase:
@@ -62,3 +64,21 @@ class MemoryBase:
         if found is None:
             raise NotFoundError(f"no memory with id {mid}", field="memory_id")
         return found
+
+
+_ADD_ARGUMENTS = frozenset(
+    "messages user_id agent_id session_id timestamp infer timezone metadata ttl".split()
+)
+
+
+def add_arguments(item: object) -> dict[str, Any]:
+    """One item of :meth:`Memory.add_batch` as keyword arguments of :meth:`Memory.add`."""
+    if not isinstance(item, Mapping):
+        raise InvalidInputError("an item must be a mapping of add arguments")
+    for name in ("messages", "user_id"):
+        if name not in item:
+            raise InvalidInputError(f"{name} is required", field=name)
+    unknown = sorted(str(k) for k in item if k not in _ADD_ARGUMENTS)
+    if unknown:
+        raise InvalidInputError(f"unknown argument {unknown[0]!r}", field=unknown[0])
+    return {str(k): v for k, v in item.items()}

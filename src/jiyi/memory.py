@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jiyi._memory_base import add_arguments
 from jiyi._memory_reads import MemoryReads
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration
@@ -50,24 +51,6 @@ def default_path() -> Path:
     """``$JIYI_HOME/jiyi.db`` if JIYI_HOME is set, else ``./.jiyi/jiyi.db``."""
     home = os.environ.get("JIYI_HOME")
     return Path(home) / "jiyi.db" if home else Path(".jiyi") / "jiyi.db"
-
-
-_ADD_ARGUMENTS = frozenset(
-    "messages user_id agent_id session_id timestamp infer timezone metadata ttl".split()
-)
-
-
-def _add_arguments(item: object) -> dict[str, Any]:
-    """One item of :meth:`Memory.add_batch` as keyword arguments of :meth:`Memory.add`."""
-    if not isinstance(item, Mapping):
-        raise InvalidInputError("an item must be a mapping of add arguments")
-    for name in ("messages", "user_id"):
-        if name not in item:
-            raise InvalidInputError(f"{name} is required", field=name)
-    unknown = sorted(str(k) for k in item if k not in _ADD_ARGUMENTS)
-    if unknown:
-        raise InvalidInputError(f"unknown argument {unknown[0]!r}", field=unknown[0])
-    return {str(k): v for k, v in item.items()}
 
 
 class Memory(MemoryReads):
@@ -231,7 +214,7 @@ class Memory(MemoryReads):
         out: builtins.list[AddResult | JiyiError] = []
         for i, item in enumerate(items):
             try:
-                out.append(self.add(**_add_arguments(item)))
+                out.append(self.add(**add_arguments(item)))
             except JiyiError as exc:
                 out.append(in_item(exc, i))
         return out
