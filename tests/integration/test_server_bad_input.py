@@ -8,6 +8,7 @@ travels as the JSON escape ``\\ud800`` exactly as a buggy client would send it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 from collections.abc import Iterator
@@ -309,3 +310,28 @@ def test_maximal_requests_are_served_or_refused_cleanly(http: httpx.Client) -> N
         http, "POST", "/v1/context", {"query": "消息", "user_id": "big", "token_budget": 100_000}
     )
     assert r.status_code == 200, r.text
+
+
+ADD_CASES = [c for c in CASES if c[1:3] == ("POST", "/v1/memories")]
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["plain", "idempotency-key"])
+@pytest.mark.parametrize(
+    ("body", "field"), [c[3:] for c in ADD_CASES], ids=[c[0] for c in ADD_CASES]
+)
+def test_the_same_bodies_as_batch_items_are_refused_item_by_item(
+    http: httpx.Client, body: Any, field: str | None, keyed: bool
+) -> None:
+    good = {"messages": "I live in Oslo", "user_id": "batch-good"}
+    raw = json.dumps({"items": [body, good]}, ensure_ascii=True).encode()
+    headers = {"Idempotency-Key": hashlib.sha256(raw).hexdigest()} if keyed else {}
+    r = http.post("/v1/memories/batch", content=raw, headers=headers)
+    assert r.status_code < 500, r.text
+    if r.status_code == 413:  # over the batch's total size: refused as a whole
+        refused(r, None)
+        return
+    assert r.status_code == 200, r.text
+    bad, ok = r.json()["results"]
+    assert bad["status"] in (413, 422) and ok["status"] == 200, r.text
+    if field is not None:
+        assert bad["error"]["field"] == f"items[0].{field}", r.text

@@ -20,6 +20,7 @@ then the batch may be retried with corrected items under the same key.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from fastapi import APIRouter, Request
@@ -76,7 +77,11 @@ async def add_batch(
 
 
 def _sent(item: AddRequest | InvalidItem) -> object:
-    return {"invalid": item.sent} if isinstance(item, InvalidItem) else item.model_dump(mode="json")
+    """What an item contributes to the batch's fingerprint."""
+    if isinstance(item, AddRequest):
+        return item.model_dump(mode="json")
+    # ASCII JSON: an invalid item may hold lone surrogates, which cannot be hashed as UTF-8.
+    return {"invalid": json.dumps(item.sent, ensure_ascii=True, sort_keys=True, default=str)}
 
 
 async def _one(
