@@ -51,6 +51,7 @@ from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall,
 from jiyi.pipeline.stamp import with_metadata, with_ttl
 from jiyi.pipeline.tasks import resumed_tasks
 from jiyi.pipeline.write import WriteOptions
+from jiyi.profile_tier import ProfileOps
 from jiyi.user_tier import UserTierOps
 
 if TYPE_CHECKING:
@@ -76,9 +77,10 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Engine(UserTierOps, MaintenanceOps):
+class Engine(UserTierOps, ProfileOps, MaintenanceOps):
     """Store, embedder and extractor wired into the write and read pipelines; the switch and
-    task operations come from :class:`~jiyi.user_tier.UserTierOps`, maintain, health,
+    task operations come from :class:`~jiyi.user_tier.UserTierOps`, the profile from
+    :class:`~jiyi.profile_tier.ProfileOps`, maintain, health,
     restore and history from :class:`~jiyi.maintenance.MaintenanceOps`."""
 
     def __init__(
@@ -367,6 +369,7 @@ class Engine(UserTierOps, MaintenanceOps):
             token_budget=token_budget,
             opts=opts,
             tasks=tasks,
+            profile=self.profile_of(scope.tenant, scope.user_id),
         )
         # What reached the block is a use (the other candidates were only read).
         self.reads.reinforce(scope, (m.id for m in block.memories))

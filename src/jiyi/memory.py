@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jiyi._memory_base import add_arguments
+from jiyi._memory_profile import MemoryProfile
 from jiyi._memory_reads import MemoryReads
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration
@@ -53,7 +54,7 @@ def default_path() -> Path:
     return Path(home) / "jiyi.db" if home else Path(".jiyi") / "jiyi.db"
 
 
-class Memory(MemoryReads):
+class Memory(MemoryReads, MemoryProfile):
     """Cross-session memory for one tenant, stored in one SQLite file (or any MemoryStore).
 
     Example:

@@ -13,8 +13,14 @@ SHANGHAI = ZoneInfo("Asia/Shanghai")
 
 
 def memory_lines(text: str) -> list[str]:
-    """The remembered lines of a block (no header, group labels or footer)."""
-    return [line for line in text.splitlines() if line.startswith("- ")]
+    """The remembered lines of a block (no header, group labels, profile lines or footer)."""
+    lines, group = [], ""
+    for line in text.splitlines():
+        if line.startswith("["):
+            group = line
+        elif line.startswith("- ") and group not in ("[用户档案]", "[User profile]"):
+            lines.append(line)
+    return lines
 
 
 def test_coffee_context_has_no_assistant_text_pii_line_or_irrelevant_fact(
@@ -39,7 +45,9 @@ def test_coffee_context_has_no_assistant_text_pii_line_or_irrelevant_fact(
     lines = memory_lines(ctx.text)
     assert lines == ["- 用户喝咖啡不加糖", "- 用户喝咖啡只喝冷萃"]
     assert "燕麦拿铁" not in ctx.text and "[手机号]" not in ctx.text
-    assert "阿橘" not in ctx.text and "猫" not in ctx.text
+    # The cat is no memory line of a coffee turn; only the profile (who the user is) names it.
+    assert not [line for line in lines if "阿橘" in line or "猫" in line]
+    assert "- 宠物：猫叫阿橘" in ctx.text
     assert all((m.role or "user") == "user" for m in ctx.memories)
 
 

@@ -180,7 +180,9 @@ def test_the_context_opens_with_the_task_the_turn_resumes(mem: Memory) -> None:
     block = mem.context("继续上次的报销单", user_id="u1")
     assert [t.key for t in block.tasks] == ["reimbursement"]
     lines = block.text.splitlines()
-    assert lines[1] == "[进行中的任务]" and "三月差旅报销单" in lines[2]
+    # The profile lines open the block (core/context.py rule 6), the task comes next.
+    assert lines[1] == "[用户档案]" and "会计" in lines[2]
+    assert lines[3] == "[进行中的任务]" and "三月差旅报销单" in lines[4]
     assert "成都" not in block.text
     assert mem.context("继续上次的报销单", user_id="u2").tasks == []  # another user's
     mem.tasks.put("u1", "reimbursement", {"form": "三月差旅报销单"}, status="done")

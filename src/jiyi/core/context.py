@@ -13,6 +13,10 @@ What earns a line (in this order of checks):
    shows 11-30, and when it was said.
 5. Active tasks the query is about (``jiyi.core.tasks.match_tasks``) come first, in a group
    of their own, and are budgeted first: "继续上次的报销单" is answered by the task's state.
+6. Before them, when the user has a profile (``jiyi.core.profile``), the block opens with a
+   few profile lines (``jiyi.core.profile_lines``): who the user is, family and pets, diet
+   and health, active goals, recent state — at most ``PROFILE_MAX_TOKENS`` and a third of
+   what the tasks leave, so the memories the turn is about still fit.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from datetime import UTC, datetime, tzinfo
 
 from jiyi.core.extraction.segment import is_chitchat
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, SearchHit
+from jiyi.core.profile import UserProfile
+from jiyi.core.profile_lines import PROFILE_LABEL, profile_lines
 from jiyi.core.tasks import task_line
 from jiyi.core.text import estimate_tokens, has_cjk, query_terms
 from jiyi.core.users import TaskState
@@ -48,6 +54,7 @@ LABELS = {
     },
 }
 TASKS_LABEL = {"zh": "进行中的任务", "en": "Tasks in progress"}
+PROFILE_MAX_TOKENS = 120
 HEADER = {
     "zh": "关于这位用户，你记得以下内容（按相关性排序）：",
     "en": "What you remember about this user (most relevant first):",
@@ -151,6 +158,7 @@ def assemble_context(
     tz: tzinfo = UTC,
     previous: Mapping[str, MemoryItem] | None = None,
     tasks: Sequence[TaskState] = (),
+    profile: UserProfile | None = None,
 ) -> ContextBlock:
     """Group hits by kind (groups ordered by their best hit), most relevant first within a
     group, and stop before ``token_budget`` (estimated tokens) is exceeded.
@@ -161,6 +169,7 @@ def assemble_context(
         tz: the user's timezone, for the dates shown.
         previous: superseded versions by id, to label a corrected fact with its history.
         tasks: the active tasks the query is about, best first; they go first.
+        profile: the user's profile; its lines open the block (rule 6).
 
     With nothing worth showing, returns a cold-start line that tells the model not to invent
     history.
@@ -186,6 +195,15 @@ def assemble_context(
             used += cost
     if task_lines:
         used += estimate_tokens(TASKS_LABEL[lang]) + 3
+    # The profile opens the block but is budgeted after the tasks the turn resumes.
+    who: list[str] = []
+    if profile is not None:
+        room = min(PROFILE_MAX_TOKENS, (token_budget - used) // 3)
+        who = profile_lines(profile, lang, room - estimate_tokens(PROFILE_LABEL[lang]) - 1)
+        if who:
+            used += (
+                estimate_tokens(PROFILE_LABEL[lang]) + 1 + sum(estimate_tokens(x) + 1 for x in who)
+            )
     before = previous or {}
     chosen: list[tuple[SearchHit, str]] = []
     seen_lines: set[str] = set()
@@ -199,7 +217,7 @@ def assemble_context(
         seen_lines.add(line)
         chosen.append((h, line))
         used += cost
-    if not chosen and not task_lines:
+    if not chosen and not task_lines and not who:
         text = COLD[lang]
         return ContextBlock(text=text, memories=[], tokens=estimate_tokens(text))
     order: list[MemoryKind] = []
@@ -211,6 +229,9 @@ def assemble_context(
             groups[kind] = []
         groups[kind].append(line)
     parts = [HEADER[lang]]
+    if who:
+        parts.append(f"[{PROFILE_LABEL[lang]}]")
+        parts.extend(who)
     if task_lines:
         parts.append(f"[{TASKS_LABEL[lang]}]")
         parts.extend(line for _, line in task_lines)

@@ -31,6 +31,17 @@ class Origin(StrEnum):
     CONFIRMED = "confirmed"
 
 
+class GoalStatus(StrEnum):
+    """Where a goal stands (``MemoryItem.goal_status``, set on goal memories only): a goal is
+    ``active`` when said, ``completed`` ("我跑完马拉松了"), ``abandoned`` ("不想考研了") or
+    ``paused`` ("考研的事先放一放") when the user says so (:mod:`jiyi.core.goals`)."""
+
+    ACTIVE = "active"
+    COMPLETED = "completed"
+    ABANDONED = "abandoned"
+    PAUSED = "paused"
+
+
 class Status(StrEnum):
     ACTIVE = "active"
     SUPERSEDED = "superseded"
@@ -112,6 +123,10 @@ class MemoryItem(BaseModel):
     reinforced_at: datetime | None = None
     archived_at: datetime | None = None
     confidence_at: datetime | None = None
+    # Goals (jiyi.core.goals): where the goal stands, and the day it is meant to be reached
+    # by ("年底前考过雅思" → Dec 31, 00:00 UTC), when the user named one. None on other kinds.
+    goal_status: GoalStatus | None = None
+    target_date: datetime | None = None
 
     @property
     def scope(self) -> Scope:

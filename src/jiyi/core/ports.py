@@ -24,6 +24,7 @@ from jiyi.core.models import (
     Scope,
     Status,
 )
+from jiyi.core.profile import ProfileOverride
 from jiyi.core.users import (
     MemorySwitch,
     SwitchChange,
@@ -343,13 +344,46 @@ class SwitchStore(Protocol):
         ...
 
 
+class ProfileStore(Protocol):
+    """The profile fields a user or operator set or cleared (overrides), append-only: the
+    latest row per field is in force, earlier rows are its history. The values are stored
+    as given (the caller redacts PII first)."""
+
+    def set(self, tenant: str, user_id: str, override: ProfileOverride) -> None:
+        """Append ``override`` (``value`` None: the field is cleared); one transaction."""
+        ...
+
+    def current(self, tenant: str, user_id: str) -> dict[str, ProfileOverride]:
+        """The override in force per field (the latest set); {} for a user with none."""
+        ...
+
+    def history(
+        self, tenant: str, user_id: str, *, limit: int | None = None
+    ) -> builtins.list[ProfileOverride]:
+        """Every override of the user, newest first (at most ``limit``)."""
+        ...
+
+    def dump(self, tenant: str, user_id: str) -> builtins.list[ProfileOverride]:
+        """Every override of the user, oldest first: what an export writes."""
+        ...
+
+    def restore(self, tenant: str, user_id: str, overrides: Sequence[ProfileOverride]) -> None:
+        """Replace the user's overrides with ``overrides`` (oldest first) in one
+        transaction: an import; running it twice leaves the same rows."""
+        ...
+
+
 @runtime_checkable
 class UserTier(Protocol):
     """A MemoryStore that also keeps the user tier in its database (both jiyi stores do).
-    ``delete_user`` removes the user's tasks in the same transaction as the memories."""
+    ``delete_user`` removes the user's tasks and profile overrides (with their history) in
+    the same transaction as the memories."""
 
     @property
     def tasks(self) -> TaskStore: ...
 
     @property
     def switches(self) -> SwitchStore: ...
+
+    @property
+    def profiles(self) -> ProfileStore: ...

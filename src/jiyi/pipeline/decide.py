@@ -15,10 +15,12 @@ from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration
 from jiyi.core.extraction.lexicon import DRINKS
 from jiyi.core.extraction.topics import normalize_object
+from jiyi.core.goals import goal_target
 from jiyi.core.ids import new_id
 from jiyi.core.models import (
     Action,
     Candidate,
+    GoalStatus,
     HistoryEntry,
     MemoryEvent,
     MemoryItem,
@@ -195,6 +197,10 @@ def _new_memory(
         expires_at=c.expires_at,
         metadata=dict(c.metadata),
         batch=batch,
+        goal_status=GoalStatus.ACTIVE if c.kind == MemoryKind.GOAL else None,
+        target_date=goal_target(c.content, c.observed_at or now)
+        if c.kind == MemoryKind.GOAL
+        else None,
     )
 
 
@@ -207,6 +213,10 @@ def _refresh(target: MemoryItem, c: Candidate, now: datetime) -> MemoryItem:
             "source_message_ids": list(
                 dict.fromkeys(target.source_message_ids + c.source_message_ids)
             ),
+            # a goal said again is pursued again (core/goals.py rule 3)
+            "goal_status": GoalStatus.ACTIVE
+            if target.kind == MemoryKind.GOAL
+            else target.goal_status,
         }
     )
 

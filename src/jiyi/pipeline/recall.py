@@ -20,6 +20,7 @@ from jiyi.core.context import assemble_context
 from jiyi.core.lifecycle import LifecycleConfig, is_safety, relevance
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, SearchHit
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
+from jiyi.core.profile import UserProfile
 from jiyi.core.retrieval import RetrievalConfig, fuse, plan_query
 from jiyi.core.users import TaskState
 
@@ -146,12 +147,13 @@ def recall_context(
     token_budget: int,
     opts: ContextOptions,
     tasks: Sequence[TaskState] = (),
+    profile: UserProfile | None = None,
 ) -> ContextBlock:
     """The context block for ``query`` from its search hits: the relevant ones, plus the
     safety-critical facts (allergies, health, strong "never" preferences) even when the turn
     does not mention them — "推荐个菜" must still see "对花生过敏" — and the previous versions
     of corrected facts, to label them. ``tasks`` (the active tasks the query is about) go
-    first."""
+    first, after the ``profile``'s lines."""
     hits = [h for h in found.hits if relevant(h, opts)]
     seen = {h.memory.id for h in hits}
     critical = SearchFilter(
@@ -174,5 +176,6 @@ def recall_context(
         tz=tz,
         previous=previous,
         tasks=tasks,
+        profile=profile,
     )
     return block.model_copy(update={"degraded": True}) if found.degraded else block

@@ -4,7 +4,8 @@ Both :func:`jiyi.pipeline.ingest.ingest` (everything now) and the two halves of 
 path (:mod:`jiyi.pipeline.deferred`: episodes now, extraction later) describe what they want
 as a :class:`BatchPlan` and call it; the steps, in order:
 
-    admit → episodes → embed (one call) → decide each candidate → forget → ChangeSet
+    admit → episodes → goal reports → embed (one call) → decide each candidate → forget
+    → ChangeSet
 
 Each step is a function returning values (``admit``, ``build_episodes``, ``decide``,
 ``forget``); the only state is the :class:`Pending` write they fill.
@@ -35,6 +36,7 @@ from jiyi.core.models import (
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named
 from jiyi.pipeline.forget import forget
+from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
 
@@ -208,6 +210,11 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
         else:  # a row update without a history line: the text did not change
             pending.change(_mark(m, transient, plan, opts), None)
     episodes = _episodes(plan, opts, forget_ids, transient)
+    if plan.extracted:  # "我跑完马拉松了": the matching goal is completed, not restated
+        fresh = [m for m in plan.messages if m.id in plan.store_ids or m.id in plan.episode_ids]
+        admitted = settle_goals(
+            fresh, admitted, scope=plan.scope, store=ports.store, pending=pending
+        )
     # "I meant cashews, not peanuts": the slot holding the named value, before embedding
     admitted = [r for c in admitted if (r := resolve_named(c, plan.scope, ports.store)) is not None]
     texts = [t for _, t in episodes] + [c.content for c in admitted]

@@ -192,6 +192,25 @@ CREATE POLICY tenant_isolation ON {s}.memory_switch_log
     WITH CHECK (tenant = current_setting('jiyi.tenant', true));
 """,
     ),
+    (
+        9,
+        "goals with a lifecycle; the profile's overrides (user-set fields and their history)",
+        """
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS goal_status text;
+ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS target_date timestamptz;
+CREATE TABLE {s}.profile_overrides (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant text NOT NULL, user_id text NOT NULL, field text NOT NULL, value text,
+    set_at timestamptz NOT NULL, set_by text NOT NULL
+);
+CREATE INDEX ix_profile_overrides_user ON {s}.profile_overrides (tenant, user_id, id);
+ALTER TABLE {s}.profile_overrides ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {s}.profile_overrides FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON {s}.profile_overrides
+    USING (tenant = current_setting('jiyi.tenant', true))
+    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
+""",
+    ),
 ]
 
 #: The one vector index (public so bulk loaders can drop it and build it after the load).

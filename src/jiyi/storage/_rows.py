@@ -65,6 +65,9 @@ COLUMNS = (
     "reinforced_at",
     "archived_at",
     "confidence_at",
+    # added in schema 6 (goals with a lifecycle)
+    "goal_status",
+    "target_date",
 )
 #: Provenance columns of schema 3 and the metadata keys they were read from before.
 PROVENANCE = {
@@ -89,6 +92,7 @@ TIME_COLUMNS = frozenset(
         "reinforced_at",
         "archived_at",
         "confidence_at",
+        "target_date",
     }
 )
 JSON_COLUMNS = frozenset({"source_message_ids", "metadata", "sources"})

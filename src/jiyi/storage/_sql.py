@@ -23,7 +23,15 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
-from jiyi.core.models import HistoryEntry, MemoryItem, MemoryKind, Origin, Scope, Status
+from jiyi.core.models import (
+    GoalStatus,
+    HistoryEntry,
+    MemoryItem,
+    MemoryKind,
+    Origin,
+    Scope,
+    Status,
+)
 from jiyi.core.ports import ChangeSet, SearchFilter, Vector
 from jiyi.errors import InvalidInputError
 from jiyi.storage._filters import condition_sql
@@ -104,7 +112,12 @@ def chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
 
 # -- the row codec --------------------------------------------------------------------------
 
-_ENUMS: dict[str, Any] = {"kind": MemoryKind, "origin": Origin, "status": Status}
+_ENUMS: dict[str, Any] = {
+    "kind": MemoryKind,
+    "origin": Origin,
+    "status": Status,
+    "goal_status": GoalStatus,
+}
 _JSON_EMPTY: dict[str, type] = {"source_message_ids": list, "metadata": dict, "sources": list}
 _FIELDS_SET = frozenset(COLUMNS)
 COLUMN_LIST = ", ".join(COLUMNS)
@@ -140,7 +153,7 @@ def from_row(d: Dialect, row: Sequence[Any]) -> MemoryItem:
         elif col in JSON_COLUMNS:
             v = d.read_json(v) if v else _JSON_EMPTY[col]()
         elif col in _ENUMS:
-            v = _ENUMS[col](v)
+            v = None if v is None and col == "goal_status" else _ENUMS[col](v)
         elif col in BOOL_COLUMNS:
             v = bool(v) if v is not None else (False if col == "derived" else None)
         data[col] = v
@@ -365,13 +378,15 @@ def reinforce_rows(
 
 
 def delete_user_rows(run: Run, d: Dialect, scope: Scope) -> dict[str, int]:
-    """Delete the user's history, consumed message ids and task state; counts per table.
+    """Delete the user's history, consumed message ids, task state and profile overrides
+    (with their history); counts per table.
     (Each store deletes its memories, keyword index and vectors itself.)"""
     counts: dict[str, int] = {}
     for table, key in (
         ("history", "history"),
         ("messages_seen", "message_ids"),
         ("tasks", "tasks"),
+        ("profile_overrides", "profile_overrides"),
     ):
         rows = run(
             d.q(f"DELETE FROM {{s}}.{table} WHERE tenant = ? AND user_id = ? RETURNING 1"),

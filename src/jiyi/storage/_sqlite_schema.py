@@ -10,7 +10,7 @@ import sqlite3
 
 from jiyi.storage._rows import COLUMNS
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS memories (
     value TEXT,
     batch TEXT, position INTEGER, role TEXT, speaker TEXT, extracted INTEGER, supersedes TEXT,
     derived INTEGER NOT NULL DEFAULT 0, sources TEXT NOT NULL DEFAULT '[]',
-    reinforced_at TEXT, archived_at TEXT, confidence_at TEXT
+    reinforced_at TEXT, archived_at TEXT, confidence_at TEXT,
+    goal_status TEXT, target_date TEXT
 );
 CREATE INDEX IF NOT EXISTS ix_memories_scope ON memories(tenant, user_id, status, kind);
 CREATE INDEX IF NOT EXISTS ix_memories_topic ON memories(tenant, user_id, topic);
@@ -68,6 +69,12 @@ CREATE TABLE IF NOT EXISTS memory_switch_log (
     before TEXT NOT NULL, after TEXT NOT NULL, actor TEXT NOT NULL, via TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ix_memory_switch_log_user ON memory_switch_log(tenant, user_id, id);
+CREATE TABLE IF NOT EXISTS profile_overrides (
+    id INTEGER PRIMARY KEY,
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, field TEXT NOT NULL, value TEXT,
+    set_at TEXT NOT NULL, set_by TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ix_profile_overrides_user ON profile_overrides(tenant, user_id, id);
 """
 # Applied in order to files written by an older version (``PRAGMA user_version``).
 MIGRATIONS: dict[int, list[str]] = {
@@ -99,6 +106,12 @@ MIGRATIONS: dict[int, list[str]] = {
     # 5: the user tier's tables (tasks, memory_switches, memory_switch_log) — new tables
     # only, which SCHEMA's CREATE TABLE IF NOT EXISTS makes in every file it opens.
     5: [],
+    # 6: goals with a lifecycle (two columns) and the profile's override table
+    # (profile_overrides, created by SCHEMA like every new table).
+    6: [
+        "ALTER TABLE memories ADD COLUMN goal_status TEXT",
+        "ALTER TABLE memories ADD COLUMN target_date TEXT",
+    ],
 }
 
 

@@ -35,11 +35,20 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, SearchFilter, SwitchStore, TaskStore, UserSummary, Vector
+from jiyi.core.ports import (
+    ChangeSet,
+    ProfileStore,
+    SearchFilter,
+    SwitchStore,
+    TaskStore,
+    UserSummary,
+    Vector,
+)
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage import _sql, _sql_reads
 from jiyi.storage._filters import list_users
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
+from jiyi.storage._profiles import SqlProfileStore
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import Dialect, Run, aware, dumps
 from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
@@ -136,6 +145,9 @@ class PostgresMemoryStore:
         self._switches = SqlSwitchStore(
             self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
         )
+        self._profiles = SqlProfileStore(
+            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
+        )
         self._migrate(dsn, dim)
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             dsn,
@@ -218,6 +230,11 @@ class PostgresMemoryStore:
     def switches(self) -> SwitchStore:
         """The users' memory switches and their change log (``UserTier``)."""
         return self._switches
+
+    @property
+    def profiles(self) -> ProfileStore:
+        """The profile fields users or operators set, with their history (``UserTier``)."""
+        return self._profiles
 
     # -- writes ---------------------------------------------------------------------------
 

@@ -25,10 +25,19 @@ from pathlib import Path
 from typing import Any
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
-from jiyi.core.ports import ChangeSet, SearchFilter, SwitchStore, TaskStore, UserSummary, Vector
+from jiyi.core.ports import (
+    ChangeSet,
+    ProfileStore,
+    SearchFilter,
+    SwitchStore,
+    TaskStore,
+    UserSummary,
+    Vector,
+)
 from jiyi.errors import StorageUnavailableError
 from jiyi.storage import _sql, _sql_reads
 from jiyi.storage._filters import list_users
+from jiyi.storage._profiles import SqlProfileStore
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
 from jiyi.storage._sqlite_schema import SCHEMA_VERSION, create_or_migrate
@@ -84,6 +93,9 @@ class SqliteMemoryStore:
             SQLITE, self._user_tx, lambda _tenant: self._read, after_delete=self._checkpoint
         )
         self._switches = SqlSwitchStore(SQLITE, self._user_tx, lambda _tenant: self._read)
+        self._profiles = SqlProfileStore(
+            SQLITE, self._user_tx, lambda _tenant: self._read, after_delete=self._checkpoint
+        )
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -145,6 +157,11 @@ class SqliteMemoryStore:
     def switches(self) -> SwitchStore:
         """The users' memory switches and their change log (``UserTier``)."""
         return self._switches
+
+    @property
+    def profiles(self) -> ProfileStore:
+        """The profile fields users or operators set, with their history (``UserTier``)."""
+        return self._profiles
 
     # -- writes ---------------------------------------------------------------------------
 

@@ -1,0 +1,87 @@
+"""The profile methods of :class:`jiyi.Memory`: ``profile``, ``set_profile`` and
+``profile_history`` — validation over the engine's :class:`~jiyi.profile_tier.ProfileOps`.
+
+Private: ``Memory`` inherits them (``from jiyi import Memory``).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from jiyi._memory_base import MemoryBase
+from jiyi.core.inputs import check_id, check_text, zone
+from jiyi.core.profile import SETTABLE_FIELDS, ProfileOverride, UserProfile
+from jiyi.errors import InvalidInputError
+
+__all__ = ["MAX_PROFILE_VALUE_CHARS", "MemoryProfile", "check_profile_value"]
+
+MAX_PROFILE_VALUE_CHARS = 200
+
+
+def check_profile_value(field: object, value: object, *, name: str | None = None) -> str | None:
+    """A field name and value an override may hold; errors name ``name`` (default: the
+    field itself — over REST, the key of the PATCH body)."""
+    where = name or (field if isinstance(field, str) and field in SETTABLE_FIELDS else "field")
+    if not isinstance(field, str) or field not in SETTABLE_FIELDS:
+        raise InvalidInputError(
+            f"{field!r} is not a profile field one can set; use one of "
+            + ", ".join(sorted(SETTABLE_FIELDS)),
+            field=where,
+        )
+    if value is None:
+        return None
+    text = check_text(value, where, max_chars=MAX_PROFILE_VALUE_CHARS).strip()
+    if not text:
+        raise InvalidInputError(f"{where} must not be blank (null clears it)", field=where)
+    if field == "timezone":
+        zone(text, where)
+    return text
+
+
+class MemoryProfile(MemoryBase):
+    """The user's structured profile."""
+
+    def profile(self, user_id: str) -> UserProfile:
+        """Who the user is: name, language, timezone, city, occupation, family and pets,
+        diet, allergies and health, preferences by category, goals (with status) and recent
+        state — each value with its confidence, source memory ids and last update
+        (``jiyi.core.profile`` says how). Fields set through :meth:`set_profile` win.
+        Empty while the user's memory switch is off."""
+        uid = check_id(user_id, "user_id")
+        assert uid is not None
+        return self.engine.profile_of(self.config.tenant, uid)
+
+    def set_profile(
+        self, user_id: str, field: str, value: str | None, *, actor: str = "library"
+    ) -> UserProfile:
+        """Set a profile field, or clear it with None: the value wins over what memories
+        say (confidence 1.0) and is kept in the field's history; PII in it is redacted as
+        in everything stored. ``delete_user`` removes it with its history.
+
+        Args:
+            field: one of name, language, timezone (an IANA name), city, hometown,
+                occupation, employer, school, family, pets, diet, allergies, health (a list
+                field's value replaces its whole list).
+            value: at most 200 characters; None clears the field.
+
+        Returns:
+            The profile after the change.
+
+        Raises:
+            InvalidInputError: an unknown field (``field`` "field") or a bad value (``field``
+                the field's name); nothing is written.
+            ConflictError: setting a value while the user's memory is off or paused.
+        """
+        uid = check_id(user_id, "user_id")
+        who = check_id(actor, "actor")
+        assert uid is not None and who is not None
+        text = check_profile_value(field, value)
+        return self.engine.set_profile_field(self.config.tenant, uid, field, text, actor=who)
+
+    def profile_history(self, user_id: str, *, limit: int = 100) -> builtins.list[ProfileOverride]:
+        """The fields set or cleared through the API, newest first (who, when, what)."""
+        uid = check_id(user_id, "user_id")
+        assert uid is not None
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
+            raise InvalidInputError("limit must be an integer from 1 to 1000", field="limit")
+        return self.engine.profile_changes(self.config.tenant, uid, limit=limit)

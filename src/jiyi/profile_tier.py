@@ -1,0 +1,87 @@
+"""The engine's profile operations (issue 13): the profile derived from a user's memories,
+and the fields set through the API (overrides) on the store's
+:class:`~jiyi.core.ports.ProfileStore`. A mixin of :class:`jiyi.engine.Engine`, like
+:class:`jiyi.user_tier.UserTierOps`; the rules are in :mod:`jiyi.core.profile`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from datetime import datetime
+
+from jiyi.config import MemoryConfig
+from jiyi.core.models import MemoryKind, Scope
+from jiyi.core.pii import PiiPolicy, find_pii, redact_pii
+from jiyi.core.ports import Clock, MemoryStore, ProfileStore, SearchFilter, UserTier
+from jiyi.core.profile import ProfileOverride, UserProfile, derive_profile
+from jiyi.core.users import MemorySwitch
+from jiyi.errors import ConflictError, InvalidInputError, StorageUnavailableError
+
+__all__ = ["PROFILE_KINDS", "ProfileOps"]
+
+#: The kinds of memory a profile is derived from (episodes and summaries are not).
+PROFILE_KINDS = (MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.GOAL, MemoryKind.STATE)
+
+
+class ProfileOps:
+    """Profile operations; ``Engine`` supplies ``store``, ``clock``, ``config`` and
+    ``switch_of``."""
+
+    store: MemoryStore
+    clock: Clock
+    config: MemoryConfig
+
+    def switch_of(self, tenant: str, user_id: str) -> MemorySwitch:  # pragma: no cover
+        raise NotImplementedError
+
+    def _profiles(self) -> ProfileStore | None:
+        return self.store.profiles if isinstance(self.store, UserTier) else None
+
+    def profile_of(self, tenant: str, user_id: str) -> UserProfile:
+        """The user's profile: derived from the active memories, overrides winning; empty
+        while the memory switch is off (it serves nothing)."""
+        if self.switch_of(tenant, user_id) == MemorySwitch.OFF:
+            return UserProfile(user_id=user_id)
+        memories = self.store.list(Scope(tenant=tenant, user_id=user_id), _PROFILE_FILTER)
+        profiles = self._profiles()
+        overrides = profiles.current(tenant, user_id) if profiles is not None else {}
+        return derive_profile(user_id, memories, overrides)
+
+    def set_profile_field(
+        self, tenant: str, user_id: str, field: str, value: str | None, *, actor: str
+    ) -> UserProfile:
+        """Set (or, with None, clear) one field; the value is stored PII-redacted under the
+        configured policy. Setting a value needs the memory switch on (clearing never does)."""
+        profiles = self._profiles()
+        if profiles is None:
+            raise StorageUnavailableError(f"{type(self.store).__name__} keeps no profile")
+        if value is not None:
+            position = self.switch_of(tenant, user_id)
+            if position != MemorySwitch.ON:
+                raise ConflictError(
+                    f"memory is {position.value} for this user: nothing new is stored "
+                    "(turn it back on first)",
+                    field="memory",
+                )
+            value = self._clean(field, value)
+        at: datetime = self.clock()
+        override = ProfileOverride(field=field, value=value, set_at=at, set_by=actor)
+        profiles.set(tenant, user_id, override)
+        return self.profile_of(tenant, user_id)
+
+    def _clean(self, field: str, value: str) -> str:
+        policy = self.config.pii_policy
+        if policy == PiiPolicy.REJECT and find_pii(value):
+            raise InvalidInputError(
+                f"{field} contains personal data the PII policy refuses", field=field
+            )
+        return redact_pii(value)[0] if policy == PiiPolicy.REDACT else value
+
+    def profile_changes(
+        self, tenant: str, user_id: str, *, limit: int
+    ) -> builtins.list[ProfileOverride]:
+        profiles = self._profiles()
+        return profiles.history(tenant, user_id, limit=limit) if profiles is not None else []
+
+
+_PROFILE_FILTER = SearchFilter(kinds=PROFILE_KINDS)
