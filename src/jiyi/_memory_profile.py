@@ -7,6 +7,7 @@ Private: ``Memory`` inherits them (``from jiyi import Memory``).
 from __future__ import annotations
 
 import builtins
+from collections.abc import Mapping
 
 from jiyi._memory_base import MemoryBase
 from jiyi.core.inputs import check_id, check_text, zone
@@ -72,11 +73,25 @@ class MemoryProfile(MemoryBase):
                 the field's name); nothing is written.
             ConflictError: setting a value while the user's memory is off or paused.
         """
+        return self.update_profile(user_id, {field: value}, actor=actor)
+
+    def update_profile(
+        self, user_id: str, changes: Mapping[str, str | None], *, actor: str = "library"
+    ) -> UserProfile:
+        """Set or clear several fields at once (what ``PATCH /v1/users/{id}/profile``
+        does): every field and value is checked before anything is written, then each is
+        set as :meth:`set_profile` sets one. An empty mapping changes nothing."""
         uid = check_id(user_id, "user_id")
         who = check_id(actor, "actor")
         assert uid is not None and who is not None
-        text = check_profile_value(field, value)
-        return self.engine.set_profile_field(self.config.tenant, uid, field, text, actor=who)
+        if not isinstance(changes, Mapping):
+            raise InvalidInputError("changes must map field names to values", field="changes")
+        checked = {str(f): check_profile_value(f, v) for f, v in changes.items()}
+        tenant = self.config.tenant
+        # Values first: a switched-off user refuses them (ConflictError) before any clear.
+        for f, text in sorted(checked.items(), key=lambda kv: kv[1] is None):
+            self.engine.set_profile_field(tenant, uid, f, text, actor=who)
+        return self.engine.profile_of(tenant, uid)
 
     def profile_history(self, user_id: str, *, limit: int = 100) -> builtins.list[ProfileOverride]:
         """The fields set or cleared through the API, newest first (who, when, what)."""

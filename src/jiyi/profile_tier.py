@@ -49,7 +49,7 @@ class ProfileOps:
 
     def set_profile_field(
         self, tenant: str, user_id: str, field: str, value: str | None, *, actor: str
-    ) -> UserProfile:
+    ) -> None:
         """Set (or, with None, clear) one field; the value is stored PII-redacted under the
         configured policy. Setting a value needs the memory switch on (clearing never does)."""
         profiles = self._profiles()
@@ -67,7 +67,6 @@ class ProfileOps:
         at: datetime = self.clock()
         override = ProfileOverride(field=field, value=value, set_at=at, set_by=actor)
         profiles.set(tenant, user_id, override)
-        return self.profile_of(tenant, user_id)
 
     def _clean(self, field: str, value: str) -> str:
         policy = self.config.pii_policy

@@ -27,6 +27,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
 from jiyi.core.models import AddResult, HistoryEntry, MemoryItem, MemoryKind, SearchHit
+from jiyi.core.profile import ProfileOverride
 from jiyi.core.users import MemorySwitch, SwitchChange, TaskState, TaskStatus
 from jiyi.sessions.base import SessionMessage
 
@@ -93,6 +94,9 @@ Name = Annotated[
     str, Field(max_length=MAX_NAME_CHARS), _pattern(TEXT_PATTERN), AfterValidator(valid_text)
 ]
 When = Annotated[datetime, _pattern(TIME_PATTERN), AfterValidator(valid_time)]
+ProfileText = Annotated[
+    str, Field(min_length=1, max_length=200), _pattern(TEXT_PATTERN), AfterValidator(valid_text)
+]
 
 
 class _Body(BaseModel):
@@ -258,6 +262,33 @@ class SwitchPut(_Body):
 
 class SwitchHistory(BaseModel):
     changes: list[SwitchChange]  # newest first
+
+
+class ProfilePatch(_Body):
+    """``PATCH /v1/users/{user_id}/profile``: the fields to set (a string) or clear (null);
+    fields left out stay as they are. A list field's value replaces its whole list."""
+
+    name: ProfileText | None = None
+    language: ProfileText | None = None
+    timezone: ProfileText | None = Field(None, examples=["Asia/Shanghai"])
+    city: ProfileText | None = Field(None, examples=["杭州"])
+    hometown: ProfileText | None = None
+    occupation: ProfileText | None = None
+    employer: ProfileText | None = None
+    school: ProfileText | None = None
+    family: ProfileText | None = None
+    pets: ProfileText | None = None
+    diet: ProfileText | None = None
+    allergies: ProfileText | None = Field(None, examples=["花生、青霉素"])
+    health: ProfileText | None = None
+
+    def changes(self) -> dict[str, str | None]:
+        """The fields the request named, with their values (None: clear)."""
+        return {f: getattr(self, f) for f in self.model_fields_set}
+
+
+class ProfileHistory(BaseModel):
+    changes: list[ProfileOverride]  # newest first
 
 
 class ContextRequest(_Body):

@@ -7,7 +7,8 @@ until the TTL. Wrapped around the store in the composition root (``create_app``)
 itself says so, after the transaction committed, whoever wrote.
 
 Only :meth:`apply` with a non-empty change set, :meth:`delete_user` and the writes of the
-user tier (a task put or delete, a switch change: both shape the context block) notify. ``touch``
+user tier (a task put or delete, a switch change, a profile override: all shape the context
+block) notify. ``touch``
 (access counts) does not: a cached block skips its access-count update on purpose, and
 notifying on reads would empty the cache on every miss.
 """
@@ -23,6 +24,7 @@ from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
     ChangeSet,
     MemoryStore,
+    ProfileStore,
     SearchFilter,
     SwitchStore,
     TaskStore,
@@ -31,6 +33,7 @@ from jiyi.core.ports import (
     UserTier,
     Vector,
 )
+from jiyi.core.profile import ProfileOverride
 from jiyi.core.users import (
     MemorySwitch,
     SwitchChange,
@@ -60,9 +63,11 @@ class NotifyingStore:
         self._on_change = on_change
         self._tasks: _NotifyingTasks | None = None
         self._switches: _NotifyingSwitches | None = None
+        self._profiles: _NotifyingProfiles | None = None
         if isinstance(inner, UserTier):
             self._tasks = _NotifyingTasks(inner.tasks, on_change)
             self._switches = _NotifyingSwitches(inner.switches, on_change)
+            self._profiles = _NotifyingProfiles(inner.profiles, on_change)
 
     @property
     def tasks(self) -> TaskStore:
@@ -79,6 +84,14 @@ class NotifyingStore:
         if self._switches is None:
             raise AttributeError(f"{type(self.inner).__name__} keeps no memory switch")
         return self._switches
+
+    @property
+    def profiles(self) -> ProfileStore:
+        """The inner store's profile overrides, reporting each set and restore
+        (``UserTier``)."""
+        if self._profiles is None:
+            raise AttributeError(f"{type(self.inner).__name__} keeps no profile")
+        return self._profiles
 
     def apply(self, scope: Scope, changes: ChangeSet) -> None:
         self.inner.apply(scope, changes)
@@ -223,3 +236,30 @@ class _NotifyingSwitches:
 
     def changes(self, tenant: str, user_id: str, *, limit: int) -> builtins.list[SwitchChange]:
         return self.inner.changes(tenant, user_id, limit=limit)
+
+
+class _NotifyingProfiles:
+    """A ProfileStore reporting every override set or restored."""
+
+    def __init__(self, inner: ProfileStore, on_change: OnChange) -> None:
+        self.inner = inner
+        self._on_change = on_change
+
+    def set(self, tenant: str, user_id: str, override: ProfileOverride) -> None:
+        self.inner.set(tenant, user_id, override)
+        self._on_change(tenant, user_id)
+
+    def current(self, tenant: str, user_id: str) -> dict[str, ProfileOverride]:
+        return self.inner.current(tenant, user_id)
+
+    def history(
+        self, tenant: str, user_id: str, *, limit: int | None = None
+    ) -> builtins.list[ProfileOverride]:
+        return self.inner.history(tenant, user_id, limit=limit)
+
+    def dump(self, tenant: str, user_id: str) -> builtins.list[ProfileOverride]:
+        return self.inner.dump(tenant, user_id)
+
+    def restore(self, tenant: str, user_id: str, overrides: Sequence[ProfileOverride]) -> None:
+        self.inner.restore(tenant, user_id, overrides)
+        self._on_change(tenant, user_id)

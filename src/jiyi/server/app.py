@@ -33,6 +33,7 @@ from jiyi.server import (
     routes_batch,
     routes_lifecycle,
     routes_memories,
+    routes_profile,
     routes_sessions,
     routes_users,
 )
@@ -184,6 +185,7 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     # Before the memories router: its DELETE /v1/users/{user_id:path} would also match
     # /v1/users/{user_id}/tasks/{key}.
     app.include_router(routes_users.router, responses=REFUSALS)
+    app.include_router(routes_profile.router, responses=REFUSALS)
     app.include_router(routes_memories.router, responses=REFUSALS)
     app.include_router(routes_batch.router, responses=REFUSALS)
     app.include_router(routes_sessions.router, responses=REFUSALS)
