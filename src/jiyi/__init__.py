@@ -12,6 +12,7 @@ from jiyi.core.models import (
     AddResult,
     ContextBlock,
     DeletionReceipt,
+    GoalStatus,
     HistoryEntry,
     MemoryEvent,
     MemoryItem,
@@ -22,6 +23,7 @@ from jiyi.core.models import (
     Skipped,
     Status,
 )
+from jiyi.core.profile import ProfileGoal, ProfileOverride, ProfileValue, UserProfile
 from jiyi.core.retrieval import PRESETS, RetrievalConfig
 from jiyi.core.users import MemorySwitch, SwitchChange, SwitchState, TaskState, TaskStatus
 from jiyi.errors import (
@@ -68,6 +70,7 @@ __all__ = [
     "ContextBlock",
     "DeletionReceipt",
     "ExtractionError",
+    "GoalStatus",
     "HistoryEntry",
     "InvalidInputError",
     "JiyiError",
@@ -83,6 +86,9 @@ __all__ = [
     "OverloadedError",
     "PayloadTooLargeError",
     "PermissionDeniedError",
+    "ProfileGoal",
+    "ProfileOverride",
+    "ProfileValue",
     "RateLimitedError",
     "RetrievalConfig",
     "Scope",
@@ -94,6 +100,7 @@ __all__ = [
     "SwitchState",
     "TaskState",
     "TaskStatus",
+    "UserProfile",
     "VersionConflictError",
     "__version__",
 ]

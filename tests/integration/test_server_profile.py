@@ -5,6 +5,7 @@ with the profile, and ``DELETE /v1/users/{id}`` taking the overrides (no bytes l
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,9 @@ from typing import Any
 import httpx
 import pytest
 from server_harness import RunningServer, running_server
+
+from jiyi.client import AsyncClient, Client
+from jiyi.errors import InvalidInputError
 
 MARK = "PROFILESECRET9"
 URL = "/v1/users/alice/profile"
@@ -150,3 +154,31 @@ def test_deleting_the_user_takes_the_overrides_and_leaves_no_bytes(
         assert h.get("/v1/users/bob/profile").json()["city"]["value"] == "成都"
     raw = b"".join(p.read_bytes() for p in tmp_path.glob("jiyi.db*"))
     assert MARK.encode() not in raw
+
+
+def test_the_sdk_reads_sets_and_clears_the_profile(srv: RunningServer) -> None:
+    key = srv.key("acme")
+    with Client(srv.url, key) as c:
+        c.add("我住在上海", user_id="sdk-u")
+        assert c.profile("sdk-u").city is not None
+        p = c.set_profile("sdk-u", "city", "杭州")
+        assert p.city is not None and p.city.value == "杭州" and p.city.set_by_user
+        p = c.update_profile("sdk-u", {"city": None, "diet": "素食"})
+        assert p.city is None and [v.value for v in p.diet] == ["素食"]
+        assert [o.field for o in c.profile_history("sdk-u", limit=2)] in (
+            ["city", "diet"],
+            ["diet", "city"],
+        )
+        with pytest.raises(InvalidInputError) as bad:
+            c.set_profile("sdk-u", "favourite_colour", "蓝")
+        assert bad.value.field == "favourite_colour"
+
+    async def run() -> None:
+        async with AsyncClient(srv.url, key) as a:
+            p = await a.set_profile("sdk-a", "name", "小明")
+            assert p.name is not None and p.name.value == "小明"
+            assert (await a.profile("sdk-a")).name == p.name
+            assert len(await a.profile_history("sdk-a")) == 1
+            assert (await a.update_profile("sdk-a", {"name": None})).name is None
+
+    asyncio.run(run())

@@ -24,6 +24,7 @@ from jiyi.core.models import (
     SearchHit,
 )
 from jiyi.core.ports import UserSummary
+from jiyi.core.profile import ProfileOverride, UserProfile
 from jiyi.errors import JiyiError
 from jiyi.sessions.base import SessionView
 from jiyi.wire import (
@@ -33,6 +34,7 @@ from jiyi.wire import (
     Health,
     HistoryResponse,
     MemoryList,
+    ProfileHistory,
     SearchResponse,
     UserList,
 )
@@ -246,6 +248,33 @@ def maintain(user_id: str, *, dry_run: bool) -> Call[MaintenanceReport]:
 def user_health(user_id: str) -> Call[HealthReport]:
     return Call(
         "GET", f"/v1/users/{segment(user_id)}/health", parse_as(HealthReport), idempotent=True
+    )
+
+
+def profile(user_id: str) -> Call[UserProfile]:
+    return Call(
+        "GET", f"/v1/users/{segment(user_id)}/profile", parse_as(UserProfile), idempotent=True
+    )
+
+
+def update_profile(user_id: str, changes: Mapping[str, str | None]) -> Call[UserProfile]:
+    # Not retried: a repeat leaves the same profile but logs the change twice.
+    return Call(
+        "PATCH",
+        f"/v1/users/{segment(user_id)}/profile",
+        parse_as(UserProfile),
+        json=dict(changes),  # None stays: it clears the field
+    )
+
+
+def profile_history(user_id: str, *, limit: int) -> Call[list[ProfileOverride]]:
+    parse = parse_as(ProfileHistory)
+    return Call(
+        "GET",
+        f"/v1/users/{segment(user_id)}/profile/history",
+        lambda r: parse(r).changes,
+        params={"limit": limit},
+        idempotent=True,
     )
 
 

@@ -21,6 +21,7 @@ from jiyi.core.models import (
     SearchHit,
 )
 from jiyi.core.ports import UserSummary
+from jiyi.core.profile import ProfileOverride, UserProfile
 from jiyi.errors import JiyiError
 from jiyi.sessions.base import SessionView
 from jiyi.wire import ContextResponse, Health
@@ -208,6 +209,24 @@ class AsyncClient:
     async def memory_health(self, user_id: str) -> HealthReport:
         """A user's memory health (see :meth:`jiyi.Memory.health`); tenant-wide key."""
         return await self._do(_ops.user_health(user_id))
+
+    async def profile(self, user_id: str) -> UserProfile:
+        """The user's profile derived from the memories (fields set through the API win)."""
+        return await self._do(_ops.profile(user_id))
+
+    async def set_profile(self, user_id: str, field: str, value: str | None) -> UserProfile:
+        """Set a profile field (or clear it with None); returns the profile after it."""
+        return await self._do(_ops.update_profile(user_id, {field: value}))
+
+    async def update_profile(self, user_id: str, changes: Mapping[str, str | None]) -> UserProfile:
+        """Set or clear several profile fields at once (``PATCH …/profile``)."""
+        return await self._do(_ops.update_profile(user_id, changes))
+
+    async def profile_history(
+        self, user_id: str, *, limit: int = 100
+    ) -> builtins.list[ProfileOverride]:
+        """The fields set or cleared through the API, newest first."""
+        return await self._do(_ops.profile_history(user_id, limit=limit))
 
     async def delete_user(self, user_id: str) -> DeletionReceipt:
         return await self._do(_ops.delete_user(user_id))

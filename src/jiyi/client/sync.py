@@ -22,6 +22,7 @@ from jiyi.core.models import (
     SearchHit,
 )
 from jiyi.core.ports import UserSummary
+from jiyi.core.profile import ProfileOverride, UserProfile
 from jiyi.errors import JiyiError
 from jiyi.sessions.base import SessionView
 from jiyi.wire import ContextResponse, Health
@@ -246,6 +247,22 @@ class Client:
     def memory_health(self, user_id: str) -> HealthReport:
         """A user's memory health (see :meth:`jiyi.Memory.health`); tenant-wide key."""
         return self._do(_ops.user_health(user_id))
+
+    def profile(self, user_id: str) -> UserProfile:
+        """The user's profile derived from the memories (fields set through the API win)."""
+        return self._do(_ops.profile(user_id))
+
+    def set_profile(self, user_id: str, field: str, value: str | None) -> UserProfile:
+        """Set a profile field (or clear it with None); returns the profile after it."""
+        return self._do(_ops.update_profile(user_id, {field: value}))
+
+    def update_profile(self, user_id: str, changes: Mapping[str, str | None]) -> UserProfile:
+        """Set or clear several profile fields at once (``PATCH …/profile``)."""
+        return self._do(_ops.update_profile(user_id, changes))
+
+    def profile_history(self, user_id: str, *, limit: int = 100) -> builtins.list[ProfileOverride]:
+        """The fields set or cleared through the API, newest first."""
+        return self._do(_ops.profile_history(user_id, limit=limit))
 
     def delete_user(self, user_id: str) -> DeletionReceipt:
         """Hard-delete everything about a user; returns the deletion receipt."""
