@@ -17,9 +17,9 @@ How a message changes a goal (:func:`goal_outcome`, then :func:`match_goal`), in
    the goal's slot or value (``goal.考研``, ``goal.main`` = "跑完马拉松",
    ``goal.learn_spanish``): never similarity alone — E5 puts "我放弃学日语了" close to any
    language goal. Chinese counts two-character runs too (考研 in 不想考研了); time words
-   (明年, next year) are not goal words. The goal sharing the most words wins, then the
-   one said last; a goal already in the reported state is left alone, and only an active
-   goal can be paused.
+   (明年, next year) and verbs most goals share (learn, run, 学, 考) are not goal words.
+   The goal sharing the most words wins, then the one said last; a goal already in the
+   reported state is left alone, and only an active goal can be paused.
 3. **Reactivation.** Saying a completed, abandoned or paused goal again as a goal makes it
    active again (the write path does that when reconciliation finds the same goal).
 """
@@ -87,6 +87,15 @@ _OUTCOME_WORDS = frozenset(
     january february march april may june july august september october november december
     """.split()
 )
+# Verbs most goals share: alone they say nothing about which goal ("I gave up on learning
+# French" is not about the goal "learn Spanish").
+_WEAK_WORDS = frozenset(
+    """
+    learn learning run running get getting take taking start starting do doing make making
+    go going be become becoming try work working study studying practice practicing
+    学 学习 考 跑 做 去 练 练习 开始 成为
+    """.split()
+)
 _YEAR_END = re.compile(r"年底|年末|end of (?:the |this )?year", I_)
 
 
@@ -118,7 +127,8 @@ def said_words(text: str) -> set[str]:
     aside (rule 2)."""
     found = {w for w in content_terms(text) if w.lower() not in _OUTCOME_WORDS}
     # English stems, crudely: "learning" ~ "learn", "marathons" ~ "marathon".
-    return found | {re.sub(r"(?:ing|ed|s)$", "", w) for w in found if w.isascii() and len(w) > 4}
+    found |= {re.sub(r"(?:ing|ed|s)$", "", w) for w in found if w.isascii() and len(w) > 4}
+    return found - _WEAK_WORDS
 
 
 def goal_words(goal: MemoryItem) -> set[str]:
