@@ -88,9 +88,8 @@ class MemoryProfile(MemoryBase):
             raise InvalidInputError("changes must map field names to values", field="changes")
         checked = {str(f): check_profile_value(f, v) for f, v in changes.items()}
         tenant = self.config.tenant
-        # Values first: a switched-off user refuses them (ConflictError) before any clear.
-        for f, text in sorted(checked.items(), key=lambda kv: kv[1] is None):
-            self.engine.set_profile_field(tenant, uid, f, text, actor=who)
+        if checked:
+            self.engine.set_profile_fields(tenant, uid, checked, actor=who)
         return self.engine.profile_of(tenant, uid)
 
     def profile_history(self, user_id: str, *, limit: int = 100) -> builtins.list[ProfileOverride]:

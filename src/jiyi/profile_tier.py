@@ -7,6 +7,7 @@ and the fields set through the API (overrides) on the store's
 from __future__ import annotations
 
 import builtins
+from collections.abc import Mapping
 from datetime import datetime
 
 from jiyi.config import MemoryConfig
@@ -45,17 +46,19 @@ class ProfileOps:
         memories = self.store.list(Scope(tenant=tenant, user_id=user_id), _PROFILE_FILTER)
         profiles = self._profiles()
         overrides = profiles.current(tenant, user_id) if profiles is not None else {}
-        return derive_profile(user_id, memories, overrides)
+        return derive_profile(user_id, memories, overrides, now=self.clock())
 
-    def set_profile_field(
-        self, tenant: str, user_id: str, field: str, value: str | None, *, actor: str
+    def set_profile_fields(
+        self, tenant: str, user_id: str, changes: Mapping[str, str | None], *, actor: str
     ) -> None:
-        """Set (or, with None, clear) one field; the value is stored PII-redacted under the
-        configured policy. Setting a value needs the memory switch on (clearing never does)."""
+        """Set (or, with None, clear) fields; values are stored PII-redacted under the
+        configured policy. Everything is checked before anything is written: setting a
+        value needs the memory switch on (clearing never does), and under the ``reject``
+        policy a value with PII refuses the whole change."""
         profiles = self._profiles()
         if profiles is None:
             raise StorageUnavailableError(f"{type(self.store).__name__} keeps no profile")
-        if value is not None:
+        if any(v is not None for v in changes.values()):
             position = self.switch_of(tenant, user_id)
             if position != MemorySwitch.ON:
                 raise ConflictError(
@@ -63,10 +66,12 @@ class ProfileOps:
                     "(turn it back on first)",
                     field="memory",
                 )
-            value = self._clean(field, value)
+        clean = {f: None if v is None else self._clean(f, v) for f, v in changes.items()}
         at: datetime = self.clock()
-        override = ProfileOverride(field=field, value=value, set_at=at, set_by=actor)
-        profiles.set(tenant, user_id, override)
+        for field, value in clean.items():
+            profiles.set(
+                tenant, user_id, ProfileOverride(field=field, value=value, set_at=at, set_by=actor)
+            )
 
     def _clean(self, field: str, value: str) -> str:
         policy = self.config.pii_policy

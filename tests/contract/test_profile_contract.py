@@ -206,3 +206,16 @@ def test_goal_reports_move_the_goal_status_on_every_store(mem: Memory) -> None:
     mem.add("我打算明年考研", user_id="alice")  # said again: pursued again
     goals = {g.slot: g for g in mem.profile("alice").goals}
     assert goals["goal.考研"].status == GoalStatus.ACTIVE
+
+
+def test_a_rejected_value_refuses_the_whole_change(store: MemoryStore) -> None:
+    strict = Memory(
+        store=store,
+        embedder=HashingEmbedder(),
+        clock=FakeClock(T0),
+        config=MemoryConfig(tenant=ACME, pii_policy="reject"),
+    )
+    with pytest.raises(InvalidInputError) as refused:
+        strict.update_profile("alice", {"city": "杭州", "name": "电话13812345678"})
+    assert refused.value.field == "name"
+    assert strict.profile_history("alice") == []  # not even the city

@@ -118,3 +118,11 @@ def test_the_lines_are_compact_localised_and_show_only_active_goals() -> None:
 def test_the_lines_keep_to_their_budget(budget: int) -> None:
     lines = profile_lines(derive_profile("u", MEMORIES), "zh", budget)
     assert sum(estimate_tokens(line) + 1 for line in lines) <= budget
+
+
+def test_an_expired_state_not_yet_archived_is_not_in_the_profile() -> None:
+    tired = memory(
+        "state.累", None, "用户最近很累", MemoryKind.STATE, expires_at=T0.replace(hour=12)
+    )
+    assert [v.slot for v in derive_profile("u", [tired], now=T0).states] == ["state.累"]
+    assert derive_profile("u", [tired], now=T0.replace(hour=13)).states == []

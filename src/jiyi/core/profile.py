@@ -257,11 +257,20 @@ def derive_profile(
     user_id: str,
     memories: Iterable[MemoryItem],
     overrides: Mapping[str, ProfileOverride] | None = None,
+    *,
+    now: datetime | None = None,
 ) -> UserProfile:
     """The profile of ``user_id`` from its memories (active ones count; episodes, archived
-    and superseded memories do not) and the fields set through the API (``overrides``: the
-    latest per field; a value of None clears the field)."""
-    active = [m for m in memories if m.status == Status.ACTIVE and m.kind != MemoryKind.EPISODE]
+    and superseded memories do not, nor — given ``now`` — those expired and not yet
+    archived, which the read path hides too) and the fields set through the API
+    (``overrides``: the latest per field; a value of None clears the field)."""
+    active = [
+        m
+        for m in memories
+        if m.status == Status.ACTIVE
+        and m.kind != MemoryKind.EPISODE
+        and (now is None or m.expires_at is None or m.expires_at > now)
+    ]
     slotted = [m for m in active if m.topic]
     profile = UserProfile(user_id=user_id)
     for name, slot in SINGLE_FIELDS.items():
