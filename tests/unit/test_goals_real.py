@@ -79,3 +79,11 @@ def test_en_goals_are_completed_and_abandoned_by_what_the_user_says(
     assert "marathon" not in profile and "Spanish" not in profile
     mem.add("My goal this year is to run a marathon", user_id=user)  # said again: active again
     assert statuses(mem, user)["goal.main"] == ACTIVE
+
+
+def test_a_goal_no_longer_pursued_says_so_in_the_context(shared_real_mem: Memory) -> None:
+    mem, user = shared_real_mem, "goals-line"
+    mem.add("我今年的目标是跑完马拉松", user_id=user)
+    mem.add("我跑完马拉松了", user_id=user)
+    text = mem.context("马拉松的目标怎么样了", user_id=user).text
+    assert "- 用户今年的目标是跑完马拉松（已完成）" in text

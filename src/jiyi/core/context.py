@@ -16,7 +16,8 @@ What earns a line (in this order of checks):
 6. Before them, when the user has a profile (``jiyi.core.profile``), the block opens with a
    few profile lines (``jiyi.core.profile_lines``): who the user is, family and pets, diet
    and health, active goals, recent state — at most ``PROFILE_MAX_TOKENS`` and a third of
-   what the tasks leave, so the memories the turn is about still fit.
+   what the tasks leave, so the memories the turn is about still fit. A goal line says
+   when the goal is no longer pursued ("用户今年的目标是跑完马拉松（已完成）").
 """
 
 from __future__ import annotations
@@ -72,6 +73,11 @@ COLD = {
 _WORDS = {
     "zh": {"before": "以前：", "outdated": "已过时", "said": "说于", "on": "日期"},
     "en": {"before": "previously: ", "outdated": "outdated", "said": "said", "on": "on"},
+}
+# A goal that is no longer pursued says so on its line (core/goals.py).
+_GOAL_STATUS = {
+    "zh": {"completed": "已完成", "abandoned": "已放弃", "paused": "已暂停"},
+    "en": {"completed": "completed", "abandoned": "abandoned", "paused": "paused"},
 }
 _PLACEHOLDER = re.compile(r"\[[^\[\]\d@]{1,16}\]")
 # Words that only name the kind of PII that was removed ("my phone number is [phone]").
@@ -129,6 +135,9 @@ def _line(
         text += (
             f"（{w['before']}{old.content}）" if lang == "zh" else f" ({w['before']}{old.content})"
         )
+    status = _GOAL_STATUS[lang].get(m.goal_status or "")
+    if m.kind == MemoryKind.GOAL and status:
+        text += f"（{status}）" if lang == "zh" else f" ({status})"
     if m.kind in (MemoryKind.EVENT, MemoryKind.STATE, MemoryKind.GOAL):
         when = m.valid_from if m.kind != MemoryKind.STATE and m.valid_from else None
         if when is not None and _day(when, tz) != said:
