@@ -369,7 +369,7 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
             token_budget=token_budget,
             opts=opts,
             tasks=tasks,
-            profile=self.profile_of(scope.tenant, scope.user_id),
+            profile=self.profile_of(scope.tenant, scope.user_id, lines_only=True),
         )
         # What reached the block is a use (the other candidates were only read).
         self.reads.reinforce(scope, (m.id for m in block.memories))

@@ -13,7 +13,14 @@ from datetime import datetime
 from jiyi.config import MemoryConfig
 from jiyi.core.models import MemoryKind, Scope
 from jiyi.core.pii import PiiPolicy, find_pii, redact_pii
-from jiyi.core.ports import Clock, MemoryStore, ProfileStore, SearchFilter, UserTier
+from jiyi.core.ports import (
+    Clock,
+    Condition,
+    MemoryStore,
+    ProfileStore,
+    SearchFilter,
+    UserTier,
+)
 from jiyi.core.profile import ProfileOverride, UserProfile, derive_profile
 from jiyi.core.users import MemorySwitch
 from jiyi.errors import ConflictError, InvalidInputError, StorageUnavailableError
@@ -38,12 +45,19 @@ class ProfileOps:
     def _profiles(self) -> ProfileStore | None:
         return self.store.profiles if isinstance(self.store, UserTier) else None
 
-    def profile_of(self, tenant: str, user_id: str) -> UserProfile:
+    def profile_of(self, tenant: str, user_id: str, *, lines_only: bool = False) -> UserProfile:
         """The user's profile: derived from the active memories, overrides winning; empty
-        while the memory switch is off (it serves nothing)."""
+        while the memory switch is off (it serves nothing). ``lines_only``: just what a
+        context block's profile lines show — no preferences but the diet ones, which keeps
+        a context of a user with many likes fast (300 preferences cost ~40 ms to decode and
+        sort on the 2-core CI machine; a context without them takes ~20 ms)."""
         if self.switch_of(tenant, user_id) == MemorySwitch.OFF:
             return UserProfile(user_id=user_id)
-        memories = self.store.list(Scope(tenant=tenant, user_id=user_id), _PROFILE_FILTER)
+        scope = Scope(tenant=tenant, user_id=user_id)
+        if lines_only:
+            memories = self.store.list(scope, _LINES_FILTER) + self.store.list(scope, _DIET)
+        else:
+            memories = self.store.list(scope, _PROFILE_FILTER)
         profiles = self._profiles()
         overrides = profiles.current(tenant, user_id) if profiles is not None else {}
         return derive_profile(user_id, memories, overrides, now=self.clock())
@@ -89,3 +103,10 @@ class ProfileOps:
 
 
 _PROFILE_FILTER = SearchFilter(kinds=PROFILE_KINDS)
+_LINES_FILTER = SearchFilter(kinds=(MemoryKind.FACT, MemoryKind.GOAL, MemoryKind.STATE))
+# Preferences in diet.* slots ("我吃素" → diet.style): "diet/" is the next string after every
+# "diet.…" one ("/" follows "." in code-point order).
+_DIET = SearchFilter(
+    kinds=(MemoryKind.PREFERENCE,),
+    where=(Condition("topic", "gte", "diet."), Condition("topic", "lt", "diet/")),
+)

@@ -219,3 +219,13 @@ def test_a_rejected_value_refuses_the_whole_change(store: MemoryStore) -> None:
         strict.update_profile("alice", {"city": "杭州", "name": "电话13812345678"})
     assert refused.value.field == "name"
     assert strict.profile_history("alice") == []  # not even the city
+
+
+def test_the_context_opens_with_the_profile_lines_on_every_store(mem: Memory) -> None:
+    for text in ["我叫王小明", "我吃素", "我喜欢喝冷萃咖啡", "我对花生过敏", "我打算明年考研"]:
+        mem.add(text, user_id="alice")
+    lines = mem.context("周末去哪儿玩", user_id="alice").text.split("\n[")[1].splitlines()
+    assert lines[0] == "用户档案]" and lines[1] == "- 称呼：王小明"
+    assert "- 过敏：对花生过敏；饮食：吃素" in lines  # a diet preference, read by slot range
+    assert "- 进行中的目标：打算明年考研（目标日期 2027-01-01）" in lines
+    assert not [line for line in lines if "冷萃" in line]  # likes are memories, not profile lines
