@@ -5,8 +5,8 @@ engine; it does no pipeline work itself. ``Memory.on(engine, tenant)`` is a chea
 another tenant of a shared engine (what the server hands each request).
 
 Here: the constructor, the writes and the lifecycle. The reads (search, context, get, list,
-users) are in :mod:`jiyi._memory_reads`, the shared validation helpers in
-:mod:`jiyi._memory_base`.
+users) are in :mod:`jiyi._memory_reads`, the profile in :mod:`jiyi._memory_profile`, the
+shared validation helpers in :mod:`jiyi._memory_base`.
 """
 
 from __future__ import annotations
@@ -68,6 +68,10 @@ class Memory(MemoryReads, MemoryProfile):
         switch: the users' memory switches (:class:`jiyi.switch.MemorySwitches`): ``off``
             stores nothing new and serves nothing (search, context, list, tasks), ``paused``
             keeps serving but stores nothing; every change is logged.
+
+    ``profile(user_id)`` is the user's structured profile derived from the memories, with
+    ``set_profile`` / ``update_profile`` / ``profile_history`` for the fields a user or
+    operator sets (:mod:`jiyi._memory_profile`, rules in :mod:`jiyi.core.profile`).
     """
 
     tasks: Tasks
