@@ -36,6 +36,11 @@ DONE, GAVE_UP, PAUSED = GoalStatus.COMPLETED, GoalStatus.ABANDONED, GoalStatus.P
         ("Did you finish the marathon?", None),
         ("I never gave up on Spanish", None),
         ("我住在上海", None),
+        # a one-off is not giving up; quitting a habit is reaching the goal
+        ("I'm not going to the gym today", None),
+        ("今天不跑了", None),
+        ("I finally quit smoking", DONE),
+        ("我终于戒掉烟了", DONE),
     ],
 )
 def test_what_a_message_reports(text: str, status: GoalStatus | None) -> None:

@@ -9,10 +9,11 @@ the goal's row with a history line ("goal completed"), and the goal keeps its wo
 How a message changes a goal (:func:`goal_outcome`, then :func:`match_goal`), in order:
 
 1. **What it says.** The whole message must report an outcome of the user's own: done
-   ("我跑完马拉松了", "我考上研究生了", "I finished the marathon", "I passed the CFA"), given
-   up ("不想考研了", "我放弃学日语了", "I gave up on learning Spanish", "I quit piano") or on
-   hold ("考研的事先放一放", "I'm putting the marathon on hold"). A negated report
-   ("还没跑完", "I haven't finished") or a question says nothing.
+   ("我跑完马拉松了", "我考上研究生了", "I finished the marathon", "I passed the CFA", "I quit
+   smoking"), given up ("不想考研了", "我放弃学日语了", "I gave up on learning Spanish", "I quit
+   piano") or on hold ("考研的事先放一放", "I'm putting the marathon on hold"). A negated
+   report ("还没跑完", "I haven't finished"), a question, or a one-off ("I'm not going to
+   the gym today", "今天不跑了") says nothing.
 2. **Which goal.** A content word of the message, outcome words aside, must be a word of
    the goal's slot or value (``goal.考研``, ``goal.main`` = "跑完马拉松",
    ``goal.learn_spanish``): never similarity alone — E5 puts "我放弃学日语了" close to any
@@ -96,6 +97,14 @@ _WEAK_WORDS = frozenset(
     学 学习 考 跑 做 去 练 练习 开始 成为
     """.split()
 )
+# A one-off ("I'm not going to the gym today", "今天不跑了") is not giving a goal up.
+_ONE_OFF = re.compile(
+    r"今天|今晚|明天|这周|本周|这次|这回|\b(?:today|tonight|tomorrow|this (?:morning|evening|"
+    r"afternoon|week|time))\b",
+    I_,
+)
+# Quitting a habit is reaching the goal of quitting it.
+_EN_QUIT_HABIT = re.compile(r"\bquit (?:smoking|drinking|vaping|sugar|caffeine|alcohol)\b", I_)
 _YEAR_END = re.compile(r"年底|年末|end of (?:the |this )?year", I_)
 
 
@@ -105,6 +114,10 @@ def goal_outcome(text: str) -> GoalStatus | None:
     t = text.strip().rstrip("。.!！~～ ")
     if not t or len(t) > 80:
         return None
+    if _ONE_OFF.search(t) and not (_ZH_DONE.search(t) or _EN_DONE.search(t)):
+        return None
+    if _EN_QUIT_HABIT.search(t) and not _NEGATED_EN.search(t):
+        return GoalStatus.COMPLETED
     if re.search(r"[\u4e00-\u9fff]", t):
         if _ZH_PAUSE.search(t):
             return GoalStatus.PAUSED
