@@ -153,3 +153,16 @@ def test_slow_semantic_search_degrades_to_keywords(tmp_path: Path, slow_embedder
         found = mem.search_result("花生", user_id="u1")
         assert found.degraded and any("花生" in h.memory.content for h in found.hits)
         assert mem.context("花生", user_id="u1").degraded
+
+
+def test_a_goal_report_accepted_now_moves_the_goal_when_the_worker_extracts(
+    mem: Memory, queue: SqliteWorkQueue
+) -> None:
+    mem.add("我打算明年考研", user_id="u1")
+    mem.accept("不想考研了", queue=queue, user_id="u1")
+    [before] = mem.profile("u1").goals
+    assert before.status.value == "active"  # nothing is judged before extraction
+    mem.process(claim(queue, mem))
+    [after] = mem.profile("u1").goals
+    assert (after.slot, after.status.value) == ("goal.考研", "abandoned")
+    assert after.text == "用户打算明年考研"  # the report did not come back as a new goal
