@@ -18,7 +18,7 @@ from jiyi.server.errors import error_responses
 from jiyi.server.routes_users import Auth, UserId, _services
 from jiyi.wire import ProfileHistory, ProfilePatch
 
-router = APIRouter(prefix="/v1", tags=["profile"], responses=error_responses(401, 422, 503))
+router = APIRouter(prefix="/v1", tags=["profile"], responses=error_responses(401, 404, 422, 503))
 
 
 @router.get("/users/{user_id:path}/profile", response_model=UserProfile)
