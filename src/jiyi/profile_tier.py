@@ -49,8 +49,8 @@ class ProfileOps:
         """The user's profile: derived from the active memories, overrides winning; empty
         while the memory switch is off (it serves nothing). ``lines_only``: just what a
         context block's profile lines show — no preferences but the diet ones, which keeps
-        a context of a user with many likes fast (300 preferences cost ~40 ms to decode and
-        sort on the 2-core CI machine; a context without them takes ~20 ms)."""
+        a context of a user with many likes fast (measured on a busy 2-core machine, 10k
+        episodes + 300 preferences: context p50 87 ms reading them all, 20 ms without)."""
         if self.switch_of(tenant, user_id) == MemorySwitch.OFF:
             return UserProfile(user_id=user_id)
         scope = Scope(tenant=tenant, user_id=user_id)
