@@ -171,6 +171,10 @@ class AsyncMemory(_Pooled):
     get = _in_thread(Memory.get, _memory)
     list = _in_thread(Memory.list, _memory)
     users = _in_thread(Memory.users, _memory)
+    profile = _in_thread(Memory.profile, _memory)
+    set_profile = _in_thread(Memory.set_profile, _memory)
+    update_profile = _in_thread(Memory.update_profile, _memory)
+    profile_history = _in_thread(Memory.profile_history, _memory)
 
     async def close(self) -> None:
         """Wait for running calls, then release the engine (as :meth:`jiyi.Memory.close`)."""

@@ -200,3 +200,16 @@ def test_wraps_and_closes_an_existing_memory(tmp_path: Path, clock: Any) -> None
             assert len(await m.list(user_id="u1", include_episodes=True)) == 1
 
     asyncio.run(main())
+
+
+def test_the_profile_is_awaited_like_the_rest(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with AsyncMemory(tmp_path / "a.db", embedder=HashingEmbedder()) as mem:
+            await mem.add("我住在上海", user_id="u1")
+            p = await mem.set_profile("u1", "timezone", "Asia/Shanghai")
+            assert p.city is not None and p.timezone is not None
+            assert (await mem.profile("u1")).city == p.city
+            assert [o.field for o in await mem.profile_history("u1")] == ["timezone"]
+            assert (await mem.update_profile("u1", {"timezone": None})).timezone is None
+
+    asyncio.run(run())
