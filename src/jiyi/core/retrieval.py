@@ -39,6 +39,7 @@ from itertools import pairwise
 from pydantic import BaseModel, ConfigDict
 
 from jiyi.core.calibration import Calibration
+from jiyi.core.evidence import spread_sessions
 from jiyi.core.intents import kin_synonyms, query_slots, slot_matches
 from jiyi.core.models import MemoryItem, SearchHit
 from jiyi.core.text import has_cjk, normalize, query_terms, tokenize
@@ -84,6 +85,9 @@ class RetrievalConfig(BaseModel):
     speaker_in_text: bool = False  # a Chinese speaker name counts anywhere in the query
     thread_gap_minutes: float = 0.0  # one-message adds of a session this close are neighbours
     event_gap_minutes: float = 0.0  # …and of any session, at half weight (same event)
+    # Multi-evidence questions (core/evidence.py): off until cross-validation keeps them.
+    session_spread: float = 0.0  # each better hit of the same session costs this much
+    sub_questions: int = 0  # keyword rounds per clause of a multi-clause question (0: off)
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
     min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop
@@ -301,13 +305,13 @@ def fuse(
         total = round(score + cfg.w_neighbor * nb + cfg.w_session * sess, 6)
         ranked.append((-total, mid, nb, sess))
     ranked.sort()
+    extra = {mid: {"neighbor": nb, "session": sess} for _, mid, nb, sess in ranked}
+    order = spread_sessions(
+        [(-neg, mid) for neg, mid, _, _ in ranked], memories, cfg.session_spread
+    )
     return [
-        SearchHit.model_construct(
-            memory=memories[mid],
-            score=-neg,
-            scores=parts[mid] | {"neighbor": nb, "session": sess},
-        )
-        for neg, mid, nb, sess in ranked[:limit]
+        SearchHit.model_construct(memory=memories[mid], score=score, scores=parts[mid] | extra[mid])
+        for score, mid in order[:limit]
     ]
 
 

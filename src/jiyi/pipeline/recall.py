@@ -17,6 +17,7 @@ from datetime import datetime, tzinfo
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.context import assemble_context
+from jiyi.core.evidence import SUB_QUESTION_POOL, merge_keyword_rounds, split_clauses
 from jiyi.core.lifecycle import LifecycleConfig, is_safety, relevance
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, SearchHit
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
@@ -81,6 +82,10 @@ def recall(
     if cfg.use_keyword:
         terms = plan.terms + [e.lower() for e in plan.exact if e.lower() not in plan.terms]
         keyword = dict(store.keyword_search(scope, terms, flt, cfg.pool))
+        if cfg.sub_questions > 0:
+            keyword = merge_keyword_rounds(
+                keyword, sub_question_rounds(store, scope, query, now, flt, cfg)
+            )
         # Materialise the keyword hits while the query embedding is still running.
         fetch(list(keyword))
     if future is not None and budget is not None:
@@ -97,6 +102,24 @@ def recall(
         return Recalled(hits, degraded)
     hits = decayed(fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal), now, life)
     return Recalled(hits[:top_k], degraded)
+
+
+def sub_question_rounds(
+    store: MemoryStore,
+    scope: Scope,
+    query: str,
+    now: datetime,
+    flt: SearchFilter,
+    cfg: RetrievalConfig,
+) -> list[dict[str, float]]:
+    """One bounded keyword search per clause of a multi-clause question (none for a
+    one-clause question): at most ``cfg.sub_questions`` rounds of ``SUB_QUESTION_POOL``."""
+    rounds = []
+    for clause in split_clauses(query, max_clauses=cfg.sub_questions):
+        terms = plan_query(clause, now, cfg).terms
+        if terms:
+            rounds.append(dict(store.keyword_search(scope, terms, flt, SUB_QUESTION_POOL)))
+    return rounds
 
 
 def decayed(hits: list[SearchHit], now: datetime, life: LifecycleConfig) -> list[SearchHit]:
