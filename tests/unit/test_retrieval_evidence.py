@@ -9,7 +9,12 @@ from pathlib import Path
 from jiyi import Memory
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration
-from jiyi.core.evidence import merge_keyword_rounds, split_clauses, spread_sessions
+from jiyi.core.evidence import (
+    asks_for_several,
+    merge_keyword_rounds,
+    split_clauses,
+    spread_sessions,
+)
 from jiyi.core.models import MemoryItem, MemoryKind
 from jiyi.core.retrieval import PRESETS, fuse, plan_query
 from jiyi.embedders import HashingEmbedder
@@ -70,13 +75,35 @@ def test_memories_without_a_session_are_never_spread() -> None:
 def test_fusion_spreads_its_top_over_sessions_when_asked() -> None:
     items = {m: _item(m, m[0]) for m in ("a1", "a2", "a3", "b1")}
     keyword = {"a1": 10.0, "a2": 9.0, "a3": 8.5, "b1": 8.0}
-    plan = plan_query("what did she do", NOW)
+    plan = plan_query("What books has she read?", NOW)
     cfg = PRESETS["keyword_only"]
     plain = fuse(plan, {}, keyword, items, now=NOW, cfg=cfg, cal=CAL, limit=2)
     assert [h.memory.id for h in plain] == ["a1", "a2"]
     spread = cfg.model_copy(update={"session_spread": 0.2})
     hits = fuse(plan, {}, keyword, items, now=NOW, cfg=spread, cal=CAL, limit=2)
     assert [h.memory.id for h in hits] == ["a1", "b1"]
+    # A question with one answer keeps its best session's turns together (single-hop
+    # evidence is often a question turn and the reply next to it)…
+    one = plan_query("What did she read last week?", NOW)
+    hits = fuse(one, {}, keyword, items, now=NOW, cfg=spread, cal=CAL, limit=2)
+    assert [h.memory.id for h in hits] == ["a1", "a2"]
+    # …unless every question is to be spread.
+    always = spread.model_copy(update={"spread_lists_only": False})
+    hits = fuse(one, {}, keyword, items, now=NOW, cfg=always, cal=CAL, limit=2)
+    assert [h.memory.id for h in hits] == ["a1", "b1"]
+
+
+def test_questions_that_ask_for_several_things_are_recognised() -> None:
+    several = [
+        "What activities does Melanie partake in?",
+        "Which cities has Jon visited?",
+        "How many times has Melanie gone to the beach?",
+        "宋雅静通过哪两项关键行动帮父母融入",
+        "我这个月去了几次健身房",
+    ]
+    one = ["What is Caroline's identity?", "What does Melanie do to destress?", "我住在哪里"]
+    assert all(asks_for_several(q) for q in several)
+    assert not any(asks_for_several(q) for q in one)
 
 
 def test_clause_rounds_are_rescaled_to_the_question_best() -> None:
@@ -117,4 +144,4 @@ def test_the_second_clause_finds_its_own_evidence(tmp_path: Path) -> None:
 
 def test_the_defaults_keep_both_off_until_cross_validation_keeps_them() -> None:
     b = PRESETS["balanced"]
-    assert b.session_spread == 0.0 and b.sub_questions == 0
+    assert b.session_spread == 0.0 and b.sub_questions == 0 and b.spread_lists_only

@@ -38,6 +38,22 @@ SUB_QUESTION_POOL = 20
 MIN_CLAUSE_CHARS = 4  # shorter pieces ("并", "and so") carry no question of their own
 
 
+# Questions that ask for several things: a plural after what/which ("What books has …",
+# "Which cities …"), a count, "both"; 哪些/几次/分别…. Only these are spread over sessions:
+# spreading every question cost single-hop questions more than it gave (bench/README.md).
+_SEVERAL = re.compile(
+    r"\b(?:what|which)\s+(?:\w+\s+)?(?!(?:is|was|has|does)\b)[a-z]+s\b"
+    r"|\bhow (?:many|often)\b|\bboth\b|\bways\b"
+    r"|哪些|几次|多少次|哪几|哪两|哪三|分别|都有|各自|几个|几项",
+    re.IGNORECASE,
+)
+
+
+def asks_for_several(text: str) -> bool:
+    """Does the question ask for a list or a count (evidence from several places)?"""
+    return _SEVERAL.search(text) is not None
+
+
 def split_clauses(text: str, *, max_clauses: int = 3) -> list[str]:
     """The clauses of a question that asks about more than one thing, longest first; an
     empty list when it has only one (nothing to decompose).

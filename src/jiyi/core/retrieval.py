@@ -39,7 +39,7 @@ from itertools import pairwise
 from pydantic import BaseModel, ConfigDict
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.evidence import spread_sessions
+from jiyi.core.evidence import asks_for_several, spread_sessions
 from jiyi.core.intents import kin_synonyms, query_slots, slot_matches
 from jiyi.core.models import MemoryItem, SearchHit
 from jiyi.core.text import has_cjk, normalize, query_terms, tokenize
@@ -87,6 +87,7 @@ class RetrievalConfig(BaseModel):
     event_gap_minutes: float = 0.0  # …and of any session, at half weight (same event)
     # Multi-evidence questions (core/evidence.py): off until cross-validation keeps them.
     session_spread: float = 0.0  # each better hit of the same session costs this much
+    spread_lists_only: bool = True  # …only for questions that ask for several things
     sub_questions: int = 0  # keyword rounds per clause of a multi-clause question (0: off)
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
@@ -150,6 +151,7 @@ class QueryPlan:
     exact: list[str]
     window: TimeWindow | None
     slots: tuple[str, ...] = ()  # slot prefixes the query asks about
+    several: bool = False  # asks for a list or a count (evidence from several sessions)
 
 
 def plan_query(text: str, now: datetime, cfg: RetrievalConfig | None = None) -> QueryPlan:
@@ -173,6 +175,7 @@ def plan_query(text: str, now: datetime, cfg: RetrievalConfig | None = None) -> 
         exact=list(dict.fromkeys(exact)),
         window=find_query_window(text, now) if cfg.time_ranges else find_time_window(text, now),
         slots=query_slots(text),
+        several=asks_for_several(text),
     )
 
 
@@ -306,9 +309,8 @@ def fuse(
         ranked.append((-total, mid, nb, sess))
     ranked.sort()
     extra = {mid: {"neighbor": nb, "session": sess} for _, mid, nb, sess in ranked}
-    order = spread_sessions(
-        [(-neg, mid) for neg, mid, _, _ in ranked], memories, cfg.session_spread
-    )
+    spread = cfg.session_spread if plan.several or not cfg.spread_lists_only else 0.0
+    order = spread_sessions([(-neg, mid) for neg, mid, _, _ in ranked], memories, spread)
     return [
         SearchHit.model_construct(memory=memories[mid], score=score, scores=parts[mid] | extra[mid])
         for score, mid in order[:limit]
