@@ -65,6 +65,21 @@ def _with(on: set[str], **extra: Any) -> RetrievalConfig:
 
 
 ALL = set(CHANGES)
+# Mechanisms for questions that need several pieces of evidence, judged against ``kept``
+# (the defaults) by the same two folds: ``cross_validation.multi_evidence`` in the JSON.
+MULTI: dict[str, dict[str, Any]] = {
+    # Every question spread over sessions (lowered single-hop questions), then only those
+    # that ask for several things.
+    "spread.03": {"session_spread": 0.03, "spread_lists_only": False},
+    "spread.06": {"session_spread": 0.06, "spread_lists_only": False},
+    "lists.1": {"session_spread": 0.1},
+    "lists.2": {"session_spread": 0.2},
+    "subq": {"sub_questions": 3},
+    # Session-level evidence (turns of sessions holding several strong hits), already a
+    # weight of the fusion, off since it was introduced.
+    "session.1": {"w_session": 0.1},
+    "session.1+subq": {"w_session": 0.1, "sub_questions": 3},
+}
 KEPT = {"ranges", "dates_as_time", "kin", "text_dates"}
 VARIANTS: dict[str, RetrievalConfig] = {
     "before": _with(set()),
@@ -77,6 +92,8 @@ VARIANTS: dict[str, RetrievalConfig] = {
     "all+pool.2/sem.4": _with(ALL, w_semantic=0.4, w_semantic_pool=0.2),
     "all+pool.3/sem.3/kw.4": _with(ALL, w_semantic=0.3, w_semantic_pool=0.3, w_keyword=0.4),
     "all+kw.4": _with(ALL, w_keyword=0.4),
+    # Multi-evidence questions (core/evidence.py), each on top of the shipped defaults.
+    **{f"kept+{n}": _with(KEPT, **upd) for n, upd in MULTI.items()},
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0
@@ -134,7 +151,7 @@ def _locomo(
         }
     out["locomo/all"] = {
         **{f"R{k}": loc["all_1_4"][k] for k in ("@1", "@5", "@10", "@25")},
-        **{f"cat{c}@10": loc[f"cat{c}"]["@10"] for c in (1, 2, 3, 4)},
+        **{f"cat{c}@{k}": loc[f"cat{c}"][f"@{k}"] for c in (1, 2, 3, 4) for k in (5, 10)},
     }
 
 
@@ -249,6 +266,43 @@ def cross_validate(results: dict[str, dict[str, Any]], candidates: list[str]) ->
     }
 
 
+def cross_validate_multi(results: dict[str, dict[str, Any]], base: str = "kept") -> dict[str, Any]:
+    """The multi-evidence variants against ``base``, fold by fold: on the tuning halves,
+    the variants that help or are neutral on both (> NEUTRAL) and, of those, the best by
+    LoCoMo R@10 + LifeBench R@5; its held-out numbers against ``base``'s. A variant ships
+    only if both folds choose it and it does not lower DuLeMon or any R@1 overall."""
+    names = [f"{base}+{n}" for n in MULTI if f"{base}+{n}" in results]
+    folds = []
+    for tuning, held in FOLDS:
+        ok = [
+            n
+            for n in names
+            if all(results[n][h][HALVES[h]] - results[base][h][HALVES[h]] > NEUTRAL for h in tuning)
+        ]
+        best = max(ok, key=lambda n: _objective(results[n], *tuning), default=None)
+        folds.append(
+            {
+                "tuned_on": list(tuning),
+                "passed": ok,
+                "chosen": best,
+                "held_out": {h: results[best][h] for h in held} if best else None,
+                "held_out_base": {h: results[base][h] for h in held},
+            }
+        )
+    return {
+        "base": base,
+        "effects": {
+            n: {
+                h: round(results[n][h][m] - results[base][h][m], 4)
+                for h, m in HALVES.items()
+                if h in results[n]
+            }
+            for n in names
+        },
+        "folds": folds,
+    }
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path("../shared/data"))
@@ -275,8 +329,12 @@ def main() -> int:
     report: dict[str, Any] = {"variants": results}
     if args.cv:
         cands = [n for n in names if n not in BASELINES]
-        report["cross_validation"] = cross_validate(results, cands)
-        print(json.dumps(report["cross_validation"], indent=1))
+        if "before" in results:
+            report["cross_validation"] = cross_validate(results, cands)
+            print(json.dumps(report["cross_validation"], indent=1))
+        if "kept" in results:
+            report["multi_evidence"] = cross_validate_multi(results)
+            print(json.dumps(report["multi_evidence"], indent=1))
     if args.out:
         args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")
     return 0
