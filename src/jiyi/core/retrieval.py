@@ -308,12 +308,18 @@ def fuse(
         total = round(score + cfg.w_neighbor * nb + cfg.w_session * sess, 6)
         ranked.append((-total, mid, nb, sess))
     ranked.sort()
-    extra = {mid: {"neighbor": nb, "session": sess} for _, mid, nb, sess in ranked}
-    spread = cfg.session_spread if plan.several or not cfg.spread_lists_only else 0.0
-    order = spread_sessions([(-neg, mid) for neg, mid, _, _ in ranked], memories, spread)
+    if cfg.session_spread > 0 and (plan.several or not cfg.spread_lists_only):
+        signals = {mid: (nb, sess) for _, mid, nb, sess in ranked}
+        order = [(-neg, mid) for neg, mid, _, _ in ranked]
+        spread_out = spread_sessions(order, memories, cfg.session_spread)
+        ranked = [(-score, mid, signals[mid][0], signals[mid][1]) for score, mid in spread_out]
     return [
-        SearchHit.model_construct(memory=memories[mid], score=score, scores=parts[mid] | extra[mid])
-        for score, mid in order[:limit]
+        SearchHit.model_construct(
+            memory=memories[mid],
+            score=-neg,
+            scores=parts[mid] | {"neighbor": nb, "session": sess},
+        )
+        for neg, mid, nb, sess in ranked[:limit]
     ]
 
 
