@@ -60,6 +60,9 @@ QUERIES = [
     "最近在忙什么 Python project",
     "和妈妈去杭州",
     "钢琴课安排",
+    # Questions of two clauses: the only ones an opt-in sub-question round searches again.
+    "和张医生聊了体检报告之后，又去了哪里",
+    "what did Tom say after the birthday party",
 ]
 
 
@@ -80,7 +83,15 @@ def main() -> int:
         default=None,
         help="keep the store here and reuse it on the next run (skips ingest)",
     )
+    ap.add_argument(
+        "--flags",
+        default="",
+        help="also time the balanced preset with these settings (session_spread=0.06,"
+        "sub_questions=3), interleaved query by query with the default path",
+    )
     args = ap.parse_args()
+    pairs = (f.split("=") for f in args.flags.split(",") if f)
+    flags = {k: int(v) if v.isdigit() else float(v) for k, v in pairs}
     rng = random.Random(7)
     console = Console()
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,7 +125,12 @@ def main() -> int:
             embedder=mem.embedder,
             config=MemoryConfig(retrieval=PRESETS["dense_only"]),
         )
-        search_ms, embed_ms, dense_ms = [], [], []
+        flagged = Memory(
+            store=mem.store,
+            embedder=mem.embedder,
+            config=MemoryConfig(retrieval=PRESETS["balanced"].model_copy(update=flags)),
+        )
+        search_ms, embed_ms, dense_ms, flag_ms = [], [], [], []
         for n, q in enumerate(queries):
             q = f"{q} {n}"  # distinct text: no query-embedding cache hits
             t = time.perf_counter()
@@ -127,6 +143,10 @@ def main() -> int:
             t = time.perf_counter()
             dense.search(f"{q}!", user_id="bench", top_k=10)
             dense_ms.append((time.perf_counter() - t) * 1000)
+            if flags:
+                t = time.perf_counter()
+                flagged.search(f"{q}?", user_id="bench", top_k=10)
+                flag_ms.append((time.perf_counter() - t) * 1000)
         mem.close()
 
     def pct(v: list[float], p: float) -> float:
@@ -151,6 +171,15 @@ def main() -> int:
         ),
         "ratio_to_dense_only_p95": round(pct(search_ms, 0.95) / pct(dense_ms, 0.95), 2),
         "target_search_ms_p95": 25.0,
+        **(
+            {
+                "flags": flags,
+                "flagged_ms_p50": round(statistics.median(flag_ms), 2),
+                "flagged_ms_p95": round(pct(flag_ms, 0.95), 2),
+            }
+            if flags
+            else {}
+        ),
         "embedder_threads": args.threads,
     }
     table = Table(title=f"jiyi search latency, {args.memories:,} memories in one user scope")
@@ -165,6 +194,12 @@ def main() -> int:
         str(result["dense_only_ms_p50"]),
         str(result["dense_only_ms_p95"]),
     )
+    if flags:
+        table.add_row(
+            f"search with {args.flags} (same run)",
+            str(result["flagged_ms_p50"]),
+            str(result["flagged_ms_p95"]),
+        )
     table.add_row(
         "query embedding alone",
         str(result["query_embedding_ms_p50"]),
