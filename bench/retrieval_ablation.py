@@ -71,7 +71,7 @@ MULTI: dict[str, dict[str, Any]] = {
     # Every question spread over sessions (lowered single-hop questions), then only those
     # that ask for several things.
     "spread.03": {"session_spread": 0.03, "spread_lists_only": False},
-    "spread.06": {"session_spread": 0.06, "spread_lists_only": False},
+    "lists.05": {"session_spread": 0.05},
     "lists.1": {"session_spread": 0.1},
     "lists.2": {"session_spread": 0.2},
     "subq": {"sub_questions": 3},
