@@ -20,7 +20,9 @@ NOW = datetime(2026, 10, 10, tzinfo=UTC)
 
 def slots(text: str) -> dict[str, str | None]:
     out = RuleExtractor().extract([Message(role="user", content=text, timestamp=NOW)], now=NOW)
-    return {c.topic or "": c.value for c in out.candidates}
+    # a memory that holds several slots (在便利商店当店长: employer and role) counts for each
+    parts = {t: v for c in out.candidates for t, v in c.metadata.get("parts", {}).items()}
+    return parts | {c.topic or "": c.value for c in out.candidates}
 
 
 # (fact, correction, slot both land in, new value)

@@ -131,6 +131,10 @@ def _retires(said: Candidate, stored: Candidate, slots: list[str]) -> bool:
         if said.value is not None and stored.value is not None:
             return not same_value(said.value, stored.value)
         return said.content != stored.content
+    held, holds = stored.metadata.get("parts") or {}, said.metadata.get("parts") or {}
+    if said.topic in held or stored.topic in holds:  # one memory, several slots (fold_parts)
+        part = held.get(said.topic)
+        return part is None or not same_value(part, said.value)
     if said.topic in slots:
         return False
     if _sibling(said) == stored.topic:

@@ -14,6 +14,7 @@ from datetime import datetime
 from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration
 from jiyi.core.extraction.lexicon import DRINKS
+from jiyi.core.extraction.merge import PARTS
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.goals import goal_target
 from jiyi.core.ids import new_id
@@ -51,11 +52,18 @@ def _active_in_slot(
     return [m for m in stored + batch if m.status == Status.ACTIVE and m.kind != MemoryKind.EPISODE]
 
 
+_ALLERGY_SAID = re.compile(r"(?:对)?(.+?)过敏", re.IGNORECASE)
+
+
 def _sibling_slot(c: Candidate) -> str | None:
     """For a keyed slot (the object is the last segment and the value a polarity:
     ``health.allergy.almond`` = yes), the slot of the object ``c.replaces`` names."""
     if not c.topic or not c.replaces or c.value not in KEYED_VALUES or "." not in c.topic:
         return None
+    if said := _ALLERGY_SAID.fullmatch(c.replaces.strip()):
+        # 不是牛奶过敏，只是乳糖不耐受: the phrase taken back names its own slot
+        obj = normalize_object(said.group(1))
+        return f"health.allergy.{obj}" if obj else None
     obj = normalize_object(c.replaces)
     return f"{c.topic.rsplit('.', 1)[0]}.{obj}" if obj else None
 
@@ -155,10 +163,42 @@ def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate |
     return c.model_copy(update=update)
 
 
+def _family_topics(topic: str) -> list[str]:
+    """The slots that may be stored together with ``topic`` in one memory (merge.fold_parts)."""
+    if topic in ("work.employer", "work.role"):
+        return ["work.employer", "work.role"]
+    head = topic.rpartition(".")[0]
+    if topic.startswith("diet.") and head.count(".") == 1:
+        return [f"{head}.{a}" for a in ("type", "sugar", "milk", "ice", "size", "temperature")]
+    return []
+
+
+def _parts_slot(
+    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
+    """Active memories that hold ``c.topic`` as a part (在美团做骑手 holds the role 骑手), or —
+    when ``c`` itself holds parts — memories of those slots. Either way the same slot."""
+    if not c.topic:
+        return []
+    found: list[MemoryItem] = []
+    for topic in _family_topics(c.topic):
+        if topic == c.topic:
+            continue
+        for m in _active_in_slot(topic, scope, store, pending):
+            if c.topic in (m.metadata.get(PARTS) or {}) or topic in (c.metadata.get(PARTS) or {}):
+                found.append(m)
+    return found
+
+
 def _decision(
     c: Candidate, vec: Vector, scope: Scope, store: MemoryStore, pending: Pending, cal: Calibration
 ) -> Decision:
     same = _active_in_slot(c.topic, scope, store, pending) if c.topic else []
+    if not same and (held := _parts_slot(c, scope, store, pending)):
+        part = (held[0].metadata.get(PARTS) or {}).get(c.topic)
+        if part is not None and same_value(part, c.value):
+            return Decision(Action.NOOP, c, held[0])  # said again: refresh the whole memory
+        same = held  # another value of the slot (or of a slot the candidate now holds)
     sibling = _sibling_slot(c)
     replaced = _active_in_slot(sibling, scope, store, pending) if sibling else []
     replaced = replaced or _drink_family(c, scope, store, pending)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Hit
+from jiyi.core.extraction.zh_common import third_person_zh
 from jiyi.core.models import Candidate
 from jiyi.core.slots import same_value
 from jiyi.core.text import to_simplified, to_traditional
 
-__all__ = ["add_hit", "fold_apposition", "in_script", "script_of"]
+__all__ = ["PARTS", "add_hit", "fold_apposition", "fold_parts", "in_script", "script_of"]
 
 # A clause that names the user (or their family).
 _SELF = re.compile(r"^(?:我|咱|i\b|i'm|i've|my\b|we\b|our\b)", re.IGNORECASE)
@@ -66,6 +67,64 @@ def fold_apposition(found: dict[str, Candidate]) -> None:
             )
             other.quote = f"{named.quote}, {other.quote}"
             del found[topic]
+
+
+# Slots that one Chinese statement fills together and a user takes as one thing: 在长庚医院
+# 当护理师 (employer and role), 燕麦拿铁不加糖 (a drink and how it is taken). Stored as one
+# memory whose ``metadata[PARTS]`` keeps the other slots' values, so reconciliation still finds
+# them (pipeline/decide.py).
+PARTS = "parts"
+_FAMILIES = (re.compile(r"^work\.(?:employer|role)$"), re.compile(r"^diet\.[^.]+\.[^.]+$"))
+
+
+def _family(topic: str) -> str | None:
+    if _FAMILIES[0].match(topic):
+        return "work"
+    return topic.rsplit(".", 1)[0] if _FAMILIES[1].match(topic) else None
+
+
+def fold_parts(found: dict[str, Candidate]) -> None:
+    """One memory per slot family per Chinese message (see :data:`PARTS`); the first slot
+    said is the memory's own, a drink's type first when one was said."""
+    groups: dict[str, list[str]] = {}
+    for topic, cand in found.items():
+        if (
+            (fam := _family(topic))
+            and cand.metadata.get("lang") == "zh"
+            and cand.value
+            and not cand.value.startswith("not ")  # 离开超商了，在做房仲: a change, two slots
+        ):
+            groups.setdefault(fam, []).append(topic)
+    for topics in groups.values():
+        if len(topics) < 2:
+            continue
+        topics.sort(key=lambda t: not t.endswith(".type"))
+        head = found[topics[0]]
+        for topic in topics[1:]:
+            part = found.pop(topic)
+            head.metadata[PARTS] = {**head.metadata.get(PARTS, {}), topic: part.value}
+            if head.quote and part.quote and head.quote == part.quote:
+                # one clause said it all: 用户在长庚医院当护理师, not two templates
+                head.content = _said(head.quote) or head.content
+            elif part.content not in head.content:
+                head.content = _join(head.content, _after_shared(head.content, part.content), "zh")
+                head.quote = _join(head.quote or "", part.quote or "", "zh")
+            head.importance = max(head.importance, part.importance)
+            head.is_correction = head.is_correction or part.is_correction
+            head.replaces = head.replaces or part.replaces
+
+
+def _said(quote: str) -> str | None:
+    said = third_person_zh(quote)
+    return said if said.startswith("用户") else None
+
+
+def _after_shared(first: str, more: str) -> str:
+    """用户喝咖啡只喝燕麦拿铁 + 用户喝咖啡不加糖 → 不加糖: the subject and verb said once."""
+    n = 0
+    while n < min(len(first), len(more)) and first[n] == more[n]:
+        n += 1
+    return more[n:] if n > 2 and len(more) - n >= 2 else more
 
 
 def _join(first: str, more: str, lang: str) -> str:

@@ -28,7 +28,13 @@ from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import WRONG as _WRONG
 from jiyi.core.extraction.markers import prepare as _prepare
-from jiyi.core.extraction.merge import add_hit, fold_apposition, in_script, script_of
+from jiyi.core.extraction.merge import (
+    add_hit,
+    fold_apposition,
+    fold_parts,
+    in_script,
+    script_of,
+)
 from jiyi.core.extraction.segment import (
     is_chitchat,
     is_passive,
@@ -161,6 +167,19 @@ def _moved_to(clause: str, lang: str) -> Hit | None:
     return None
 
 
+def parallel_value(old: str, new: str) -> str:
+    """What differs in a contrast: 对海鲜过敏 against 是对尘螨过敏 → 海鲜 (不是A，是B says A and
+    B in the same frame, so the shared head and tail are the frame, not the value)."""
+    new = re.sub(r"^我?(?:只|而|其实|应该)?是?", "", new)
+    head = 0
+    while head < min(len(old), len(new)) - 1 and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head - 1 and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return old[head : len(old) - tail] or old
+
+
 def _fold_relative_about(found: dict[str, Candidate], lang: str) -> None:
     """One memory per relative per message: "My husband left IBM, he's at Oracle now" is the
     employer, told with what led to it, not also a vague "about" memory of the husband."""
@@ -235,6 +254,7 @@ class RuleExtractor:
         correcting = False
         pending: str | None = None
         strong = False
+        frame = ""  # what a clause said before the value it took back (我老家 | 不是成都)
         spoken = 0  # clauses with content so far
         other = hypothetical = False
         clauses = split_clauses(text)
@@ -296,6 +316,12 @@ class RuleExtractor:
             if hypothetical or _DOUBT.search(clause):
                 continue
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
+            contrast = re.match(r"^(?:只|而|其实|应该)?是(?=.{2})", clause) if pending else None
+            if not hits and contrast and frame:  # 我老家不是成都，是绵阳: 我老家 + 是绵阳
+                hits = match_zh(frame + clause, ctx)
+            if not hits and contrast:  # 不是牛奶过敏，只是乳糖不耐受: 是 + what the user has
+                hits = match_zh("我" + clause[contrast.end() :], ctx)
+            frame = ""
             if not hits and (re.search(r"[A-Za-z]", clause) or not has_cjk(clause)):
                 lang, hits = "en", match_en(clause, ctx)
             first = not found and spoken_before == 0  # "其实是1990年": the value is all it says
@@ -320,10 +346,15 @@ class RuleExtractor:
                 cand = _candidate(
                     hit, raw, clause, lang, msg, observed, correcting or hit.correction
                 )
-                cand.replaces = replaces or pending
+                cand.replaces = replaces or (pending and parallel_value(pending, clause))
                 cand.is_correction = cand.is_correction or bool(pending)
                 add_hit(found, hit, cand, clause, raw, lang)
+            if not hits and replaces:
+                # 原来我不是对海鲜过敏，是对尘螨过敏: the clause said only what was wrong; the
+                # right value comes next
+                pending, correcting, frame = replaces, True, clause
         fold_apposition(found)
+        fold_parts(found)
         _fold_relative_about(found, lang="zh" if has_cjk(text) else "en")
         if trad:
             for cand in found.values():

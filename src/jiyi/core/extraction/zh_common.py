@@ -178,6 +178,10 @@ def normalise_zh(clause: str) -> str:
         rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})都(?=是|在)", "我", clause
     )  # 我和老公都是做IT的
     clause = re.sub(r"^我(?:们)?是(?=在|从)", "我", clause)  # 我是在腾讯上班 = 我在腾讯上班
+    # Taiwan Mandarin marks a fact with 有 + verb: 我有養一隻鸚鵡 = 我养了一只鹦鹉, 我有在学日语
+    clause = re.sub(
+        r"^(我(?:们)?(?:家)?)有(?=养|在|去|学|练|做|打|吃|喝|上|跑|固定)", r"\1", clause
+    )
     # 我儿子读的是四年级 / 我画的是油画: the cleft says the same as 读四年级 / 画油画
     clause = re.sub(
         r"^(?P<s>[^，,的]{1,6}?)(?P<v>读|上|念|学|做|当|干|养|画|玩|打|弹|练|开|考)的(?:其实|应该)?是(?=.)",

