@@ -94,6 +94,33 @@ def test_one_statement_of_employer_and_role_is_one_memory() -> None:
     assert drink.metadata["parts"]
 
 
+def test_a_department_names_the_major_beside_the_school() -> None:
+    (school,) = extract("我在交大读机械系")  # one education memory, the major folded in
+    assert (school.topic, school.value) == ("education.school", "交大")
+
+
+def test_remote_work_is_a_work_mode_and_what_need_not_be_done_is_no_habit() -> None:
+    assert kinds("我是全职在家办公，基本不用出门") == [("fact", "work")]
+
+
+def test_a_bare_age_in_a_self_introduction_is_the_users() -> None:
+    assert ("fact", "identity") in kinds("31岁，做会计的")
+
+
+def test_a_birth_year_and_its_zodiac_are_one_memory() -> None:
+    (year,) = extract("我是88年的，属龙")
+    assert (year.topic, year.value, year.metadata["parts"]) == (
+        "identity.birth_year",
+        "1988",
+        {"identity.zodiac": "龙"},
+    )
+
+
+def test_leaving_a_job_opens_the_employer_for_the_next_clause() -> None:
+    (job,) = extract("我辞职了，现在在华润")
+    assert (job.topic, job.value) == ("work.employer", "华润")
+
+
 # ------------------------------------------------------------------ on stored memories
 
 
@@ -142,3 +169,14 @@ def test_a_pastime_given_up_retires_the_like(shared_real_mem, module_clock) -> N
     assert "用户喜欢打网球" not in now, now
     assert any("钓鱼" in c for c in now)
     assert any("护士" in c for c in now) and any("花生" in c for c in now)
+
+
+def test_a_switch_of_drink_retires_the_order_of_the_old_type(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
+    _seed(shared_real_mem, module_clock, "drink")
+    shared_real_mem.add("我的摩卡要换成脱脂奶", user_id="drink")
+    module_clock.advance(days=3)
+    shared_real_mem.add("最近改喝美式了，什么都不加", user_id="drink")
+    now = _active(shared_real_mem, "drink")
+    assert not any("摩卡" in c for c in now), now
+    assert any("美式" in c for c in now)
+    assert sum("南宁" in c or "花生" in c or "球球" in c or "网球" in c for c in now) == 4

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration
-from jiyi.core.extraction.lexicon import DRINKS
+from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.merge import PARTS
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.goals import goal_target
@@ -92,13 +92,31 @@ def _drink_family(
         for m in store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
         if m.topic and m.topic.startswith("pref.") and m.value == "like"
     ]
-    return [
+    # 点拿铁要换燕麦奶 → 改喝冷萃了: an order told by the type it was for goes with that type
+    orders = [
+        m
+        for topic in _family_topics(c.topic or "")
+        if topic != c.topic
+        for m in _active_in_slot(topic, scope, store, pending)
+        if _names_another_type(m.quote or m.content, parts[1], c.value or "")
+    ]
+    return orders + [
         m
         for m in liked
         if m.status == Status.ACTIVE
         and DRINKS.get((m.topic or ".").split(".", 1)[1].replace("_", " "), ("", False))[0]
         == parts[1]
     ]
+
+
+def _names_another_type(text: str, category: str, now: str) -> bool:
+    """Does ``text`` name a type of ``category`` (拿铁 for coffee) other than ``now``?"""
+    for m in DRINK_RE.finditer(text):
+        word = m.group(0).lower()
+        cat, is_type = DRINKS[word]
+        if is_type and cat == category and word not in now.lower():
+            return True
+    return False
 
 
 # Drinks that say there is no milk in them: milk added later contradicts them.
@@ -165,8 +183,9 @@ def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate |
 
 def _family_topics(topic: str) -> list[str]:
     """The slots that may be stored together with ``topic`` in one memory (merge.fold_parts)."""
-    if topic in ("work.employer", "work.role"):
-        return ["work.employer", "work.role"]
+    for family in (("work.employer", "work.role"), ("identity.birth_year", "identity.zodiac")):
+        if topic in family:
+            return list(family)
     head = topic.rpartition(".")[0]
     if topic.startswith("diet.") and head.count(".") == 1:
         return [f"{head}.{a}" for a in ("type", "sugar", "milk", "ice", "size", "temperature")]

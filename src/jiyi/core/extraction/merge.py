@@ -74,12 +74,18 @@ def fold_apposition(found: dict[str, Candidate]) -> None:
 # memory whose ``metadata[PARTS]`` keeps the other slots' values, so reconciliation still finds
 # them (pipeline/decide.py).
 PARTS = "parts"
-_FAMILIES = (re.compile(r"^work\.(?:employer|role)$"), re.compile(r"^diet\.[^.]+\.[^.]+$"))
+_FAMILIES = (
+    re.compile(r"^work\.(?:employer|role)$"),
+    re.compile(r"^diet\.[^.]+\.[^.]+$"),
+    re.compile(r"^identity\.(?:birth_year|zodiac)$"),  # 95年的，属猪: the year, said twice
+)
 
 
 def _family(topic: str) -> str | None:
     if _FAMILIES[0].match(topic):
         return "work"
+    if _FAMILIES[2].match(topic):
+        return "identity.born"
     return topic.rsplit(".", 1)[0] if _FAMILIES[1].match(topic) else None
 
 
@@ -98,7 +104,7 @@ def fold_parts(found: dict[str, Candidate]) -> None:
     for topics in groups.values():
         if len(topics) < 2:
             continue
-        topics.sort(key=lambda t: not t.endswith(".type"))
+        topics.sort(key=lambda t: not t.endswith((".type", ".birth_year")))
         head = found[topics[0]]
         for topic in topics[1:]:
             part = found.pop(topic)

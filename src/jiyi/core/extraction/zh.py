@@ -81,7 +81,10 @@ _LEAD = re.compile(
     r"(?P<rest>.+)$"
 )
 # A clause that goes on about the user without naming them: 今年31岁 / 是一名护士 / 对虾过敏.
-_ELIDED = re.compile(r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从小在|做|当|现在|目前|平时|一直)")
+_ELIDED = re.compile(
+    r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从小在|做|当|现在|目前|平时|一直)"
+    r"|^[\d一二三四五六七八九十]{1,3}岁$"  # 26岁，UI设计师: an age in a self-introduction
+)
 _CONTINUE = re.compile(
     r"^(?:现在|目前|后来|如今|已经|都|其实|然后|就|改|转|也|开始)*"
     r"(?P<v>(?:在|去|改|转|转去|转行|改行|转岗)?(?:做|当|干|跑|开|送)(?=[\u4e00-\u9fffA-Za-z]{2})|"
@@ -139,6 +142,9 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
     return [Hit(F, slot, "continuation", value=value, content=content, correction=generic)]
 
 
+_JOB_LEFT = re.compile(
+    r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位)|离职|辞职)了?$"
+)
 _RENAME_ONLY = re.compile(r"(?:换|改|起|取)(?:了)?(?:个|一个)?(?:新)?名字")
 
 
@@ -224,6 +230,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
     if not hits:
         hits = _match_rules(clause, ctx, _RULES[len(_FACTS) :])
+    if not hits and _JOB_LEFT.search(clause) and not re.search(r"想|要|打算|准备|吗", clause):
+        ctx.extra["slot"] = "work.employer"  # 我跳槽了，现在在大疆: the employer comes next
     change = bool(CHANGE_RE.search(clause))
     if hits and ctx.extra.get("slot") == open_slot:
         # a slot left open waits only over clauses that say nothing (快递不干了，太累，…)

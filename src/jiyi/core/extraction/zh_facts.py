@@ -247,6 +247,14 @@ def education(c: str, ctx: Context) -> list[Hit]:
             Hit(F, "education.school", "school", value=clean_value(m.group("s"))),
         ]
     m = re.match(
+        rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|念|学|上)(?P<x>[^，,在]{{1,8}}?)系$", c
+    )
+    if m:  # 我在台大读电机系: the school, and the department is the major
+        return [
+            Hit(F, "education.school", "school", value=clean_value(m.group("s"))),
+            Hit(F, "education.major", "major.department", value=clean_value(m.group("x"))),
+        ]
+    m = re.match(
         r"^(?:我)?(?:现在)?在(?P<x>.+?)(?:读书|上学|读大学|读研|读博|念书|读本科|上大学|读高中|(?:读|念|攻读)(?:硕士|"
         r"博士|研究生|研究所|本科|大学|MBA)|"
         r"上高中|读初中|念研究所|读研究生|做博后|交换)",
