@@ -121,6 +121,25 @@ def test_leaving_a_job_opens_the_employer_for_the_next_clause() -> None:
     assert (job.topic, job.value) == ("work.employer", "华润")
 
 
+def test_a_move_from_one_city_to_another_is_a_home_not_an_employer() -> None:
+    (home,) = extract("我前年从西安搬到了厦门")
+    assert (home.topic, home.value) == ("location.home", "厦门")
+    (job,) = extract("我从网易跳槽到了米哈游")
+    assert (job.topic, job.value) == ("work.employer", "米哈游")
+
+
+def test_people_around_the_user_are_not_the_user() -> None:
+    for text in ("我同桌特别爱吃甜食", "我房东养了两只狗", "我教练每天五点起床"):
+        assert extract(text) == [], text
+
+
+def test_a_drink_named_after_only_is_the_type_listed_or_not() -> None:
+    (tea,) = extract("我喝茶只喝单丛茶")
+    assert (tea.topic, tea.value) == ("diet.tea.type", "单丛茶")
+    (listed,) = extract("我喝茶都只喝龙井")
+    assert listed.value == "龙井"
+
+
 # ------------------------------------------------------------------ on stored memories
 
 

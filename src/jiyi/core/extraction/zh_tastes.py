@@ -41,11 +41,14 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
     word = clean_value(
         re.sub(r"^(?:喝|点|要|来)?(?:一杯|一壶|杯|一瓶|一点|点|些|一些)?", "", clean_value(phrase))
     )
+    word = re.sub(r"^(?:咖啡|茶|奶茶)?(?:都|也)?只(?:喝|点|要)", "", word)  # 茶只喝普洱 → 普洱
     for key in sorted(DRINKS, key=len, reverse=True):
         category, is_type = DRINKS[key]
         if is_type and key in word.lower() and len(word) <= len(key) + 4:
             trimmed = re.sub(r"(?<=.)(?:咖啡|茶)$", "", word) if not word.endswith(key) else word
             return category, trimmed if trimmed and key in trimmed.lower() else word
+    if re.fullmatch(r"[\u4e00-\u9fff]{1,3}(?<![奶果花凉])茶", word):
+        return "tea", word  # 岩茶 / 滇红茶: a tea by its last character, listed or not
     return None
 
 

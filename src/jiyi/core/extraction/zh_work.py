@@ -124,9 +124,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
         hits = [Hit(F, "work.role", "role.at", content=f"用户的工作是{role}", value=role)]
         return [_workplace(m.group("x"), False, "employer.role"), *hits]
     m = re.match(
-        r"^(?:我)?(?:已经|刚|刚刚|最近|上个月|去年|现在|今年|其实)*(?:从\S{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|转到|换到|去了|"
+        r"^(?:我)?(?:已经|刚|刚刚|最近|上个月|去年|现在|今年|其实)*(?:从[^\s搬迁]{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|转到|换到|去了|"
         r"进了|到了)"
-        r"(?:到|去|了)?(?P<x>.+)$",
+        r"(?:到|去)?(?:了)?(?P<x>.+)$",
         c,
     )
     if m and (
