@@ -17,6 +17,7 @@ import pytest
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor, parallel_value
 from jiyi.core.models import Candidate, MemoryKind, Message
+from jiyi.core.text import is_traditional, to_simplified
 
 NOW = datetime(2026, 5, 13, 6, 0, tzinfo=UTC)  # a Wednesday
 
@@ -138,6 +139,31 @@ def test_a_drink_named_after_only_is_the_type_listed_or_not() -> None:
     assert (tea.topic, tea.value) == ("diet.tea.type", "单丛茶")
     (listed,) = extract("我喝茶都只喝龙井")
     assert listed.value == "龙井"
+
+
+def test_the_particle_me_stays_simplified() -> None:
+    """zhconv's phrase table turns 么喝 / 么女 into 幺…; after 怎/什/这/那 it is the particle,
+    so a simplified sentence is not taken for traditional (nor stored in that script)."""
+    assert to_simplified("我不怎么喝奶茶") == "我不怎么喝奶茶"
+    assert not is_traditional("那么女儿呢")
+    assert to_simplified("這麼好") == "这么好"
+    (said,) = extract("其实我不怎么玩手游了")
+    assert said.content.startswith("用户")
+
+
+def test_a_time_word_before_the_new_value_is_not_the_verb_go() -> None:
+    said = {c.topic: c.value for c in extract("我已经不在国企了，今年考上了事业编")}
+    assert said["work.role"] == "事业编"
+
+
+def test_a_pastime_one_can_no_longer_do() -> None:
+    (said, _) = extract("足球踢不动了，现在改打台球")
+    assert (said.topic, said.value) == ("pref.足球", "dislike")
+
+
+def test_a_name_said_wrong_is_corrected_by_the_next_clause() -> None:
+    (said,) = extract("我儿子的名字刚才写错了，是浩然")
+    assert (said.topic, said.value, said.is_correction) == ("family.son.name", "浩然", True)
 
 
 # ------------------------------------------------------------------ on stored memories

@@ -42,6 +42,9 @@ STOPWORDS_ZH = frozenset(
 STOPWORDS = STOPWORDS_EN | STOPWORDS_ZH
 
 
+_PARTICLE_ME = re.compile(r"(?<=[什怎这那多要甚咋干])么")
+
+
 def has_cjk(text: str) -> bool:
     """True if the text contains at least one CJK ideograph."""
     return _CJK.search(text) is not None
@@ -68,7 +71,10 @@ def to_simplified(text: str) -> str:
     user's own characters, so 我對花生過敏 and 我对花生过敏 extract and match alike."""
     if not has_cjk(text):
         return text
-    return str(_zhconv().convert(text, "zh-cn"))
+    # zhconv's phrase table reads 么 + 喝/女/子/弟… as 幺 (幺女, 幺喝), so "我不怎么喝拿铁" came
+    # out as 怎幺喝 and was taken for traditional text; after 什/怎/这/那/多/要 it is the particle.
+    guarded = _PARTICLE_ME.sub("\ue000", text)
+    return str(_zhconv().convert(guarded, "zh-cn")).replace("\ue000", "么")
 
 
 def to_traditional(text: str) -> str:

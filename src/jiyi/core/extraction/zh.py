@@ -88,7 +88,7 @@ _ELIDED = re.compile(
 _CONTINUE = re.compile(
     r"^(?:现在|目前|后来|如今|已经|都|其实|然后|就|改|转|也|开始)*"
     r"(?P<v>(?:在|去|改|转|转去|转行|改行|转岗)?(?:做|当|干|跑|开|送)(?=[\u4e00-\u9fffA-Za-z]{2})|"
-    r"而是|是在|是|在|到了|到|去了|去|进了|改成|改为|换成|"
+    r"而是|是在|是|在|到了|到|去了|去|进了|考上了?|考进了?|改成|改为|换成|"
     r"换到|搬到了?|搬去了?|搬回了?|改名叫|改叫|叫|转到|转(?=[\u4e00-\u9fff]{2})|读|学|念|改读|改学)"
     r"(?P<x>[^，,不]{1,12}?)(?:专业)?(?:了|上班|工作|住|啦)?$"
 )
@@ -121,6 +121,8 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
             for h in hits:
                 h.correction = True
             return hits
+    # (我已经不在银行了，)去年考上了公务员: 去年 is when, not the verb 去
+    c = re.sub(r"^(?:去年|今年|前年|上个?月|这个?月|上周|上星期|年初|年底)(?=.{2})", "", c)
     m = _CONTINUE.match(c) if slot else None
     if m and m.group("v") and len(clean_value(m.group("x"))) < 2:
         m = _CONTINUE_PLAIN.match(c)  # 转开发了: 开发 is the value, not 开 + 发
@@ -132,7 +134,12 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
         slot.endswith(".name") and not re.match(r"^(?:现在|改|已经|是)*(?:改名)?叫", c)
     ):
         return []
-    if slot == "work.employer" and _ROLE_VERB.search(m.group("v") or "") and not _is_org_zh(value):
+    verb = m.group("v") or ""
+    if (
+        slot == "work.employer"
+        and (_ROLE_VERB.search(verb) or verb.startswith("考"))
+        and not _is_org_zh(value)
+    ):
         slot = "work.role"  # 我离开超商了，现在在做房仲: the job now, not a company
     template = _TEMPLATES.get(slot)
     if template is None and slot.endswith(".name"):  # 豆豆改名了，现在叫球球
@@ -145,6 +152,11 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
 _JOB_LEFT = re.compile(
     r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位)|离职|辞职)了?$"
 )
+_NAME_WRONG = re.compile(
+    r"^(?P<who>(?:我的?|我家的?)?[\u4e00-\u9fff]{1,3}?)的名字(?:我)?(?:刚才|之前)?"
+    r"(?:打|写|说|记|搞|弄)错了$"
+)
+_NAME_NEXT = re.compile(r"^(?:应该|其实)?(?:是|叫)(?P<v>[^，,]{1,6}?)(?:才对)?$")
 _RENAME_ONLY = re.compile(r"(?:换|改|起|取)(?:了)?(?:个|一个)?(?:新)?名字")
 
 
@@ -178,6 +190,16 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             place,
             clause,
         )
+    if wrong_name := _NAME_WRONG.match(clause):  # 老婆的名字我打错了，(是王芬): the name next
+        ctx.extra["name_of"] = wrong_name.group("who")
+        return []
+    if (named_who := ctx.extra.pop("name_of", None)) and (named_as := _NAME_NEXT.match(clause)):
+        whose = named_who if named_who.startswith("我") else f"我{named_who}"
+        named = _match_rules(f"{whose}叫{named_as.group('v')}", ctx, _FACTS)
+        for h in named:
+            h.correction = True
+        if named:
+            return named
     open_slot = ctx.extra.get("slot")
     hits = new_name(clause, ctx)
     if not hits and _RENAME_ONLY.search(clause):

@@ -356,6 +356,7 @@ _LESS = r"不怎么|很少|不再|没怎么|几乎不|基本不|好久没|不大
 _DROPPED = re.compile(
     rf"^(?:我)?(?:最近|现在|已经|目前|这两年|这几年|后来|如今)*(?:{_LESS})(?P<x>[^，,]{{2,8}}?)了?$"
     rf"|^(?P<y>[^，,我]{{2,6}}?)(?:现在|最近|已经|倒是)?(?:{_LESS})(?:打|玩|去|弹|练|下|踢|画|跳|骑)?了?$"
+    r"|^(?P<z>[^，,我]{2,6}?)(?:现在|已经)?(?:打|跑|玩|踢|爬|骑|游|跳)不动了$"  # 篮球打不动了
 )
 
 
@@ -365,12 +366,15 @@ def dropped(c: str, ctx: Context) -> list[Hit]:
     m = _DROPPED.match(c)
     if not m or re.search(r"吗|什么|哪|你|因为|所以", c):
         return []
-    phrase = m.group("x") or m.group("y")
-    if re.match(r"^(?:吃|喝|睡|说|想|知道|记得|用|去过|见|联系|回)", phrase):
+    phrase = m.group("x") or m.group("y") or m.group("z")
+    if re.match(
+        r"^(?:(?:吃|喝)(?:早|午|晚|夜|宵|东西|水|饭)|睡|说|想|知道|记得|用|去过|见|联系|回)", phrase
+    ):
         return []  # 很少吃早饭 / 好久没联系: a routine or a moment, not a pastime
     o = object_key(phrase)
     if not o:
         return []
     said = f"用户现在很少{clean_value(phrase)}了" if m.group("x") else None
+    said = f"用户{clean_value(phrase)}{m.group(0)[len(phrase) :]}" if m.group("z") else said
     return [Hit(P, f"pref.{o}", "pref.dropped", polarity="dislike", value="dislike",
                 obj=clean_value(phrase), correction=True, content=said)]  # fmt: skip
