@@ -166,6 +166,11 @@ def test_a_name_said_wrong_is_corrected_by_the_next_clause() -> None:
     assert (said.topic, said.value, said.is_correction) == ("family.son.name", "浩然", True)
 
 
+def test_a_drink_type_said_alone_names_its_category() -> None:
+    (said,) = extract("我最近改喝冷萃了")
+    assert (said.topic, said.content) == ("diet.coffee.type", "用户喝咖啡最近改喝冷萃了")
+
+
 # ------------------------------------------------------------------ on stored memories
 
 

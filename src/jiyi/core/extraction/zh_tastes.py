@@ -52,6 +52,9 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
     return None
 
 
+_CATEGORY_NOUN = {"coffee": "咖啡", "tea": "茶"}
+
+
 def drink(c: str, ctx: Context) -> list[Hit]:
     hits: list[Hit] = []
     if re.search(r"今天|今早|刚才|刚刚|昨天|昨晚|这杯|那杯|了一杯|了杯", c):
@@ -67,6 +70,10 @@ def drink(c: str, ctx: Context) -> list[Hit]:
             if ctx.drink_word is None or ctx.drink_word in c
             else f"用户喝{ctx.drink_word}只喝{word}"
         )
+        noun = _CATEGORY_NOUN.get(category)
+        if content is None and noun and noun not in c:
+            # 改喝燕麦拿铁了 is asked about as 咖啡 (我喜欢喝什么咖啡): say the category too
+            content = re.sub(r"^用户", f"用户喝{noun}", third_person_zh(c), count=1)
         hits.append(
             Hit(
                 P,
