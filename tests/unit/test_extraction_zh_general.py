@@ -171,6 +171,16 @@ def test_a_drink_type_said_alone_names_its_category() -> None:
     assert (said.topic, said.content) == ("diet.coffee.type", "用户喝咖啡最近改喝冷萃了")
 
 
+def test_married_told_by_how_long() -> None:
+    (said,) = extract("我跟我爱人结婚十二年了")
+    assert (said.topic, said.value) == ("family.marital", "已婚")
+
+
+def test_a_role_given_up_at_the_same_employer_is_not_an_employer() -> None:
+    said = extract("我在银行已经不做柜员了")
+    assert [(c.topic, c.value) for c in said] == [("work.role", "not 柜员")]
+
+
 # ------------------------------------------------------------------ on stored memories
 
 

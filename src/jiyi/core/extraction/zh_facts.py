@@ -311,6 +311,12 @@ def education(c: str, ctx: Context) -> list[Hit]:
 
 def marital(c: str, ctx: Context) -> list[Hit]:
     """我结婚了 / 我结婚三年了 / 我还是单身 / 我离婚了 / 我嫁给了阿杰."""
+    if re.match(
+        r"^我(?:和|跟)(?:我)?(?:家)?(?:老公|老婆|爱人|丈夫|妻子|先生|太太|媳妇)(?:已经)?"
+        r"结婚(?:有|快|都)?[\d一二两三四五六七八九十几]{1,3}(?:多)?年(?:多)?了?$",
+        c,
+    ):  # 我和老公结婚五年了: married, told by how long
+        return [Hit(F, "family.marital", "marital", value="已婚")]
     m = re.match(r"^我(?:和|跟)(?P<x>[^，,]{1,4}?)(?:已经|刚)?(?P<v>订婚|结婚|领证)了$", c)
     if m and m.group("x") not in ("他", "她"):  # 我和小马订婚了
         status = "订婚" if m.group("v") == "订婚" else "已婚"

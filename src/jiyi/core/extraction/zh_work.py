@@ -115,6 +115,12 @@ def work(c: str, ctx: Context) -> list[Hit]:
     if m and not re.match(r"^(?:找|换|准备|忙|赶|熬|加|做|努力|认真|拼命|好好)", m.group("x")):
         return [_workplace(m.group("x"), bool(m.group("neg")), "employer")]
     m = re.match(rf"^(?:我)?{ADV}在(?P<x>.+?)(?:做|当|担任|负责|干)(?P<y>.{{2,}})$", c)
+    if m and re.search(r"(?:已经|现在|早就|早已|也|都)*(?:不再|不|没有?)$", m.group("x")):
+        # 我在阿里已经不做运营了: the employer stands, the role Y no longer holds
+        role = clean_value(re.sub(r"了$", "", m.group("y")))
+        ctx.extra["slot"] = "work.role"
+        return [Hit(F, "work.role", "role.stopped", value=f"not {role}", correction=True,
+                    content=f"用户不再做{role}")]  # fmt: skip
     if (
         m
         and clean_value(m.group("x")) not in {"家", "家里"}
