@@ -181,6 +181,21 @@ def test_a_role_given_up_at_the_same_employer_is_not_an_employer() -> None:
     assert [(c.topic, c.value) for c in said] == [("work.role", "not 柜员")]
 
 
+def test_a_pupil_of_a_year_of_school_is_in_that_year() -> None:
+    (said,) = extract("我女儿现在是五年级的小学生了")
+    assert (said.topic, said.value) == ("family.daughter.grade", "五年级")
+
+
+def test_a_routine_moved_from_one_day_to_another() -> None:
+    (said,) = extract("书法课从周三换到周六了")
+    assert (said.topic, said.value, said.is_correction) == ("habit.书法", "周六", True)
+
+
+def test_a_taste_one_has_tired_of() -> None:
+    (tired, _) = extract("红茶喝腻了，现在迷上了白茶")
+    assert (tired.topic, tired.value) == ("pref.红茶", "dislike")
+
+
 # ------------------------------------------------------------------ on stored memories
 
 

@@ -182,6 +182,13 @@ def normalise_zh(clause: str) -> str:
     clause = re.sub(
         r"^(我(?:们)?(?:家)?)有(?=养|在|去|学|练|做|打|吃|喝|上|跑|固定)", r"\1", clause
     )
+    # 儿子现在是四年级的小学生了: a pupil of a year of school is in that year
+    clause = re.sub(
+        r"是(?P<g>(?:小学|初中|高中)?[一二三四五六\d]年级|初[一二三]|高[一二三]|大[一二三四])的?"
+        r"(?:小学生|中学生|初中生|高中生|大学生|学生)",
+        r"读\g<g>",
+        clause,
+    )
     # 我儿子读的是四年级 / 我画的是油画: the cleft says the same as 读四年级 / 画油画
     clause = re.sub(
         r"^(?P<s>[^，,的]{1,6}?)(?P<v>读|上|念|学|做|当|干|养|画|玩|打|弹|练|开|考)的(?:其实|应该)?是(?=.)",

@@ -116,6 +116,7 @@ def habit_change(c: str, ctx: Context) -> list[Hit]:
     """我现在改成周二晚上游泳了 / (我不游泳了，)改去健身房了: the routine as it is now."""
     m = re.match(
         rf"^(?:我)?(?:的)?(?P<z>{_ACTIVITY}|健身房|[^，,了]{{2,4}}课)(?:的)?(?:时间)?(?:已经|现在|也)*"
+        rf"(?:从(?:{_WHEN.pattern})+)?"  # 声乐课从周二换到周五了: the old time said too
         rf"(?:改到|改成|改为|换到|挪到|调到|改在|换成|是|在)了?(?P<t>(?:(?:{_WHEN.pattern})[和、]?)+)(?:了|啦)?$",
         c,
     )
