@@ -43,7 +43,7 @@ def test_coffee_context_has_no_assistant_text_pii_line_or_irrelevant_fact(
     # ...the block leaves them out.
     ctx = real_mem.context("帮我推荐一杯咖啡", user_id="ctx-coffee")
     lines = memory_lines(ctx.text)
-    assert lines == ["- 用户喝咖啡不加糖", "- 用户喝咖啡只喝冷萃"]
+    assert lines == ["- 用户喝咖啡只喝冷萃，不加糖"]  # one order, the sugar a part of it
     assert "燕麦拿铁" not in ctx.text and "[手机号]" not in ctx.text
     # The cat is no memory line of a coffee turn; only the profile (who the user is) names it.
     assert not [line for line in lines if "阿橘" in line or "猫" in line]

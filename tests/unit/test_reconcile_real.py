@@ -321,7 +321,7 @@ def test_changed_daily_coffee_retires_the_old_order(shared_real_mem: Memory, mod
     mem, user = shared_real_mem, "lost-coffee-habit"
     say(mem, module_clock, user, "我每天喝美式咖啡")
     say(mem, module_clock, user, "我现在改喝拿铁了")
-    assert [m.content for m in mem.list(user_id=user)] == ["用户现在改喝拿铁了"]
+    assert [m.content for m in mem.list(user_id=user)] == ["用户喝咖啡现在改喝拿铁了"]
 
 
 def test_pet_renamed_with_negated_old_name(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
