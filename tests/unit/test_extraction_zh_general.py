@@ -255,3 +255,11 @@ def test_a_switch_of_drink_retires_the_order_of_the_old_type(shared_real_mem, mo
     assert not any("摩卡" in c for c in now), now
     assert any("美式" in c for c in now)
     assert sum("南宁" in c or "花生" in c or "球球" in c or "网球" in c for c in now) == 4
+
+
+def test_the_profile_reads_a_slot_held_as_a_part(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
+    module_clock.advance(days=1)
+    shared_real_mem.add("我在人民医院当护士", user_id="profile-parts")
+    profile = shared_real_mem.profile("profile-parts")
+    assert profile.employer is not None and profile.employer.value == "人民医院"
+    assert profile.occupation is not None and profile.occupation.value == "护士"

@@ -48,7 +48,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from jiyi.core.models import GoalStatus, MemoryItem, MemoryKind, Origin, Status
-from jiyi.core.slots import normalize_value
+from jiyi.core.slots import PARTS, normalize_value
 
 __all__ = [
     "LIST_FIELDS",
@@ -220,8 +220,19 @@ def _by_slot(memories: Iterable[MemoryItem]) -> list[list[MemoryItem]]:
     return list(groups.values())
 
 
+def _in_slot(slot: str, memories: Sequence[MemoryItem]) -> list[MemoryItem]:
+    """Memories of ``slot``, and those holding it as a part (在腾讯做产品经理: the employer's
+    memory holds the role too), seen as memories of that slot."""
+    out = [m for m in memories if m.topic == slot]
+    for m in memories:
+        part = (m.metadata.get(PARTS) or {}).get(slot)
+        if m.topic != slot and part is not None:
+            out.append(m.model_copy(update={"topic": slot, "value": part}))
+    return out
+
+
 def _single(slot: str, memories: Sequence[MemoryItem]) -> ProfileValue | None:
-    groups = _by_slot(m for m in memories if m.topic == slot)
+    groups = _by_slot(_in_slot(slot, memories))
     return _value(groups[0]) if groups else None
 
 

@@ -20,6 +20,7 @@ from jiyi.core.text import to_simplified
 
 __all__ = [
     "GENERIC_SUBJECTS",
+    "PARTS",
     "compatible",
     "is_timeline_slot",
     "normalize_value",
@@ -31,6 +32,10 @@ __all__ = [
 # that names one (pet.cat.name, family.daughter.age) — never the other way between two
 # specific subjects (a son's name is not a daughter's).
 GENERIC_SUBJECTS = frozenset({"pet", "child", "kid", "family", "relative", "unknown"})
+
+# The metadata key of the other slots one memory holds: 在长庚医院当护理师 is one memory of
+# work.employer with {"work.role": "护理师"} (extraction/merge.fold_parts).
+PARTS = "parts"
 
 # Areas whose slots are timelines: every occurrence is its own memory (a past event said
 # twice with different dates happened twice), so a new value appends instead of superseding.

@@ -14,7 +14,6 @@ from datetime import datetime
 from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
-from jiyi.core.extraction.merge import PARTS
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.goals import goal_target
 from jiyi.core.ids import new_id
@@ -31,7 +30,7 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
 from jiyi.core.reconcile import Decision, reconcile
-from jiyi.core.slots import same_value
+from jiyi.core.slots import PARTS, same_value
 from jiyi.pipeline.dependents import source_episodes
 from jiyi.pipeline.pending import Pending
 

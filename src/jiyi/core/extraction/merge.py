@@ -12,7 +12,7 @@ import re
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.zh_common import third_person_zh
 from jiyi.core.models import Candidate
-from jiyi.core.slots import same_value
+from jiyi.core.slots import PARTS, same_value
 from jiyi.core.text import to_simplified, to_traditional
 
 __all__ = ["PARTS", "add_hit", "fold_apposition", "fold_parts", "in_script", "script_of"]
@@ -73,7 +73,6 @@ def fold_apposition(found: dict[str, Candidate]) -> None:
 # 当护理师 (employer and role), 燕麦拿铁不加糖 (a drink and how it is taken). Stored as one
 # memory whose ``metadata[PARTS]`` keeps the other slots' values, so reconciliation still finds
 # them (pipeline/decide.py).
-PARTS = "parts"
 _FAMILIES = (
     re.compile(r"^work\.(?:employer|role)$"),
     re.compile(r"^diet\.[^.]+\.[^.]+$"),
