@@ -21,6 +21,7 @@ from jiyi.core.text import to_simplified
 __all__ = [
     "GENERIC_SUBJECTS",
     "PARTS",
+    "PART_TEXTS",
     "compatible",
     "is_timeline_slot",
     "normalize_value",
@@ -36,6 +37,12 @@ GENERIC_SUBJECTS = frozenset({"pet", "child", "kid", "family", "relative", "unkn
 # The metadata key of the other slots one memory holds: 在长庚医院当护理师 is one memory of
 # work.employer with {"work.role": "护理师"} (extraction/merge.fold_parts).
 PARTS = "parts"
+# … and what each of its slots said on its own (用户在长庚医院工作, 用户的工作是护理师), so a
+# slot that outlives a change of another (a new job title at the same hospital) keeps a text.
+PART_TEXTS = "part_texts"
+# Heads of a family whose other slots describe them: a new drink takes its old sugar and milk
+# with the old drink, a corrected birth year its zodiac. Employer and role are independent.
+_HEADS = re.compile(r"^(?:diet\.[^.]+\.type|identity\.birth_year)$")
 
 # Areas whose slots are timelines: every occurrence is its own memory (a past event said
 # twice with different dates happened twice), so a new value appends instead of superseding.
@@ -110,3 +117,19 @@ def compatible(a: str, b: str) -> bool:
         x == y or x in GENERIC_SUBJECTS or y in GENERIC_SUBJECTS
         for x, y in zip(pa, pb, strict=True)
     )
+
+
+def remainder(
+    held: dict[str, str], texts: dict[str, str], replaced_by: set[str]
+) -> list[tuple[str, str, str]]:
+    """What a memory holding the slots ``held`` (slot → value) still says once a new memory
+    holding ``replaced_by`` supersedes it: (slot, value, text) for every slot the new one does
+    not hold, unless the new one is the family's head (its other slots went with the old
+    head). A slot without its own text is not kept (there is nothing to show for it)."""
+    if any(_HEADS.match(slot) for slot in replaced_by):
+        return []
+    return [
+        (slot, value, texts[slot])
+        for slot, value in held.items()
+        if slot not in replaced_by and value and texts.get(slot)
+    ]

@@ -30,7 +30,7 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
 from jiyi.core.reconcile import Decision, reconcile
-from jiyi.core.slots import PARTS, same_value
+from jiyi.core.slots import PART_TEXTS, PARTS, remainder, same_value
 from jiyi.pipeline.dependents import source_episodes
 from jiyi.pipeline.pending import Pending
 
@@ -320,7 +320,37 @@ def decide(
     pending.change(old, HistoryEntry.of(old, Action.SUPERSEDE, now, related=new.id, reason=reason))
     pending.add(new, new.content, vec, HistoryEntry.of(new, Action.ADD, now, related=old.id))
     _mark_outdated(old, new, scope, store, pending)
+    _split_off(target, new, pending)
     return MemoryEvent(event=Action.SUPERSEDE, memory=new, previous=old)
+
+
+def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:
+    """A superseded memory that held several slots (在人民医院当护士) keeps what the new one
+    does not replace: 跳槽到市一院 retires the hospital, not the role. Each slot still true
+    becomes a memory of its own with the text it was said with; never a silent loss."""
+    parts = old.metadata.get(PARTS) or {}
+    if not parts:
+        return
+    held = {**parts, **({old.topic: old.value} if old.topic and old.value else {})}
+    kept = {new.topic or "", *(new.metadata.get(PARTS) or {})}
+    meta = {k: v for k, v in old.metadata.items() if k not in (PARTS, PART_TEXTS)}
+    for slot, value, text in remainder(held, old.metadata.get(PART_TEXTS) or {}, kept):
+        split = old.model_copy(
+            update={
+                "id": new_id(),
+                "topic": slot,
+                "value": value,
+                "content": text,
+                "metadata": meta,
+                "version": 1,
+                "supersedes": None,
+                "superseded_by": None,
+                "status": Status.ACTIVE,
+                "valid_to": None,
+                "created_at": pending.now,
+            }
+        )
+        pending.splits.append((split, old.id))
 
 
 def _mark_outdated(

@@ -29,6 +29,9 @@ class Pending:
     embedded: dict[str, str] = field(default_factory=dict)  # memory id → the text embedded
     messages: list[str] = field(default_factory=list)  # caller message ids consumed
     removed: list[MemoryItem] = field(default_factory=list)  # what remove() took, as it was
+    # slots a superseded memory held that still hold: (new memory, the superseded one's id),
+    # embedded and added once the batch's decisions are made (see pipeline/decide._split_off)
+    splits: list[tuple[MemoryItem, str]] = field(default_factory=list)
 
     def add(self, m: MemoryItem, text: str, vec: Vector, entry: HistoryEntry) -> None:
         """A new row; ``text`` is what was embedded and indexed for it."""

@@ -22,9 +22,11 @@ from jiyi.core.extraction.importance import is_momentary
 from jiyi.core.lifecycle import DEFAULT as DEFAULT_LIFECYCLE
 from jiyi.core.lifecycle import LifecycleConfig
 from jiyi.core.models import (
+    Action,
     AddResult,
     Candidate,
     Extraction,
+    HistoryEntry,
     MemoryItem,
     MemoryKind,
     Message,
@@ -197,6 +199,16 @@ def _episodes(
     )
 
 
+def _add_splits(pending: Pending, embedder: Embedder) -> None:
+    """The slots superseded memories still hold, as memories of their own (decide._split_off)."""
+    if not pending.splits:
+        return
+    vectors = embedder.embed_documents([m.content for m, _ in pending.splits])
+    for (m, old_id), vec in zip(pending.splits, vectors, strict=True):
+        entry = HistoryEntry.of(m, Action.ADD, pending.now, related=old_id, reason="split")
+        pending.add(m, m.content, vec, entry)
+
+
 def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome:
     """Run the steps for ``plan`` and return the outcome; nothing is written here."""
     ex = plan.extraction
@@ -238,6 +250,7 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
                 life=opts.lifecycle,
             )
         )
+    _add_splits(pending, ports.embedder)
     deleted, unmatched = forget(
         ex.forget,
         plan.messages,

@@ -12,7 +12,7 @@ import re
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.zh_common import third_person_zh
 from jiyi.core.models import Candidate
-from jiyi.core.slots import PARTS, same_value
+from jiyi.core.slots import PART_TEXTS, PARTS, same_value
 from jiyi.core.text import to_simplified, to_traditional
 
 __all__ = ["PARTS", "add_hit", "fold_apposition", "fold_parts", "in_script", "script_of"]
@@ -105,6 +105,7 @@ def fold_parts(found: dict[str, Candidate]) -> None:
             continue
         topics.sort(key=lambda t: not t.endswith((".type", ".birth_year")))
         head = found[topics[0]]
+        head.metadata[PART_TEXTS] = {t: found[t].content for t in topics}  # before merging
         for topic in topics[1:]:
             part = found.pop(topic)
             head.metadata[PARTS] = {**head.metadata.get(PARTS, {}), topic: part.value}
