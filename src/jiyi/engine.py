@@ -165,7 +165,7 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
         )
         result = with_metadata(out.changes, out.result, metadata)
         result = with_ttl(out.changes, result, now + ttl if ttl is not None else None)
-        self.store.apply(scope, out.changes)
+        self.store.apply(scope, self.signed(scope.tenant, out.changes))
         self.evict(out.evict)
         return result.model_copy(update={"skipped": gated + result.skipped}) if gated else result
 
@@ -224,7 +224,7 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
             # worker from "rebuilding" episodes this call is about to write.
             if not queue.enqueue(job, now=now, delay=grace):
                 return AddResult(queued=True)  # accepted before: the first call's writes stand
-        self.store.apply(scope, staged.changes)
+        self.store.apply(scope, self.signed(scope.tenant, staged.changes))
         if staged.messages and not queue.release(staged.batch, now=self.clock()):
             # Only after a stall longer than ``grace``: a worker took the job meanwhile.
             log.warning("batch %s was claimed before its episodes were written", staged.batch)
@@ -261,7 +261,7 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
             inherited.update(ep.metadata)
         result = with_metadata(done.changes, done.result, inherited, only_new=True)
         result = with_ttl(done.changes, result, p.expires_at)
-        self.store.apply(scope, done.changes)
+        self.store.apply(scope, self.signed(scope.tenant, done.changes))
         self.evict(done.evict)
         return result
 
@@ -275,7 +275,7 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
             pii_policy=self.config.pii_policy,
             context_turns=self.config.episode_context_turns,
         )
-        self.store.apply(old.scope, edit.changes)
+        self.store.apply(old.scope, self.signed(old.tenant, edit.changes))
         self.evict(edit.evict)
         return new
 
@@ -287,7 +287,7 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
             now=self.clock(),
             context_turns=self.config.episode_context_turns,
         )
-        self.store.apply(m.scope, edit.changes)
+        self.store.apply(m.scope, self.signed(m.tenant, edit.changes))
         self.evict(edit.evict)
 
     def delete_user(self, scope: Scope) -> DeletionReceipt:

@@ -115,3 +115,8 @@ class MaintenanceOps:
     def history(self, tenant: str, memory_id: str) -> builtins.list[HistoryEntry]:
         """The audit trail of a memory, oldest first (also after it was deleted)."""
         return self.store.history(tenant, memory_id)
+
+    def signed(self, tenant: str, changes: ChangeSet) -> ChangeSet:
+        """``changes`` with the tenant's embedder recorded as the maker of its vectors."""
+        changes.embedder = self.embedder_for(tenant).name
+        return changes

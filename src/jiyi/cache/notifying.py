@@ -32,6 +32,7 @@ from jiyi.core.ports import (
     UserSummary,
     UserTier,
     Vector,
+    VectorLedger,
 )
 from jiyi.core.profile import ProfileOverride
 from jiyi.core.users import (
@@ -146,6 +147,21 @@ class NotifyingStore:
         """Reinforcement changes importance (which pins context lines): notifies when it
         changed a row."""
         changed = self.inner.reinforce(scope, memory_ids, at, step=step, cap=cap, every=every)
+        if changed:
+            self._on_change(scope.tenant, scope.user_id)
+        return changed
+
+    def stale_vectors(self, scope: Scope, embedder: str, *, limit: int) -> builtins.list[str]:
+        """The inner store's (``VectorLedger``); [] if it keeps no ledger."""
+        if isinstance(self.inner, VectorLedger):
+            return self.inner.stale_vectors(scope, embedder, limit=limit)
+        return []
+
+    def set_vectors(self, scope: Scope, vectors: Mapping[str, Vector], embedder: str) -> int:
+        """Re-embedded rows rank differently: notifies when it changed any."""
+        if not isinstance(self.inner, VectorLedger):
+            return 0
+        changed = self.inner.set_vectors(scope, vectors, embedder)
         if changed:
             self._on_change(scope.tenant, scope.user_id)
         return changed

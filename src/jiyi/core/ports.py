@@ -58,6 +58,9 @@ class ChangeSet:
     history: list[HistoryEntry] = field(default_factory=list)
     # Ids of the caller's messages this write consumed: a re-delivered message is skipped.
     messages: list[str] = field(default_factory=list)
+    # The embedder (its ``name``) that made the upserts' vectors: stored beside each vector,
+    # so a store knows which vectors a later embedder cannot compare with. None: unknown.
+    embedder: str | None = None
 
     def __bool__(self) -> bool:
         return bool(self.upserts or self.updates or self.deletes or self.history or self.messages)
@@ -93,6 +96,9 @@ class SearchFilter:
     min_importance: float | None = None  # importance >= this
     where: tuple[Condition, ...] = ()  # caller conditions on columns and metadata (AND)
     after_id: str | None = None  # only ids after this one (byte order): list pagination
+    # vector_search only (list and keyword_search ignore it): only vectors made by this
+    # embedder, or by an unrecorded one (rows written before vectors were labelled).
+    embedder: str | None = None
 
 
 @dataclass(frozen=True)
@@ -218,6 +224,26 @@ class MemoryStore(Protocol):
 
     def close(self) -> None:
         """Release connections; further calls are undefined."""
+        ...
+
+
+@runtime_checkable
+class VectorLedger(Protocol):
+    """A store that knows which embedder made each vector and can replace vectors alone
+    (both jiyi stores): the embedding backfill (``jiyi.pipeline.backfill``) runs on it."""
+
+    def stale_vectors(self, scope: Scope, embedder: str, *, limit: int) -> builtins.list[str]:
+        """Ids of the scope's memories (any status) with a vector not recorded as made by
+        ``embedder`` (an unrecorded one counts as stale), in id byte order, at most
+        ``limit``. Rows without a vector are never listed."""
+        ...
+
+    def set_vectors(self, scope: Scope, vectors: Mapping[str, Vector], embedder: str) -> int:
+        """Replace the vectors of these memory ids (the row, its keywords and history stay
+        as they are) and record ``embedder`` as their maker, in one transaction; returns how
+        many rows changed. Ids missing from the scope (unknown, deleted meanwhile, another
+        user's) are skipped, so re-running the same batch is harmless. Vectors must be 1-D,
+        finite and of the stored dimension (else InvalidInputError, nothing written)."""
         ...
 
 

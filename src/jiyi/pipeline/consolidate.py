@@ -178,7 +178,7 @@ def consolidate(
     merge is never lost."""
     active = store.list(scope, SearchFilter(kinds=_MERGEABLE))
     result = Consolidation()
-    changes = ChangeSet()
+    changes = ChangeSet(embedder=embedder.name)
     if active:
         result.merged = _merge(active, embedder, cal, now, changes)
     absorbed = {i for ids in result.merged.values() for i in ids}

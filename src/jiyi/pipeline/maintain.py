@@ -141,6 +141,7 @@ def maintain(
         edit = delete_rows(
             store, embedder, scope, gone, now=now, context_turns=context_turns, reason="purge"
         )
+        edit.changes.embedder = embedder.name  # neighbour episodes are re-embedded
         store.apply(scope, edit.changes)
         out.evict += edit.evict
     tick("purge", 2, len(STEPS))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from jiyi.core.calibration import Calibration
@@ -67,7 +67,10 @@ def recall(
 
     def dense_channel() -> dict[str, float]:
         qv = embedder.embed_query(query)
-        return dict(store.vector_search(scope, qv, flt, cfg.pool))
+        # Only vectors this embedder made are comparable with its query; the others (an
+        # embedder change the backfill has not caught up with) are found by keywords alone.
+        mine = replace(flt, embedder=embedder.name)
+        return dict(store.vector_search(scope, qv, mine, cfg.pool))
 
     future = budget.pool.submit(dense_channel) if cfg.use_dense and budget else None
     if cfg.use_dense and budget is None:

@@ -211,6 +211,11 @@ CREATE POLICY tenant_isolation ON {s}.profile_overrides
     WITH CHECK (tenant = current_setting('jiyi.tenant', true));
 """,
     ),
+    (
+        11,
+        "the embedder that made each vector (NULL: before this; the backfill labels them)",
+        "ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS embedder text;",
+    ),
 ]
 
 #: The one vector index (public so bulk loaders can drop it and build it after the load).

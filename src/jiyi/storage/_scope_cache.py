@@ -39,27 +39,34 @@ class ScopeCache:
     kind: npt.NDArray[Any] = field(default_factory=lambda: np.zeros(0, dtype=_KIND))
     observed: npt.NDArray[Any] = field(default_factory=lambda: np.zeros(0, dtype=_TIME))
     importance: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    # The embedder that made each matrix row ("": unrecorded), for SearchFilter.embedder.
+    made_by: npt.NDArray[Any] = field(default_factory=lambda: np.zeros(0, dtype=object))
     mat: npt.NDArray[np.float32] | None = None
 
     @classmethod
-    def build(cls, version: int, items: Sequence[tuple[MemoryItem, bytes | None]]) -> ScopeCache:
-        cache = cls(version=version, rows={m.id: m for m, _ in items})
-        cache._append([(m, v) for m, v in items if v is not None])
+    def build(
+        cls, version: int, items: Sequence[tuple[MemoryItem, bytes | None, str | None]]
+    ) -> ScopeCache:
+        """From (row, vector bytes or None, the embedder that made the vector)."""
+        cache = cls(version=version, rows={m.id: m for m, _, _ in items})
+        cache._append([(m, v, e) for m, v, e in items if v is not None])
         return cache
 
-    def _append(self, items: Sequence[tuple[MemoryItem, bytes]]) -> None:
+    def _append(self, items: Sequence[tuple[MemoryItem, bytes, str | None]]) -> None:
         if not items:
             return
-        new = np.frombuffer(b"".join(v for _, v in items), dtype=np.float32)
+        new = np.frombuffer(b"".join(v for _, v, _ in items), dtype=np.float32)
         new = new.reshape(len(items), -1)
         if self.mat is not None and self.mat.shape[1] != new.shape[1]:
             raise ValueError("vector dimension changed within one scope")
         start = len(self.ids)
-        for i, (m, _) in enumerate(items):
+        for i, (m, _, _) in enumerate(items):
             self.ids.append(m.id)
             self.pos[m.id] = start + i
         self.mat = new if self.mat is None else np.concatenate([self.mat, new])
-        ms = [m for m, _ in items]
+        ms = [m for m, _, _ in items]
+        labels = np.array([e or "" for _, _, e in items], dtype=object)
+        self.made_by = np.concatenate([self.made_by, labels])
         self.agent = np.concatenate([self.agent, np.array([m.agent_id or "" for m in ms])])
         self.status = np.concatenate(
             [self.status, np.array([m.status.value for m in ms], dtype=_STATUS)]
@@ -85,12 +92,12 @@ class ScopeCache:
                 self.kind[p] = m.kind.value
                 self.observed[p] = ts(m.observed_at)
                 self.importance[p] = m.importance
-        with_vec: list[tuple[MemoryItem, bytes]] = []
+        with_vec: list[tuple[MemoryItem, bytes, str | None]] = []
         for item in changes.upserts:
             self.rows[item.memory.id] = item.memory
             if item.vector is not None:
                 vec = np.ascontiguousarray(item.vector, dtype=np.float32)
-                with_vec.append((item.memory, vec.tobytes()))
+                with_vec.append((item.memory, vec.tobytes(), changes.embedder))
         self._append(with_vec)
         self.version = version
         return True
@@ -128,6 +135,8 @@ class ScopeCache:
             mask &= self.observed < ts(flt.until)
         if flt.min_importance is not None:
             mask &= self.importance >= flt.min_importance
+        if flt.embedder is not None:
+            mask &= (self.made_by == "") | (self.made_by == flt.embedder)
         if flt.after_id is not None:
             mask &= np.array([i.encode() > flt.after_id.encode() for i in self.ids], dtype=bool)
         if flt.where:

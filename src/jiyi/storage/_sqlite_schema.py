@@ -10,7 +10,7 @@ import sqlite3
 
 from jiyi.storage._rows import COLUMNS
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 8
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
@@ -35,7 +35,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
 );
 CREATE TABLE IF NOT EXISTS vectors (
     pk INTEGER PRIMARY KEY REFERENCES memories(pk) ON DELETE CASCADE,
-    dim INTEGER NOT NULL, vec BLOB NOT NULL
+    dim INTEGER NOT NULL, vec BLOB NOT NULL, embedder TEXT
 );
 CREATE TABLE IF NOT EXISTS history (
     hid INTEGER PRIMARY KEY,
@@ -112,6 +112,9 @@ MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE memories ADD COLUMN goal_status TEXT",
         "ALTER TABLE memories ADD COLUMN target_date TEXT",
     ],
+    # 8: every vector records the embedder that made it (NULL: written before this; the
+    # embedding backfill, ``jiyi.pipeline.backfill``, re-embeds and labels those).
+    8: ["ALTER TABLE vectors ADD COLUMN embedder TEXT"],
 }
 
 
@@ -131,12 +134,15 @@ def migrate(db: sqlite3.Connection) -> None:
         return
     columns = {r[1] for r in db.execute("PRAGMA table_info(memories)")}
     fresh = current == 0 and set(COLUMNS) <= columns  # CREATE TABLE was already current
+    tables = {
+        t: {r[1] for r in db.execute(f"PRAGMA table_info({t})")} for t in ("memories", "vectors")
+    }
     db.execute("BEGIN IMMEDIATE")
     try:
         for version in sorted(v for v in MIGRATIONS if v > current and not fresh):
             for statement in MIGRATIONS[version]:
-                added = re.match(r"ALTER TABLE memories ADD COLUMN (\w+)", statement)
-                if added is None or added.group(1) not in columns:
+                added = re.match(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", statement)
+                if added is None or added.group(2) not in tables[added.group(1)]:
                     db.execute(statement)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error:

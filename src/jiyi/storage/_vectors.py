@@ -3,6 +3,7 @@ searching, and exact top-k cosine over an in-memory matrix (the embedded backend
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,15 @@ def as_vector(value: Any) -> npt.NDArray[np.float32]:
     if vec.ndim != 1 or vec.shape[0] == 0 or not np.isfinite(vec).all():
         raise InvalidInputError("a vector must be 1-D, non-empty and finite", field="vector")
     return vec
+
+
+def checked_vectors(vectors: Mapping[str, Any]) -> dict[str, npt.NDArray[np.float32]]:
+    """``vectors`` (id → vector) validated by :func:`as_vector`, all of one dimension
+    (else InvalidInputError, field ``vector``)."""
+    out = {i: as_vector(v) for i, v in vectors.items()}
+    if len({int(v.shape[0]) for v in out.values()}) > 1:
+        raise InvalidInputError("vectors of one write differ in dimension", field="vector")
+    return out
 
 
 def check_dim(held: int | None, dim: int, *, query: bool = False) -> None:

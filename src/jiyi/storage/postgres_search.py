@@ -62,6 +62,9 @@ def nearest(
     """(id, cosine) best first, inside the caller's transaction (its settings are local)."""
     where, args = scope_where(d, scope, flt)
     where += " AND m.embedding IS NOT NULL"
+    if flt.embedder is not None:  # vectors of another embedder are not comparable
+        where += " AND (m.embedder IS NULL OR m.embedder = ?)"
+        args.append(flt.embedder)
     cur.execute(
         d.q(
             "SELECT count(*) FROM (SELECT 1 FROM {s}.memories "

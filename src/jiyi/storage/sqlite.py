@@ -42,7 +42,7 @@ from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
 from jiyi.storage._sqlite_schema import SCHEMA_VERSION, create_or_migrate
 from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
-from jiyi.storage._vectors import check_dim
+from jiyi.storage._vectors import check_dim, checked_vectors
 from jiyi.storage.sqlite_search import SqliteSearch, scope_token
 
 __all__ = ["SCHEMA_VERSION", "SqliteMemoryStore", "scope_token"]
@@ -196,8 +196,8 @@ class SqliteMemoryStore:
                 )
                 if vec is not None:
                     db.execute(
-                        "INSERT INTO vectors (pk, dim, vec) VALUES (?, ?, ?)",
-                        (pk, int(vec.shape[0]), vec.tobytes()),
+                        "INSERT INTO vectors (pk, dim, vec, embedder) VALUES (?, ?, ?, ?)",
+                        (pk, int(vec.shape[0]), vec.tobytes(), changes.embedder),
                     )
             if changes.updates:
                 db.executemany(*_sql.update_rows(SQLITE, scope, changes.updates))
@@ -319,6 +319,46 @@ class SqliteMemoryStore:
         self._search.forget(scope)
         self._checkpoint()
         return {"memories": memories, "keyword_index": len(pks), "vectors": vectors, **counts}
+
+    # -- the vector ledger (embedding backfill) ---------------------------------------------
+
+    def stale_vectors(self, scope: Scope, embedder: str, *, limit: int) -> builtins.list[str]:
+        where, args = _sql.scope_where(SQLITE, scope)
+        return [
+            r[0]
+            for r in self._read(
+                "SELECT m.id FROM memories m JOIN vectors v ON v.pk = m.pk "
+                f"WHERE {where} AND (v.embedder IS NULL OR v.embedder != ?) "
+                "ORDER BY m.id LIMIT ?",
+                [*args, embedder, limit],
+            )
+        ]
+
+    def set_vectors(self, scope: Scope, vectors: Mapping[str, Vector], embedder: str) -> int:
+        checked = checked_vectors(vectors)
+        if not checked:
+            return 0
+        changed = 0
+        with self._tx() as db:
+            self._hold_dim(db, next(int(v.shape[0]) for v in checked.values()))
+            for memory_id, vec in checked.items():
+                changed += db.execute(
+                    "UPDATE vectors SET dim = ?, vec = ?, embedder = ? WHERE pk = (SELECT pk "
+                    "FROM memories WHERE id = ? AND tenant = ? AND user_id = ?)",
+                    (
+                        int(vec.shape[0]),
+                        vec.tobytes(),
+                        embedder,
+                        memory_id,
+                        scope.tenant,
+                        scope.user_id,
+                    ),
+                ).rowcount
+            if changed:
+                self._bump(db, scope)
+        if changed:
+            self._search.forget(scope)  # the matrix rows changed: rebuild on the next read
+        return changed
 
     # -- reads ----------------------------------------------------------------------------
 

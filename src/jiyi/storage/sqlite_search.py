@@ -28,7 +28,7 @@ from jiyi.storage._vectors import as_vector, check_dim, top_k_cosine
 # dropped first; ~200k rows is a few hundred MB. The user being read always stays.
 MAX_CACHED_ROWS = 200_000
 _LOAD = (
-    f"SELECT {', '.join(f'm.{c}' for c in COLUMNS)}, v.vec FROM memories m "
+    f"SELECT {', '.join(f'm.{c}' for c in COLUMNS)}, v.vec, v.embedder FROM memories m "
     "LEFT JOIN vectors v ON v.pk = m.pk WHERE m.tenant = ? AND m.user_id = ? ORDER BY m.pk"
 )
 
@@ -121,7 +121,9 @@ class SqliteSearch:
             if not rows:
                 self._caches.pop(key, None)
                 return None
-            items = decode_rows(rows, lambda r: (from_row(SQLITE, r[:-1]), r[-1]), "memories")
+            items = decode_rows(
+                rows, lambda r: (from_row(SQLITE, r[:-2]), r[-2], r[-1]), "memories"
+            )
             built = ScopeCache.build(version, items)
             self._caches[key] = built
             total = sum(len(c.rows) for c in self._caches.values())
