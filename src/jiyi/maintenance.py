@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from jiyi.config import MemoryConfig
@@ -29,7 +30,8 @@ from jiyi.core.models import (
 from jiyi.core.ports import ChangeSet, Clock, Embedder, MemoryStore, SearchFilter
 from jiyi.errors import InvalidInputError
 from jiyi.pipeline.access import ReadLedger
-from jiyi.pipeline.maintain import Progress, maintain
+from jiyi.pipeline.maintain import DEFAULT_STEPS, Progress, StepOptions, maintain
+from jiyi.pipeline.write import Ports
 
 __all__ = ["MaintenanceOps"]
 
@@ -51,15 +53,20 @@ class MaintenanceOps:
     def evict(self, texts: Sequence[str]) -> None:  # pragma: no cover - Engine's wins
         raise NotImplementedError
 
+    def ports(self, tenant: str) -> Ports:  # pragma: no cover - Engine's wins
+        raise NotImplementedError
+
     def maintain(
         self,
         scope: Scope,
         *,
         now: datetime,
         dry_run: bool = False,
+        steps: Sequence[str] = DEFAULT_STEPS,
+        backfill_max: int | None = None,
         progress: Progress | None = None,
     ) -> MaintenanceReport:
-        """Sweep, purge and merge one user's memories (``jiyi.pipeline.maintain``)."""
+        """Run ``steps`` of the lifecycle on one user (``jiyi.pipeline.maintain``)."""
         self.reads.settle()
         done = maintain(
             self.store,
@@ -70,10 +77,19 @@ class MaintenanceOps:
             life=self.life,
             context_turns=self.config.episode_context_turns,
             dry_run=dry_run,
+            steps=steps,
+            opts=replace(self.makers_for(scope.tenant), backfill_max=backfill_max),
             progress=progress,
         )
         self.evict(done.evict)
         return done.report
+
+    def makers_for(self, tenant: str) -> StepOptions:
+        """The LLM makers of reflections and roll-ups when the tenant's extractor is an LLM
+        one (it offers ``makers()``), else the rules."""
+        offer = getattr(self.ports(tenant).extractor, "makers", None)
+        made = offer() if callable(offer) else None
+        return made if isinstance(made, StepOptions) else StepOptions()
 
     def health(self, scope: Scope, *, now: datetime) -> HealthReport:
         """Counts by kind and status, and what the lifecycle is about to do."""

@@ -37,7 +37,7 @@ from jiyi.core.models import (
 from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore
 from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, JiyiError, in_item
-from jiyi.pipeline.maintain import Progress
+from jiyi.pipeline.maintain import BACKFILL_PER_JOB, JOB_STEPS, Progress, parse_steps
 from jiyi.switch import MemorySwitches
 from jiyi.tasks import Tasks
 
@@ -276,10 +276,11 @@ class Memory(MemoryReads, MemoryProfile):
             ttl=life,
         )
 
-    def process(self, job: Job) -> AddResult | None:
+    def process(self, job: Job) -> AddResult | MaintenanceReport | None:
         """Run a job from :meth:`accept` (``jiyi worker`` calls this): extract from its
         messages, reconcile and mark its episodes extracted, in one transaction. A
-        ``maintain`` job runs :meth:`maintain` for its user (and returns None).
+        lifecycle job (``maintain``, ``rollup``, ``reflect``, ``backfill``) runs those steps
+        of :meth:`maintain` for its user and returns the report.
 
         Idempotent: a job whose episodes are already marked (or were all deleted since)
         does nothing and returns None, so re-running a job after a crash never duplicates.
@@ -290,9 +291,14 @@ class Memory(MemoryReads, MemoryProfile):
         """
         if job.tenant != self.config.tenant:
             raise InvalidInputError(f"cannot process a {job.kind} job of tenant {job.tenant}")
-        if job.kind == "maintain":  # idempotent: a re-run finds the work done
-            self.maintain(job.user_id)
-            return None
+        if job.kind in JOB_STEPS:  # idempotent: a re-run finds the work done
+            payload = job.payload if isinstance(job.payload, dict) else {}
+            return self.engine.maintain(
+                self._scope(job.user_id),
+                now=self.now(),
+                steps=parse_steps(payload.get("steps") or JOB_STEPS[job.kind]),
+                backfill_max=BACKFILL_PER_JOB if job.kind == "backfill" else None,
+            )
         agent = job.payload.get("agent_id") if isinstance(job.payload, dict) else None
         return self.engine.process(job, self._scope(job.user_id, agent))
 
@@ -343,17 +349,25 @@ class Memory(MemoryReads, MemoryProfile):
         *,
         dry_run: bool = False,
         now: datetime | str | None = None,
+        steps: str | Sequence[str] | None = None,
         progress: Progress | None = None,
     ) -> MaintenanceReport:
-        """Run the lifecycle on one user now: decay, archive what expired or decayed (and
-        what falls over the per-user cap), purge what was archived longer than the
-        retention period (hard delete, as :meth:`delete`), merge duplicates. ``dry_run``
-        reports what would happen and writes nothing. ``progress(step, done, total)`` is
-        called as the run advances."""
+        """Run the lifecycle on one user now. By default the daily steps: decay, archive
+        what expired or decayed (and what falls over the per-user cap), purge what was
+        archived longer than the retention period (hard delete, as :meth:`delete`), merge
+        duplicates. ``steps`` picks others ("rollup,reflect", ["backfill"], "all"; see
+        ``jiyi.pipeline.maintain.STEPS``). ``dry_run`` reports what would happen and writes
+        nothing. ``progress(step, done, total)`` is called as the run advances.
+
+        Raises:
+            InvalidInputError: an unknown step (field ``steps``) or a non-bool ``dry_run``.
+        """
         if not isinstance(dry_run, bool):
             raise InvalidInputError("dry_run must be true or false", field="dry_run")
         scope = self._scope(user_id)
-        return self.engine.maintain(scope, now=self._now(now), dry_run=dry_run, progress=progress)
+        return self.engine.maintain(
+            scope, now=self._now(now), dry_run=dry_run, steps=parse_steps(steps), progress=progress
+        )
 
     def health(self, user_id: str, *, now: datetime | str | None = None) -> HealthReport:
         """The state of a user's memories: counts by kind and status, how many are stale,

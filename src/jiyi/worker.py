@@ -16,12 +16,13 @@ import threading
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 
-from jiyi.core.models import AddResult
-from jiyi.core.ports import Clock
+from jiyi.core.models import AddResult, MaintenanceReport, Scope
+from jiyi.core.ports import Clock, VectorLedger
 from jiyi.engine import Engine
 from jiyi.errors import InvalidInputError, JiyiError
 from jiyi.memory import Memory
-from jiyi.queue.base import Job, WorkQueue
+from jiyi.pipeline.rollup import iso_week
+from jiyi.queue.base import Job, JobKind, WorkQueue
 
 log = logging.getLogger(__name__)
 RETENTION = timedelta(days=1)  # done jobs are kept this long: re-accepting a batch is a no-op
@@ -38,25 +39,59 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {detail}"[:300]
 
 
+#: What a job's run returned: an extraction's result, a lifecycle job's report, or None.
+JobResult = AddResult | MaintenanceReport | None
 #: What to enqueue when maintenance is due: the jobs for ``now`` (see :func:`maintenance_jobs`).
 Schedule = Callable[[datetime], Iterable[Job]]
 
 
 def maintenance_jobs(
-    tenants: Iterable[str], users_of: Callable[[str], Iterable[str]], now: datetime
+    tenants: Iterable[str],
+    users_of: Callable[[str], Iterable[str]],
+    now: datetime,
+    *,
+    stale: Callable[[str, str], bool] | None = None,
 ) -> Iterable[Job]:
-    """One ``maintain`` job per user of each tenant for ``now``'s UTC day. The job id names
-    the day, so however many workers enqueue them, each user is maintained once a day."""
+    """The lifecycle jobs due for each user of each tenant at ``now``: ``maintain`` once per
+    UTC day, ``rollup`` and ``reflect`` once per ISO week, and ``backfill`` once per day for a
+    user whose vectors another embedder made (``stale(tenant, user)``). Each job id names its
+    day or week, so however many workers enqueue them, each runs once per period."""
     day = now.astimezone(UTC).date().isoformat()
+    week = iso_week(now)
     for tenant in tenants:
         for user in users_of(tenant):
-            yield Job(
-                id=f"maintain:{day}:{tenant}:{user}",
-                kind="maintain",
-                tenant=tenant,
-                user_id=user,
-                created_at=now,
-            )
+            due: list[tuple[JobKind, str]] = [
+                ("maintain", day),
+                ("rollup", week),
+                ("reflect", week),
+            ]
+            if stale is not None and stale(tenant, user):
+                due.append(("backfill", day))
+            for kind, period in due:
+                yield Job(
+                    id=f"{kind}:{period}:{tenant}:{user}",
+                    kind=kind,
+                    tenant=tenant,
+                    user_id=user,
+                    created_at=now,
+                )
+
+
+def backfill_continuation(job: Job, report: MaintenanceReport, now: datetime) -> Job | None:
+    """The next round of a ``backfill`` job that stopped at its per-job limit with vectors
+    still stale (None when it finished, or made no progress: no endless chain)."""
+    if job.kind != "backfill" or report.stale_vectors == 0 or report.backfilled == 0:
+        return None
+    round_ = int(job.payload.get("round", 0)) + 1
+    base = job.id.split("#", 1)[0]
+    return Job(
+        id=f"{base}#{round_}",
+        kind="backfill",
+        tenant=job.tenant,
+        user_id=job.user_id,
+        payload={"round": round_},
+        created_at=now,
+    )
 
 
 def users_of(engine: Engine) -> Callable[[str], Iterable[str]]:
@@ -75,9 +110,17 @@ def users_of(engine: Engine) -> Callable[[str], Iterable[str]]:
 
 
 def daily_maintenance(engine: Engine, tenants: Callable[[], Iterable[str]]) -> Schedule:
-    """The schedule of ``maintain`` jobs for every user of ``tenants()`` (read each time:
-    a tenant given its first key later is included from then on)."""
-    return lambda now: maintenance_jobs(tenants(), users_of(engine), now)
+    """The schedule of lifecycle jobs for every user of ``tenants()`` (read each time: a
+    tenant given its first key later is included from then on)."""
+
+    def stale(tenant: str, user: str) -> bool:
+        store = engine.store
+        if not isinstance(store, VectorLedger):
+            return False
+        name = engine.embedder_for(tenant).name
+        return bool(store.stale_vectors(Scope(tenant=tenant, user_id=user), name, limit=1))
+
+    return lambda now: maintenance_jobs(tenants(), users_of(engine), now, stale=stale)
 
 
 class Worker:
@@ -103,7 +146,7 @@ class Worker:
         name: str | None = None,
         lease: timedelta = timedelta(minutes=2),
         clock: Clock | None = None,
-        on_done: Callable[[Job, AddResult | None], None] | None = None,
+        on_done: Callable[[Job, JobResult], None] | None = None,
         schedule: Schedule | None = None,
         schedule_every: timedelta = timedelta(hours=1),
     ) -> None:
@@ -147,6 +190,10 @@ class Worker:
                 _describe(exc),
             )
             return job
+        if isinstance(result, MaintenanceReport):
+            more = backfill_continuation(job, result, self.clock())
+            if more is not None:  # before completing: a crash in between re-runs this one
+                self.queue.enqueue(more, now=self.clock())
         if not self.queue.complete(job.id, now=self.clock()):
             log.info("job %s was purged or finished elsewhere while it ran", job.id)
         self.processed += 1

@@ -56,9 +56,14 @@ def test_reflections_are_derived_linked_and_recomputed(llm_mem: Any) -> None:
     assert "花生" in refl.content and refl.source_message_ids == ["m1"]
     stored = mem.list(user_id="u1")
     assert derived_from(stored, [allergy.id]) == [mem.get(refl.id)]
-    # A second run replaces the reflection instead of piling up copies.
+    # A second run over the same memories keeps the reflection as it is (same id, no
+    # copy); a changed one is rewritten in place.
     again = consolidate(mem, "u1", now=NOW)
-    assert again.replaced == [refl.id] and mem.get(refl.id) is None
+    assert again.replaced == [] and [r.id for r in again.reflections] == [refl.id]
+    assert mem.get(refl.id) == refl
+    put(mem, "用户喜欢爬山", MemoryKind.PREFERENCE, 0.8, "m3")
+    (changed,) = consolidate(mem, "u1", now=NOW).reflections
+    assert changed.id == refl.id and changed.version == 2 and "爬山" in changed.content
     assert len([m for m in mem.list(user_id="u1") if m.kind is MemoryKind.SUMMARY]) == 1
 
 

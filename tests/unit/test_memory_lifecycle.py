@@ -61,7 +61,7 @@ def test_restore_refuses_a_superseded_memory_and_an_unknown_id(mem: Memory) -> N
     assert mem.restore(current.id).status == Status.ACTIVE  # active: returned unchanged
 
 
-def test_a_worker_runs_the_daily_maintenance_jobs(tmp_path: Path, clock: FakeClock) -> None:
+def test_a_worker_runs_the_scheduled_lifecycle_jobs(tmp_path: Path, clock: FakeClock) -> None:
     mem = Memory(tmp_path / "m.db", embedder=HashingEmbedder(), clock=clock)
     queue = SqliteWorkQueue(tmp_path / "q.db")
     try:
@@ -75,10 +75,10 @@ def test_a_worker_runs_the_daily_maintenance_jobs(tmp_path: Path, clock: FakeClo
         )
         assert worker.enqueue_due() == 0  # not before one period
         clock.advance(days=1)
-        assert worker.enqueue_due() == 1
+        assert worker.enqueue_due() == 3  # the day's maintain, the week's rollup and reflect
         assert worker.enqueue_due() == 0  # scheduled already
         worker.run(threading.Event(), drain=True)
-        assert queue.counts()["done"] == 1 and worker.failed == 0
+        assert queue.counts()["done"] == 3 and worker.failed == 0
         assert mem.list(user_id="u", include_episodes=True) == []
         assert {m.status for m in mem.list(user_id="u", include_archived=True)} == {Status.ARCHIVED}
         worker.scheduled_at = None  # again on the same day: the job id is taken

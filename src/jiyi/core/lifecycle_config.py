@@ -71,6 +71,12 @@ class LifecycleConfig(BaseModel):
     tenant_ttl_days: dict[str, dict[str, float | None]] = Field(default_factory=dict)
     retention_days: float = Field(30.0, ge=0.0)
     max_active: int = Field(10_000, ge=1)
+    # The weekly roll-up (jiyi.pipeline.rollup): ISO weeks looked at per run (the current
+    # one included) and the fewest events/states a week needs to get a summary.
+    rollup_weeks: int = Field(2, ge=1, le=52)
+    rollup_min_items: int = Field(2, ge=1)
+    # The embedding backfill (jiyi.pipeline.backfill): vectors re-embedded per transaction.
+    backfill_batch: int = Field(64, ge=1, le=4096)
 
     @field_validator("ttl_days")
     @classmethod

@@ -311,6 +311,12 @@ class MaintenanceReport(BaseModel):
     archived_ids: list[str] = Field(default_factory=list)
     purged_ids: list[str] = Field(default_factory=list)
     merged_ids: dict[str, list[str]] = Field(default_factory=dict)  # keeper → absorbed
+    steps: list[str] = Field(default_factory=list)  # the steps run, in order
+    rolled_up: int = 0  # weekly roll-ups written or refreshed
+    rollup_ids: list[str] = Field(default_factory=list)
+    reflected: int = 0  # profile reflections now held (written or unchanged)
+    backfilled: int = 0  # vectors re-embedded with the configured embedder
+    stale_vectors: int = 0  # vectors still made by another embedder after the run
 
 
 class HealthReport(BaseModel):

@@ -42,6 +42,7 @@ __all__ = [
     "derived_from",
     "find_duplicates",
     "merge_duplicates",
+    "reflect_profile",
 ]
 
 log = logging.getLogger(__name__)
@@ -182,8 +183,60 @@ def consolidate(
     if active:
         result.merged = _merge(active, embedder, cal, now, changes)
     absorbed = {i for ids in result.merged.values() for i in ids}
-    items = sorted((m for m in active if m.id not in absorbed), key=lambda m: (-m.importance, m.id))
-    items = items[:MAX_REFLECTION_INPUTS]
+    _reflect_into(
+        store,
+        embedder,
+        scope,
+        [m for m in active if m.id not in absorbed],
+        now=now,
+        reflect=reflect,
+        changes=changes,
+        result=result,
+    )
+    if changes:
+        store.apply(scope, changes)
+    return result
+
+
+def reflect_profile(
+    store: MemoryStore,
+    embedder: Embedder,
+    scope: Scope,
+    *,
+    now: datetime,
+    reflect: Reflect | None = None,
+    dry_run: bool = False,
+) -> Consolidation:
+    """Step 2 of :func:`consolidate` alone (the scheduled ``reflect`` job): recompute the
+    scope's reflections in one transaction. Idempotent: a reflection whose aspect, text and
+    sources are unchanged is left as it is, a changed one is rewritten in place (same id),
+    so a re-run never duplicates. ``dry_run`` computes them and writes nothing."""
+    result = Consolidation()
+    changes = ChangeSet(embedder=embedder.name)
+    active = store.list(scope, SearchFilter(kinds=_MERGEABLE))
+    _reflect_into(
+        store, embedder, scope, active, now=now, reflect=reflect, changes=changes, result=result
+    )
+    if changes and not dry_run:
+        store.apply(scope, changes)
+    return result
+
+
+def _reflect_into(
+    store: MemoryStore,
+    embedder: Embedder,
+    scope: Scope,
+    active: list[MemoryItem],
+    *,
+    now: datetime,
+    reflect: Reflect | None,
+    changes: ChangeSet,
+    result: Consolidation,
+) -> None:
+    """Add to ``changes`` what makes the scope's reflections those of ``active``: earlier
+    reflections of an aspect no longer found are deleted, unchanged ones kept, changed ones
+    rewritten under their id. Roll-ups (``rollup.*``) are not reflections and stay."""
+    items = sorted(active, key=lambda m: (-m.importance, m.id))[:MAX_REFLECTION_INPUTS]
     lang: Lang = "zh" if sum(has_cjk(m.content) for m in items) * 2 >= len(items) else "en"
     found: list[Reflection] = []
     if items and reflect is not None:
@@ -194,21 +247,34 @@ def consolidate(
             log.warning("reflection failed (%s); using the rule summary", exc.message)
     if items and not found:
         found = _rule_reflection(items, lang)
+    held: dict[str, MemoryItem] = {}
     for m in store.list(scope, SearchFilter(kinds=(MemoryKind.SUMMARY,))):
-        if m.derived:
-            changes.deletes.append(m.id)
-            changes.history.append(_history(m, Action.DELETE, now, None))
-            result.replaced.append(m.id)
-    if found:
-        vecs = embedder.embed_documents([content for _, content, _ in found])
-        for (aspect, content, sources), vec in zip(found, vecs, strict=True):
-            item = _reflection(scope, aspect, content, sources, now)
-            changes.upserts.append(Indexed(item, keyword_text(content), vec))
-            changes.history.append(_history(item, Action.ADD, now, None))
+        if m.derived and (m.topic or "").startswith("reflection."):
+            if m.topic in held or m.topic not in {f"reflection.{a}" for a, _, _ in found}:
+                changes.deletes.append(m.id)
+                changes.history.append(_history(m, Action.DELETE, now, None))
+                result.replaced.append(m.id)
+            else:
+                held[str(m.topic)] = m
+    fresh: list[MemoryItem] = []
+    for aspect, content, sources in found:
+        item = _reflection(scope, aspect, content, sources, now)
+        old = held.get(str(item.topic))
+        if old is not None and old.content == item.content and old.sources == item.sources:
+            result.reflections.append(old)
+            continue
+        if old is not None:
+            item = item.model_copy(
+                update={"id": old.id, "created_at": old.created_at, "version": old.version + 1}
+            )
+        fresh.append(item)
+    if fresh:
+        vecs = embedder.embed_documents([m.content for m in fresh])
+        for item, vec in zip(fresh, vecs, strict=True):
+            changes.upserts.append(Indexed(item, keyword_text(item.content), vec))
+            action = Action.UPDATE if item.version > 1 else Action.ADD
+            changes.history.append(_history(item, action, now, None))
             result.reflections.append(item)
-    if changes:
-        store.apply(scope, changes)
-    return result
 
 
 def _reflection(

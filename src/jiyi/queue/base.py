@@ -21,8 +21,11 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, Field
 
 JobState = Literal["pending", "running", "done", "dead"]
-# extract: accepted messages to extract (Memory.process); maintain: one user's lifecycle run.
-JobKind = Literal["extract", "maintain"]
+# extract: accepted messages to extract (Memory.process); the others run lifecycle steps
+# for one user (jiyi.pipeline.maintain.JOB_STEPS): maintain = sweep, purge, merge (daily);
+# rollup and reflect (weekly); backfill (re-embed another embedder's vectors, when needed).
+JobKind = Literal["extract", "maintain", "rollup", "reflect", "backfill"]
+JOB_KINDS: tuple[JobKind, ...] = ("extract", "maintain", "rollup", "reflect", "backfill")
 STATES: tuple[JobState, ...] = ("pending", "running", "done", "dead")
 MAX_BACKOFF = timedelta(hours=1)
 

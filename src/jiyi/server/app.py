@@ -23,7 +23,7 @@ from fastapi.responses import PlainTextResponse
 import jiyi
 from jiyi import backends
 from jiyi.cache import ContextCache, NotifyingStore
-from jiyi.core.models import AddResult
+from jiyi.core.models import MaintenanceReport
 from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
 from jiyi.queue.base import Job, WorkQueue
@@ -57,7 +57,7 @@ from jiyi.sessions.sql import open_database, open_durable_sessions
 from jiyi.settings import Settings
 from jiyi.storage._rows import bad_rows
 from jiyi.wire import TENANT_HEADER, Health
-from jiyi.worker import Worker, daily_maintenance
+from jiyi.worker import JobResult, Worker, daily_maintenance
 
 if TYPE_CHECKING:
     from jiyi.llm.client import UsageMeter
@@ -266,9 +266,11 @@ def _start_workers(services: Services, stop: threading.Event) -> list[threading.
     if queue is None or services.settings.queue_workers == 0:
         return []
 
-    def done(job: Job, result: AddResult | None) -> None:
+    def done(job: Job, result: JobResult) -> None:
         services.metrics.inc("jiyi_jobs_total", outcome="done" if result else "noop")
-        if result is not None:
+        if isinstance(result, MaintenanceReport):
+            services.metrics.record_maintenance(result)
+        elif result is not None:
             services.metrics.record_add(result)
 
     every = services.settings.maintain_every_seconds

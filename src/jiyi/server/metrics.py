@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from jiyi.core.models import AddResult
+from jiyi.core.models import AddResult, MaintenanceReport
 
 Labels = tuple[tuple[str, str], ...]
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -40,6 +40,11 @@ HELP = {
         "Context memory blocks served from (hit) or missing in (miss) the cache.",
     ),
     "jiyi_jobs_total": ("counter", "Background jobs run by in-process workers, by outcome."),
+    "jiyi_lifecycle_total": (
+        "counter",
+        "Memories the lifecycle changed, by what happened: archived, purged, merged, "
+        "rolled_up, reflected, backfilled.",
+    ),
     "jiyi_bad_rows_skipped_total": (
         "counter",
         "Stored rows that could not be decoded and were skipped on read, by table.",
@@ -94,6 +99,21 @@ class Metrics:
             self.inc("jiyi_memories_skipped_total", reason=s.reason.split(":")[0])
         for r in result.redactions:
             self.inc("jiyi_redactions_total", float(r.count), kind=r.kind)
+
+    def record_maintenance(self, report: MaintenanceReport) -> None:
+        """Count what one lifecycle run changed (a dry run changed nothing)."""
+        if report.dry_run:
+            return
+        for what, n in (
+            ("archived", sum(report.archived.values())),
+            ("purged", report.purged),
+            ("merged", report.merged),
+            ("rolled_up", report.rolled_up),
+            ("reflected", report.reflected),
+            ("backfilled", report.backfilled),
+        ):
+            if n:
+                self.inc("jiyi_lifecycle_total", float(n), what=what)
 
     def value(self, name: str, **labels: str) -> float:
         with self._lock:
