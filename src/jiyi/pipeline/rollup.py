@@ -23,7 +23,6 @@ roll-up exists to keep. The housekeeping purge of a source leaves its roll-up in
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -39,7 +38,8 @@ __all__ = ["ROLLUP_KINDS", "RolledUp", "Summarize", "iso_week", "rollup", "rule_
 
 log = logging.getLogger(__name__)
 
-ROLLUP_KINDS = (MemoryKind.EVENT, MemoryKind.STATE)
+# Goals set that week belong to it too ("准备搬家" is what the week's events were for).
+ROLLUP_KINDS = (MemoryKind.EVENT, MemoryKind.STATE, MemoryKind.GOAL)
 #: (the week's items, "zh"/"en", the week's Monday) → the summary text; ExtractionError on
 #: failure (the rule text is used instead).
 Summarize = Callable[[list[MemoryItem], str, date], str]
@@ -75,21 +75,33 @@ def _said(m: MemoryItem) -> str:
     return m.content.removeprefix("用户").strip(" ，,。.")
 
 
-def rule_summary(items: Sequence[MemoryItem], lang: str, monday: date) -> str:
-    """The rule text of one week: its theme (words shared by at least half of the items,
-    two at least, in the order first said) and up to :data:`MAX_LISTED` items."""
-    per_item = [dict.fromkeys(t for t in query_terms(m.content) if t not in _FILLER) for m in items]
-    counts = Counter(t for terms in per_item for t in terms)
+def _theme(items: Sequence[MemoryItem]) -> list[str]:
+    """Words said in at least half of the items (two at least), in the order first said.
+    Counted by substring, so 搬家 is found in 搬家公司; a word inside a longer chosen one
+    gives way to it only if the longer is as common."""
+    texts = [m.content.lower() for m in items]
     floor = max(2, (len(items) + 1) // 2)
-    order = [t for terms in per_item for t in terms]
-    theme = [t for t in dict.fromkeys(order) if counts[t] >= floor][:4]
+    words = [
+        t
+        for m in items
+        for t in query_terms(m.content)
+        if t not in _FILLER and len(t) >= (2 if has_cjk(t) else 3)
+    ]
+    common = [w for w in dict.fromkeys(words) if sum(w in t for t in texts) >= floor]
+    return [w for w in common if not any(w != o and w in o for o in common)][:4]
+
+
+def rule_summary(items: Sequence[MemoryItem], lang: str, monday: date) -> str:
+    """The rule text of one week: its theme (:func:`_theme`) and up to
+    :data:`MAX_LISTED` items."""
+    theme = _theme(items)
     listed = [_said(m) for m in items[:MAX_LISTED]]
     more = len(items) - len(listed)
     if lang == "zh":
         head = f"这周（{monday.month}月{monday.day}日起）"
-        head += f"在{''.join(theme)}：" if theme else "："
+        head += f"在忙{'、'.join(theme)}：" if theme else "："
         return head + "；".join(listed) + (f"；另有 {more} 件" if more else "")
-    head = f"Week of {monday.isoformat()}: " + (f"{' '.join(theme)} — " if theme else "")
+    head = f"Week of {monday.isoformat()}: " + (f"mostly {', '.join(theme)} — " if theme else "")
     return head + "; ".join(listed) + (f"; and {more} more" if more else "")
 
 
