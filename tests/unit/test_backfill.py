@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from conftest import FakeClock
-
 from jiyi import Memory
 from jiyi.core.models import Scope, Status
 from jiyi.core.ports import SearchFilter, VectorLedger
