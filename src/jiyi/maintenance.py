@@ -9,7 +9,7 @@ read ledger, per-tenant embedder and embedding-cache eviction. The pure sweep is
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -26,8 +26,17 @@ from jiyi.core.models import (
     MemoryKind,
     Scope,
     Status,
+    TenantHealth,
 )
-from jiyi.core.ports import ChangeSet, Clock, Embedder, MemoryStore, SearchFilter
+from jiyi.core.ports import (
+    ChangeSet,
+    Clock,
+    Embedder,
+    MemoryStore,
+    SearchFilter,
+    UserDirectory,
+    VectorLedger,
+)
 from jiyi.errors import InvalidInputError
 from jiyi.pipeline.access import ReadLedger
 from jiyi.pipeline.maintain import DEFAULT_STEPS, Progress, StepOptions, maintain
@@ -95,12 +104,39 @@ class MaintenanceOps:
         """Counts by kind and status, and what the lifecycle is about to do."""
         self.reads.settle()
         rows = self.store.list(scope, SearchFilter(statuses=tuple(Status)))
+        stale = 0
+        if isinstance(self.store, VectorLedger):
+            name = self.embedder_for(scope.tenant).name
+            stale = len(self.store.stale_vectors(scope, name, limit=1_000_000))
         return HealthReport(
             tenant=scope.tenant,
             user_id=scope.user_id,
             at=now,
+            stale_vectors=stale,
+            last_rollup_at=_last(rows, "rollup."),
+            last_reflection_at=_last(rows, "reflection."),
             **lifecycle.health(rows, now, self.life),
         )
+
+    def tenant_health(self, tenant: str, *, now: datetime) -> TenantHealth:
+        """Every user's :meth:`health` in ``tenant``, added up (users page by page)."""
+        return TenantHealth.of(
+            tenant,
+            now,
+            (self.health(Scope(tenant=tenant, user_id=u), now=now) for u in self.user_ids(tenant)),
+        )
+
+    def user_ids(self, tenant: str) -> Iterator[str]:
+        """Every user of ``tenant`` with stored memories, in id order."""
+        if not isinstance(self.store, UserDirectory):
+            return
+        after: str | None = None
+        while True:
+            page = self.store.users(tenant, after=after, limit=500)
+            yield from (u.user_id for u in page)
+            if len(page) < 500:
+                return
+            after = page[-1].user_id
 
     def restore(self, m: MemoryItem) -> MemoryItem:
         """Make an archived memory active again, with the episodes archived with it; an
@@ -136,3 +172,10 @@ class MaintenanceOps:
         """``changes`` with the tenant's embedder recorded as the maker of its vectors."""
         changes.embedder = self.embedder_for(tenant).name
         return changes
+
+
+def _last(rows: Sequence[MemoryItem], prefix: str) -> datetime | None:
+    """When the newest derived summary under ``prefix`` (a roll-up, a reflection) was made
+    (a rewrite is made anew: its ``created_at`` is the rewrite's)."""
+    made = [m.created_at for m in rows if m.derived and (m.topic or "").startswith(prefix)]
+    return max(made, default=None)

@@ -33,6 +33,7 @@ from jiyi.core.models import (
     HistoryEntry,
     MaintenanceReport,
     MemoryItem,
+    TenantHealth,
 )
 from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore
 from jiyi.engine import Engine
@@ -371,8 +372,13 @@ class Memory(MemoryReads, MemoryProfile):
 
     def health(self, user_id: str, *, now: datetime | str | None = None) -> HealthReport:
         """The state of a user's memories: counts by kind and status, how many are stale,
-        never used, expiring within a week, due to be archived or purged."""
+        never used, expiring within a week, due to be archived or purged, vectors left to
+        backfill, and when the last roll-up and reflection were made."""
         return self.engine.health(self._scope(user_id), now=self._now(now))
+
+    def tenant_health(self, *, now: datetime | str | None = None) -> TenantHealth:
+        """Every user's :meth:`health` in this tenant, added up."""
+        return self.engine.tenant_health(self.config.tenant, now=self._now(now))
 
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """The audit trail of a memory, oldest first (also after it was deleted)."""

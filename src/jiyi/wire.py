@@ -310,6 +310,8 @@ class SessionMessageIn(_Body):
 
 class MaintainRequest(_Body):
     dry_run: bool = False  # report what would happen, write nothing
+    # Which steps (jiyi.pipeline.maintain.STEPS, or "all"); None: sweep, purge, merge.
+    steps: list[str] | None = Field(default=None, max_length=8)
 
 
 class SearchResponse(BaseModel):

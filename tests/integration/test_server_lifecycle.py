@@ -83,3 +83,51 @@ def test_health_over_rest(client: Client, srv: RunningServer) -> None:
     assert h.user_id == "life-h" and h.active >= 2 and h.counts["episode"] == {"active": 1}
     with Client(srv.url, srv.key("acme", agent="bot")) as bot, pytest.raises(PermissionDeniedError):
         bot.memory_health("life-h")
+
+
+def test_maintain_runs_the_steps_asked_for_and_counts_them(
+    srv: RunningServer, client: Client
+) -> None:
+    for text in ("我今天联系了搬家公司", "今天在打包行李，准备搬家", "明天要去新家看看，搬家好累"):
+        client.add(text, user_id="life-week")
+    report = client.maintain("life-week", steps=["rollup", "reflect"])
+    assert report.steps == ["rollup", "reflect"] and report.rolled_up == 1
+    assert report.reflected >= 1 and report.archived == {} and report.merged == 0
+    again = client.maintain("life-week", steps=["rollup"])
+    assert again.rolled_up == 0  # refreshed in place, never a second one
+    week = [m for m in client.list(user_id="life-week") if (m.topic or "").startswith("rollup.")]
+    assert len(week) == 1 and "搬家" in week[0].content and week[0].derived
+    with httpx.Client(base_url=srv.url, timeout=30) as h:
+        metrics = h.get("/metrics").text
+        bad = h.post(
+            "/v1/users/life-week/maintain",
+            json={"steps": ["rollup", "vacuum"]},
+            headers={"Authorization": f"Bearer {srv.key('acme')}"},
+        )
+    assert 'jiyi_lifecycle_total{what="rolled_up"}' in metrics
+    assert bad.status_code == 422 and bad.json()["field"] == "steps"
+    assert "vacuum" in bad.json()["message"]
+
+
+def test_tenant_health_adds_up_every_user_for_an_admin(srv: RunningServer) -> None:
+    with Client(srv.url, srv.key("health-co")) as c:
+        c.add("我对花生过敏", user_id="h1")
+        c.add("我住在杭州", user_id="h2")
+        per_user = [c.memory_health(u) for u in ("h1", "h2")]
+    admin_key = srv.keys.create("health-co", admin=True)[0]
+    with httpx.Client(base_url=srv.url, timeout=30) as h:
+        r = h.get(
+            "/v1/admin/tenants/health-co/health",
+            headers={"Authorization": f"Bearer {admin_key}"},
+        )
+        plain = h.get(
+            "/v1/admin/tenants/health-co/health",
+            headers={"Authorization": f"Bearer {srv.key('health-co')}"},
+        )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["tenant"] == "health-co" and body["users"] == 2
+    assert body["active"] == sum(p.active for p in per_user) >= 4
+    assert body["counts"]["episode"] == {"active": 2}
+    assert set(body["largest_users"]) == {"h1", "h2"}
+    assert plain.status_code == 403

@@ -110,6 +110,36 @@ def test_jiyi_maintain_prints_what_it_did(tmp_path: Path, monkeypatch: pytest.Mo
         assert mem.list(user_id="u1", include_episodes=True) == []
 
 
+def test_jiyi_maintain_only_runs_the_named_steps_and_health_adds_up_a_tenant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JIYI_EMBEDDER", "hashing")  # the CLI embeds as the writer did
+    monkeypatch.setenv("JIYI_HOME", str(tmp_path / "home"))
+    db = tmp_path / "m.db"
+    with Memory(db, embedder=HashingEmbedder()) as mem:
+        for text in ("我今天联系了搬家公司", "今天在打包行李，准备搬家"):
+            mem.add(text, user_id="u1")
+        mem.add("我住在杭州", user_id="u2")
+    runner = CliRunner()
+    only = runner.invoke(app, ["maintain", "--only", "rollup,reflect", "--path", str(db)])
+    assert only.exit_code == 0, only.output
+    assert "rolled up" in only.stdout and "archived" not in only.stdout
+    assert "steps rollup, reflect" in only.stdout
+    bad = runner.invoke(app, ["maintain", "--only", "vacuum", "--path", str(db)])
+    assert bad.exit_code != 0 and "vacuum" in bad.output
+    with Memory(db, embedder=HashingEmbedder()) as mem:
+        week = [m for m in mem.list(user_id="u1") if (m.topic or "").startswith("rollup.")]
+        assert len(week) == 1 and "搬家" in week[0].content
+        per_user = [mem.health(u) for u in ("u1", "u2")]
+    tenant = runner.invoke(app, ["health", "--tenant", "default", "--json", "--path", str(db)])
+    assert tenant.exit_code == 0, tenant.output
+    total = json.loads(tenant.stdout)
+    assert total["users"] == 2 and total["active"] == sum(h.active for h in per_user)
+    assert total["last_rollup_at"] is not None and total["stale_vectors"] == 0
+    table = runner.invoke(app, ["health", "--tenant", "default", "--path", str(db)])
+    assert table.exit_code == 0 and "tenant default (2 users)" in table.stdout
+
+
 def test_seven_simulated_years_change_importance_confidence_and_archive(
     tmp_path: Path,
 ) -> None:

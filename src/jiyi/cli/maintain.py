@@ -1,10 +1,13 @@
-"""``jiyi maintain``: run the lifecycle now — decay, archive what expired, purge what was
-archived past the retention period, merge duplicates — for one user or every user of the
-store, with a progress bar, and print what it did (``--dry-run``: what it would do)."""
+"""``jiyi maintain``: run the lifecycle now — by default decay, archive what expired, purge
+what was archived past the retention period, merge duplicates; ``--only`` picks steps
+(``rollup``, ``reflect``, ``backfill`` … or ``all``) — for one user or every user of the
+store, with a progress bar, and print what it did (``--dry-run``: what it would do).
+``jiyi health`` reports per user, or for a whole tenant (``--tenant``)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from typing import Annotated
 
 import typer
@@ -12,8 +15,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from jiyi.cli.options import JsonOpt, PathOpt, echo_json, open_memory
 from jiyi.cli.output import make_console, make_table
-from jiyi.core.models import MaintenanceReport
+from jiyi.core.models import HealthReport, MaintenanceReport, TenantHealth
 from jiyi.memory import Memory
+from jiyi.pipeline.maintain import DEFAULT_STEPS, STEPS, parse_steps
 
 PAGE = 500
 
@@ -39,10 +43,20 @@ def maintain(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
     ] = False,
+    only: Annotated[
+        str | None,
+        typer.Option(
+            "--only",
+            help=f"Steps to run, comma-separated ({', '.join(STEPS)}, or all); "
+            f"default: {','.join(DEFAULT_STEPS)}.",
+        ),
+    ] = None,
     path: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Run the memory lifecycle now: decay, archive, purge, merge duplicates."""
+    """Run the memory lifecycle now: decay, archive, purge, merge (and with --only: weekly
+    roll-up, profile reflection, embedding backfill)."""
+    steps = parse_steps(only)
     reports: list[MaintenanceReport] = []
     err = make_console(stderr=True)
     bar = Progress(
@@ -56,34 +70,52 @@ def maintain(
     t0 = time.perf_counter()
     with open_memory(path) as mem, bar:
         users = _users(mem, user)
-        task = bar.add_task("users", total=len(users))
+        task = bar.add_task("users", total=len(users) * len(steps))
         for uid in users:
-            bar.update(task, description=uid)
-            reports.append(mem.maintain(uid, dry_run=dry_run))
-            bar.advance(task)
+
+            def advanced(step: str, done: int, total: int, uid: str = uid) -> None:
+                bar.update(task, description=f"{uid}: {step}")
+                bar.advance(task)
+
+            reports.append(mem.maintain(uid, dry_run=dry_run, steps=steps, progress=advanced))
     took = time.perf_counter() - t0
     if as_json:
         echo_json({"dry_run": dry_run, "seconds": round(took, 3), "users": reports})
         return
+    _print_reports(reports, steps, dry_run, took)
+
+
+_COLUMNS: dict[str, tuple[str, Callable[[MaintenanceReport], str]]] = {  # step → column
+    "sweep": ("archived", lambda r: _archived(r)),
+    "purge": ("purged", lambda r: str(r.purged)),
+    "merge": ("merged", lambda r: str(r.merged)),
+    "rollup": ("rolled up", lambda r: str(r.rolled_up)),
+    "reflect": ("reflections", lambda r: str(r.reflected)),
+    "backfill": ("re-embedded", lambda r: f"{r.backfilled} ({r.stale_vectors} left)"),
+}
+
+
+def _archived(r: MaintenanceReport) -> str:
+    why = ", ".join(f"{n} {reason}" for reason, n in r.archived.items())
+    return f"{sum(r.archived.values())}" + (f" ({why})" if why else "")
+
+
+def _print_reports(
+    reports: list[MaintenanceReport], steps: tuple[str, ...], dry_run: bool, took: float
+) -> None:
     title = "maintenance (dry run: nothing written)" if dry_run else "maintenance"
     table = make_table(title=title)
-    for column in ("user", "examined", "archived", "purged", "merged", "decayed", "active"):
-        table.add_column(column, justify="left" if column == "user" else "right")
+    shown = [_COLUMNS[s] for s in steps]
+    table.add_column("user")
+    table.add_column("examined", justify="right")
+    for column, _ in shown:
+        table.add_column(column, justify="right")
+    table.add_column("active", justify="right")
     for r in reports:
-        why = ", ".join(f"{n} {reason}" for reason, n in r.archived.items())
-        archived = f"{sum(r.archived.values())}" + (f" ({why})" if why else "")
-        table.add_row(
-            r.user_id,
-            str(r.examined),
-            archived,
-            str(r.purged),
-            str(r.merged),
-            str(r.decayed),
-            str(r.active),
-        )
+        table.add_row(r.user_id, str(r.examined), *(value(r) for _, value in shown), str(r.active))
     out = make_console()
     out.print(table)
-    out.print(f"{len(reports)} user(s) in {took:.2f} s")
+    out.print(f"{len(reports)} user(s), steps {', '.join(steps)}, in {took:.2f} s")
 
 
 def health(
@@ -91,22 +123,40 @@ def health(
         str | None,
         typer.Option("--user", "-u", help="Only this user (default: every user of the store)."),
     ] = None,
+    tenant: Annotated[
+        str | None,
+        typer.Option("--tenant", "-t", help="One line for this whole tenant, users added up."),
+    ] = None,
     path: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Memory health: counts by status, stale, never used, expiring, due for archive/purge."""
+    """Memory health: counts by status, stale, never used, expiring, due for archive/purge,
+    vectors left to backfill; per user, or per tenant with --tenant."""
     with open_memory(path) as mem:
-        reports = [mem.health(uid) for uid in _users(mem, user)]
+        if tenant is not None:
+            total = Memory.on(mem.engine, tenant).tenant_health()
+        else:
+            reports = [mem.health(uid) for uid in _users(mem, user)]
+    if tenant is not None:
+        if as_json:
+            echo_json(total)
+            return
+        _print_health(f"memory health of tenant {tenant} ({total.users} users)", [total])
+        return
     if as_json:
         echo_json(reports)
         return
-    table = make_table(title="memory health")
-    columns = ("user", "active", "archived", "superseded", "stale", "never used", "expiring")
-    for column in (*columns, "due archive", "due purge"):
-        table.add_column(column, justify="left" if column == "user" else "right")
-    for r in reports:
+    _print_health("memory health", reports)
+
+
+def _print_health(title: str, rows: Sequence[HealthReport | TenantHealth]) -> None:
+    table = make_table(title=title)
+    columns = ("who", "active", "archived", "superseded", "stale", "never used", "expiring")
+    for column in (*columns, "due archive", "due purge", "to backfill"):
+        table.add_column(column, justify="left" if column == "who" else "right")
+    for r in rows:
         table.add_row(
-            r.user_id,
+            r.user_id if isinstance(r, HealthReport) else r.tenant,
             *(
                 str(n)
                 for n in (
@@ -118,6 +168,7 @@ def health(
                     r.expiring_soon,
                     r.due_archive,
                     r.due_purge,
+                    r.stale_vectors,
                 )
             ),
         )

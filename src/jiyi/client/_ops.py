@@ -235,13 +235,18 @@ def restore(memory_id: str) -> Call[MemoryItem]:
     )
 
 
-def maintain(user_id: str, *, dry_run: bool) -> Call[MaintenanceReport]:
+def maintain(
+    user_id: str, *, dry_run: bool, steps: Sequence[str] | None = None
+) -> Call[MaintenanceReport]:
+    body: dict[str, Any] = {"dry_run": dry_run}
+    if steps is not None:
+        body["steps"] = list(steps)
     return Call(
         "POST",
         f"/v1/users/{segment(user_id)}/maintain",
         parse_as(MaintenanceReport),
         idempotent=True,  # a second run finds the work done
-        json={"dry_run": dry_run},
+        json=body,
     )
 
 

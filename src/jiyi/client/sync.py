@@ -239,10 +239,13 @@ class Client:
         """Make an archived memory active again (see :meth:`jiyi.Memory.restore`)."""
         return self._do(_ops.restore(memory_id))
 
-    def maintain(self, user_id: str, *, dry_run: bool = False) -> MaintenanceReport:
-        """Run the lifecycle on one user now (see :meth:`jiyi.Memory.maintain`); needs a
-        tenant-wide key."""
-        return self._do(_ops.maintain(user_id, dry_run=dry_run))
+    def maintain(
+        self, user_id: str, *, dry_run: bool = False, steps: Sequence[str] | None = None
+    ) -> MaintenanceReport:
+        """Run the lifecycle on one user now (see :meth:`jiyi.Memory.maintain`; ``steps``
+        e.g. ``["rollup", "reflect"]``, default sweep, purge, merge); needs a tenant-wide
+        key."""
+        return self._do(_ops.maintain(user_id, dry_run=dry_run, steps=steps))
 
     def memory_health(self, user_id: str) -> HealthReport:
         """A user's memory health (see :meth:`jiyi.Memory.health`); tenant-wide key."""

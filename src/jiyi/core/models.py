@@ -6,6 +6,7 @@ lives here so the server and the SDK can share them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
@@ -337,3 +338,61 @@ class HealthReport(BaseModel):
     due_purge: int = 0  # archived past the retention period
     oldest_observed_at: datetime | None = None
     content_chars: int = 0  # characters of stored content (active and archived)
+    stale_vectors: int = 0  # vectors another embedder made: the backfill's work left
+    last_rollup_at: datetime | None = None  # when the newest weekly roll-up was written
+    last_reflection_at: datetime | None = None  # when the profile was last reflected on
+
+
+class TenantHealth(BaseModel):
+    """The health of a whole tenant (``Memory.tenant_health``): every user's
+    :class:`HealthReport` added up, and the users holding the most active memories."""
+
+    tenant: str
+    at: datetime
+    users: int = 0
+    counts: dict[str, dict[str, int]] = Field(default_factory=dict)  # kind → status → n
+    active: int = 0
+    archived: int = 0
+    superseded: int = 0
+    expiring_soon: int = 0
+    stale: int = 0
+    never_used: int = 0
+    due_archive: int = 0
+    due_purge: int = 0
+    content_chars: int = 0
+    stale_vectors: int = 0
+    oldest_observed_at: datetime | None = None
+    last_rollup_at: datetime | None = None
+    last_reflection_at: datetime | None = None
+    largest_users: dict[str, int] = Field(default_factory=dict)  # user → active, top 10
+
+    @classmethod
+    def of(cls, tenant: str, at: datetime, reports: Iterable[HealthReport]) -> TenantHealth:
+        """The sum of per-user reports (earliest oldest, latest last-run times)."""
+        out = cls(tenant=tenant, at=at)
+        sizes: dict[str, int] = {}
+        summed = (
+            "active archived superseded expiring_soon stale never_used due_archive due_purge "
+            "content_chars stale_vectors"
+        ).split()
+        for r in reports:
+            out.users += 1
+            sizes[r.user_id] = r.active
+            for name in summed:
+                setattr(out, name, getattr(out, name) + getattr(r, name))
+            for kind, per in r.counts.items():
+                mine = out.counts.setdefault(kind, {})
+                for status, n in per.items():
+                    mine[status] = mine.get(status, 0) + n
+            out.oldest_observed_at = _pick(min, out.oldest_observed_at, r.oldest_observed_at)
+            out.last_rollup_at = _pick(max, out.last_rollup_at, r.last_rollup_at)
+            out.last_reflection_at = _pick(max, out.last_reflection_at, r.last_reflection_at)
+        top = sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
+        out.largest_users = dict(top)
+        return out
+
+
+def _pick(
+    choose: Callable[[datetime, datetime], datetime], a: datetime | None, b: datetime | None
+) -> datetime | None:
+    return b if a is None else a if b is None else choose(a, b)

@@ -264,9 +264,7 @@ def _reflect_into(
             result.reflections.append(old)
             continue
         if old is not None:
-            item = item.model_copy(
-                update={"id": old.id, "created_at": old.created_at, "version": old.version + 1}
-            )
+            item = item.model_copy(update={"id": old.id, "version": old.version + 1})
         fresh.append(item)
     if fresh:
         vecs = embedder.embed_documents([m.content for m in fresh])

@@ -188,7 +188,6 @@ def rollup(
             fresh = fresh.model_copy(
                 update={
                     "id": old[0].id,
-                    "created_at": old[0].created_at,
                     "version": old[0].version + 1,
                 }
             )

@@ -10,13 +10,16 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from pydantic import AfterValidator
 
+from jiyi.core.inputs import MAX_ID_CHARS
+from jiyi.core.models import TenantHealth
 from jiyi.errors import NotFoundError
 from jiyi.keys import KeyRecord, Principal
 from jiyi.server.auth import authenticate, require_admin
 from jiyi.server.errors import error_responses
 from jiyi.server.services import Services
-from jiyi.wire import ID_SCHEMA, KeyInfo, KeyList, KeyRequest, NewKey, TenantList
+from jiyi.wire import ID_SCHEMA, KeyInfo, KeyList, KeyRequest, NewKey, TenantList, valid_id
 
 router = APIRouter(prefix="/v1", tags=["admin"], responses=error_responses(401, 403, 422, 503))
 
@@ -29,6 +32,11 @@ async def admin(request: Request) -> Principal:
 
 
 Admin = Annotated[Principal, Depends(admin)]
+TenantName = Annotated[
+    str,
+    Path(min_length=1, max_length=MAX_ID_CHARS, json_schema_extra=ID_SCHEMA),
+    AfterValidator(valid_id),
+]
 KeyId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[0-9a-f]+$")]
 
 
@@ -113,3 +121,13 @@ async def list_tenants(request: Request, who: Admin) -> TenantList:
     s = _services(request)
     records = await s.run(s.keys.records)
     return TenantList(tenants=sorted({r.tenant for r in records} | {who.tenant}))
+
+
+@router.get("/admin/tenants/{tenant}/health", response_model=TenantHealth)
+async def tenant_health(tenant: TenantName, request: Request, who: Admin) -> TenantHealth:
+    """The memory health of a whole tenant: every user's health report added up (counts by
+    kind and status, stale, never used, expiring, due for archive or purge, vectors left to
+    backfill, last roll-up and reflection) and the users holding the most memories. Reads
+    every user's rows: an operator's call, not a hot path."""
+    s = _services(request)
+    return await s.run(s.memory(tenant).tenant_health)

@@ -67,13 +67,19 @@ async def maintain_user(
     who: Auth,
     body: MaintainRequest | None = None,
 ) -> MaintenanceReport:
-    """Run the lifecycle on one user now: decay, archive what expired (or decayed, or falls
-    over the per-user cap), purge what was archived longer than the retention period (a
-    hard delete), merge duplicates. ``dry_run`` reports and writes nothing."""
+    """Run the lifecycle on one user now: by default decay, archive what expired (or
+    decayed, or falls over the per-user cap), purge what was archived longer than the
+    retention period (a hard delete), merge duplicates. ``steps`` picks others: ``rollup``
+    (weekly summaries of events), ``reflect`` (profile reflections), ``backfill``
+    (re-embed vectors another embedder made), or ``all``; an unknown step is a 422 naming
+    ``steps``. ``dry_run`` reports and writes nothing."""
     require_tenant_key(who, "maintaining a user")
     s = _services(request)
     dry = body.dry_run if body is not None else False
-    return await s.run(s.memory(who.tenant).maintain, user_id, dry_run=dry)
+    steps = body.steps if body is not None else None
+    report = await s.run(s.memory(who.tenant).maintain, user_id, dry_run=dry, steps=steps)
+    s.metrics.record_maintenance(report)
+    return report
 
 
 @router.get(
