@@ -9,6 +9,7 @@ or a new memory that supersedes an old one — whose source episodes are marked 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
 from jiyi.core import lifecycle
@@ -209,7 +210,13 @@ def _parts_slot(
 
 
 def _decision(
-    c: Candidate, vec: Vector, scope: Scope, store: MemoryStore, pending: Pending, cal: Calibration
+    c: Candidate,
+    vec: Vector,
+    scope: Scope,
+    store: MemoryStore,
+    pending: Pending,
+    cal: Calibration,
+    embedder: str | None,
 ) -> Decision:
     same = _active_in_slot(c.topic, scope, store, pending) if c.topic else []
     if not same and (held := _parts_slot(c, scope, store, pending)):
@@ -223,7 +230,9 @@ def _decision(
     replaced = replaced or _milk_family(c, scope, store, pending)
     if c.topic and (same or replaced or not c.is_correction):
         return reconcile(c, same, [], cal, replaced)  # decided by slot alone
-    hits = store.vector_search(scope, vec, ACTIVE_MEMORIES, 5)
+    # Only vectors of the embedder that made ``vec`` are comparable with it (see
+    # pipeline/backfill.py); until the backfill ran, the slot rules above still decide.
+    hits = store.vector_search(scope, vec, replace(ACTIVE_MEMORIES, embedder=embedder), 5)
     cos = dict(hits)
     similar = [(pending.current(m), cos[m.id]) for m in store.get_many(scope, [i for i, _ in hits])]
     active = [(m, s) for m, s in similar if m.status == Status.ACTIVE]
@@ -290,11 +299,12 @@ def decide(
     cal: Calibration,
     pending: Pending,
     life: lifecycle.LifecycleConfig = lifecycle.DEFAULT,
+    embedder: str | None = None,
 ) -> MemoryEvent:
     """Reconcile one admitted candidate, record the outcome in ``pending`` and return it.
     Saying a stored memory again reinforces it (and confirms an inferred one)."""
     now = pending.now
-    decision = _decision(c, vec, scope, store, pending, cal)
+    decision = _decision(c, vec, scope, store, pending, cal, embedder)
     target = decision.target
     if decision.action == Action.NOOP and target is not None:
         used = lifecycle.confirm(lifecycle.reinforce(target, now, life), now, life)

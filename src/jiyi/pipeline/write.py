@@ -248,6 +248,7 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
                 cal=ports.cal,
                 pending=pending,
                 life=opts.lifecycle,
+                embedder=ports.embedder.name,
             )
         )
     _add_splits(pending, ports.embedder)
