@@ -11,12 +11,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
 from jiyi.core.models import MemoryItem, Scope
-from jiyi.errors import ExtractionError
 from jiyi.llm.client import ChatClient
 from jiyi.llm.prompts import reflect
+from jiyi.llm.reflect import reflect_with
 from jiyi.pipeline.consolidate import (
     Consolidation,
     Reflection,
@@ -29,35 +27,6 @@ if TYPE_CHECKING:
     from jiyi.memory import Memory
 
 __all__ = ["Consolidation", "consolidate", "derived_from", "find_duplicates", "reflect_with"]
-
-
-def reflect_with(
-    client: ChatClient, items: list[MemoryItem], lang: reflect.Lang
-) -> list[Reflection]:
-    """Reflections on ``items`` by the LLM; each must cite at least one of them.
-
-    Raises:
-        ExtractionError: the reply is not the JSON the prompt asks for.
-    """
-    text, _ = client.chat(
-        reflect.build_messages([m.content for m in items], lang),
-        reflect.response_format(),
-        max_tokens=250,
-    )
-    try:
-        reply = reflect.ReflectionResponse.model_validate_json(text)
-    except ValidationError as exc:
-        raise ExtractionError("reflection reply is not valid JSON") from exc
-    out: list[Reflection] = []
-    seen: set[str] = set()
-    for r in reply.reflections:
-        sources = [items[i - 1] for i in dict.fromkeys(r.sources) if 1 <= i <= len(items)]
-        content = " ".join(r.content.split())
-        if not sources or not content or r.aspect in seen:
-            continue  # a reflection that cites nothing cannot be traced or deleted
-        seen.add(r.aspect)
-        out.append((r.aspect, content, sources))
-    return out
 
 
 def consolidate(

@@ -49,6 +49,8 @@ from jiyi.llm.prompts.extract import (
     build_repair_messages,
     response_format,
 )
+from jiyi.llm.rollup import makers
+from jiyi.pipeline.maintain import StepOptions
 
 __all__ = ["GateResult", "LLMExtractor", "LLMStats", "ground", "is_trivial"]
 
@@ -121,6 +123,11 @@ class LLMExtractor:
         self.backfill = backfill
         self._stats = LLMStats()
         self._lock = threading.Lock()
+
+    def makers(self) -> StepOptions:
+        """The LLM makers of reflections and weekly roll-ups on this extractor's client
+        (the lifecycle uses them when maintaining a tenant with an LLM configured)."""
+        return makers(self.client)
 
     @classmethod
     def without_fallback(
