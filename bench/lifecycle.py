@@ -3,13 +3,17 @@ simulated day.
 
 Run: ``.venv/bin/python bench/lifecycle.py [--days 730] [--per-day 70] [--embedder hashing]
 [--store postgresql://…]``. Each day the user says a few lasting things again now and then
-(an allergy, family, job, home, a cat), changes a preference every month, and chats —
-tired today, on the metro, it's raining — which should be forgotten after its TTL. Reports:
+(an allergy, family, job, home, a cat), changes a preference every month, does two things
+(events: moving house, a check-up, a trip) and chats — tired today, on the metro, it's
+raining — which should be forgotten after its TTL. Reports:
 
 - active memories over time (must stay bounded: TTLs, then the 10k cap);
 - recall of the still-true facts at the end (probe questions, top 5), against the start;
 - the fraction of transient items still active after their TTL (target 0);
-- sweep time per 10k memories (the maintenance run, per day).
+- sweep time per 10k memories (the maintenance run, per day);
+- the weekly roll-up and profile reflection (run every 7th day): time per run, summaries kept;
+- an embedder change at the end: recall right after it (stale vectors out of the dense
+  channel, keywords only), the backfill's time per 10k vectors, recall after it.
 
 Writes bench/results/lifecycle.json (``--out``).
 """
@@ -33,7 +37,8 @@ from rich.table import Table
 from jiyi import Memory
 from jiyi.core.lifecycle import expiry
 from jiyi.core.models import MemoryKind, Scope, Status
-from jiyi.core.ports import MemoryStore, SearchFilter
+from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
+from jiyi.embedders import HashingEmbedder
 
 START = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
 USER = "sim"
@@ -59,6 +64,20 @@ CHATTER = [
     "晚上想早点睡",
     "嗯嗯",
     "我今天心情不错",
+]
+
+
+# Things the user did, two a day: events (a 3-day TTL, then archived and purged) that the
+# weekly roll-up keeps as one summary per week.
+EVENTS = [
+    "我今天联系了搬家公司",
+    "今天在打包行李，准备搬家",
+    "我今天去医院体检了",
+    "今天拿到了体检报告",
+    "我今天去健身房跑步了",
+    "明天要去上海出差",
+    "我今天给女儿开了家长会",
+    "今天带阿橘去打了疫苗",
 ]
 
 
@@ -104,6 +123,26 @@ def transient_overdue(store: MemoryStore, now: datetime) -> tuple[int, int]:
     return overdue, len(transient)
 
 
+def embedder_switch(store: MemoryStore, before: Embedder, clock: Clock) -> dict[str, float]:
+    """Reopen the store with another embedder of the same dimension: recall before and
+    after the backfill, and the backfill's time per 10k vectors."""
+    after = type(before)() if isinstance(before, HashingEmbedder) else before
+    after.name = f"{before.name}-v2"  # another model, as far as the vector ledger knows
+    mem = Memory(store=store, embedder=after, clock=clock)
+    stale = mem.health(USER).stale_vectors
+    right_after = recall(mem)
+    t0 = time.perf_counter()
+    done = mem.maintain(USER, steps="backfill")
+    took = time.perf_counter() - t0
+    return {
+        "switch_stale_vectors": stale,
+        "switch_recall_before_backfill": right_after,
+        "switch_recall_after_backfill": recall(mem),
+        "backfill_s_per_10k": round(took / max(done.backfilled, 1) * 10_000, 3),
+        "backfill_left": done.stale_vectors,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--days", type=int, default=730)
@@ -114,9 +153,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    embedder: Embedder
     if args.embedder == "hashing":
-        from jiyi.embedders import HashingEmbedder
-
         embedder = HashingEmbedder()
     else:
         from jiyi.embedders import default_embedder
@@ -131,6 +169,7 @@ def main() -> None:
         at_start = recall(mem)
         series: list[dict[str, float]] = []
         sweeps: list[tuple[float, int]] = []
+        weekly: list[float] = []
         messages = len(LASTING)
         t_all = time.perf_counter()
         bar = Progress(
@@ -149,6 +188,7 @@ def main() -> None:
                     said.append(f"我最近喜欢喝{DRINKS[(day // 30) % len(DRINKS)]}")
                 if day % 45 == 0:  # lasting facts come up again now and then
                     said.append(rng.choice(LASTING)[0])
+                said += rng.sample(EVENTS, 2)
                 while len(said) < args.per_day:
                     said.append(rng.choice(CHATTER))
                 for start in range(0, len(said), 200):
@@ -162,6 +202,10 @@ def main() -> None:
                 t0 = time.perf_counter()
                 report = mem.maintain(USER)
                 sweeps.append((time.perf_counter() - t0, report.examined))
+                if day % 7 == 0:  # the worker's weekly jobs
+                    t0 = time.perf_counter()
+                    mem.maintain(USER, steps="rollup,reflect")
+                    weekly.append(time.perf_counter() - t0)
                 if day % 30 == 0 or day == args.days:
                     overdue, transient = transient_overdue(store, clock.now)
                     series.append(
@@ -175,6 +219,10 @@ def main() -> None:
                 bar.advance(task)
         at_end = recall(mem)
         overdue, transient = transient_overdue(store, clock.now)
+        summaries = [
+            m for m in mem.list(user_id=USER, include_archived=True) if m.derived and m.topic
+        ]
+        switch = embedder_switch(store, embedder, clock)
         per_10k = [s / max(n, 1) * 10_000 for s, n in sweeps if n >= 1000]
         results = {
             "days": args.days,
@@ -192,6 +240,12 @@ def main() -> None:
             "transient_overdue_fraction": round(overdue / transient, 4) if transient else 0.0,
             "sweep_s_per_10k_p50": round(statistics.median(per_10k), 3) if per_10k else None,
             "sweep_s_per_10k_max": round(max(per_10k), 3) if per_10k else None,
+            "weekly_runs": len(weekly),
+            "weekly_rollup_reflect_s_p50": round(statistics.median(weekly), 3) if weekly else None,
+            "weekly_rollup_reflect_s_max": round(max(weekly), 3) if weekly else None,
+            "rollups_kept": sum(1 for m in summaries if m.topic.startswith("rollup.")),
+            "reflections_kept": sum(1 for m in summaries if m.topic.startswith("reflection.")),
+            **switch,
             "series": series,
         }
         drop = getattr(store, "drop_schema", None)
@@ -210,6 +264,12 @@ def main() -> None:
         "recall_end",
         "transient_overdue_fraction",
         "sweep_s_per_10k_p50",
+        "weekly_rollup_reflect_s_p50",
+        "rollups_kept",
+        "reflections_kept",
+        "switch_recall_before_backfill",
+        "switch_recall_after_backfill",
+        "backfill_s_per_10k",
         "seconds",
     ):
         table.add_row(key, str(results[key]))
