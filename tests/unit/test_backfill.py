@@ -9,7 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from conftest import FakeClock
+from tests.conftest import FakeClock
+
 from jiyi import Memory
 from jiyi.core.models import Scope, Status
 from jiyi.core.ports import SearchFilter, VectorLedger

@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from tests.conftest import FakeClock
 
-from conftest import FakeClock
 from jiyi import Memory
 from jiyi.core.ids import new_id
 from jiyi.core.models import MemoryItem, MemoryKind, Origin, Scope, Status

@@ -315,7 +315,7 @@ class MaintenanceReport(BaseModel):
     steps: list[str] = Field(default_factory=list)  # the steps run, in order
     rolled_up: int = 0  # weekly roll-ups written or refreshed
     rollup_ids: list[str] = Field(default_factory=list)
-    reflected: int = 0  # profile reflections now held (written or unchanged)
+    reflected: int = 0  # profile reflections written or rewritten (unchanged ones not counted)
     backfilled: int = 0  # vectors re-embedded with the configured embedder
     stale_vectors: int = 0  # vectors still made by another embedder after the run
 

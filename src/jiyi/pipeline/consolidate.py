@@ -63,6 +63,7 @@ class Consolidation:
     merged: dict[str, list[str]] = field(default_factory=dict)  # keeper id → absorbed ids
     reflections: list[MemoryItem] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)  # earlier reflections deleted
+    unchanged: int = 0  # reflections (among ``reflections``) kept exactly as they were
     llm_used: bool = False
 
 
@@ -262,6 +263,7 @@ def _reflect_into(
         old = held.get(str(item.topic))
         if old is not None and old.content == item.content and old.sources == item.sources:
             result.reflections.append(old)
+            result.unchanged += 1
             continue
         if old is not None:
             item = item.model_copy(update={"id": old.id, "version": old.version + 1})

@@ -223,7 +223,7 @@ def maintain(
             found = reflect_profile(
                 store, embedder, scope, now=now, reflect=opts.reflect, dry_run=dry_run
             )
-            report.reflected = len(found.reflections)
+            report.reflected = len(found.reflections) - found.unchanged
         elif step == "backfill":
             filled = backfill(
                 store,
