@@ -207,38 +207,47 @@ def maintain(
             report.merged = sum(len(v) for v in groups.values())
             if not dry_run:
                 report.active -= report.merged
-        elif step == "rollup":
-            rolled = rollup(
-                store,
-                embedder,
-                scope,
-                now=now,
-                life=life,
-                summarize=opts.summarize,
-                dry_run=dry_run,
-            )
-            report.rolled_up = len(rolled.written)
-            report.rollup_ids = [m.id for m in rolled.written]
-        elif step == "reflect":
-            found = reflect_profile(
-                store, embedder, scope, now=now, reflect=opts.reflect, dry_run=dry_run
-            )
-            report.reflected = len(found.reflections) - found.unchanged
-        elif step == "backfill":
-            filled = backfill(
-                store,
-                embedder,
-                scope,
-                context_turns=context_turns,
-                batch=life.backfill_batch,
-                max_rows=opts.backfill_max,
-                dry_run=dry_run,
-            )
-            report.backfilled = filled.reembedded
-            report.stale_vectors = filled.remaining
+        else:
+            _consolidate(step, store, embedder, scope, report, now, life, context_turns, opts)
         tick(step, done, len(run))
     report.seconds = round(time.perf_counter() - started, 4)
     return out
+
+
+def _consolidate(
+    step: str,
+    store: MemoryStore,
+    embedder: Embedder,
+    scope: Scope,
+    report: MaintenanceReport,
+    now: datetime,
+    life: LifecycleConfig,
+    context_turns: int,
+    opts: StepOptions,
+) -> None:
+    """The weekly and as-needed steps: rollup, reflect, backfill."""
+    dry = report.dry_run
+    if step == "rollup":
+        rolled = rollup(
+            store, embedder, scope, now=now, life=life, summarize=opts.summarize, dry_run=dry
+        )
+        report.rolled_up = len(rolled.written)
+        report.rollup_ids = [m.id for m in rolled.written]
+    elif step == "reflect":
+        found = reflect_profile(store, embedder, scope, now=now, reflect=opts.reflect, dry_run=dry)
+        report.reflected = len(found.reflections) - found.unchanged
+    elif step == "backfill":
+        filled = backfill(
+            store,
+            embedder,
+            scope,
+            context_turns=context_turns,
+            batch=life.backfill_batch,
+            max_rows=opts.backfill_max,
+            dry_run=dry,
+        )
+        report.backfilled = filled.reembedded
+        report.stale_vectors = filled.remaining
 
 
 def _sweep(

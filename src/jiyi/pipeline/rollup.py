@@ -8,9 +8,10 @@ the retention period, purged); the roll-up is what keeps "what the week was abou
   (``sources``), topic ``rollup.<ISO week>`` and ``metadata={"aspect": "rollup", "week": …}``;
 - **inferred**: it starts at the lifecycle's inferred confidence (0.6) and decays unconfirmed
   like every reflection;
-- **idempotent**: one roll-up per user and week. A re-run that finds the same sources and
-  text changes nothing; one that finds more (the week went on) rewrites the same row (same
-  id, version + 1). It never duplicates, so a job killed mid-run is simply run again.
+- **idempotent**: one roll-up per user and week. A re-run that finds the same sources changes
+  nothing (and asks no LLM again); one that finds more (the week went on) rewrites the same
+  row (same id, version + 1). It never duplicates, so a job killed mid-run is simply run
+  again.
 
 Rule-based by default: the words shared by at least half of the week's items (and at least
 two) name its theme, in the order the user said them; the items follow. With a
@@ -105,6 +106,21 @@ def rule_summary(items: Sequence[MemoryItem], lang: str, monday: date) -> str:
     return head + "; ".join(listed) + (f"; and {more} more" if more else "")
 
 
+def _week_text(items: list[MemoryItem], summarize: Summarize | None, out: RolledUp) -> str:
+    """The LLM's sentence for the week, or the rule text (no LLM, or it failed)."""
+    lang = "zh" if sum(has_cjk(m.content) for m in items) * 2 >= len(items) else "en"
+    monday = _monday(items[0].observed_at)
+    if summarize is not None:
+        try:
+            text = " ".join(summarize(items, lang, monday).split())
+            out.llm_used = True
+            if text:
+                return text
+        except ExtractionError as exc:
+            log.warning("roll-up by the LLM failed (%s); using the rule text", exc.message)
+    return rule_summary(items, lang, monday)
+
+
 def _weeks(now: datetime, count: int) -> list[str]:
     return [iso_week(now - timedelta(weeks=i)) for i in range(count)]
 
@@ -166,31 +182,17 @@ def rollup(
         items = sorted(by_week.get(week, []), key=lambda m: (m.observed_at, m.id))
         if len(items) < life.rollup_min_items:
             continue
-        lang = "zh" if sum(has_cjk(m.content) for m in items) * 2 >= len(items) else "en"
-        monday = _monday(items[0].observed_at)
-        content = ""
-        if summarize is not None:
-            try:
-                content = " ".join(summarize(items, lang, monday).split())
-                out.llm_used = True
-            except ExtractionError as exc:
-                log.warning("roll-up by the LLM failed (%s); using the rule text", exc.message)
-        content = content or rule_summary(items, lang, monday)
-        fresh = _rollup_item(scope, week, content, items, now, life.inferred_confidence)
         old = sorted(held.get(week, []), key=lambda m: m.id)
         for extra in old[1:]:  # never more than one per week (a race could leave two)
             changes.deletes.append(extra.id)
             changes.history.append(HistoryEntry.of(extra, Action.DELETE, now, reason="rollup"))
-        if old and old[0].content == content and old[0].sources == fresh.sources:
-            out.unchanged += 1
+        if old and old[0].sources == [m.id for m in items]:
+            out.unchanged += 1  # the same items: the same summary (no second LLM call)
             continue
+        content = _week_text(items, summarize, out)
+        fresh = _rollup_item(scope, week, content, items, now, life.inferred_confidence)
         if old:
-            fresh = fresh.model_copy(
-                update={
-                    "id": old[0].id,
-                    "version": old[0].version + 1,
-                }
-            )
+            fresh = fresh.model_copy(update={"id": old[0].id, "version": old[0].version + 1})
         action = Action.UPDATE if old else Action.ADD
         changes.upserts.append(Indexed(fresh, keyword_text(content), None))
         changes.history.append(HistoryEntry.of(fresh, action, now, reason="rollup"))
