@@ -210,6 +210,8 @@ def maintain(
         else:
             _consolidate(step, store, embedder, scope, report, now, life, context_turns, opts)
         tick(step, done, len(run))
+    if not dry_run and {"rollup", "reflect"} & set(run):  # summaries were written: recount
+        report.active = len(store.list(scope, SearchFilter()))
     report.seconds = round(time.perf_counter() - started, 4)
     return out
 
