@@ -47,10 +47,12 @@ class Settings(BaseSettings):
             table in the TOML file): any field of ``jiyi.core.lifecycle.LifecycleConfig``,
             e.g. ``{"retention_days": 7, "tenant_ttl_days": {"acme": {"preference": 30}}}``;
             unset fields keep the defaults of docs/lifecycle.md.
-        maintain_every_seconds: how often queue workers enqueue the lifecycle maintenance
-            of every user (one ``maintain`` job per user and UTC day, for each tenant with
-            an API key; the first one period after start); 0: never (then run ``jiyi
-            maintain`` or ``POST /v1/users/{id}/maintain``).
+        maintain_every_seconds: how often queue workers enqueue the lifecycle jobs of
+            every user (for each tenant with an API key: one ``maintain`` job per UTC day,
+            one ``rollup`` and one ``reflect`` per ISO week, a ``backfill`` per day while
+            the user has vectors another embedder made; the first one period after start);
+            0: never (then run ``jiyi maintain [--only …]`` or
+            ``POST /v1/users/{id}/maintain``).
         queue_lease_seconds: a claimed job returns to the queue if its worker has not
             finished it by then (the worker died).
         queue_grace_seconds: how long a new job waits for its request to store the
