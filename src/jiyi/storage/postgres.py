@@ -53,7 +53,7 @@ from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import Dialect, Run, aware, dumps
 from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
 from jiyi.storage._vectors import as_vector, check_dim, checked_vectors
-from jiyi.storage.postgres_search import keyword_search, nearest
+from jiyi.storage.postgres_search import keyword_search, nearest, replace_vectors, stale_ids
 
 __all__ = ["HNSW_INDEX", "PostgresMemoryStore"]
 
@@ -326,34 +326,17 @@ class PostgresMemoryStore:
     # -- the vector ledger (embedding backfill) ---------------------------------------------
 
     def stale_vectors(self, scope: Scope, embedder: str, *, limit: int) -> builtins.list[str]:
-        where, args = _sql.scope_where(self._d, scope)
-        rows = self._read(
-            scope.tenant,
-            self._d.q(
-                f"SELECT m.id FROM {{s}}.memories m WHERE {where} AND m.embedding IS NOT NULL "
-                f"AND m.embedder IS DISTINCT FROM ? ORDER BY m.id COLLATE {self._d.binary} LIMIT ?"
-            ),
-            [*args, embedder, limit],
-        )
-        return [r[0] for r in rows]
+        return stale_ids(partial(self._read, scope.tenant), self._d, scope, embedder, limit)
 
     def set_vectors(self, scope: Scope, vectors: Mapping[str, Vector], embedder: str) -> int:
         checked = checked_vectors(vectors)
         if not checked:
             return 0
-        d = self._d
         with self._tx(scope.tenant) as cur:
             dim = next(int(v.shape[0]) for v in checked.values())
             if self._dim != dim:
-                self._dim = fix_dim(cur, d, self.schema, dim, hnsw=self._hnsw)
-            cur.executemany(
-                d.q(
-                    "UPDATE {s}.memories SET embedding = ?, embedder = ? WHERE id = ? "
-                    "AND tenant = ? AND user_id = ? AND embedding IS NOT NULL"
-                ),
-                [(v, embedder, i, scope.tenant, scope.user_id) for i, v in checked.items()],
-            )
-            return max(0, cur.rowcount)
+                self._dim = fix_dim(cur, self._d, self.schema, dim, hnsw=self._hnsw)
+            return replace_vectors(cur, self._d, scope, checked, embedder)
 
     # -- reads ----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import psycopg
@@ -98,3 +98,34 @@ def nearest(
         [q, *args, limit],
     )
     return [(r[0], float(r[1])) for r in cur.fetchall()]
+
+
+# -- the vector ledger (which embedder made each vector: pipeline/backfill.py) ---------------
+
+
+def stale_ids(run: Run, d: Dialect, scope: Scope, embedder: str, limit: int) -> list[str]:
+    """Ids of the scope's rows with a vector not recorded as ``embedder``'s, in id order."""
+    where, args = scope_where(d, scope)
+    rows = run(
+        d.q(
+            f"SELECT m.id FROM {{s}}.memories m WHERE {where} AND m.embedding IS NOT NULL "
+            f"AND m.embedder IS DISTINCT FROM ? ORDER BY m.id COLLATE {d.binary} LIMIT ?"
+        ),
+        [*args, embedder, limit],
+    )
+    return [r[0] for r in rows]
+
+
+def replace_vectors(
+    cur: Cursor, d: Dialect, scope: Scope, vectors: Mapping[str, Vector], embedder: str
+) -> int:
+    """Set the vectors (and their maker) of rows of the scope that have one, inside the
+    caller's transaction; how many rows changed."""
+    cur.executemany(
+        d.q(
+            "UPDATE {s}.memories SET embedding = ?, embedder = ? WHERE id = ? "
+            "AND tenant = ? AND user_id = ? AND embedding IS NOT NULL"
+        ),
+        [(v, embedder, i, scope.tenant, scope.user_id) for i, v in vectors.items()],
+    )
+    return max(0, cur.rowcount)
