@@ -107,7 +107,8 @@ def _named_subjects(text: str) -> list[str]:
     low = text.lower()
     for zh, en, area in ((PETS_ZH, PETS_EN, "pet"), (RELATIONS_ZH, RELATIONS_EN, "family")):
         keys = [k for w, k in zh.items() if w in text]
-        keys += [k for w, k in en.items() if re.search(rf"\b{re.escape(w)}s?\b", low)]
+        # the substring test first: a word boundary search per vocabulary word is the cost
+        keys += [k for w, k in en.items() if w in low and re.search(rf"\b{re.escape(w)}s?\b", low)]
         # 宠物 / "pet" / 孩子 name no particular subject: the whole area
         found += [area if k in GENERIC_SUBJECTS else f"{area}.{k}" for k in keys]
     return list(dict.fromkeys(found))
