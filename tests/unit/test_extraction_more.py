@@ -15,6 +15,7 @@ slot with a different value (that would retire it).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from tests.unit.test_extraction_rules import run
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.models import Candidate
 from jiyi.core.slots import compatible, is_timeline_slot, normalize_value, same_value
+from jiyi.pipeline.decide import SWITCH
 from jiyi.pipeline.write import ADMISSION_FLOORS, KEYED_VALUES, split_admitted
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -139,6 +141,13 @@ def _retires(said: Candidate, stored: Candidate, slots: list[str]) -> bool:
         return False
     if _sibling(said) == stored.topic:
         return said.kind == stored.kind
+    orders = {s for s in slots if re.fullmatch(r"diet\.\w+\.type", s)}
+    if (
+        re.fullmatch(r"diet\.\w+\.type", said.topic)
+        and orders == {stored.topic}
+        and (said.is_correction or SWITCH.search(said.quote or said.content))
+    ):  # a switch to a drink of another category replaces the one usual drink
+        return True
     if not said.is_correction or said.kind != stored.kind:
         return False
     proposals = {s for s in slots if s != said.topic and compatible(s, said.topic)}

@@ -9,6 +9,7 @@ or a new memory that supersedes an old one — whose source episodes are marked 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
@@ -31,11 +32,27 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
 from jiyi.core.reconcile import Decision, reconcile
-from jiyi.core.slots import PART_TEXTS, PARTS, remainder, same_value
+from jiyi.core.slots import (
+    GENERIC_SUBJECTS,
+    PART_TEXTS,
+    PARTS,
+    compatible,
+    is_timeline_slot,
+    remainder,
+    same_value,
+)
 from jiyi.pipeline.dependents import source_episodes
 from jiyi.pipeline.pending import Pending
 
-__all__ = ["ACTIVE_MEMORIES", "KEYED_VALUES", "batch_episodes", "decide", "resolve_named"]
+__all__ = [
+    "ACTIVE_MEMORIES",
+    "KEYED_VALUES",
+    "SWITCH",
+    "batch_episodes",
+    "decide",
+    "resolve_named",
+    "specialise",
+]
 
 NON_EPISODE = tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
 ACTIVE_MEMORIES = SearchFilter(kinds=NON_EPISODE)
@@ -69,7 +86,7 @@ def _sibling_slot(c: Candidate) -> str | None:
 
 
 # A drink order said as a switch ("改喝普洱了", "I've switched to matcha lattes", "…now").
-_SWITCH = re.compile(
+SWITCH = re.compile(
     r"改喝|改点|换成|改成|换了|现在|最近|如今|\b(?:switch\w*|changed|moved (?:on|over)|instead|now|"
     r"these days|lately|nowadays)\b",
     re.IGNORECASE,
@@ -85,7 +102,7 @@ def _drink_family(
     parts = (c.topic or "").split(".")
     if len(parts) != 3 or parts[0] != "diet" or parts[2] != "type" or c.value in KEYED_VALUES:
         return []
-    if not (c.is_correction or _SWITCH.search(c.quote or c.content)):
+    if not (c.is_correction or SWITCH.search(c.quote or c.content)):
         return []
     liked = [
         pending.current(m)
@@ -138,6 +155,27 @@ def _milk_family(
         for m in _active_in_slot(f"diet.{parts[1]}.type", scope, store, pending)
         if m.value and _BLACK.match(m.value.strip())
     ]
+
+
+def _generic_family(
+    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
+    """A correction that names its subject generically (``family.child.grade`` from "she's
+    a junior now", ``pet.pet.name``) replaces the one specific slot it is compatible with
+    (``family.daughter.grade``) — found by slot, not by similarity; none when zero or several
+    slots fit (two children with a grade: which one is unknowable)."""
+    if not c.is_correction or not c.topic or is_timeline_slot(c.topic):
+        return []
+    parts = c.topic.split(".")
+    if not any(p in GENERIC_SUBJECTS for p in parts[1:-1]):
+        return []
+    fits = [
+        pending.current(m)
+        for m in store.list(scope, SearchFilter(kinds=(c.kind,)))
+        if m.topic and m.topic != c.topic and compatible(m.topic, c.topic)
+    ]
+    fits = [m for m in fits if m.status == Status.ACTIVE]
+    return fits if len({m.topic for m in fits}) == 1 else []
 
 
 def _holds(m: MemoryItem, wrong: str) -> bool:
@@ -228,6 +266,7 @@ def _decision(
     replaced = _active_in_slot(sibling, scope, store, pending) if sibling else []
     replaced = replaced or _drink_family(c, scope, store, pending)
     replaced = replaced or _milk_family(c, scope, store, pending)
+    replaced = replaced or _generic_family(c, scope, store, pending)
     if c.topic and (same or replaced or not c.is_correction):
         return reconcile(c, same, [], cal, replaced)  # decided by slot alone
     # Only vectors of the embedder that made ``vec`` are comparable with it (see
@@ -237,6 +276,28 @@ def _decision(
     similar = [(pending.current(m), cos[m.id]) for m in store.get_many(scope, [i for i, _ in hits])]
     active = [(m, s) for m, s in similar if m.status == Status.ACTIVE]
     return reconcile(c, same, active, cal, replaced)
+
+
+# How a generic subject is named in English content: "Theo (user's family) …", "User's child …"
+_GENERIC_WORDS = {"unknown": "family", "relative": "family"}
+
+
+def specialise(c: Candidate, target: MemoryItem) -> Candidate:
+    """A correction said of nobody in particular ("Theo's eight now" → ``family.unknown.age``)
+    that supersedes one subject's slot (``family.son.age``) takes that slot — the next
+    correction then finds it by slot — and its English content names the subject ("user's
+    family" → "user's son"), so a search for "my son" finds the current value."""
+    if not c.topic or not target.topic or c.topic == target.topic:
+        return c
+    if not compatible(c.topic, target.topic):
+        return c
+    content = c.content
+    for g, s in zip(c.topic.split("."), target.topic.split("."), strict=True):
+        if g != s and g in GENERIC_SUBJECTS:
+            word, name = _GENERIC_WORDS.get(g, g), s.replace("_", " ")
+            pattern = re.compile(rf"\b(user's) {re.escape(word)}\b", re.I)
+            content = pattern.sub(rf"\1 {name}", content)
+    return c.model_copy(update={"topic": target.topic, "content": content})
 
 
 def _new_memory(
@@ -300,12 +361,19 @@ def decide(
     pending: Pending,
     life: lifecycle.LifecycleConfig = lifecycle.DEFAULT,
     embedder: str | None = None,
+    embed: Callable[[str], Vector] | None = None,
 ) -> MemoryEvent:
     """Reconcile one admitted candidate, record the outcome in ``pending`` and return it.
-    Saying a stored memory again reinforces it (and confirms an inferred one)."""
+    Saying a stored memory again reinforces it (and confirms an inferred one). ``embed``
+    re-embeds a candidate whose content :func:`specialise` rewrote."""
     now = pending.now
     decision = _decision(c, vec, scope, store, pending, cal, embedder)
     target = decision.target
+    if decision.action == Action.SUPERSEDE and target is not None:
+        named = specialise(c, target)
+        if named.content != c.content and embed is not None:
+            vec = embed(named.content)
+        c = named
     if decision.action == Action.NOOP and target is not None:
         used = lifecycle.confirm(lifecycle.reinforce(target, now, life), now, life)
         refreshed = _refresh(used, c, now)
@@ -331,7 +399,36 @@ def decide(
     pending.add(new, new.content, vec, HistoryEntry.of(new, Action.ADD, now, related=old.id))
     _mark_outdated(old, new, scope, store, pending)
     _split_off(target, new, pending)
+    for part in _order_parts(old, scope, store, pending):
+        part = part.model_copy(
+            update={"status": Status.SUPERSEDED, "superseded_by": new.id, "valid_to": said}
+        )
+        entry = HistoryEntry.of(part, Action.SUPERSEDE, now, related=new.id, reason=reason)
+        pending.change(part, entry)
     return MemoryEvent(event=Action.SUPERSEDE, memory=new, previous=old)
+
+
+def _order_parts(
+    old: MemoryItem, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
+    """A drink order is one unit: when its type is replaced ("My usual is a flat white with
+    oat milk" → "I've switched to a cortado"), how the old drink was taken, said in the same
+    message (``diet.coffee.milk`` = with oat milk), goes with it. Add-ins said on their own
+    ("I take oat milk in my coffee") are kept: they are about the category, not that drink."""
+    parts = (old.topic or "").split(".")
+    src = set(old.source_message_ids)
+    if len(parts) != 3 or parts[0] != "diet" or parts[2] != "type" or not src:
+        return []
+    stored = store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
+    return [
+        m
+        for m in (pending.current(x) for x in stored)
+        if m.status == Status.ACTIVE
+        and m.topic
+        and m.topic.startswith(f"diet.{parts[1]}.")
+        and m.topic != old.topic
+        and src & set(m.source_message_ids)
+    ]
 
 
 def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:

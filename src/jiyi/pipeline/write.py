@@ -249,6 +249,7 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
                 pending=pending,
                 life=opts.lifecycle,
                 embedder=ports.embedder.name,
+                embed=lambda text: ports.embedder.embed_documents([text])[0],
             )
         )
     _add_splits(pending, ports.embedder)

@@ -52,7 +52,10 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"(?:person|girl|guy|drinker)(?: these days| now)?$|"
         r"^(?:now |these days |nowadays )?(?:it's|it is|"
         r"it's all) (?:an? )?(?P<u>.+?)(?: all the way)?"
-        r"(?: for me)?(?: now| these days)?$|^i(?:'ve| have)? moved on to (?:an? )?(?P<t>.+)$",
+        r"(?: for me)?(?: now| these days)?$|^i(?:'ve| have)? moved on to (?:an? )?(?P<t>.+)$|"
+        # "I'm getting a plain cappuccino now": an order that changed ("right now" is a moment)
+        r"^(?:i'm|i am) (?:now )?(?:getting|ordering|drinking) (?:an? )?(?P<s>.+?)"
+        r"(?<!right)(?<!just) (?:now|these days|nowadays|instead)$",
         c,
         I_,
     )
@@ -74,7 +77,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     elif m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
         said = (
             m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
-            or m.group("u") or m.group("t")
+            or m.group("u") or m.group("t") or m.group("s")
         )  # fmt: skip
         word = clean_value(said).lower()
         word = re.sub(  # "two cups of green tea": the drink, not how much of it
@@ -162,6 +165,8 @@ def drink_type(word: str, clause: str) -> Hit | None:
     )
     if not kind or not kind[1] or len(words) > 5:
         return None
+    if words[-1] == "latte" and any(DRINKS.get(w, ("",))[0] == "tea" for w in words[:-1]):
+        kind = ("tea", True)  # "matcha lattes", "hojicha latte": a tea made as a latte
     only = re.search(r"\bonly\b", clause, I_)
     said = re.sub(r"^(?:a |an |the |my )", "", word)  # the user's words, plural and all
     value = " ".join(words)

@@ -26,7 +26,10 @@ _FREQ = (
     r"a couple (?:of )?times) "
     r"(?:a|per|every) (?:day|week|month|year)|(?:a|per) (?:day|week|month|night)|daily|weekly|"
     r"nightly|on (?:weekends|weekdays|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)|most (?:days|mornings|nights|evenings|weekends)"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)|most (?:days|mornings|nights|evenings|weekends)|"
+    # "on Saturday mornings": a plural part of the day after a weekday recurs (the singular
+    # "on Saturday morning" is one date, a plan)
+    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings|afternoons|evenings|nights)"
 )
 _TIME_OF_DAY = (
     r"(?: (?:and|&) (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?(?: (?:mornings?|evenings?|"
@@ -117,7 +120,9 @@ _SCHEDULE = re.compile(
 
 def _schedule(c: str) -> str:
     """When the routine happens ("every monday night", "in the evenings"); "yes" if unsaid."""
-    said = " ".join(m.group(0).lower() for m in _SCHEDULE.finditer(re.sub(r",? not \w+$", "", c)))
+    found = _SCHEDULE.finditer(re.sub(r",? not \w+$", "", c))
+    # "on Sundays" and "Sundays" are one schedule: the preposition is not part of the value
+    said = " ".join(re.sub(r"^on ", "", m.group(0).lower()) for m in found)
     return said or "yes"
 
 

@@ -64,18 +64,48 @@ def mentioned_en(c: str, ctx: Context) -> list[Hit]:
                 content=f"User's {b.group('r').lower()} is turning {b.group('n')}")]  # fmt: skip
 
 
+_NAMED = re.compile(
+    r"^(?P<n>[A-Z][a-z]+)(?P<rest>(?:'s|\s+is|\s+just turned|\s+turned|\s+is turning)\s.+?)!*$"
+)
+_PRONOUN = re.compile(r"^(?:he|she)(?:'s|\s+is)\s(?P<rest>.+)$", I_)
+_CHANGED = re.compile(r"\b(?:now|actually|really|turned|turning)\b", I_)
+
+
+def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
+    """A relative's age or school year said as a change, with a first name or a pronoun for
+    the subject: "Theo's actually eight now", "Oops, Priya's in 11th grade, not 10th",
+    "Correction, she's a junior now". The slot names nobody in particular
+    (``family.unknown.age``, ``family.child.grade``) so reconciliation can match it to the
+    one relative whose slot it fits."""
+    changed = bool(_CHANGED.search(c) or ctx.extra.get("marked"))
+    if not changed:
+        return []
+    if (m := _NAMED.match(c)) and m.group("n").lower() not in RELATIONS_EN:
+        if m.group("n") in _NOT_NAMES:
+            return []
+        attrs: tuple[str, ...] = (".age", ".grade")
+        who, key = m.group("n"), "family.unknown"
+        rest = re.sub(r"^'s", " is", m.group("rest")).strip()
+    elif (
+        (p := _PRONOUN.match(c)) and not ctx.extra.get("family_en") and not ctx.extra.get("pet_en")
+    ):
+        # only a school year: an age said of "she" could as well be a pet's
+        who, key, attrs, rest = "", "family.child", (".grade",), "is " + p.group("rest")
+    else:
+        return []
+    hits = [h for h in _attributes(key, "family", rest, ctx) if h.topic.endswith(attrs)]
+    said = re.sub(r"\b(?:actually|really) ", "", rest, flags=I_)
+    for h in hits:
+        h.correction = True
+        h.rule = "family.named_" + h.topic.rsplit(".", 1)[1]
+        h.content = f"{who} (user's family) {said}" if who else f"User's child {said}"
+    return hits
+
+
 def family(c: str, ctx: Context) -> list[Hit]:
-    m = re.match(
-        rf"^(?P<n>[A-Z][a-z]+)(?: (?:just |finally )?(?:turned|is now|is turning|is actually|"
-        rf"is really)|'s (?:now|actually|really)) "
-        rf"(?P<x>{NUM_WORD})(?: years old)?(?: now| today| yesterday| this week| last week)?!*$",
-        c,
-    )
-    if m and m.group("n").lower() not in RELATIONS_EN and m.group("n") not in _NOT_NAMES:
+    if hits := _unnamed_relative(c, ctx):
         # "Ethan turned 7 yesterday!": someone the user has told about, a family member
-        age = number(m.group("x"))
-        return [Hit(F, "family.unknown.age", "family.named_age", value=age, correction=True,
-                    content=f"{m.group('n')} (user's family) is {age}")]  # fmt: skip
+        return hits
     if re.match(r"^i (?:now )?(?:have|'ve got|got) an? (?:new )?(?:boyfriend|girlfriend|partner)"
                 r"\b.*\b(?:now|new)\b", c, I_):  # fmt: skip
         return []  # "I have a girlfriend now": no longer single (identity below)

@@ -78,6 +78,14 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
                 content=f"User's {noun} is a {m.group('x')}",
             )
         ]
+    # "the guinea pig is Pickles now", "my tortoise is Gary": a capitalised word after "is"
+    # names the pet (a breed or a species is lower case or in the pet lexicon)
+    m = re.match(r"^(?:is|'s) (?:(?i:actually|really|now) )?(?P<x>[A-Z][a-z]+)$", rest)
+    if m and m.group("x").lower() not in PETS_EN:
+        name = m.group("x")
+        return [
+            Hit(F, f"{key}.name", "pet.name", value=name, content=f"User's {noun} is called {name}")
+        ]
     return []
 
 

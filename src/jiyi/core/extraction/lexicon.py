@@ -182,7 +182,7 @@ _DRINK_TABLE = _table(
     tea: 茶 tea
     tea+: 绿茶 红茶 乌龙 乌龙茶 普洱 龙井 白茶 花茶 茉莉花茶 铁观音 大红袍 碧螺春 毛尖 抹茶 柠檬茶
     tea+: 果茶 green_tea black_tea oolong matcha chai chai_latte earl_grey english_breakfast
-    tea+: chamomile herbal_tea jasmine_tea peppermint_tea
+    tea+: chamomile herbal_tea jasmine_tea peppermint_tea hojicha rooibos genmaicha sencha
     """
 )
 DRINKS: dict[str, tuple[str, bool]] = {

@@ -73,6 +73,8 @@ _TRAILING_EN = re.compile(
     re.IGNORECASE,
 )
 
+_ACTUALLY_TAIL_EN = re.compile(r",?\s+actually[.!]*$", re.IGNORECASE)
+
 # "我其实是…" / "我女儿其实叫果果": the marker sits after the subject.
 _INNER_MARKER_ZH = re.compile(r"^(?P<s>我[^，,其实际事应]{0,5}?)(?:其实|实际上|事实上|应该是)")
 # "…才对 / …才是对的": the value before it is the right one (a correction)
@@ -130,6 +132,9 @@ def prepare(clause: str) -> tuple[str, bool, str | None]:
             corrected = corrected or stripped != text
             text = stripped
     text = _TRAILING_EN.sub("", text).strip()
+    # "I'm 59 actually", "it's 1992, actually": a trailing "actually" sets a value right
+    if (tail := _ACTUALLY_TAIL_EN.search(text)) and tail.start() > 0:
+        text, corrected = text[: tail.start()].strip(), True
     if (right := _RIGHT_TAIL_ZH.search(text)) and right.start() >= 2:
         text, corrected = text[: right.start()].strip(), True
     text, replaces = _not_tail(text)
