@@ -128,6 +128,14 @@ def _is_past(c: str) -> bool:
     return verb in PAST_VERBS or verb.endswith("ed")
 
 
+_ARRANGED = re.compile(
+    r"^(?:i|we)(?:'ve| have)? (?:just |finally |already )?(?:booked|scheduled|signed up|"
+    r"registered|enrolled|set up|made an appointment|got (?:an appointment|a slot|tickets))\b"
+    r".*\b(?:for|on)\b",
+    I_,
+)
+
+
 def _plan(c: str, ctx: Context) -> list[Hit]:
     if re.search(
         r"\b(?:someday|some day|one day|at some point|eventually|maybe)\b", c, I_
@@ -155,6 +163,11 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
             return [Hit(E, f"plan.{slug(c)}", "plan.carried", when=date[0], ttl=EVENT_TTL,
                         value=date[0].date().isoformat(), content=carried)]  # fmt: skip
     goal = _GOAL.match(c)
+    if goal is None and date is not None and _ARRANGED.match(c):
+        # "Booked my driving test for June 3rd": arranged in the past, happening on the date
+        key = plan_key(c) or slug(c.replace(date[1], ""))
+        return [Hit(E, f"plan.{key}", "plan.arranged", when=date[0], ttl=EVENT_TTL,
+                    value=date[0].date().isoformat())]  # fmt: skip
     if goal is None:
         if date is None or _is_past(c) or re.search(r"\b(?:ago|yesterday|last)\b", c, I_):
             return []
@@ -301,6 +314,8 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
 # that is only a short noun phrase is the next thing liked.
 _LIST_ITEM = re.compile(r"(?:(?:and|or|plus|also|&) )?[\w'&-]+(?: [\w'&.-]+){0,4}", I_)
 _NOT_ITEM = re.compile(
+    # "the hotter the better": a correlative comparison, not a thing liked
+    r"^the \w+er the\b|"
     r"^(?:i|i'm|i've|we|my|our|it|it's|this|that|they|he|she|you|not|no|but|though|so|"
     r"especially|except|even|lol|haha|thanks|please)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
     r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though)\b",

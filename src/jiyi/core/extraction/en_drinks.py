@@ -35,7 +35,17 @@ _SHOTS = re.compile(
 )
 
 
+# "I want an iced coffee", "I could go for a latte": one drink wanted now, not an order
+_WHIM = re.compile(
+    r"^i (?:really |just |kinda |so )?(?:want|wanna|need|could (?:really )?(?:go for|use)|"
+    r"(?:'d|would) (?:love|like|kill for)|feel like|'m craving|am craving) (?:an?|one|some)\b",
+    I_,
+)
+
+
 def drink(c: str, ctx: Context) -> list[Hit]:
+    if _WHIM.match(c):
+        return []
     hits: list[Hit] = []
     m = re.match(
         r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically)? ?(?:drink|order|get|"

@@ -241,6 +241,11 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         if re.search(r"n't|not", n.group("v")):
             pol = "dislike"
         return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, value=pol)]
+    if fav := re.match(
+        r"^'s (?:favou?rite|fave) (?P<w>[a-z]+(?: [a-z]+)?) (?:is|are|'s) (?P<x>.+)$", rest, I_
+    ):  # "my husband's favorite food is lasagna": a taste of theirs, keyed by what it is
+        what = slug(fav.group("w"))
+        return [Hit(P, f"{key}.favorite.{what}", "family.favorite", value=fav.group("x").strip())]
     words = rest.split()
     if re.search(
         r"\b(?:this week|this month|these days|right now|lately)\b", rest, I_

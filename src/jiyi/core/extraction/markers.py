@@ -47,7 +47,8 @@ _FILLER_ZH = re.compile(
 )
 # Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
 _FILLER_EN = re.compile(
-    r"^(?:(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|just so you know|for the record|since|"
+    r"^(?:(?:(?:ok|okay|alright) )?(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|"
+    r"just so you know|for the record|since|"
     r"because|cause|'cause|as|given that|"
     r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
     r"background|long story short|turns out|fun fact|for context|basically|anyway|in short|"

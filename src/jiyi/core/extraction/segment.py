@@ -28,7 +28,9 @@ _SPLIT_RE = re.compile(
     r"went|studied|moved|grew|got|used|now work|now live|still live|still work|"
     r"[A-Z][a-z]+ (?:is|'s|just turned|turned) \d|"
     # "The kids voted and the guinea pig is Pickles now": a new subject with its own verb
-    r"the [a-z]+(?: [a-z]+)? (?:is|are|was|were|got|has|have))\b)",
+    r"the [a-z]+(?: [a-z]+)? (?:is|are|was|were|got|has|have)|allergic to)\b)"
+    # "I'm 16 and in 11th grade", "I'm 34 and from Ohio": after an age, a second predicate
+    r"|(?<=\d)\s+and\s+(?=(?:in|from|based|living|working|studying)\b)",
     re.IGNORECASE,
 )
 # "I'm an accountant so end of month is always crazy": a consequence with its own subject.
