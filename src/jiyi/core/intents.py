@@ -73,7 +73,11 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("diet",),
         ),
         (r"吃素|素食|饮食|\b(?:vegetarian|vegan|diet)\b", ("diet", "pref", "health")),
-        (r"爱好|兴趣|消遣|运动|\b(?:hobby|hobbies|interest\w*|sport|sports|pastime)\b", ("pref",)),
+        (
+            r"爱好|兴趣|消遣|运动|\b(?:hobby|hobbies|interest\w*|sport|sports|pastime|for fun|"
+            r"free time|spare time|leisure)\b",
+            ("pref",),
+        ),
         # Asking to recommend or pick something is asking which tastes to respect.
         (
             r"喜欢|讨厌|偏好|最爱|推荐|挑|选|\b(?:like|likes|love|hate|prefer|favou?rite|enjoy|"

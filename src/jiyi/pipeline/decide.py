@@ -15,7 +15,6 @@ from datetime import datetime
 
 from jiyi.core import lifecycle
 from jiyi.core.calibration import Calibration
-from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.goals import goal_target
 from jiyi.core.ids import new_id
@@ -31,23 +30,22 @@ from jiyi.core.models import (
     Status,
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
-from jiyi.core.reconcile import Decision, reconcile
-from jiyi.core.slots import (
-    GENERIC_SUBJECTS,
-    PART_TEXTS,
-    PARTS,
-    compatible,
-    is_timeline_slot,
-    remainder,
-    same_value,
-)
+from jiyi.core.reconcile import USER_CORRECTION, Decision, reconcile
+from jiyi.core.slots import PART_TEXTS, PARTS, remainder, same_value
 from jiyi.pipeline.dependents import source_episodes
+from jiyi.pipeline.families import (
+    KEYED_VALUES,
+    active_in_slot,
+    also_retired,
+    parts_slot,
+    replaced_by,
+    specialise,
+)
 from jiyi.pipeline.pending import Pending
 
 __all__ = [
     "ACTIVE_MEMORIES",
     "KEYED_VALUES",
-    "SWITCH",
     "batch_episodes",
     "decide",
     "resolve_named",
@@ -56,126 +54,6 @@ __all__ = [
 
 NON_EPISODE = tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
 ACTIVE_MEMORIES = SearchFilter(kinds=NON_EPISODE)
-# Values of slots keyed by their object (pref.茶 = like, health.allergy.花生 = yes).
-KEYED_VALUES = frozenset({"like", "dislike", "yes", "no"})
-
-
-def _active_in_slot(
-    slot: str, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """Active memories of ``slot``, stored or earlier in this batch, as this batch left them."""
-    stored = [pending.current(m) for m in store.list(scope, ACTIVE_MEMORIES, topic=slot)]
-    batch = [i.memory for i in pending.rows.values() if i.memory.topic == slot]
-    return [m for m in stored + batch if m.status == Status.ACTIVE and m.kind != MemoryKind.EPISODE]
-
-
-_ALLERGY_SAID = re.compile(r"(?:对)?(.+?)过敏", re.IGNORECASE)
-
-
-def _sibling_slot(c: Candidate) -> str | None:
-    """For a keyed slot (the object is the last segment and the value a polarity:
-    ``health.allergy.almond`` = yes), the slot of the object ``c.replaces`` names."""
-    if not c.topic or not c.replaces or c.value not in KEYED_VALUES or "." not in c.topic:
-        return None
-    if said := _ALLERGY_SAID.fullmatch(c.replaces.strip()):
-        # 不是牛奶过敏，只是乳糖不耐受: the phrase taken back names its own slot
-        obj = normalize_object(said.group(1))
-        return f"health.allergy.{obj}" if obj else None
-    obj = normalize_object(c.replaces)
-    return f"{c.topic.rsplit('.', 1)[0]}.{obj}" if obj else None
-
-
-# A drink order said as a switch ("改喝普洱了", "I've switched to matcha lattes", "…now").
-SWITCH = re.compile(
-    r"改喝|改点|换成|改成|换了|现在|最近|如今|\b(?:switch\w*|changed|moved (?:on|over)|instead|now|"
-    r"these days|lately|nowadays)\b",
-    re.IGNORECASE,
-)
-
-
-def _drink_family(
-    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """A new drink of a category (``diet.tea.type`` = 普洱) said as a switch replaces the drink
-    of that category the user said they liked (``pref.茉莉花茶``): one slot family, the
-    category's usual drink, whether it was stored as an order or as a like."""
-    parts = (c.topic or "").split(".")
-    if len(parts) != 3 or parts[0] != "diet" or parts[2] != "type" or c.value in KEYED_VALUES:
-        return []
-    if not (c.is_correction or SWITCH.search(c.quote or c.content)):
-        return []
-    liked = [
-        pending.current(m)
-        for m in store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
-        if m.topic and m.topic.startswith("pref.") and m.value == "like"
-    ]
-    # 点拿铁要换燕麦奶 → 改喝冷萃了: an order told by the type it was for goes with that type
-    orders = [
-        m
-        for topic in _family_topics(c.topic or "")
-        if topic != c.topic
-        for m in _active_in_slot(topic, scope, store, pending)
-        if _names_another_type(m.quote or m.content, parts[1], c.value or "")
-    ]
-    return orders + [
-        m
-        for m in liked
-        if m.status == Status.ACTIVE
-        and DRINKS.get((m.topic or ".").split(".", 1)[1].replace("_", " "), ("", False))[0]
-        == parts[1]
-    ]
-
-
-def _names_another_type(text: str, category: str, now: str) -> bool:
-    """Does ``text`` name a type of ``category`` (拿铁 for coffee) other than ``now``?"""
-    for m in DRINK_RE.finditer(text):
-        word = m.group(0).lower()
-        cat, is_type = DRINKS[word]
-        if is_type and cat == category and word not in now.lower():
-            return True
-    return False
-
-
-# Drinks that say there is no milk in them: milk added later contradicts them.
-_BLACK = re.compile(r"^(?:黑咖啡|清咖|纯黑咖啡|black(?: coffee)?|black americano)$", re.IGNORECASE)
-
-
-def _milk_family(
-    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """Milk now taken in a drink (``diet.coffee.milk`` = 加燕麦奶) contradicts the order that
-    said it had none (``diet.coffee.type`` = 黑咖啡): a value of one slot implies another's."""
-    parts = (c.topic or "").split(".")
-    if len(parts) != 3 or parts[0] != "diet" or parts[2] != "milk":
-        return []
-    if c.metadata.get("polarity") != "like":
-        return []
-    return [
-        m
-        for m in _active_in_slot(f"diet.{parts[1]}.type", scope, store, pending)
-        if m.value and _BLACK.match(m.value.strip())
-    ]
-
-
-def _generic_family(
-    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """A correction that names its subject generically (``family.child.grade`` from "she's
-    a junior now", ``pet.pet.name``) replaces the one specific slot it is compatible with
-    (``family.daughter.grade``) — found by slot, not by similarity; none when zero or several
-    slots fit (two children with a grade: which one is unknowable)."""
-    if not c.is_correction or not c.topic or is_timeline_slot(c.topic):
-        return []
-    parts = c.topic.split(".")
-    if not any(p in GENERIC_SUBJECTS for p in parts[1:-1]):
-        return []
-    fits = [
-        pending.current(m)
-        for m in store.list(scope, SearchFilter(kinds=(c.kind,)))
-        if m.topic and m.topic != c.topic and compatible(m.topic, c.topic)
-    ]
-    fits = [m for m in fits if m.status == Status.ACTIVE]
-    return fits if len({m.topic for m in fits}) == 1 else []
 
 
 def _holds(m: MemoryItem, wrong: str) -> bool:
@@ -219,34 +97,6 @@ def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate |
     return c.model_copy(update=update)
 
 
-def _family_topics(topic: str) -> list[str]:
-    """The slots that may be stored together with ``topic`` in one memory (merge.fold_parts)."""
-    for family in (("work.employer", "work.role"), ("identity.birth_year", "identity.zodiac")):
-        if topic in family:
-            return list(family)
-    head = topic.rpartition(".")[0]
-    if topic.startswith("diet.") and head.count(".") == 1:
-        return [f"{head}.{a}" for a in ("type", "sugar", "milk", "ice", "size", "temperature")]
-    return []
-
-
-def _parts_slot(
-    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """Active memories that hold ``c.topic`` as a part (在美团做骑手 holds the role 骑手), or —
-    when ``c`` itself holds parts — memories of those slots. Either way the same slot."""
-    if not c.topic:
-        return []
-    found: list[MemoryItem] = []
-    for topic in _family_topics(c.topic):
-        if topic == c.topic:
-            continue
-        for m in _active_in_slot(topic, scope, store, pending):
-            if c.topic in (m.metadata.get(PARTS) or {}) or topic in (c.metadata.get(PARTS) or {}):
-                found.append(m)
-    return found
-
-
 def _decision(
     c: Candidate,
     vec: Vector,
@@ -256,17 +106,13 @@ def _decision(
     cal: Calibration,
     embedder: str | None,
 ) -> Decision:
-    same = _active_in_slot(c.topic, scope, store, pending) if c.topic else []
-    if not same and (held := _parts_slot(c, scope, store, pending)):
+    same = active_in_slot(c.topic, scope, store, pending) if c.topic else []
+    if not same and (held := parts_slot(c, scope, store, pending)):
         part = (held[0].metadata.get(PARTS) or {}).get(c.topic)
         if part is not None and same_value(part, c.value):
             return Decision(Action.NOOP, c, held[0])  # said again: refresh the whole memory
         same = held  # another value of the slot (or of a slot the candidate now holds)
-    sibling = _sibling_slot(c)
-    replaced = _active_in_slot(sibling, scope, store, pending) if sibling else []
-    replaced = replaced or _drink_family(c, scope, store, pending)
-    replaced = replaced or _milk_family(c, scope, store, pending)
-    replaced = replaced or _generic_family(c, scope, store, pending)
+    replaced = replaced_by(c, scope, store, pending)
     if c.topic and (same or replaced or not c.is_correction):
         return reconcile(c, same, [], cal, replaced)  # decided by slot alone
     # Only vectors of the embedder that made ``vec`` are comparable with it (see
@@ -276,28 +122,6 @@ def _decision(
     similar = [(pending.current(m), cos[m.id]) for m in store.get_many(scope, [i for i, _ in hits])]
     active = [(m, s) for m, s in similar if m.status == Status.ACTIVE]
     return reconcile(c, same, active, cal, replaced)
-
-
-# How a generic subject is named in English content: "Theo (user's family) …", "User's child …"
-_GENERIC_WORDS = {"unknown": "family", "relative": "family"}
-
-
-def specialise(c: Candidate, target: MemoryItem) -> Candidate:
-    """A correction said of nobody in particular ("Theo's eight now" → ``family.unknown.age``)
-    that supersedes one subject's slot (``family.son.age``) takes that slot — the next
-    correction then finds it by slot — and its English content names the subject ("user's
-    family" → "user's son"), so a search for "my son" finds the current value."""
-    if not c.topic or not target.topic or c.topic == target.topic:
-        return c
-    if not compatible(c.topic, target.topic):
-        return c
-    content = c.content
-    for g, s in zip(c.topic.split("."), target.topic.split("."), strict=True):
-        if g != s and g in GENERIC_SUBJECTS:
-            word, name = _GENERIC_WORDS.get(g, g), s.replace("_", " ")
-            pattern = re.compile(rf"\b(user's) {re.escape(word)}\b", re.I)
-            content = pattern.sub(rf"\1 {name}", content)
-    return c.model_copy(update={"topic": target.topic, "content": content})
 
 
 def _new_memory(
@@ -362,10 +186,12 @@ def decide(
     life: lifecycle.LifecycleConfig = lifecycle.DEFAULT,
     embedder: str | None = None,
     embed: Callable[[str], Vector] | None = None,
-) -> MemoryEvent:
-    """Reconcile one admitted candidate, record the outcome in ``pending`` and return it.
-    Saying a stored memory again reinforces it (and confirms an inferred one). ``embed``
-    re-embeds a candidate whose content :func:`specialise` rewrote."""
+) -> list[MemoryEvent]:
+    """Reconcile one admitted candidate, record the outcome in ``pending`` and return its
+    events: the candidate's own first, then one SUPERSEDE per memory that went with what it
+    replaced (:func:`jiyi.pipeline.families.also_retired`). Saying a stored memory again
+    reinforces it (and confirms an inferred one). ``embed`` re-embeds a candidate whose
+    content :func:`specialise` rewrote."""
     now = pending.now
     decision = _decision(c, vec, scope, store, pending, cal, embedder)
     target = decision.target
@@ -378,12 +204,14 @@ def decide(
         used = lifecycle.confirm(lifecycle.reinforce(target, now, life), now, life)
         refreshed = _refresh(used, c, now)
         pending.change(refreshed, HistoryEntry.of(refreshed, Action.NOOP, now, reason="duplicate"))
-        return MemoryEvent(event=Action.NOOP, memory=refreshed)
+        return [MemoryEvent(event=Action.NOOP, memory=refreshed)]
     new = _new_memory(c, scope, session_id, batch, now)
+    said = c.observed_at or now
     if decision.action != Action.SUPERSEDE or target is None:
         pending.add(new, new.content, vec, HistoryEntry.of(new, Action.ADD, now))
-        return MemoryEvent(event=Action.ADD, memory=new)
-    said = c.observed_at or now
+        gone = also_retired(c, None, scope, store, pending)
+        extra = _retire(gone, new, said, USER_CORRECTION, scope, store, pending)
+        return [MemoryEvent(event=Action.ADD, memory=new), *extra]
     old = target.model_copy(
         update={"status": Status.SUPERSEDED, "superseded_by": new.id, "valid_to": said}
     )
@@ -399,36 +227,31 @@ def decide(
     pending.add(new, new.content, vec, HistoryEntry.of(new, Action.ADD, now, related=old.id))
     _mark_outdated(old, new, scope, store, pending)
     _split_off(target, new, pending)
-    for part in _order_parts(old, scope, store, pending):
-        part = part.model_copy(
+    gone = also_retired(c, target, scope, store, pending)
+    extra = _retire(gone, new, said, reason, scope, store, pending)
+    return [MemoryEvent(event=Action.SUPERSEDE, memory=new, previous=old), *extra]
+
+
+def _retire(
+    gone: list[MemoryItem],
+    new: MemoryItem,
+    said: datetime,
+    reason: str,
+    scope: Scope,
+    store: MemoryStore,
+    pending: Pending,
+) -> list[MemoryEvent]:
+    """Supersede ``gone`` by ``new`` (history kept, source episodes marked outdated)."""
+    events = []
+    for m in gone:
+        m = m.model_copy(
             update={"status": Status.SUPERSEDED, "superseded_by": new.id, "valid_to": said}
         )
-        entry = HistoryEntry.of(part, Action.SUPERSEDE, now, related=new.id, reason=reason)
-        pending.change(part, entry)
-    return MemoryEvent(event=Action.SUPERSEDE, memory=new, previous=old)
-
-
-def _order_parts(
-    old: MemoryItem, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """A drink order is one unit: when its type is replaced ("My usual is a flat white with
-    oat milk" → "I've switched to a cortado"), how the old drink was taken, said in the same
-    message (``diet.coffee.milk`` = with oat milk), goes with it. Add-ins said on their own
-    ("I take oat milk in my coffee") are kept: they are about the category, not that drink."""
-    parts = (old.topic or "").split(".")
-    src = set(old.source_message_ids)
-    if len(parts) != 3 or parts[0] != "diet" or parts[2] != "type" or not src:
-        return []
-    stored = store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
-    return [
-        m
-        for m in (pending.current(x) for x in stored)
-        if m.status == Status.ACTIVE
-        and m.topic
-        and m.topic.startswith(f"diet.{parts[1]}.")
-        and m.topic != old.topic
-        and src & set(m.source_message_ids)
-    ]
+        entry = HistoryEntry.of(m, Action.SUPERSEDE, pending.now, related=new.id, reason=reason)
+        pending.change(m, entry)
+        _mark_outdated(m, new, scope, store, pending, said)
+        events.append(MemoryEvent(event=Action.SUPERSEDE, memory=new, previous=m))
+    return events
 
 
 def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:
@@ -461,7 +284,12 @@ def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:
 
 
 def _mark_outdated(
-    old: MemoryItem, new: MemoryItem, scope: Scope, store: MemoryStore, pending: Pending
+    old: MemoryItem,
+    new: MemoryItem,
+    scope: Scope,
+    store: MemoryStore,
+    pending: Pending,
+    said: datetime | None = None,
 ) -> None:
     """The episodes ``old`` came from say what is no longer true: give them ``valid_to`` and
     point them at the memory that replaced it (the user's words stay; reads rank them below
@@ -471,7 +299,7 @@ def _mark_outdated(
         ep = pending.current(ep)
         if keep & set(ep.source_message_ids):
             continue  # the message that says the new value
-        mark = {"valid_to": new.valid_from, "superseded_by": new.id}
+        mark = {"valid_to": new.valid_from or said, "superseded_by": new.id}
         pending.change(ep.model_copy(update=mark), None)
 
 

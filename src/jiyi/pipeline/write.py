@@ -237,7 +237,7 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
         redactions=list(plan.redactions), skipped=[*plan.skipped, *ex.skipped, *rejected]
     )
     for c, vec in zip(admitted, vectors[len(episodes) :], strict=True):
-        result.events.append(
+        result.events.extend(
             decide(
                 c,
                 vec,

@@ -45,8 +45,15 @@ _STOPPED = re.compile(
     r"running|jogging|going to the gym|working out|vaping|biking|cycling|swimming|playing \w+|"
     r"doing yoga|climbing|gaming|the gym|\w+ing))(?: any ?more)?$|^i (?:don't|no longer) (?P<y>run|"
     r"smoke|"
-    r"vape|swim|bike|cycle|climb|game|work out|do yoga|go to the gym|play \w+)(?: any ?more)?$",
+    r"vape|swim|bike|cycle|climb|game|work out|do yoga|go to the gym|play \w+)(?: any ?more)?$|"
+    # "I don't really birdwatch anymore": any verb, when "anymore" says it stopped
+    r"^i (?:don't|do not|no longer) (?:really |actually )?(?!(?:care|know|mind|understand|"
+    r"remember|think|believe|want|need|feel|like|love|hate|get|see|trust|mean|have|do|use|talk|"
+    r"speak|live|work|bother|worry|agree|drink|eat|buy|own|go)\b)(?P<z>[a-z]+) any ?more$",
     I_,
+)
+_ALL_NOW = re.compile(
+    r"^(?:it's|it is) (?:all|mostly|just) (?P<x>[a-z]+(?: [a-z]+)?ing)(?: now| these days)$", I_
 )
 
 
@@ -214,11 +221,16 @@ def habit(c: str, ctx: Context) -> list[Hit]:
         day, what = m.group("d").lower(), re.sub(r"^the ", "", m.group("x"), flags=I_)
         return [Hit(F, f"habit.{_activity_key(what)}", "habit.day", value=day,
                     content=f"User keeps {day} for {what}")]  # fmt: skip
+    if m := _ALL_NOW.match(c):  # "(I don't birdwatch anymore,) it's all sea kayaking now"
+        what = m.group("x").lower()
+        said = f"User's hobby is {what} now"
+        return [Hit(MemoryKind.PREFERENCE, f"pref.{slug(what)}", "habit.now", value="like",
+                    polarity="like", correction=True, content=said)]  # fmt: skip
     if m := _STOPPED.match(c):
         return [
             Hit(
                 F,
-                f"habit.{_activity_key(m.group('x') or m.group('y'))}",
+                f"habit.{_activity_key(m.group('x') or m.group('y') or m.group('z'))}",
                 "habit.stopped",
                 value="no",
                 correction=True,

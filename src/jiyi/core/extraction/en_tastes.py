@@ -28,7 +28,40 @@ _STYLES = (
 )
 
 
+# Foods a diet keeps out or lets back in ("avoiding red meat", "added dairy back in").
+_FOODS = (
+    r"(?:red |white |processed |fried |)meat|dairy|gluten|sugar|carbs|fish|seafood|pork|beef|"
+    r"chicken|eggs|wheat|refined sugar|processed food|fried food|junk food|meat and dairy|"
+    r"meat and fish|fish and dairy"
+)
+_DIET_CHANGE = re.compile(
+    rf"^i(?:'ve| have)? (?:gone back to|went back to|started|'m back to|am back to|returned to) "
+    rf"eating (?P<x>{_FOODS})(?: again)?(?: now)?$|"
+    rf"^i(?:'ve| have)? (?:added|brought|put) (?P<y>{_FOODS}) back(?: in(?:to my diet)?)?"
+    rf"(?: again)?(?: now)?$|"
+    rf"^(?:{IM} )?(?:(?:just|now|mostly|only|strictly) )*(?:avoiding|cutting out|staying away from)"
+    rf" (?P<z>{_FOODS})(?: now| these days| for now)?$",
+    I_,
+)
+
+
+def _diet_change(c: str) -> list[Hit]:
+    """What a diet now lets in or keeps out, said as a change of the diet itself: "I've gone
+    back to eating meat and dairy", "I'm just avoiding red meat these days" (diet.style)."""
+    if not (m := _DIET_CHANGE.match(c)):
+        return []
+    if m.group("z"):
+        food = m.group("z").lower()
+        return [Hit(P, "diet.style", "diet.change", value=f"no {food}", polarity="like",
+                    correction=True, content=f"User avoids {food}")]  # fmt: skip
+    food = (m.group("x") or m.group("y")).lower()
+    return [Hit(P, "diet.style", "diet.change", value=f"eats {food}", polarity="like",
+                correction=True, content=f"User eats {food} again")]  # fmt: skip
+
+
 def diet(c: str, ctx: Context) -> list[Hit]:
+    if hits := _diet_change(c):
+        return hits
     m = re.match(
         rf"^(?:{IM} (?:not|no longer) (?:a )?(?P<x>vegetarian|vegan|pescatarian|"
         rf"keto)(?: any ?more)?|"
