@@ -21,9 +21,11 @@ from typing import Any
 import pytest
 from tests.unit.test_extraction_rules import run
 
+from jiyi.core.extraction.lexicon import DRINKS
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.models import Candidate
 from jiyi.core.slots import compatible, is_timeline_slot, normalize_value, same_value
+from jiyi.pipeline.families import GAVE_UP
 from jiyi.pipeline.write import ADMISSION_FLOORS, KEYED_VALUES, split_admitted
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -139,6 +141,16 @@ def _retires(said: Candidate, stored: Candidate, slots: list[str]) -> bool:
         return False
     if _sibling(said) == stored.topic:
         return said.kind == stored.kind
+    gave_up = (said.topic or "").split(".")
+    if (
+        len(gave_up) == 2
+        and gave_up[0] == "pref"
+        and said.value == "dislike"
+        and GAVE_UP.search(said.quote or said.content)
+    ):
+        category, specific = DRINKS.get(gave_up[1].replace("_", " "), ("", True))
+        if not specific and stored.topic.startswith(f"diet.{category}."):
+            return True  # "I quit coffee" takes the coffee order with it (as pipeline.families)
     if not said.is_correction or said.kind != stored.kind:
         return False
     proposals = {s for s in slots if s != said.topic and compatible(s, said.topic)}
@@ -201,10 +213,6 @@ KNOWN_MISSES = {
     # A matcha latte is tea (diet.tea.type); an oat latte coffee: a switch across drink
     # categories retires nothing, since a user may keep both a tea and a coffee order.
     "en-mcd-018": "I'm more of an oat latte person these days after I'm a matcha latte person",
-    # Giving up coffee is a dislike of coffee (pref.coffee); retiring the coffee order it
-    # implies is reconciliation's call, across areas.
-    "zh-mcf-017": "咖啡我现在不喝了 after 我每天喝一杯美式",
-    "en-mcf-017": "I quit coffee after I drink an americano every morning",
     # A dated engagement is labelled an event (like en-d-035), not a change of marital status.
     "en-mce-011": "I got engaged last month! after I'm single",
     # A nickname that "stuck" is told as a story, not as the pet's name now.

@@ -20,6 +20,7 @@ from jiyi.core.slots import GENERIC_SUBJECTS, PARTS, compatible, is_timeline_slo
 from jiyi.pipeline.pending import Pending
 
 __all__ = [
+    "GAVE_UP",
     "KEYED_VALUES",
     "SWITCH",
     "active_in_slot",
@@ -248,6 +249,35 @@ def _stopped_likes(
     ]
 
 
+# Words that say a drink was given up, not merely disliked.
+GAVE_UP = re.compile(
+    r"不喝了|戒了|戒掉|不再喝|\b(?:quit|gave up|given up|give up|stopped|anymore|any more|"
+    r"no longer|cut out)\b",
+    re.IGNORECASE,
+)
+
+
+def _quit_drink(
+    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
+    """A drink the user gave up ("I quit coffee", "I don't drink tea anymore": ``pref.coffee``
+    = dislike, said as a change) takes that drink's order with it (``diet.coffee.*``)."""
+    parts = (c.topic or "").split(".")
+    if len(parts) != 2 or parts[0] != "pref" or c.value != "dislike":
+        return []
+    if not GAVE_UP.search(c.quote or c.content):
+        return []  # "Actually, I don't like coffee that much": a taste, not a change
+    category, specific = DRINKS.get(parts[1].replace("_", " "), ("", True))
+    if specific:
+        return []  # "no more vanilla lattes": one drink, not the whole category
+    orders = store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
+    return [
+        m
+        for m in (pending.current(x) for x in orders)
+        if m.status == Status.ACTIVE and (m.topic or "").startswith(f"diet.{category}.")
+    ]
+
+
 def replaced_by(
     c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
 ) -> list[MemoryItem]:
@@ -266,4 +296,4 @@ def also_retired(
     (``old``), and the like of an activity ``c`` says the user stopped. Unlike
     :func:`replaced_by` these do not decide ``c``'s own action."""
     parts = _order_parts(old, scope, store, pending) if old is not None else []
-    return parts + _stopped_likes(c, scope, store, pending)
+    return parts + _stopped_likes(c, scope, store, pending) + _quit_drink(c, scope, store, pending)
