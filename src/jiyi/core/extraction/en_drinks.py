@@ -115,7 +115,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
             for attr in ("sugar", "milk")
         ]  # fmt: skip
     bare = re.match(
-        r"^(?:and |also |just )?(?P<x>oat milk|almond milk|soy milk|coconut milk|skim milk|"
+        r"^(?:and |also |just |i (?:always |usually )?(?:take|have|put|add|use) )?"
+        r"(?P<x>oat milk|almond milk|soy milk|coconut milk|skim milk|"
         r"whole milk|milk|"
         r"cream|sugar|honey|sweetener) in (?:my|the) (?P<d>coffee|tea|latte)s?(?: please)?$",
         c,

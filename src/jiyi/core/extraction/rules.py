@@ -261,7 +261,10 @@ class RuleExtractor:
         for i, raw in enumerate(clauses):
             clause, marker, replaces = _prepare(raw)
             # "It's 1988, not 1987": the clause after names what this one corrects
-            ahead = _WRONG.match(_prepare(clauses[i + 1])[0]) if i + 1 < len(clauses) else None
+            after = _prepare(clauses[i + 1]) if i + 1 < len(clauses) else ("", False, None)
+            ahead = _WRONG.match(after[0]) if after[0] else None
+            # "It's 1979, actually": a marker alone after the value marks this clause
+            marker = marker or (not after[0] and after[1])
             correcting = correcting or marker
             if marker:
                 ctx.extra["marked"] = "1"  # rules may read a statement as setting a value right
