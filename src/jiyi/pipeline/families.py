@@ -205,7 +205,7 @@ def specialise(c: Candidate, target: MemoryItem) -> Candidate:
 
 
 def _order_parts(
-    old: MemoryItem, scope: Scope, store: MemoryStore, pending: Pending
+    c: Candidate, old: MemoryItem, scope: Scope, store: MemoryStore, pending: Pending
 ) -> list[MemoryItem]:
     """A drink order is one unit: when its type is replaced ("My usual is a flat white with
     oat milk" → "I've switched to a cortado"), how the old drink was taken, said in the same
@@ -215,6 +215,8 @@ def _order_parts(
     src = set(old.source_message_ids)
     if len(parts) != 3 or parts[0] != "diet" or parts[2] != "type" or not src:
         return []
+    if not (c.is_correction or SWITCH.search(c.quote or c.content)):
+        return []  # a type said again differently is no switch of the whole order
     stored = store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
     return [
         m
@@ -295,5 +297,5 @@ def also_retired(
     """Memories that go with what ``c`` replaced: the add-ins of a replaced drink order
     (``old``), and the like of an activity ``c`` says the user stopped. Unlike
     :func:`replaced_by` these do not decide ``c``'s own action."""
-    parts = _order_parts(old, scope, store, pending) if old is not None else []
+    parts = _order_parts(c, old, scope, store, pending) if old is not None else []
     return parts + _stopped_likes(c, scope, store, pending) + _quit_drink(c, scope, store, pending)

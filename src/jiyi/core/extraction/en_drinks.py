@@ -48,9 +48,9 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         return []
     hits: list[Hit] = []
     m = re.match(
-        r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically)? ?(?:drink|order|get|"
-        r"have|take)"
-        r"(?: an?)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|"
+        r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically|still)? ?(?:drink|"
+        r"order|get|have|take)"
+        r"(?: an?| my)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|"
         r"moved) (?:over )?(?:from .+? )?to "
         r"(?P<y>.+)$|"
         r"^i(?:'ve| have)? (?:started|been|gone back to|switched to) (?:drinking|ordering|"
@@ -75,9 +75,9 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     if ctx.extra.get("order") and not m and not label:
         label = re.match(r"^(?P<x>[a-z][a-z -]+)$", c, I_)  # "Espresso, double shot - my usual"
     if not m and not label:  # "Iced latte with oat milk, no sugar": an order, said as one
-        label = re.match(
-            r"^(?!.*\b(?:is|are|was|were)\b)(?:an? )?(?P<x>[a-z][a-z -]+?) (?=(?:with|without|no|"
-            r"and) )",
+        label = re.match(  # (a clause with "I" for its subject is a sentence, not a label)
+            r"^(?!.*\b(?:is|are|was|were)\b)(?!i\b)(?:an? )?(?P<x>[a-z][a-z -]+?) (?=(?:with|"
+            r"without|no|and) )",
             c,
             I_,
         )
