@@ -44,6 +44,10 @@ CASES = [
     ("these days I'm avoiding gluten", "diet.style", "no gluten", True),
     ("I don't really knit anymore", "habit.knit", "no", True),
     ("it's mostly rock climbing now", "pref.rock_climbing", "like", True),
+    ("I was born in nineteen eighty-four", "identity.birth_year", "1984", False),
+    ("born in two thousand and two", "identity.birth_year", "2002", False),
+    ("We moved to Spokane over the winter", "location.home", "Spokane", False),
+    ("My niece's name is actually Juno", "family.niece.name", "Juno", False),
 ]
 
 

@@ -20,11 +20,13 @@ __all__ = [
     "NUM_WORD",
     "PAST_VERBS",
     "SEP",
+    "YEAR_WORDS",
     "first_name",
     "number",
     "object_key",
     "place",
     "third_person_en",
+    "year_from_words",
 ]
 
 I_ = re.IGNORECASE
@@ -92,6 +94,27 @@ def number(word: str) -> str:
     if parts[0] in _TENS:
         return str(_TENS[parts[0]] + (_NUMBERS.get(parts[1], 0) if len(parts) > 1 else 0))
     return re.sub(r"(?:st|nd|rd|th)$", "", w)
+
+
+_UNIT_WORD = r"one|two|three|four|five|six|seven|eight|nine"
+_TEEN_WORD = r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+# A year said in words: "nineteen ninety-two", "nineteen oh five", "two thousand and one",
+# "twenty twenty-one".
+YEAR_WORDS = (
+    rf"(?:nineteen|twenty)[- ](?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    rf"(?:[- ](?:{_UNIT_WORD}))?|{_TEEN_WORD}|(?:oh|o)[- ](?:{_UNIT_WORD}))|"
+    rf"two thousand(?: and)?(?: (?:{_TEEN_WORD}|{_UNIT_WORD}))?"
+)
+
+
+def year_from_words(said: str) -> str:
+    """nineteen ninety-two → 1992, two thousand and one → 2001; digits as they are."""
+    w = said.lower().strip()
+    if m := re.fullmatch(r"two thousand(?: and)?(?: (?P<r>.+))?", w):
+        return str(2000 + int(number(m.group("r")) if m.group("r") else 0))
+    if m := re.fullmatch(r"(?P<c>nineteen|twenty)[- ](?:(?:oh|o)[- ])?(?P<r>.+)", w):
+        return str((19 if m.group("c") == "nineteen" else 20) * 100 + int(number(m.group("r"))))
+    return said
 
 
 def _third(verb: str) -> str:
@@ -185,7 +208,8 @@ def place(value: str) -> str:
         r"in (?:the )?(?:spring|summer|fall|autumn|winter)|in (?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*|with (?:my|our)|"
         r"for \w+|because|but|and|though|full[- ]time|part[- ]time|most days|after|before|when|"
-        r"so|to be|once|until)\b",
+        r"so|to be|once|until|over the \w+|a (?:while|bit|year|month) ago|"
+        r"\w+ (?:years|months) ago)\b",
         value,
         maxsplit=1,
         flags=I_,

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.en_common import IM, NUM_WORD, first_name, number, place
+from jiyi.core.extraction.en_common import (
+    IM,
+    NUM_WORD,
+    YEAR_WORDS,
+    first_name,
+    number,
+    place,
+    year_from_words,
+)
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import word_set
 from jiyi.core.extraction.lexicon_places import CITIES_EN, COMPANIES_EN
@@ -103,7 +111,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     if m and not re.match(r"^(?:coming up|soon|next|tomorrow|today)$", m.group("x"), I_):
         return [Hit(F, "birthday", "birthday", value=clean_value(m.group("x")).lower())]
     m = re.match(
-        r"^(?:i was )?(?:actually )?born in (?P<x>\d{4}|'\d{2})\b|"
+        rf"^(?:i was )?(?:actually )?born in (?P<x>\d{{4}}|'\d{{2}}|{YEAR_WORDS})\b|"
         r"^my birth ?year is (?:actually )?(?P<y>\d{4})$|"
         r"^(?:it's |it is )?(?P<w>(?:19|20)\d{2}) is (?:actually |really )?(?:my birth ?year|"
         r"(?:the year )?when i was born|the year i was born)$|"
@@ -112,7 +120,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         I_,
     )
     if m:
-        year = (m.group("x") or m.group("y") or m.group("z") or m.group("w")).lstrip("'")
+        said = m.group("x") or m.group("y") or m.group("z") or m.group("w")
+        year = year_from_words(said).lstrip("'")
         return [Hit(F, "identity.birth_year", "birth_year", value=year,
                     content=f"User was born in {year}")]  # fmt: skip
     m = re.match(

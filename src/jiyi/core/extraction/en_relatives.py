@@ -96,7 +96,8 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         flags=I_,
     )
     n = re.match(
-        r"^(?:'s )?(?:name is|name's|is called|is named|goes by|,? named|,? called)\s+(?P<x>\S.*)$",
+        r"^(?:'s )?(?:name is|name's|is called|is named|goes by|,? named|,? called)"
+        r"(?:\s+(?:actually|really|now))?\s+(?P<x>\S.*)$",
         rest,
         I_,
     )
