@@ -151,3 +151,22 @@ def test_giving_up_a_drink_takes_its_order_but_a_dislike_does_not(real_mem: Memo
     _say(real_mem, clock, "taste", "I drink a latte every morning")
     _say(real_mem, clock, "taste", "Actually, I don't like coffee that much")
     assert "diet.coffee.type" in _active(real_mem, "taste")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm watching the game tonight",
+        "I'm thinking of ordering Thai food tonight",
+        "I just finished a great book",
+    ],
+)
+def test_what_is_bound_to_today_is_no_plan_or_event(text: str) -> None:
+    got = extract(text)
+    assert not any(t.startswith(("plan.", "event.")) for t in got), got
+
+
+def test_appointments_and_travel_today_are_kept() -> None:
+    assert any(t.startswith("plan.") for t in extract("I'm flying to Denver tonight"))
+    assert any(t.startswith("plan.") for t in extract("I have a dentist appointment today"))
+    assert any(t.startswith("event.") for t in extract("I just finished my PhD"))

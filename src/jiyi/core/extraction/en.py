@@ -136,6 +136,15 @@ _ARRANGED = re.compile(
 )
 
 
+# What is worth remembering even when it happens today: appointments and travel.
+_FIXED = re.compile(
+    r"\b(?:dentist|doctor|doctor's|vet|interview|flight|fly|flying|appointment|surgery|exam|"
+    r"test|checkup|check-up|scan|therapy|wedding|funeral|court|hearing|train to|drive to|"
+    r"driving to|leave for|leaving for|heading to|move|moving|trip)\b",
+    I_,
+)
+
+
 def _plan(c: str, ctx: Context) -> list[Hit]:
     if re.search(
         r"\b(?:someday|some day|one day|at some point|eventually|maybe)\b", c, I_
@@ -196,6 +205,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         ):
             return []
     key = slug(goal.group("x") if goal else c.replace(date[1] if date else "", ""))
+    if date is not None and date[0].date() == ctx.ref.date() and not _FIXED.search(c):
+        return []  # "I'm watching the game tonight": bound to today, not a plan to keep
     if date is not None and not _COARSE.search(date[1]):
         key = plan_key(c) or key  # "my interview" whatever else is said
         return [
@@ -253,7 +264,8 @@ def _state(c: str, ctx: Context) -> list[Hit]:
 
 _JUST_DONE = re.compile(
     r"^(?:i|we) (?:just|finally) (?:passed|graduated|got (?:married|engaged|promoted|my)|bought|"
-    r"closed on|finished|moved|had (?:a|our|my) (?:baby|son|daughter)|signed|got back from|"
+    r"closed on|finished (?:my|our)|moved|had (?:a|our|my) (?:baby|son|daughter)|signed|"
+    r"got back from|"
     r"came back from|ran|completed|started|adopted)\b",
     I_,
 )
