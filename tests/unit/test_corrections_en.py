@@ -48,6 +48,7 @@ CASES = [
     ("born in two thousand and two", "identity.birth_year", "2002", False),
     ("We moved to Spokane over the winter", "location.home", "Spokane", False),
     ("My niece's name is actually Juno", "family.niece.name", "Juno", False),
+    ("My uncle's in Denver now", "family.uncle.home", "Denver", False),
 ]
 
 
@@ -170,3 +171,8 @@ def test_appointments_and_travel_today_are_kept() -> None:
     assert any(t.startswith("plan.") for t in extract("I'm flying to Denver tonight"))
     assert any(t.startswith("plan.") for t in extract("I have a dentist appointment today"))
     assert any(t.startswith("event.") for t in extract("I just finished my PhD"))
+
+
+def test_a_relative_away_for_work_is_not_living_there() -> None:
+    got = extract("My sister is in Paris for work this week")
+    assert "family.sister.home" not in got, got

@@ -81,6 +81,15 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         return [
             Hit(MemoryKind.STATE, f"state.{key.split('.')[1]}_away", "family.state", ttl=STATE_TTL)
         ]
+    if (
+        n := re.match(
+            r"^(?:is|'s) (?:now |actually |still )?(?:in|out in|down in|up in) "
+            r"(?P<x>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)(?: now| these days| nowadays)?$",
+            rest.strip(),
+            I_,
+        )
+    ) and _is_city(w := place(n.group("x"))):
+        return [Hit(F, f"{key}.home", "family.home", value=w)]  # "my brother's in Idaho now"
     rest = re.sub(
         r"\s+(?:now|these days|currently|this year|last (?:week|month|year|night)|yesterday|today|"
         r"recently|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|this (?:week|month|fall|autumn|"
