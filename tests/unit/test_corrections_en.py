@@ -49,6 +49,11 @@ CASES = [
     ("We moved to Spokane over the winter", "location.home", "Spokane", False),
     ("My niece's name is actually Juno", "family.niece.name", "Juno", False),
     ("My uncle's in Denver now", "family.uncle.home", "Denver", False),
+    ("I'm thirty-three as of last Friday", "identity.age", "33", False),
+    ("I drink rooibos tea after dinner", "diet.tea.type", "rooibos", False),
+    ("Swimming's on Fridays now", "habit.swim", "fridays", True),
+    ("Dad moved to Tucson", "family.father.home", "Tucson", False),
+    ("I eat fish again, so not vegan anymore", "diet.style", "not vegan", True),
 ]
 
 

@@ -99,7 +99,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         )
         word = re.split(
             r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and|in the \w+|at work|"
-            r"at home|on weekdays|on weekends)\b|,",
+            r"at home|on weekdays|on weekends|at (?:night|lunch|breakfast|dinner|noon)|before bed|"
+            r"after (?:dinner|lunch|work|meals))\b|,",
             word,
         )[0]
         if (hit := drink_type(word, c)) is not None:
@@ -174,6 +175,8 @@ def drink_type(word: str, clause: str) -> Hit | None:
         (DRINKS[" ".join(words[i:])] for i in range(len(words)) if " ".join(words[i:]) in DRINKS),
         None,
     )
+    if kind and not kind[1] and len(words) > 1 and " ".join(words[:-1]) in DRINKS:
+        kind = DRINKS[" ".join(words[:-1])]  # "chamomile tea": the kind named before "tea"
     if not kind or not kind[1] or len(words) > 5:
         return None
     if words[-1] == "latte" and any(DRINKS.get(w, ("",))[0] == "tea" for w in words[:-1]):

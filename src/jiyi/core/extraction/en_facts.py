@@ -86,7 +86,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         r"(?: now| this year| next month| soon| last week| last month| yesterday| today| this week|"
         r" in (?:january|february|march|april|may|june|july|august|september|october|november|"
         r"december)|"
-        r" on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))?$",
+        r" on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+        r" as of (?:last |this )?\w+)?$",  # "I'm twenty-eight as of last Tuesday"
         c,
         I_,
     )

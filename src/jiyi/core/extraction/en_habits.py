@@ -159,7 +159,7 @@ _MOVED_RE = re.compile(
     rf"were|are|is|"
     rf"'s|'re) )?(?:moved|changed|switched|rescheduled|pushed|shifted|bumped)(?: back| over)? "
     rf"(?:to|till|until) (?P<d>(?:{_DAY}){_PART})(?: now| instead)?$|"
-    rf"^(?:my |our |the )?(?P<y>{_FIXTURE}|[a-z]+ing|{_SPORT}) (?:is|are|'s|'re) (?:now )?(?:on|"
+    rf"^(?:my |our |the )?(?P<y>{_FIXTURE}|[a-z]+ing|{_SPORT})(?: is| are|'s|'re) (?:now )?(?:on|"
     rf"every) "
     rf"(?P<e>(?:{_DAY}){_PART}) (?:now|instead|these days)$",
     I_,

@@ -79,6 +79,15 @@ def _user_clause(clause: str) -> str | None:
 def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
     """The clause as if its subject were said, and whether it was inherited from a relative."""
     clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
+    # "Mom moved to Sacramento", "Dad's a retired cop": a parent named by the kin word is the
+    # user's, as "my mom" (never the user moving)
+    clause = re.sub(
+        r"^(?=(?:mom|dad|mum|grandma|grandpa|nana|granny)(?:'s\b|\s+(?:is|was|has|had|moved|"
+        r"lives|works|just|got|turned|loves|likes|hates|retired|started|still)\b))",
+        "my ",
+        clause,
+        flags=I_,
+    )
     # "I think I might be coming down with something": hedged, but said of the user
     clause = re.sub(
         r"^(?:i think |i guess |i feel like |maybe )?i(?:'m| am)? (?:might|may|could) be "

@@ -280,6 +280,8 @@ class RuleExtractor:
             wrong = _WRONG.match(clause)
             if wrong and wrong.group("z") and len(wrong.group("z").split()) > 3:
                 wrong = None  # "Not a big fan of sushi": a statement, not "…, not Y"
+            if wrong and re.search(r"\b(?:any ?more|now)$", wrong.group("z") or "", re.I):
+                wrong = None  # "so not vegetarian anymore": something stopped, not "…, not Y"
             if wrong:
                 # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
                 said = clean_value(wrong.group("y") or wrong.group("z") or wrong.group("w") or "")
