@@ -165,11 +165,12 @@ def test_giving_up_a_drink_takes_its_order_but_a_dislike_does_not(real_mem: Memo
         "I'm watching the game tonight",
         "I'm thinking of ordering Thai food tonight",
         "I just finished a great book",
+        "I'm so done with this week",
     ],
 )
 def test_what_is_bound_to_today_is_no_plan_or_event(text: str) -> None:
     got = extract(text)
-    assert not any(t.startswith(("plan.", "event.")) for t in got), got
+    assert not any(t.startswith(("plan.", "event.", "pref.")) for t in got), got
 
 
 def test_appointments_and_travel_today_are_kept() -> None:

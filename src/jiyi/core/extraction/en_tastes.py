@@ -201,7 +201,17 @@ _ACTIVITY_EN = re.compile(
 )
 
 
+# "I'm so done with this week", "sick of today": a passing mood about a stretch of time
+_FED_UP = re.compile(
+    r"\b(?:done with|over|sick of|tired of|fed up with|sick and tired of) (?:this (?:week|month|"
+    r"day|year|weather|heat|rain)|today|tonight|everything|it all|life|the week|this)\b",
+    I_,
+)
+
+
 def preference(c: str, ctx: Context) -> list[Hit]:
+    if _FED_UP.search(c):
+        return []
     if re.match(r"^i (?:don't|do not|never) drink(?: alcohol| at all| anymore)?$", c, I_):
         return [
             Hit(
