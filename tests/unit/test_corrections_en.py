@@ -160,17 +160,23 @@ def test_giving_up_a_drink_takes_its_order_but_a_dislike_does_not(real_mem: Memo
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "short_lived"),
     [
-        "I'm watching the game tonight",
-        "I'm thinking of ordering Thai food tonight",
-        "I just finished a great book",
-        "I'm so done with this week",
+        ("I'm watching the game tonight", True),
+        ("I'm thinking of ordering Thai food tonight", True),
+        ("I just finished a great book", False),
+        ("I'm so done with this week", False),
     ],
 )
-def test_what_is_bound_to_today_is_no_plan_or_event(text: str) -> None:
-    got = extract(text)
-    assert not any(t.startswith(("plan.", "event.", "pref.")) for t in got), got
+def test_what_is_bound_to_today_stays_out_of_long_term_memory(
+    mem: Memory, text: str, short_lived: bool
+) -> None:
+    """A fresh user, so nothing is reconciled: the hashing embedder cannot change the outcome.
+    A plan for tonight is read and let pass as a transient remark (its episode expires)."""
+    res = mem.add(text, user_id="u")
+    assert [m.content for m in mem.list(user_id="u")] == []
+    (ep,) = res.episodes
+    assert (ep.expires_at is not None) is short_lived
 
 
 def test_appointments_and_travel_today_are_kept() -> None:

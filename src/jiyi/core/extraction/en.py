@@ -206,7 +206,10 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
             return []
     key = slug(goal.group("x") if goal else c.replace(date[1] if date else "", ""))
     if date is not None and date[0].date() == ctx.ref.date() and not _FIXED.search(c):
-        return []  # "I'm watching the game tonight": bound to today, not a plan to keep
+        # "I'm watching the game tonight": bound to today, a remark admission lets pass as a
+        # short-lived episode (rule plan.moment weighs nothing), not a plan to keep
+        return [Hit(E, f"plan.{key}", "plan.moment", when=date[0], ttl=EVENT_TTL,
+                    value=date[0].date().isoformat())]  # fmt: skip
     if date is not None and not _COARSE.search(date[1]):
         key = plan_key(c) or key  # "my interview" whatever else is said
         return [

@@ -123,7 +123,8 @@ def _candidate(
                 hit.kind,
             ),
             0.6 if hit.rule == "bare.replaces" else 0.0,
-        ),
+        )
+        * (0.0 if hit.rule == "plan.moment" else 1.0),  # bound to this moment: transient
         confidence=CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED,
         quote=quote,
         source_message_ids=[msg.id] if msg.id else [],
