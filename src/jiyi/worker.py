@@ -134,6 +134,7 @@ class Worker:
         clock: "now" for the queue (tests inject one).
         on_done: called after a job's writes committed (the server bumps the user's
             context cache and counts metrics here).
+        on_failed: called after a job's run raised and the failure was recorded.
         schedule: jobs to enqueue every ``schedule_every`` while idle (the daily
             maintenance of every user: :func:`maintenance_jobs`); None: none.
     """
@@ -147,6 +148,7 @@ class Worker:
         lease: timedelta = timedelta(minutes=2),
         clock: Clock | None = None,
         on_done: Callable[[Job, JobResult], None] | None = None,
+        on_failed: Callable[[Job], None] | None = None,
         schedule: Schedule | None = None,
         schedule_every: timedelta = timedelta(hours=1),
     ) -> None:
@@ -156,6 +158,7 @@ class Worker:
         self.lease = lease
         self.clock = clock or _utcnow
         self.on_done = on_done or (lambda job, result: None)
+        self.on_failed = on_failed or (lambda job: None)
         self.schedule = schedule
         self.schedule_every = schedule_every
         # The first run is one period after start: a restarted worker does not redo the
@@ -189,6 +192,7 @@ class Worker:
                 state,
                 _describe(exc),
             )
+            self.on_failed(job)
             return job
         if isinstance(result, MaintenanceReport):
             more = backfill_continuation(job, result, self.clock())

@@ -18,12 +18,11 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fastapi import FastAPI
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import PlainTextResponse, Response
 
 import jiyi
 from jiyi import backends
 from jiyi.cache import ContextCache, NotifyingStore
-from jiyi.core.models import MaintenanceReport
 from jiyi.core.ports import Clock, Embedder, MemoryStore
 from jiyi.keys import KeyStore
 from jiyi.queue.base import Job, WorkQueue
@@ -50,7 +49,14 @@ from jiyi.server.edge import add_edge_middleware
 from jiyi.server.errors import install_error_handlers
 from jiyi.server.flush import Flusher
 from jiyi.server.idempotency import IdempotencyLedger
-from jiyi.server.metrics import Metrics, MetricsMiddleware
+from jiyi.server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from jiyi.server.metrics import (
+    Metrics,
+    MetricsMiddleware,
+    admission_families,
+    bad_rows_families,
+    usage_families,
+)
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionStore
 from jiyi.sessions.sql import open_database, open_durable_sessions
@@ -197,14 +203,15 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     async def healthz() -> Health:
         return Health(version=jiyi.__version__, embedder=services.embedder.name)
 
+    # Numbers kept elsewhere, read at each scrape into the app's registry.
+    services.metrics.add_collector(admission_families(admission))
+    services.metrics.add_collector(bad_rows_families(bad_rows))
+    if services.llm_usage is not None:
+        services.metrics.add_collector(usage_families(services.llm_usage))
+
     @app.get("/metrics", response_class=PlainTextResponse, tags=["ops"], openapi_extra=NO_KEY)
-    async def metrics() -> PlainTextResponse:
-        for table, n in bad_rows().items():
-            services.metrics.set("jiyi_bad_rows_skipped_total", float(n), table=table)
-        text = services.metrics.render() + admission.prometheus()
-        if services.llm_usage is not None:
-            text += services.llm_usage.prometheus()
-        return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
+    async def metrics() -> Response:
+        return Response(services.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
     # Outermost first: metrics see every response, including 413s from the body limit and
     # refusals from admission control (which sees bodies already bounded by the limit).
@@ -267,11 +274,7 @@ def _start_workers(services: Services, stop: threading.Event) -> list[threading.
         return []
 
     def done(job: Job, result: JobResult) -> None:
-        services.metrics.inc("jiyi_jobs_total", outcome="done" if result else "noop")
-        if isinstance(result, MaintenanceReport):
-            services.metrics.record_maintenance(result)
-        elif result is not None:
-            services.metrics.record_add(result)
+        services.metrics.record_job(job.kind, result)
 
     every = services.settings.maintain_every_seconds
     schedule = None
@@ -289,6 +292,7 @@ def _start_workers(services: Services, stop: threading.Event) -> list[threading.
             services.memory,
             clock=services.clock,
             on_done=done,
+            on_failed=lambda job: services.metrics.record_failed_job(job.kind),
             lease=timedelta(seconds=services.settings.queue_lease_seconds),
             schedule=schedule if i == 0 else None,  # one thread enqueues for this process
             schedule_every=timedelta(seconds=every or 3600),

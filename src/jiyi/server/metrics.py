@@ -1,93 +1,150 @@
-"""Prometheus metrics without a client library: a few counters and one histogram family,
-rendered in the text exposition format at ``GET /metrics``.
+"""Prometheus metrics on ``prometheus_client``: counters and one latency histogram per app,
+in a registry of their own (never the process-wide default), so several apps in one
+process — tests, ``jiyi serve --workers`` siblings — never share or collide.
 
 Labels are bounded by construction (route templates, not raw paths; event names; skip
-reasons from a fixed vocabulary), so the series count cannot grow with traffic.
+reasons from a fixed vocabulary; job kinds), so the series count cannot grow with traffic.
+The names, types, label sets and HELP texts are what the hand-written exposition before
+this one served; dashboards depend on them.
 """
 
 from __future__ import annotations
 
-import bisect
-import threading
 import time
-from collections import defaultdict
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import RestrictedRegistry
 
 from jiyi.core.models import AddResult, MaintenanceReport
 
-Labels = tuple[tuple[str, str], ...]
+if TYPE_CHECKING:
+    from jiyi.llm.client import UsageMeter
+
+#: The ``Content-Type`` of ``GET /metrics``: the text format ``generate_latest`` writes.
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-HELP = {
-    "jiyi_http_requests_total": ("counter", "HTTP requests by method, route and status."),
-    "jiyi_http_request_duration_seconds": ("histogram", "HTTP request latency by route."),
-    "jiyi_memories_written_total": ("counter", "Memory write events (ADD, NOOP, SUPERSEDE…)."),
-    "jiyi_episodes_written_total": ("counter", "Episodes (raw messages) stored."),
-    "jiyi_memories_skipped_total": ("counter", "Pieces of input deliberately not stored."),
-    "jiyi_redactions_total": ("counter", "PII spans redacted before storage."),
-    "jiyi_extraction_failures_total": ("counter", "Failed background session extractions."),
-    "jiyi_session_flushes_total": ("counter", "Ended sessions written to long-term memory."),
+#: name: (HELP text, label names). Every counter the server or a worker counts.
+COUNTERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "jiyi_http_requests_total": (
+        "HTTP requests by method, route and status.",
+        ("method", "route", "status"),
+    ),
+    "jiyi_memories_written_total": ("Memory write events (ADD, NOOP, SUPERSEDE…).", ("event",)),
+    "jiyi_episodes_written_total": ("Episodes (raw messages) stored.", ()),
+    "jiyi_memories_skipped_total": ("Pieces of input deliberately not stored.", ("reason",)),
+    "jiyi_redactions_total": ("PII spans redacted before storage.", ("kind",)),
+    "jiyi_extraction_failures_total": ("Failed background session extractions.", ()),
+    "jiyi_session_flushes_total": (
+        "Ended sessions written to long-term memory.",
+        ("mode", "reason"),
+    ),
     "jiyi_redis_unavailable_total": (
-        "counter",
         "Calls served without Redis (in-process fallback or cache miss).",
+        ("component",),
     ),
     "jiyi_search_degraded_total": (
-        "counter",
         "Searches answered from keywords alone: semantic search was too slow.",
+        (),
     ),
     "jiyi_context_cache_total": (
-        "counter",
         "Context memory blocks served from (hit) or missing in (miss) the cache.",
+        ("result",),
     ),
-    "jiyi_jobs_total": ("counter", "Background jobs run by in-process workers, by outcome."),
+    "jiyi_jobs_total": (
+        "Background jobs run by workers, by kind and outcome (done, noop, failed).",
+        ("kind", "outcome"),
+    ),
     "jiyi_lifecycle_total": (
-        "counter",
         "Memories the lifecycle changed, by what happened: archived, purged, merged, "
         "rolled_up, reflected, backfilled.",
-    ),
-    "jiyi_bad_rows_skipped_total": (
-        "counter",
-        "Stored rows that could not be decoded and were skipped on read, by table.",
+        ("what",),
     ),
 }
+#: What a standalone ``jiyi worker`` counts: what its jobs wrote and changed.
+WORKER_COUNTERS = frozenset(
+    {
+        "jiyi_memories_written_total",
+        "jiyi_episodes_written_total",
+        "jiyi_memories_skipped_total",
+        "jiyi_redactions_total",
+        "jiyi_jobs_total",
+        "jiyi_lifecycle_total",
+    }
+)
 
 
-def _fmt(labels: Labels) -> str:
-    if not labels:
-        return ""
-    inner = ",".join(
-        f'{k}="{v.replace(chr(92), "/").replace(chr(34), chr(39))}"' for k, v in labels
-    )
-    return "{" + inner + "}"
+class _Registry(CollectorRegistry):
+    """A registry whose exposition leaves out the ``*_created`` series: prometheus_client
+    only offers a process-wide switch for them (``disable_created_metrics``), and flipping
+    it would change the metrics of whatever application embeds jiyi."""
+
+    def collect(self) -> Iterable[Metric]:
+        for metric in super().collect():
+            metric.samples = [s for s in metric.samples if not s.name.endswith("_created")]
+            yield metric
+
+    def restricted_registry(self, names: Iterable[str]) -> RestrictedRegistry:
+        # ``?name[]=…`` on the worker's endpoint: created series stay out there too.
+        return super().restricted_registry(n for n in names if not n.endswith("_created"))
+
+
+class _Families:
+    """A collector over a function that builds metric families at scrape time (for numbers
+    kept elsewhere: the admission gate, the process-wide bad-row count)."""
+
+    def __init__(self, families: Callable[[], Iterable[Metric]]) -> None:
+        self._families = families
+
+    def collect(self) -> Iterable[Metric]:
+        return list(self._families())
 
 
 class Metrics:
-    """Thread-safe counters and latency histograms."""
+    """The counters and the request-latency histogram of one app (or one worker process).
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._counters: dict[str, dict[Labels, float]] = defaultdict(dict)
-        self._hist: dict[Labels, list[float]] = {}  # per-bucket counts, overflow, sum, count
+    Args:
+        counters: the counter names (keys of :data:`COUNTERS`) to register; default all,
+            with the HTTP latency histogram (a worker passes :data:`WORKER_COUNTERS`).
+    """
+
+    def __init__(self, counters: Iterable[str] | None = None) -> None:
+        self.registry: CollectorRegistry = _Registry()
+        names = COUNTERS.keys() if counters is None else counters
+        self._counters = {
+            name: Counter(name, COUNTERS[name][0], COUNTERS[name][1], registry=self.registry)
+            for name in names
+        }
+        self._latency: Histogram | None = None
+        if counters is None:
+            self._latency = Histogram(
+                "jiyi_http_request_duration_seconds",
+                "HTTP request latency by route.",
+                ("method", "route"),
+                buckets=BUCKETS,
+                registry=self.registry,
+            )
 
     def inc(self, name: str, value: float = 1.0, **labels: str) -> None:
-        key = tuple(sorted(labels.items()))
-        with self._lock:
-            series = self._counters[name]
-            series[key] = series.get(key, 0.0) + value
+        """Add ``value`` to counter ``name`` under ``labels`` (exactly its label names).
 
-    def set(self, name: str, value: float, **labels: str) -> None:
-        """Set a counter kept elsewhere (e.g. a process-wide count) to its current value."""
-        key = tuple(sorted(labels.items()))
-        with self._lock:
-            self._counters[name][key] = value
+        Raises:
+            KeyError: ``name`` is not a registered counter.
+            ValueError: the labels are not the counter's label names.
+        """
+        counter = self._counters[name]
+        (counter.labels(**labels) if labels else counter).inc(value)
 
     def observe(self, seconds: float, **labels: str) -> None:
-        key = tuple(sorted(labels.items()))
-        with self._lock:
-            h = self._hist.setdefault(key, [0.0] * (len(BUCKETS) + 3))
-            h[bisect.bisect_left(BUCKETS, seconds)] += 1  # index len(BUCKETS) is +Inf only
-            h[-2] += seconds
-            h[-1] += 1
+        """Record one request's latency (``method``, ``route``)."""
+        if self._latency is not None:
+            self._latency.labels(**labels).observe(seconds)
+
+    def add_collector(self, families: Callable[[], Iterable[Metric]]) -> None:
+        """Expose families built at scrape time by ``families()`` (numbers kept elsewhere)."""
+        self.registry.register(_Families(families))
 
     def record_add(self, result: AddResult) -> None:
         """Count what one add wrote, skipped and redacted."""
@@ -115,28 +172,103 @@ class Metrics:
             if n:
                 self.inc("jiyi_lifecycle_total", float(n), what=what)
 
-    def value(self, name: str, **labels: str) -> float:
-        with self._lock:
-            return self._counters.get(name, {}).get(tuple(sorted(labels.items())), 0.0)
+    def record_job(self, kind: str, result: AddResult | MaintenanceReport | None) -> None:
+        """Count one finished background job and what it wrote or changed."""
+        self.inc("jiyi_jobs_total", kind=kind, outcome="done" if result else "noop")
+        if isinstance(result, MaintenanceReport):
+            self.record_maintenance(result)
+        elif result is not None:
+            self.record_add(result)
 
-    def render(self) -> str:
-        lines: list[str] = []
-        with self._lock:
-            for name, (kind, text) in HELP.items():
-                lines += [f"# HELP {name} {text}", f"# TYPE {name} {kind}"]
-                if kind == "histogram":
-                    for key, h in sorted(self._hist.items()):
-                        cum = 0.0
-                        for bound, n in zip(BUCKETS, h, strict=False):
-                            cum += n
-                            lines.append(f"{name}_bucket{_fmt((*key, ('le', str(bound))))} {cum:g}")
-                        lines.append(f"{name}_bucket{_fmt((*key, ('le', '+Inf')))} {h[-1]:g}")
-                        lines.append(f"{name}_sum{_fmt(key)} {h[-2]:.6f}")
-                        lines.append(f"{name}_count{_fmt(key)} {h[-1]:g}")
-                    continue
-                for key, v in sorted(self._counters.get(name, {}).items()):
-                    lines.append(f"{name}{_fmt(key)} {v:g}")
-        return "\n".join(lines) + "\n"
+    def record_failed_job(self, kind: str) -> None:
+        """Count one background job whose run raised (it is retried, or dead)."""
+        self.inc("jiyi_jobs_total", kind=kind, outcome="failed")
+
+    def value(self, name: str, **labels: str) -> float:
+        """The current value of a counter's series (0 if it was never counted)."""
+        key = {k: str(v) for k, v in labels.items()}
+        for metric in self.registry.collect():
+            for s in metric.samples:
+                if s.name == name and s.labels == key:
+                    return float(s.value)
+        return 0.0
+
+    def render(self) -> bytes:
+        """Every registered family in the Prometheus text format (``GET /metrics``)."""
+        return generate_latest(self.registry)
+
+
+def bad_rows_families(counts: Callable[[], Mapping[str, int]]) -> Callable[[], list[Metric]]:
+    """``jiyi_bad_rows_skipped_total{table}`` from a process-wide count kept by the stores."""
+
+    def families() -> list[Metric]:
+        family = CounterMetricFamily(
+            "jiyi_bad_rows_skipped_total",
+            "Stored rows that could not be decoded and were skipped on read, by table.",
+            labels=("table",),
+        )
+        for table, n in sorted(counts().items()):
+            family.add_metric((table,), float(n))
+        return [family]
+
+    return families
+
+
+class AdmissionState(Protocol):
+    """What the admission gate exposes to metrics (``jiyi.server.admission.Admission``)."""
+
+    @property
+    def counts(self) -> Mapping[str, int]: ...
+    @property
+    def running(self) -> int: ...
+    @property
+    def queued(self) -> int: ...
+
+
+def admission_families(gate: AdmissionState) -> Callable[[], list[Metric]]:
+    """The admission gate's outcome counter and its running and queued gauges."""
+
+    def families() -> list[Metric]:
+        outcomes = CounterMetricFamily(
+            "jiyi_admission_total", "Requests by admission outcome.", labels=("outcome",)
+        )
+        for outcome, n in sorted(gate.counts.items()):
+            outcomes.add_metric((outcome,), float(n))
+        return [
+            outcomes,
+            GaugeMetricFamily(
+                "jiyi_admission_running", "Requests running in this process.", gate.running
+            ),
+            GaugeMetricFamily(
+                "jiyi_admission_queued", "Requests waiting for a slot in this process.", gate.queued
+            ),
+        ]
+
+    return families
+
+
+def usage_families(meter: UsageMeter) -> Callable[[], list[Metric]]:
+    """LLM calls and tokens by tenant, from the meter's running totals."""
+
+    def families() -> list[Metric]:
+        snap = meter.snapshot()
+        out: list[Metric] = []
+        for name, attr, text in (
+            ("jiyi_llm_calls_total", "calls", "LLM chat calls by tenant."),
+            ("jiyi_llm_prompt_tokens_total", "prompt_tokens", "LLM prompt tokens by tenant."),
+            (
+                "jiyi_llm_completion_tokens_total",
+                "completion_tokens",
+                "LLM completion tokens by tenant.",
+            ),
+        ):
+            family = CounterMetricFamily(name, text, labels=("tenant",))
+            for tenant in sorted(snap):
+                family.add_metric((tenant,), float(getattr(snap[tenant], attr)))
+            out.append(family)
+        return out
+
+    return families
 
 
 Scope = MutableMapping[str, Any]
