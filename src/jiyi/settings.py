@@ -55,6 +55,10 @@ class Settings(BaseSettings):
             ``POST /v1/users/{id}/maintain``).
         queue_lease_seconds: a claimed job returns to the queue if its worker has not
             finished it by then (the worker died).
+        worker_metrics_port: where ``jiyi worker`` serves its Prometheus metrics (the jobs
+            it ran, what they wrote and what the lifecycle changed) at ``/metrics``; None
+            (default): no endpoint; 0: a free port, printed at start.
+        worker_metrics_host: the address of that endpoint; loopback by default.
         queue_grace_seconds: how long a new job waits for its request to store the
             episodes; only if the server died in between does a worker write them instead.
         vector_budget_ms: semantic search slower than this is dropped; results come from
@@ -136,6 +140,8 @@ class Settings(BaseSettings):
     lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
     queue_lease_seconds: float = Field(default=120.0, gt=0)
     queue_grace_seconds: float = Field(default=60.0, ge=0)
+    worker_metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    worker_metrics_host: str = "127.0.0.1"
     vector_budget_ms: int = Field(default=1000, gt=0)
     context_cache_seconds: float = Field(default=300.0, ge=0)
     host: str = "127.0.0.1"

@@ -12,7 +12,7 @@ import logging
 import signal
 import threading
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,11 +21,14 @@ from jiyi.config import MemoryConfig
 from jiyi.core.extraction import RuleExtractor
 from jiyi.core.ports import Embedder, Extractor
 from jiyi.engine import Engine
-from jiyi.errors import InvalidInputError
+from jiyi.errors import InvalidInputError, MissingDependencyError
 from jiyi.memory import Memory
 from jiyi.queue.base import WorkQueue
 from jiyi.settings import Settings, load_settings
 from jiyi.worker import Worker, daily_maintenance
+
+if TYPE_CHECKING:
+    from jiyi.server.metrics import Metrics
 
 log = logging.getLogger("jiyi.worker")
 
@@ -49,11 +52,22 @@ def worker(
     retry_dead: Annotated[
         bool, typer.Option("--retry-dead", help="Move dead jobs back to the queue and exit.")
     ] = False,
+    metrics_port: Annotated[
+        int | None,
+        typer.Option(
+            "--metrics-port",
+            min=0,
+            max=65535,
+            help="Serve Prometheus metrics at http://HOST:PORT/metrics (default "
+            "JIYI_WORKER_METRICS_PORT; unset: none; 0: a free port). HOST is "
+            "JIYI_WORKER_METRICS_HOST, 127.0.0.1 by default.",
+        ),
+    ] = None,
 ) -> None:
     """Run background extraction jobs from the durable queue until stopped."""
     from jiyi import backends
 
-    settings = load_settings()
+    settings = load_settings(worker_metrics_port=metrics_port)
     queue = backends.open_queue(settings)
     if queue is None:
         raise InvalidInputError(
@@ -94,6 +108,7 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    metrics = _serve_metrics(settings)  # first: a taken port fails before anything opens
     cache = backends.open_context_cache(settings, lambda: None)
     # Every committed write invalidates the server's cached context of that user.
     store = NotifyingStore(backends.open_store(settings), cache.bump)
@@ -140,6 +155,8 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
             q,
             memory,
             lease=lease,
+            on_done=None if metrics is None else lambda job, r: metrics.record_job(job.kind, r),
+            on_failed=None if metrics is None else lambda job: metrics.record_failed_job(job.kind),
             schedule=schedule if i == 0 else None,  # one thread enqueues
             schedule_every=timedelta(seconds=every or 3600),
         )
@@ -177,6 +194,36 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
         f"{sum(w.failed for w in workers)} failure(s)",
         err=True,
     )
+
+
+def _serve_metrics(settings: Settings) -> Metrics | None:
+    """Start the metrics endpoint (a daemon thread) when a port is configured."""
+    if settings.worker_metrics_port is None:
+        return None
+    try:
+        from prometheus_client import start_http_server
+
+        from jiyi.server.metrics import WORKER_COUNTERS, Metrics, bad_rows_families
+    except ImportError as exc:
+        raise MissingDependencyError(exc.name or "prometheus_client", "server") from exc
+    from jiyi.storage._rows import bad_rows
+
+    metrics = Metrics(WORKER_COUNTERS)
+    metrics.add_collector(bad_rows_families(bad_rows))
+    host = settings.worker_metrics_host
+    try:
+        server, _ = start_http_server(
+            settings.worker_metrics_port, addr=host, registry=metrics.registry
+        )
+    except OSError as exc:  # the port is taken, or the host is not an address of ours
+        raise InvalidInputError(
+            f"cannot serve metrics on {host}:{settings.worker_metrics_port} ({exc.strerror}); "
+            "choose another --metrics-port or JIYI_WORKER_METRICS_HOST",
+            field="worker_metrics_port",
+        ) from exc
+    port = server.server_address[1]
+    typer.echo(f"jiyi worker: metrics at http://{host}:{port}/metrics", err=True)
+    return metrics
 
 
 def register(app: typer.Typer) -> None:
