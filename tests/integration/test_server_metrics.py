@@ -13,7 +13,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 from server_harness import RunningServer, running_server
 
-from jiyi.server.metrics import Metrics
+from jiyi.llm.client import Usage, UsageMeter
+from jiyi.server.metrics import Metrics, usage_families
 
 # name: (type, label names of its samples). What dashboards query; changing one breaks them.
 FAMILIES = {
@@ -116,3 +117,24 @@ def test_a_counter_refuses_labels_it_was_not_declared_with() -> None:
         metrics.inc("jiyi_jobs_total", outcome="done")  # kind is missing
     with pytest.raises(KeyError):
         metrics.inc("jiyi_no_such_total")
+
+
+def test_llm_tokens_are_counted_per_tenant() -> None:
+    # Served only when an LLM extracts (the harness has none): the meter's totals, read at
+    # each scrape.
+    meter = UsageMeter()
+    metrics = Metrics()
+    metrics.add_collector(usage_families(meter))
+    meter.record("acme", Usage(prompt_tokens=321, completion_tokens=12))
+    meter.record("acme", Usage(prompt_tokens=321, completion_tokens=12))
+    families = {f.name: f for f in text_string_to_metric_families(metrics.render().decode())}
+    assert families["jiyi_llm_prompt_tokens"].type == "counter"
+    got = {
+        (s.name, s.labels["tenant"]): s.value
+        for name, f in families.items()
+        if name.startswith("jiyi_llm_")
+        for s in f.samples
+    }
+    assert got[("jiyi_llm_calls_total", "acme")] == 2
+    assert got[("jiyi_llm_prompt_tokens_total", "acme")] == 642
+    assert got[("jiyi_llm_completion_tokens_total", "acme")] == 24

@@ -44,7 +44,6 @@ def test_invalid_json_gets_one_repair_then_the_rules(broken_server: Any, llm_mem
     # Tokens are metered per tenant even for calls whose output was useless.
     usage = meter.snapshot()["acme"]
     assert (usage.calls, usage.prompt_tokens, usage.completion_tokens) == (2, 642, 24)
-    assert 'jiyi_llm_prompt_tokens_total{tenant="acme"} 642' in meter.prometheus()
 
 
 @pytest.mark.parametrize("broken_server", ["sleep"], indirect=True)

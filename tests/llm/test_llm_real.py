@@ -90,7 +90,6 @@ def test_token_usage_is_metered_per_tenant(llm_client: ChatClient) -> None:
     assert usage.prompt_tokens > 0 and usage.completion_tokens > 0
     after = llm_client.meter.snapshot()["llm-tier"]
     assert after.calls == (before.calls if before else 0) + 1
-    assert 'jiyi_llm_completion_tokens_total{tenant="llm-tier"}' in llm_client.meter.prometheus()
 
 
 def test_reflection_by_the_real_model_cites_its_sources(

@@ -5,8 +5,9 @@ reply text and its token usage. Every failure — timeout, dead endpoint, HTTP e
 without a reply — is translated here into :class:`~jiyi.errors.ExtractionError`, chained to the
 httpx cause, so callers handle one error type and fall back to rules.
 
-Token usage is recorded per tenant in a :class:`UsageMeter` that the server's ``/metrics`` can
-read; the meter never sees message content.
+Token usage is recorded per tenant in a :class:`UsageMeter` whose totals the server's
+``/metrics`` reads at each scrape (``jiyi.server.metrics.usage_families``); the meter never
+sees message content.
 """
 
 from __future__ import annotations
@@ -69,25 +70,6 @@ class UsageMeter:
         """A copy of the totals, by tenant."""
         with self._lock:
             return dict(self._totals)
-
-    def prometheus(self) -> str:
-        """The totals in the Prometheus text format (for ``GET /metrics``)."""
-        snap = self.snapshot()
-        lines: list[str] = []
-        for name, attr, help_text in (
-            ("jiyi_llm_calls_total", "calls", "LLM chat calls by tenant."),
-            ("jiyi_llm_prompt_tokens_total", "prompt_tokens", "LLM prompt tokens by tenant."),
-            (
-                "jiyi_llm_completion_tokens_total",
-                "completion_tokens",
-                "LLM completion tokens by tenant.",
-            ),
-        ):
-            lines += [f"# HELP {name} {help_text}", f"# TYPE {name} counter"]
-            for tenant in sorted(snap):
-                label = tenant.replace("\\", "/").replace('"', "'")
-                lines.append(f'{name}{{tenant="{label}"}} {getattr(snap[tenant], attr)}')
-        return "\n".join(lines) + "\n"
 
 
 class ChatClient:

@@ -259,18 +259,3 @@ class Admission:
             self._running.pop(tenant, None)
         self._service.setdefault(kind, deque(maxlen=32)).append(seconds)
         self._dispatch()
-
-    def prometheus(self) -> str:
-        """Counters and gauges in the Prometheus text format (for ``GET /metrics``)."""
-        lines = [
-            "# HELP jiyi_admission_total Requests by admission outcome.",
-            "# TYPE jiyi_admission_total counter",
-            *(f'jiyi_admission_total{{outcome="{k}"}} {v}' for k, v in sorted(self.counts.items())),
-            "# HELP jiyi_admission_running Requests running in this process.",
-            "# TYPE jiyi_admission_running gauge",
-            f"jiyi_admission_running {self.running}",
-            "# HELP jiyi_admission_queued Requests waiting for a slot in this process.",
-            "# TYPE jiyi_admission_queued gauge",
-            f"jiyi_admission_queued {self.queued}",
-        ]
-        return "\n".join(lines) + "\n"
