@@ -1,11 +1,14 @@
 """Prometheus metrics on ``prometheus_client``: counters and one latency histogram per app,
 in a registry of their own (never the process-wide default), so several apps in one
-process — tests, ``jiyi serve --workers`` siblings — never share or collide.
+process (the tests start many) never share counts or collide on names. Numbers kept
+elsewhere (the admission gate, LLM token totals, skipped bad rows) are read into the same
+registry at each scrape. ``jiyi worker --metrics-port`` serves a registry of the job
+counters.
 
 Labels are bounded by construction (route templates, not raw paths; event names; skip
 reasons from a fixed vocabulary; job kinds), so the series count cannot grow with traffic.
-The names, types, label sets and HELP texts are what the hand-written exposition before
-this one served; dashboards depend on them.
+The names, types, label sets and HELP texts are those of the hand-written exposition this
+replaced (``jiyi_jobs_total`` gained ``kind``); dashboards depend on them.
 """
 
 from __future__ import annotations
