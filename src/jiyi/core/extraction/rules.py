@@ -42,7 +42,7 @@ from jiyi.core.extraction.segment import (
     is_third_party,
     split_clauses,
 )
-from jiyi.core.extraction.topics import clean_value
+from jiyi.core.extraction.topics import clean_value, is_name
 from jiyi.core.extraction.zh import match_zh
 from jiyi.core.extraction.zh_common import third_person_zh
 from jiyi.core.extraction.zh_people import mentioned_zh
@@ -147,6 +147,14 @@ _MOVE_EN = re.compile(
     r"\b(?:moved|relocated|settled) (?:back |over |out |down |up |away )?(?:to|in) "
     r"(?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
 )
+# The mover is a workplace (公司搬到了望京 / "my office relocated to Brooklyn"): where the user
+# works moved, not where they live.
+_WORKPLACE_MOVES = re.compile(
+    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店)(?:也|又|已经|最近|今年|去年|整体|都)*(?:搬|迁)|"
+    r"\b(?:office|company|firm|workplace|team|employer|headquarters|hq|lab|studio|store|shop)"
+    r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",
+    re.IGNORECASE,
+)
 _NOT_YET = re.compile(
     r"要|打算|准备|计划|想|将|下个?月|明年|下周|\b(?:will|going to|plan|next|soon|hope)\b"
 )
@@ -159,12 +167,27 @@ def _moved_to(clause: str, lang: str) -> Hit | None:
 
     if _NOT_YET.search(clause):
         return None
+    work = bool(_WORKPLACE_MOVES.search(clause))  # the office moved, not the user's home
     if lang == "zh" and (m := _MOVE_ZH.search(clause)) and is_place_zh(m.group("x")):
-        return Hit(MemoryKind.FACT, "location.home", "home.moved", value=m.group("x"),
-                   content=f"用户住在{m.group('x')}")  # fmt: skip
+        x = m.group("x")
+        if work:
+            return Hit(
+                MemoryKind.FACT, "location.work", "work.moved", value=x, content=f"用户在{x}上班"
+            )
+        return Hit(MemoryKind.FACT, "location.home", "home.moved", value=x, content=f"用户住在{x}")
     if lang == "en" and (m := _MOVE_EN.search(clause)) and is_place_en(m.group("x")):
-        return Hit(MemoryKind.FACT, "location.home", "home.moved", value=m.group("x"),
-                   content=f"User lives in {m.group('x')}")  # fmt: skip
+        x = m.group("x")
+        if work:
+            return Hit(
+                MemoryKind.FACT,
+                "location.work",
+                "work.moved",
+                value=x,
+                content=f"User works in {x}",
+            )
+        return Hit(
+            MemoryKind.FACT, "location.home", "home.moved", value=x, content=f"User lives in {x}"
+        )
     return None
 
 
@@ -349,6 +372,8 @@ class RuleExtractor:
             for hit in hits:
                 if hit.value is not None and _NO_VALUE.fullmatch(hit.value.strip()):
                     continue  # "我住在那边" with nothing named before: no value to keep
+                if (hit.topic or "").endswith(".name") and not is_name(hit.value or ""):
+                    continue  # 其实我女儿的名字是她爷爷取的: about the name, not a new one
                 cand = _candidate(
                     hit, raw, clause, lang, msg, observed, correcting or hit.correction
                 )

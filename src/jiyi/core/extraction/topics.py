@@ -11,7 +11,7 @@ import re
 
 from jiyi.core.extraction.lexicon import word_set
 
-__all__ = ["clean_value", "normalize_object", "slug"]
+__all__ = ["clean_value", "is_name", "normalize_object", "slug"]
 
 _EDGE_PUNCT = " \t\"'“”‘’()（）[]【】《》<>:：,，.。!！?？;；、~～-"
 _ZH_LEAD = (
@@ -157,3 +157,20 @@ def slug(phrase: str) -> str:
         return normalize_object(core)[:12] or "unknown"
     words = [w for w in re.findall(r"[a-z0-9']+", text.lower()) if w not in _SLUG_STOP_EN]
     return "_".join(_singular(w) for w in words[:4]) or "unknown"
+
+
+# What a name never is: a pronoun, a question word, or a clause about who gave it
+# (她爷爷取的 / "the one her grandpa picked").
+_NOT_NAME_ZH = re.compile(r"[我你他她它您谁啥]|什么|(?:取|起|改|定|选)的$|的$")
+_NOT_NAME_EN = re.compile(r"^(?:he|she|it|him|her|them|they|his|hers|its|what|who)$", re.I)
+
+
+def is_name(value: str) -> bool:
+    """Could ``value`` be a name (of the user, a relative, a pet)? 朵朵, 阿橘, Lila Rose — not
+    她爷爷取的 or "her": a value that is a clause about the name never replaces one."""
+    v = value.strip()
+    if not v:
+        return False
+    if re.search(r"[\u4e00-\u9fff]", v):
+        return len(v) <= 6 and not _NOT_NAME_ZH.search(v)
+    return len(v.split()) <= 4 and not _NOT_NAME_EN.match(v)

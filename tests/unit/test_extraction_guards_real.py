@@ -1,0 +1,76 @@
+"""Remarks that must not touch a fact of another meaning (issue 8: zero collateral), on the
+real default embedder: a clause about who gave a name is not a new name, and a workplace that
+moved is not the user's home."""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi import Memory
+from jiyi.core.extraction.topics import is_name
+
+
+def _facts(mem: Memory, user: str) -> dict[str, str]:
+    return {
+        m.topic or "": m.value or "" for m in mem.list(user_id=user) if m.kind.value != "episode"
+    }
+
+
+def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
+    for text in texts:
+        clock.advance(hours=1)
+        mem.add([{"role": "user", "content": text}], user_id=user)
+
+
+@pytest.mark.parametrize(
+    ("facts", "remark", "slot", "value"),
+    [
+        (
+            ["我女儿叫朵朵", "我住在深圳"],
+            "其实我女儿的名字是她爷爷取的",
+            "family.daughter.name",
+            "朵朵",
+        ),
+        (
+            ["My son is called Leo"],
+            "Actually his name was picked by his grandma",
+            "family.son.name",
+            "Leo",
+        ),
+    ],
+)
+def test_a_remark_about_a_name_keeps_the_name(  # type: ignore[no-untyped-def]
+    real_mem: Memory, clock, facts: list[str], remark: str, slot: str, value: str
+) -> None:
+    _say(real_mem, clock, "u", *facts)
+    assert _facts(real_mem, "u").get(slot) == value
+    _say(real_mem, clock, "u", remark)
+    assert _facts(real_mem, "u").get(slot) == value
+
+
+@pytest.mark.parametrize(
+    ("home", "work", "moved", "home_value", "work_value"),
+    [
+        (
+            "I live in Manhattan",
+            "I work in Midtown",
+            "My office relocated to Brooklyn, so that's where I commute now",
+            "Manhattan",
+            "Brooklyn",
+        ),
+        ("我住在上海", "我在浦东上班", "我们公司今年搬到杭州了", "上海", "杭州"),
+    ],
+)
+def test_a_workplace_move_is_not_a_home_move(  # type: ignore[no-untyped-def]
+    real_mem: Memory, clock, home: str, work: str, moved: str, home_value: str, work_value: str
+) -> None:
+    _say(real_mem, clock, "u", home, work, moved)
+    facts = _facts(real_mem, "u")
+    assert facts.get("location.home") == home_value, facts
+    assert facts.get("location.work") == work_value, facts
+
+
+def test_is_name() -> None:
+    assert is_name("朵朵") and is_name("阿橘") and is_name("Lila Rose")
+    assert not is_name("她爷爷取的") and not is_name("her") and not is_name("什么")
+    assert not is_name("") and not is_name("一个很长很长的名字吧")
