@@ -74,3 +74,17 @@ def test_is_name() -> None:
     assert is_name("朵朵") and is_name("阿橘") and is_name("Lila Rose")
     assert not is_name("她爷爷取的") and not is_name("her") and not is_name("什么")
     assert not is_name("") and not is_name("一个很长很长的名字吧")
+    assert not is_name("at [PHONE]") and not is_name("later")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Call me at 555-201-3344",  # a phone number is not a name (nor worth keeping alone)
+        "I'm thinking about maybe getting a tattoo, not sure yet",  # a hedged wish
+        "I'm considering whether to learn the drums",
+    ],
+)
+def test_nothing_long_term_from(mem: Memory, text: str) -> None:  # fresh user: no similarity
+    mem.add([{"role": "user", "content": text}], user_id="u")
+    assert _facts(mem, "u") == {}

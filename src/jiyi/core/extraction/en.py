@@ -172,6 +172,8 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
             return [Hit(E, f"plan.{slug(c)}", "plan.carried", when=date[0], ttl=EVENT_TTL,
                         value=date[0].date().isoformat(), content=carried)]  # fmt: skip
     goal = _GOAL.match(c)
+    if goal and re.match(r"(?:maybe|perhaps|possibly|whether|if)\b", goal.group("x"), I_):
+        return []  # "thinking about maybe getting a tattoo": a hedged wish, no commitment
     if goal is None and date is not None and _ARRANGED.match(c):
         # "Booked my driving test for June 3rd": arranged in the past, happening on the date
         key = plan_key(c) or slug(c.replace(date[1], ""))

@@ -162,14 +162,18 @@ def slug(phrase: str) -> str:
 # What a name never is: a pronoun, a question word, or a clause about who gave it
 # (她爷爷取的 / "the one her grandpa picked").
 _NOT_NAME_ZH = re.compile(r"[我你他她它您谁啥]|什么|(?:取|起|改|定|选)的$|的$")
-_NOT_NAME_EN = re.compile(r"^(?:he|she|it|him|her|them|they|his|hers|its|what|who)$", re.I)
+_NOT_NAME_EN = re.compile(
+    r"^(?:he|she|it|him|her|them|they|his|hers|its|what|who)$|"
+    r"^(?:at|on|in|by|from|after|before|when|if|back|later|anytime|tomorrow|tonight)\b",
+    re.I,
+)
 
 
 def is_name(value: str) -> bool:
     """Could ``value`` be a name (of the user, a relative, a pet)? 朵朵, 阿橘, Lila Rose — not
     她爷爷取的 or "her": a value that is a clause about the name never replaces one."""
     v = value.strip()
-    if not v:
+    if not v or "[" in v or "]" in v:  # a redaction placeholder ("call me at [PHONE]")
         return False
     if re.search(r"[\u4e00-\u9fff]", v):
         return len(v) <= 6 and not _NOT_NAME_ZH.search(v)
