@@ -28,11 +28,15 @@ class MemoryBase:
     config: MemoryConfig
     engine: Engine
 
+    def _user(self, user_id: object, field: str = "user_id") -> str:
+        """A checked user id; an alias reference (``alias:<kind>:<value>``) is resolved to
+        the user it names (NotFoundError when none has it) — the one resolver
+        (``IdentityOps.resolve_user``) behind every user id the library and server accept."""
+        return self.engine.resolve_user(self.config.tenant, require_id(user_id, field))
+
     def _scope(self, user_id: object, agent_id: object = None) -> Scope:
         aid = check_id(agent_id, "agent_id", required=False)
-        return Scope(
-            tenant=self.config.tenant, user_id=require_id(user_id, "user_id"), agent_id=aid
-        )
+        return Scope(tenant=self.config.tenant, user_id=self._user(user_id), agent_id=aid)
 
     def _now(self, value: object = None, field: str = "now") -> datetime:
         return as_utc(value, field) or self.engine.clock()

@@ -109,6 +109,7 @@ class MemoryReads(MemoryBase):
         token_budget: int = 800,
         now: datetime | str | None = None,
         timezone: str | None = None,
+        session_id: str | None = None,
     ) -> ContextBlock:
         """A system-prompt block of the memories relevant to ``query``, within
         ``token_budget`` tokens; says so when nothing relevant is known.
@@ -119,14 +120,18 @@ class MemoryReads(MemoryBase):
         ``timezone`` (IANA name, default ``config.timezone``). The user's active tasks that
         the query is about come first (``ContextBlock.tasks``): "继续上次的报销单" brings the
         reimbursement task's state (``jiyi.core.tasks`` says which tasks match).
+
+        With ``session_id``, a session the identity guard flagged (another name, age,
+        language and city said at once) gets no memories until :meth:`confirm_identity`.
         """
         if not isinstance(token_budget, int) or token_budget < 50:
             raise InvalidInputError("token_budget must be an integer ≥ 50", field="token_budget")
         tz = zone(timezone if timezone is not None else self.config.timezone, "timezone")
         scope = self._scope(user_id, agent_id)
         self._check_query(query)
+        sid = check_id(session_id, "session_id", required=False)
         return self.engine.context(
-            scope, query, now=self._now(now), tz=tz, token_budget=token_budget
+            scope, query, now=self._now(now), tz=tz, token_budget=token_budget, session_id=sid
         )
 
     def get(self, memory_id: str) -> MemoryItem | None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from jiyi.core.identity import IdentityGuard
 from jiyi.core.lifecycle import LifecycleConfig
 from jiyi.core.pii import PiiPolicy
 from jiyi.core.retrieval import PRESETS, RetrievalConfig
@@ -30,6 +31,13 @@ class MemoryConfig(BaseModel):
             come from keywords alone, marked degraded (the server sets it; None: no limit).
         lifecycle: decay, reinforcement, TTLs per kind (and per tenant), archive, purge and
             the per-user cap (``jiyi.core.lifecycle``; docs/lifecycle.md has the table).
+        alias_secret: the secret alias digests are keyed with (per tenant, derived from
+            it); aliases cannot be linked or resolved without one. Keep it: another secret
+            resolves none of the stored aliases.
+        identity_guard: what a session that contradicts ≥ 3 identity slots at once does —
+            ``off``, ``flag`` (marked and audited) or ``block`` (also stores the batch as
+            episodes only and keeps memories out of that session's context until
+            ``confirm_identity``; ``jiyi.core.identity``).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -46,6 +54,8 @@ class MemoryConfig(BaseModel):
     pin_importance: float = Field(0.85, ge=0.0, le=1.0)
     vector_budget_ms: int | None = Field(None, gt=0)
     lifecycle: LifecycleConfig = LifecycleConfig()
+    alias_secret: SecretStr | None = None
+    identity_guard: IdentityGuard = IdentityGuard.BLOCK
 
     @field_validator("timezone")
     @classmethod

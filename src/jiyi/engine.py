@@ -15,12 +15,14 @@ import logging
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta, tzinfo
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration, calibration_of
 from jiyi.core.context import assemble_context
 from jiyi.core.filters import matches
+from jiyi.core.identity import IdentityGuard
 from jiyi.core.models import (
     AddResult,
     ContextBlock,
@@ -42,6 +44,7 @@ from jiyi.core.ports import (
 from jiyi.core.tasks import task_text
 from jiyi.core.users import MemorySwitch
 from jiyi.errors import InvalidInputError
+from jiyi.identity_ops import IdentityOps
 from jiyi.maintenance import MaintenanceOps
 from jiyi.pipeline.access import ReadLedger
 from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
@@ -77,7 +80,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Engine(UserTierOps, ProfileOps, MaintenanceOps):
+class Engine(UserTierOps, ProfileOps, IdentityOps, MaintenanceOps):
     """Store, embedder and extractor wired into the write and read pipelines; the switch and
     task operations come from :class:`~jiyi.user_tier.UserTierOps`, the profile from
     :class:`~jiyi.profile_tier.ProfileOps`, maintain, health,
@@ -154,19 +157,23 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
         messages, gated = self.gate(scope, messages, now)
         if not messages:
             return AddResult(skipped=gated)
-        out = ingest(
-            messages,
-            scope=scope,
-            session_id=session_id,
-            infer=infer,
-            now=now,
-            ports=self.ports(scope.tenant),
-            opts=self.ingest_opts,
+        run = partial(
+            ingest, messages, scope=scope, session_id=session_id, now=now, opts=self.ingest_opts
         )
+        out = run(infer=infer, ports=self.ports(scope.tenant))
+        suspect = self.drift(scope, [i.memory for i in out.changes.upserts]) if infer else []
+        if suspect:
+            self.flag_session(scope, session_id, suspect)
+            if self.config.identity_guard == IdentityGuard.BLOCK:
+                # Someone else may be speaking: keep their words as episodes only, so
+                # their "facts" retire none of the user's.
+                out = run(infer=False, ports=self.ports(scope.tenant))
         result = with_metadata(out.changes, out.result, metadata)
         result = with_ttl(out.changes, result, now + ttl if ttl is not None else None)
         self.store.apply(scope, self.signed(scope.tenant, out.changes))
         self.evict(out.evict)
+        if suspect:
+            result = result.model_copy(update={"identity_suspect": suspect})
         return result.model_copy(update={"skipped": gated + result.skipped}) if gated else result
 
     def accept(
@@ -261,6 +268,12 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
             inherited.update(ep.metadata)
         result = with_metadata(done.changes, done.result, inherited, only_new=True)
         result = with_ttl(done.changes, result, p.expires_at)
+        # The drift guard flags (and audits) here too; the episodes are already stored, so
+        # a queued batch is never held back as a synchronous add under ``block`` is.
+        suspect = self.drift(scope, [i.memory for i in done.changes.upserts])
+        if suspect:
+            self.flag_session(scope, p.session_id, suspect)
+            result = result.model_copy(update={"identity_suspect": suspect})
         self.store.apply(scope, self.signed(scope.tenant, done.changes))
         self.evict(done.evict)
         return result
@@ -340,9 +353,19 @@ class Engine(UserTierOps, ProfileOps, MaintenanceOps):
         return found
 
     def context(
-        self, scope: Scope, query: str, *, now: datetime, tz: tzinfo, token_budget: int
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        now: datetime,
+        tz: tzinfo,
+        token_budget: int,
+        session_id: str | None = None,
     ) -> ContextBlock:
-        if self.switch_of(scope.tenant, scope.user_id) == MemorySwitch.OFF:
+        """The context block; empty when memory is off, or for a session the identity guard
+        blocks (until the user's identity is confirmed)."""
+        off = self.switch_of(scope.tenant, scope.user_id) == MemorySwitch.OFF
+        if off or self.blocked(scope, session_id):
             return assemble_context([], query=query, token_budget=token_budget, now=now, tz=tz)
         found = self.search(scope, query, flt=SearchFilter(), now=now, top_k=30, reinforce=False)
         opts = ContextOptions(

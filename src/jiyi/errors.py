@@ -7,7 +7,8 @@
      ├── PermissionDeniedError             403   forbidden          authenticated, not allowed
      ├── AuthenticationError               401   unauthenticated    missing or unknown API key
      ├── ConflictError                     409   conflict           clashes with stored state
-     │    └── VersionConflictError         409   version_conflict   a stale expected_version
+     │    ├── VersionConflictError         409   version_conflict   a stale expected_version
+     │    └── AliasTakenError              409   alias_taken        alias linked to another user
      ├── RateLimitedError                  429   rate_limited       tenant over its rate
      ├── StorageUnavailableError           503   storage_unavailable  database unreachable
      │    └── OverloadedError              503   overloaded         server at capacity
@@ -27,6 +28,7 @@ edge and chained with ``raise ... from exc`` so the cause is never lost.
 from __future__ import annotations
 
 __all__ = [
+    "AliasTakenError",
     "AuthenticationError",
     "ConflictError",
     "ExtractionError",
@@ -136,6 +138,14 @@ class VersionConflictError(ConflictError):
         self.current = current
 
 
+class AliasTakenError(ConflictError):
+    """The alias is already linked to another user of the tenant: it is never moved
+    silently — unlink it there first, or merge the two users (``merge_users``)."""
+
+    code = "alias_taken"
+    status = 409
+
+
 class RateLimitedError(JiyiError):
     """The tenant sent more requests per second than it may; nothing was done."""
 
@@ -199,6 +209,7 @@ _TREE: tuple[type[JiyiError], ...] = (
     AuthenticationError,
     ConflictError,
     VersionConflictError,
+    AliasTakenError,
     RateLimitedError,
     StorageUnavailableError,
     OverloadedError,

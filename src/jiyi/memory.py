@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jiyi._memory_base import add_arguments
+from jiyi._memory_identity import MemoryIdentity
 from jiyi._memory_profile import MemoryProfile
 from jiyi._memory_reads import MemoryReads
 from jiyi.config import MemoryConfig
@@ -55,7 +56,7 @@ def default_path() -> Path:
     return Path(home) / "jiyi.db" if home else Path(".jiyi") / "jiyi.db"
 
 
-class Memory(MemoryReads, MemoryProfile):
+class Memory(MemoryReads, MemoryProfile, MemoryIdentity):
     """Cross-session memory for one tenant, stored in one SQLite file (or any MemoryStore).
 
     Example:

@@ -22,6 +22,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from jiyi.core.identity import IdentityGuard
 from jiyi.core.lifecycle import LifecycleConfig
 
 
@@ -83,6 +84,12 @@ class Settings(BaseSettings):
         worker_threads: threads that run SQLite and embedding work for the event loop.
         key_pepper: optional secret mixed into API-key hashes (HMAC-SHA256); changing it
             invalidates every stored key.
+        alias_secret: the secret login aliases are hashed with (a per-tenant key is derived
+            from it); without it the alias routes answer 422 naming ``alias_secret``.
+            Changing it leaves every stored alias unresolvable.
+        identity_guard: ``off`` | ``flag`` | ``block`` (default): what a session that
+            contradicts the user's name, age, language and city at once does
+            (``jiyi.core.identity``).
         bootstrap_key: optional API key registered for ``bootstrap_tenant`` at start
             (for containers, where nobody reads the first-start log); it must look like
             the keys jiyi makes (``jy_…``), else the server refuses to start.
@@ -156,6 +163,8 @@ class Settings(BaseSettings):
     worker_threads: int = Field(default=8, ge=1, le=256)
     flush_max_attempts: int = Field(default=3, ge=1)
     key_pepper: SecretStr | None = None
+    alias_secret: SecretStr | None = None
+    identity_guard: IdentityGuard = IdentityGuard.BLOCK
     bootstrap_key: SecretStr | None = None
     bootstrap_tenant: str = "default"
     log_level: str = "info"

@@ -34,9 +34,13 @@ class MemorySwitches:
         self._engine = engine
         self._tenant = tenant
 
+    def _user(self, user_id: object) -> str:
+        # An alias reference names its user (IdentityOps.resolve_user).
+        return self._engine.resolve_user(self._tenant, require_id(user_id, "user_id"))
+
     def get(self, user_id: str) -> SwitchState:
         """The user's switch (``on`` for a user never switched)."""
-        return self._engine.switch_state(self._tenant, require_id(user_id, "user_id"))
+        return self._engine.switch_state(self._tenant, self._user(user_id))
 
     def set(self, user_id: str, memory: str, *, actor: str = "library") -> SwitchState:
         """Turn the user's memory ``on``, ``paused`` or ``off``; a change is logged with
@@ -53,15 +57,11 @@ class MemorySwitches:
                 "memory must be 'on', 'paused' or 'off'", field="memory"
             ) from exc
         who = require_id(actor, "actor")
-        return self._engine.set_switch(
-            self._tenant, require_id(user_id, "user_id"), position, actor=who
-        )
+        return self._engine.set_switch(self._tenant, self._user(user_id), position, actor=who)
 
     def history(self, user_id: str, *, limit: int = 100) -> builtins.list[SwitchChange]:
         """The user's switch changes, newest first: when, from, to, who and how (``api`` or
         ``said``). They outlive delete_user, as does the switch itself."""
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
             raise InvalidInputError("limit must be an integer from 1 to 1000", field="limit")
-        return self._engine.switch_changes(
-            self._tenant, require_id(user_id, "user_id"), limit=limit
-        )
+        return self._engine.switch_changes(self._tenant, self._user(user_id), limit=limit)

@@ -37,6 +37,10 @@ class Tasks:
         self._engine = engine
         self._tenant = tenant
 
+    def _user(self, user_id: object) -> str:
+        # An alias reference names its user (IdentityOps.resolve_user).
+        return self._engine.resolve_user(self._tenant, require_id(user_id, "user_id"))
+
     def put(
         self,
         user_id: str,
@@ -66,7 +70,7 @@ class Tasks:
             VersionConflictError: ``expected_version`` is stale (``field``
                 "expected_version", ``current`` the stored version); nothing is written.
         """
-        uid, k = require_id(user_id, "user_id"), check_task_key(key)
+        uid, k = self._user(user_id), check_task_key(key)
         check_task_state(state)
         try:
             st = TaskStatus(status)
@@ -97,21 +101,15 @@ class Tasks:
 
     def get(self, user_id: str, key: str) -> TaskState | None:
         """The task, or None when there is none (never stored, deleted or expired)."""
-        return self._engine.get_task(
-            self._tenant, require_id(user_id, "user_id"), check_task_key(key)
-        )
+        return self._engine.get_task(self._tenant, self._user(user_id), check_task_key(key))
 
     def list(self, user_id: str, *, active_only: bool = False) -> builtins.list[TaskState]:
         """The user's tasks, most recently updated first; ``active_only`` leaves out the
         ``done`` ones. Expired tasks are never listed."""
         if not isinstance(active_only, bool):
             raise InvalidInputError("active_only must be true or false", field="active_only")
-        return self._engine.list_tasks(
-            self._tenant, require_id(user_id, "user_id"), active_only=active_only
-        )
+        return self._engine.list_tasks(self._tenant, self._user(user_id), active_only=active_only)
 
     def delete(self, user_id: str, key: str) -> bool:
         """Delete the task; True if it existed (an expired one did not)."""
-        return self._engine.delete_task(
-            self._tenant, require_id(user_id, "user_id"), check_task_key(key)
-        )
+        return self._engine.delete_task(self._tenant, self._user(user_id), check_task_key(key))

@@ -25,6 +25,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
+from jiyi.core.identity import Alias, AliasKind, IdentityEvent
 from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
 from jiyi.core.models import AddResult, HistoryEntry, MemoryItem, MemoryKind, SearchHit
 from jiyi.core.profile import ProfileOverride
@@ -289,6 +290,44 @@ class ProfilePatch(_Body):
 
 class ProfileHistory(BaseModel):
     changes: list[ProfileOverride]  # newest first
+
+
+class AliasBody(_Body):
+    """``POST`` / ``DELETE /v1/users/{user_id}/aliases``: the alias (PII: in the body,
+    never in a URL)."""
+
+    kind: AliasKind = Field(description="phone, wechat_openid, email, device or login")
+    alias: str = Field(
+        min_length=1,
+        max_length=256,
+        description="the login id itself; stored only as a keyed hash and a masked hint",
+        examples=["+86 138 0013 8000"],
+    )
+
+
+class AliasList(BaseModel):
+    aliases: list[Alias]
+
+
+class MergeBody(_Body):
+    """``POST /v1/users/{user_id}/merge``: merge the path's user into ``into``."""
+
+    into: Id = Field(description="the user that keeps everything (an alias reference works)")
+
+
+class MergeResult(BaseModel):
+    user_id: str  # the user everything now belongs to
+    moved: dict[str, int]  # rows moved per table
+
+
+class ConfirmIdentity(_Body):
+    """``POST /v1/users/{user_id}/identity/confirm``."""
+
+    session_id: Id
+
+
+class IdentityEvents(BaseModel):
+    events: list[IdentityEvent]  # newest first
 
 
 class ContextRequest(_Body):

@@ -20,12 +20,17 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from jiyi.core.identity import Alias, AliasKind, IdentityEvent, SuspectSession
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
     ChangeSet,
+    IdentityStore,
+    IdentityTier,
+    Indexed,
     MemoryStore,
     ProfileStore,
     SearchFilter,
+    SqlWrite,
     SwitchStore,
     TaskStore,
     UserDirectory,
@@ -69,6 +74,9 @@ class NotifyingStore:
             self._tasks = _NotifyingTasks(inner.tasks, on_change)
             self._switches = _NotifyingSwitches(inner.switches, on_change)
             self._profiles = _NotifyingProfiles(inner.profiles, on_change)
+        self._identity: _NotifyingIdentity | None = None
+        if isinstance(inner, IdentityTier):
+            self._identity = _NotifyingIdentity(inner.identity, on_change)
 
     @property
     def tasks(self) -> TaskStore:
@@ -93,6 +101,32 @@ class NotifyingStore:
         if self._profiles is None:
             raise AttributeError(f"{type(self.inner).__name__} keeps no profile")
         return self._profiles
+
+    @property
+    def identity(self) -> IdentityStore:
+        """The inner store's identity tier (``IdentityTier``), reporting each flag and
+        confirmation of a session (they decide whether memories reach its context)."""
+        if self._identity is None:
+            raise AttributeError(f"{type(self.inner).__name__} keeps no aliases")
+        return self._identity
+
+    def _identity_tier(self) -> IdentityTier:
+        if not isinstance(self.inner, IdentityTier):
+            raise AttributeError(f"{type(self.inner).__name__} keeps no aliases")
+        return self.inner
+
+    def merge_users(self, tenant: str, source: str, target: str) -> dict[str, int]:
+        counts = self._identity_tier().merge_users(tenant, source, target)
+        self._on_change(tenant, source)
+        self._on_change(tenant, target)
+        return counts
+
+    def indexed(self, tenant: str, user_id: str) -> builtins.list[Indexed]:
+        return self._identity_tier().indexed(tenant, user_id)
+
+    def import_user(self, scope: Scope, changes: ChangeSet, writes: Sequence[SqlWrite]) -> None:
+        self._identity_tier().import_user(scope, changes, writes)
+        self._on_change(scope.tenant, scope.user_id)
 
     def apply(self, scope: Scope, changes: ChangeSet) -> None:
         self.inner.apply(scope, changes)
@@ -279,3 +313,45 @@ class _NotifyingProfiles:
     def restore(self, tenant: str, user_id: str, overrides: Sequence[ProfileOverride]) -> None:
         self.inner.restore(tenant, user_id, overrides)
         self._on_change(tenant, user_id)
+
+
+class _NotifyingIdentity:
+    """An IdentityStore reporting every flag and confirmation of a user's session."""
+
+    def __init__(self, inner: IdentityStore, on_change: OnChange) -> None:
+        self.inner = inner
+        self._on_change = on_change
+
+    def link(
+        self, tenant: str, user_id: str, kind: AliasKind, digest: str, hint: str, at: datetime
+    ) -> Alias:
+        return self.inner.link(tenant, user_id, kind, digest, hint, at)
+
+    def unlink(self, tenant: str, user_id: str, kind: AliasKind, digest: str) -> bool:
+        return self.inner.unlink(tenant, user_id, kind, digest)
+
+    def aliases(self, tenant: str, user_id: str) -> builtins.list[Alias]:
+        return self.inner.aliases(tenant, user_id)
+
+    def resolve(self, tenant: str, kind: AliasKind, digest: str) -> str | None:
+        return self.inner.resolve(tenant, kind, digest)
+
+    def record(self, tenant: str, event: IdentityEvent) -> None:
+        self.inner.record(tenant, event)
+
+    def events(self, tenant: str, user_id: str, *, limit: int) -> builtins.list[IdentityEvent]:
+        return self.inner.events(tenant, user_id, limit=limit)
+
+    def flag(self, tenant: str, suspect: SuspectSession) -> None:
+        self.inner.flag(tenant, suspect)
+        self._on_change(tenant, suspect.user_id)
+
+    def suspect(self, tenant: str, user_id: str, session_id: str) -> SuspectSession | None:
+        return self.inner.suspect(tenant, user_id, session_id)
+
+    def confirm(
+        self, tenant: str, user_id: str, session_id: str, *, at: datetime, actor: str
+    ) -> SuspectSession | None:
+        found = self.inner.confirm(tenant, user_id, session_id, at=at, actor=actor)
+        self._on_change(tenant, user_id)
+        return found

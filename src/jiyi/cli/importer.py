@@ -36,6 +36,7 @@ from rich.text import Text
 from jiyi.cli.chatlogs import Conversation, LogFormat, read_chat_log
 from jiyi.cli.options import AgentOpt, JsonOpt, PathOpt, echo_json, open_memory
 from jiyi.cli.output import make_console, make_table
+from jiyi.cli.transfer import import_export, is_export
 from jiyi.core.models import Action, Scope
 from jiyi.memory import Memory
 
@@ -139,9 +140,17 @@ def import_(
     ] = False,
     path: PathOpt = None,
     as_json: JsonOpt = False,
+    remap: Annotated[
+        bool,
+        typer.Option("--remap", help="An export document: take another user's as --user's."),
+    ] = False,
 ) -> None:
     """Import a chat history (JSONL messages, OpenAI messages, LoCoMo); resumable: a re-run
-    stores only messages not imported before."""
+    stores only messages not imported before. A ``jiyi export`` document is imported as
+    one user, in one transaction (same ids; importing it twice stores it once)."""
+    if is_export(file):
+        import_export(file, user, remap, path)
+        return
     found, conversations = read_chat_log(file, fmt, user)
     report = ImportReport(file=str(file), format=found.value, conversations=len(conversations))
     report.messages = sum(len(c.messages) for c in conversations)

@@ -36,6 +36,7 @@ from jiyi.cli.output import (
     print_items,
     print_receipt,
 )
+from jiyi.cli.transfer import export
 from jiyi.core.inputs import check_id
 from jiyi.errors import InvalidInputError
 
@@ -228,6 +229,7 @@ def context(
 
 app.command()(demo)
 app.command("import")(import_)
+app.command()(export)
 app.command()(calibrate)
 app.command()(maintain)
 app.command()(health)

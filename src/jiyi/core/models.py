@@ -220,6 +220,9 @@ class AddResult(BaseModel):
     # True when extraction was handed to a background worker (server with a work queue):
     # the episodes are stored, ``events`` stay empty and the memories appear shortly.
     queued: bool = False
+    # The identity dimensions (name, age, language, city) this batch contradicted at once:
+    # non-empty means someone else may be speaking (``jiyi.core.identity``, drift guard).
+    identity_suspect: list[str] = Field(default_factory=list)
 
 
 class SearchHit(BaseModel):

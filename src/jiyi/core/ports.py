@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from jiyi.core.identity import Alias, AliasKind, IdentityEvent, SuspectSession
 from jiyi.core.models import (
     Extraction,
     HistoryEntry,
@@ -413,3 +414,84 @@ class UserTier(Protocol):
 
     @property
     def profiles(self) -> ProfileStore: ...
+
+
+class IdentityStore(Protocol):
+    """Aliases (keyed digests, never the alias), identity events and sessions flagged by the
+    drift guard. Every method is scoped by tenant; none ever reads another tenant's rows."""
+
+    def link(
+        self, tenant: str, user_id: str, kind: AliasKind, digest: str, hint: str, at: datetime
+    ) -> Alias:
+        """Link the alias to the user and return it as stored. Linking an alias the user
+        already has returns the stored one unchanged (idempotent); one linked to another user
+        of the tenant raises AliasTakenError (``field`` "alias") and writes nothing."""
+        ...
+
+    def unlink(self, tenant: str, user_id: str, kind: AliasKind, digest: str) -> bool:
+        """Remove the alias from the user; False when the user had no such alias (another
+        user's alias is never touched)."""
+        ...
+
+    def aliases(self, tenant: str, user_id: str) -> builtins.list[Alias]:
+        """The user's aliases, oldest first (then by kind and digest)."""
+        ...
+
+    def resolve(self, tenant: str, kind: AliasKind, digest: str) -> str | None:
+        """The user the alias is linked to in this tenant, or None."""
+        ...
+
+    def record(self, tenant: str, event: IdentityEvent) -> None:
+        """Append an identity event to the audit log (outlives ``delete_user``: no content)."""
+        ...
+
+    def events(self, tenant: str, user_id: str, *, limit: int) -> builtins.list[IdentityEvent]:
+        """The user's identity events, newest first, at most ``limit``."""
+        ...
+
+    def flag(self, tenant: str, suspect: SuspectSession) -> None:
+        """Mark a session as suspect (again: the slots and time are replaced and any earlier
+        confirmation is cleared)."""
+        ...
+
+    def suspect(self, tenant: str, user_id: str, session_id: str) -> SuspectSession | None:
+        """The session's flag (confirmed or not), or None when it was never flagged."""
+        ...
+
+    def confirm(
+        self, tenant: str, user_id: str, session_id: str, *, at: datetime, actor: str
+    ) -> SuspectSession | None:
+        """Confirm a flagged session (its memories load again); None when it was never
+        flagged. Confirming twice keeps the first confirmation."""
+        ...
+
+
+@runtime_checkable
+class IdentityTier(Protocol):
+    """A MemoryStore that keeps aliases, can merge two users and can write a whole user in
+    one transaction (both jiyi stores can). ``delete_user`` removes the user's aliases and
+    flagged sessions, leaving the audit events (no content)."""
+
+    @property
+    def identity(self) -> IdentityStore: ...
+
+    def merge_users(self, tenant: str, source: str, target: str) -> dict[str, int]:
+        """Move every memory, history line, consumed message id, task and alias of
+        ``source`` to ``target`` in one transaction and return counts per table. A task key
+        both users hold raises ConflictError (``field`` "tasks") and moves nothing."""
+        ...
+
+    def indexed(self, tenant: str, user_id: str) -> builtins.list[Indexed]:
+        """Every stored row of the user (any kind, status and agent) with its keywords and
+        vector as stored, oldest first by id: what an export carries."""
+        ...
+
+    def import_user(self, scope: Scope, changes: ChangeSet, writes: Sequence[SqlWrite]) -> None:
+        """Apply ``changes`` (as :meth:`MemoryStore.apply`) and run every one of ``writes``
+        in ONE transaction: all of an import or none of it."""
+        ...
+
+
+#: A write an import section runs inside the import's transaction: given the statement
+#: runner and the store's SQL dialect (``jiyi.storage._sql``), it writes its rows.
+SqlWrite = Callable[[Any, Any], None]

@@ -30,6 +30,7 @@ from jiyi.server import (
     console,
     routes_admin,
     routes_batch,
+    routes_identity,
     routes_lifecycle,
     routes_memories,
     routes_profile,
@@ -43,6 +44,7 @@ from jiyi.server.admission import (
     AdmissionMiddleware,
     tenant_from_key,
 )
+from jiyi.server.aliases import AliasHeaderMiddleware
 from jiyi.server.bodylimit import BodyLimitMiddleware
 from jiyi.server.docs import NO_KEY, offline_app
 from jiyi.server.edge import add_edge_middleware
@@ -192,6 +194,7 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     # /v1/users/{user_id}/tasks/{key}.
     app.include_router(routes_users.router, responses=REFUSALS)
     app.include_router(routes_profile.router, responses=REFUSALS)
+    app.include_router(routes_identity.router, responses=REFUSALS)
     app.include_router(routes_memories.router, responses=REFUSALS)
     app.include_router(routes_batch.router, responses=REFUSALS)
     app.include_router(routes_sessions.router, responses=REFUSALS)
@@ -213,6 +216,9 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     async def metrics() -> Response:
         return Response(services.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
+    # Innermost: the alias header swaps the ~ user id in a copy of the request, so the
+    # outer middlewares (metrics, logs) never see the alias.
+    app.add_middleware(AliasHeaderMiddleware)
     # Outermost first: metrics see every response, including 413s from the body limit and
     # refusals from admission control (which sees bodies already bounded by the limit).
     app.add_middleware(

@@ -66,10 +66,11 @@ async def append_message(
         timestamp=now,
     )
     st = s.settings
+    user_id = await s.run(s.memory(who.tenant).resolve_user, body.user_id)  # an alias too
     return await s.sessions.append(
         SessionKey(who.tenant, session_id),
         msg,
-        owner=SessionOwner(body.user_id, agent_for(who, body.agent_id)),
+        owner=SessionOwner(user_id, agent_for(who, body.agent_id)),
         window=st.session_window,
         ttl=timedelta(seconds=st.session_ttl_seconds),
         max_messages=st.session_max_messages,
@@ -120,6 +121,8 @@ async def context(body: ContextRequest, request: Request, who: Auth) -> ContextR
     ``token_budget`` tokens."""
     s = _services(request)
     agent = agent_for(who, body.agent_id)
+    user_id = await s.run(s.memory(who.tenant).resolve_user, body.user_id)  # an alias too
+    body = body.model_copy(update={"user_id": user_id})
     window: list[SessionMessage] = []
     if body.session_id is not None:
         view = await s.sessions.get(
@@ -147,7 +150,8 @@ async def _memory_block(
     """The long-term part of a context, from the hot cache when the user is unchanged.
     (A cached block skips the access-count update its search would have made.)"""
     ttl = s.settings.context_cache_seconds
-    key = cache_key(agent, body.query, budget, body.now)
+    # The session is part of the key: the identity guard may withhold one session's block.
+    key = cache_key(agent, body.query, budget, body.now, body.session_id)
     version = ""
     if ttl > 0:
         cached, version = await s.run(s.cache.get, tenant, body.user_id, key)
@@ -161,6 +165,7 @@ async def _memory_block(
         agent_id=agent,
         token_budget=budget,
         now=body.now,
+        session_id=body.session_id,
     )
     if block.degraded:
         s.metrics.inc("jiyi_search_degraded_total")

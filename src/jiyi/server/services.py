@@ -80,6 +80,8 @@ class Services:
                     {
                         "vector_budget_ms": self.settings.vector_budget_ms,
                         "lifecycle": self.settings.lifecycle,
+                        "alias_secret": self.settings.alias_secret,
+                        "identity_guard": self.settings.identity_guard,
                     }
                 )
                 self._engine = Engine(
@@ -121,6 +123,7 @@ class Services:
     async def delete_user(self, tenant: str, user_id: str) -> DeletionReceipt:
         """Hard-delete a user from the long-term store, the session store and the queue
         (queued jobs hold the user's words, and running one would write them back)."""
+        user_id = await self.run(self.memory(tenant).resolve_user, user_id)
         async with self.user_lock(tenant, user_id):
             key = (tenant, user_id)
             self.user_epochs[key] = self.user_epochs.get(key, 0) + 1

@@ -212,6 +212,45 @@ CREATE POLICY tenant_isolation ON {s}.profile_overrides
 """,
     ),
     (
+        10,
+        "identity: aliases (keyed digests), identity log, sessions flagged by the drift guard",
+        """
+CREATE TABLE {s}.aliases (
+    tenant text NOT NULL, kind text NOT NULL, digest text NOT NULL, user_id text NOT NULL,
+    hint text NOT NULL, created_at timestamptz NOT NULL,
+    PRIMARY KEY (tenant, kind, digest)
+);
+CREATE INDEX ix_aliases_user ON {s}.aliases (tenant, user_id);
+CREATE TABLE {s}.identity_log (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant text NOT NULL, user_id text NOT NULL, at timestamptz NOT NULL, action text NOT NULL,
+    actor text NOT NULL, session_id text, other_user text, detail jsonb NOT NULL
+);
+CREATE INDEX ix_identity_log_user ON {s}.identity_log (tenant, user_id, id);
+CREATE TABLE {s}.identity_sessions (
+    tenant text NOT NULL, user_id text NOT NULL, session_id text NOT NULL,
+    flagged_at timestamptz NOT NULL, slots jsonb NOT NULL, confirmed_at timestamptz,
+    confirmed_by text,
+    PRIMARY KEY (tenant, user_id, session_id)
+);
+ALTER TABLE {s}.aliases ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {s}.aliases FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON {s}.aliases
+    USING (tenant = current_setting('jiyi.tenant', true))
+    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
+ALTER TABLE {s}.identity_log ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {s}.identity_log FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON {s}.identity_log
+    USING (tenant = current_setting('jiyi.tenant', true))
+    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
+ALTER TABLE {s}.identity_sessions ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {s}.identity_sessions FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON {s}.identity_sessions
+    USING (tenant = current_setting('jiyi.tenant', true))
+    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
+""",
+    ),
+    (
         11,
         "the embedder that made each vector (NULL: before this; the backfill labels them)",
         "ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS embedder text;",

@@ -378,15 +378,18 @@ def reinforce_rows(
 
 
 def delete_user_rows(run: Run, d: Dialect, scope: Scope) -> dict[str, int]:
-    """Delete the user's history, consumed message ids, task state and profile overrides
-    (with their history); counts per table.
-    (Each store deletes its memories, keyword index and vectors itself.)"""
+    """Delete the user's history, consumed message ids, task state, profile overrides (with
+    their history), aliases and sessions flagged by the drift guard; counts per table. (Each
+    store deletes its memories, keyword index and vectors itself; the switch and identity
+    logs outlive the user: no content.)"""
     counts: dict[str, int] = {}
     for table, key in (
         ("history", "history"),
         ("messages_seen", "message_ids"),
         ("tasks", "tasks"),
         ("profile_overrides", "profile_overrides"),
+        ("aliases", "aliases"),
+        ("identity_sessions", "suspect_sessions"),
     ):
         rows = run(
             d.q(f"DELETE FROM {{s}}.{table} WHERE tenant = ? AND user_id = ? RETURNING 1"),

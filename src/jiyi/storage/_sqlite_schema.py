@@ -75,6 +75,23 @@ CREATE TABLE IF NOT EXISTS profile_overrides (
     set_at TEXT NOT NULL, set_by TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ix_profile_overrides_user ON profile_overrides(tenant, user_id, id);
+CREATE TABLE IF NOT EXISTS aliases (
+    tenant TEXT NOT NULL, kind TEXT NOT NULL, digest TEXT NOT NULL, user_id TEXT NOT NULL,
+    hint TEXT NOT NULL, created_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, kind, digest)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ix_aliases_user ON aliases(tenant, user_id);
+CREATE TABLE IF NOT EXISTS identity_log (
+    id INTEGER PRIMARY KEY,
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, at TEXT NOT NULL, action TEXT NOT NULL,
+    actor TEXT NOT NULL, session_id TEXT, other_user TEXT, detail TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ix_identity_log_user ON identity_log(tenant, user_id, id);
+CREATE TABLE IF NOT EXISTS identity_sessions (
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, session_id TEXT NOT NULL,
+    flagged_at TEXT NOT NULL, slots TEXT NOT NULL, confirmed_at TEXT, confirmed_by TEXT,
+    PRIMARY KEY (tenant, user_id, session_id)
+) WITHOUT ROWID;
 """
 # Applied in order to files written by an older version (``PRAGMA user_version``).
 MIGRATIONS: dict[int, list[str]] = {
@@ -112,6 +129,8 @@ MIGRATIONS: dict[int, list[str]] = {
         "ALTER TABLE memories ADD COLUMN goal_status TEXT",
         "ALTER TABLE memories ADD COLUMN target_date TEXT",
     ],
+    # 7: identity (aliases, identity_log, identity_sessions) — new tables only, like 5.
+    7: [],
     # 8: every vector records the embedder that made it (NULL: written before this; the
     # embedding backfill, ``jiyi.pipeline.backfill``, re-embeds and labels those).
     8: ["ALTER TABLE vectors ADD COLUMN embedder TEXT"],

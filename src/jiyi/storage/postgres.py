@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.types.json import Jsonb
@@ -37,8 +38,11 @@ from psycopg_pool import ConnectionPool
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
     ChangeSet,
+    IdentityStore,
+    Indexed,
     ProfileStore,
     SearchFilter,
+    SqlWrite,
     SwitchStore,
     TaskStore,
     UserSummary,
@@ -47,9 +51,10 @@ from jiyi.core.ports import (
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage import _sql, _sql_reads
 from jiyi.storage._filters import list_users
+from jiyi.storage._identity import SqlIdentityStore, merge_shared_rows
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
 from jiyi.storage._profiles import SqlProfileStore
-from jiyi.storage._rows import COLUMNS
+from jiyi.storage._rows import COLUMNS, decode_rows
 from jiyi.storage._sql import Dialect, Run, aware, dumps
 from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
 from jiyi.storage._vectors import as_vector, check_dim, checked_vectors
@@ -148,6 +153,9 @@ class PostgresMemoryStore:
         self._profiles = SqlProfileStore(
             self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
         )
+        self._identity = SqlIdentityStore(
+            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
+        )
         self._migrate(dsn, dim)
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             dsn,
@@ -236,12 +244,21 @@ class PostgresMemoryStore:
         """The profile fields users or operators set, with their history (``UserTier``)."""
         return self._profiles
 
+    @property
+    def identity(self) -> IdentityStore:
+        """Aliases (keyed digests), the identity log and flagged sessions
+        (``IdentityTier``), under row-level security."""
+        return self._identity
+
     # -- writes ---------------------------------------------------------------------------
 
     def apply(self, scope: Scope, changes: ChangeSet) -> None:
+        self.import_user(scope, changes, ())
+
+    def import_user(self, scope: Scope, changes: ChangeSet, writes: Sequence[SqlWrite]) -> None:
         d = self._d
         checked = _sql.check_write(scope, changes)
-        if not changes:
+        if not changes and not writes:
             return
         upserts = [
             (*_sql.to_row(d, i.memory), i.keywords, vec, None if vec is None else changes.embedder)
@@ -272,6 +289,40 @@ class PostgresMemoryStore:
                 cur.executemany(*_sql.record_messages(d, scope, changes.messages))
             if changes.history:
                 cur.executemany(*_sql.insert_history(d, scope, changes.history))
+            for write in writes:
+                write(run, d)
+
+    def merge_users(self, tenant: str, source: str, target: str) -> dict[str, int]:
+        with self._tx(tenant) as cur:
+            run = _runner(cur)
+            moved = run(
+                self._d.q(
+                    "UPDATE {s}.memories SET user_id = ? WHERE tenant = ? AND user_id = ? "
+                    "RETURNING 1"
+                ),
+                [target, tenant, source],
+            )
+            counts = {"memories": len(moved)}
+            counts |= merge_shared_rows(run, self._d, tenant, source, target)
+        return counts
+
+    def indexed(self, tenant: str, user_id: str) -> builtins.list[Indexed]:
+        d = self._d
+        rows = self._read(
+            tenant,
+            d.q(
+                f"SELECT {_sql.COLUMN_LIST}, keywords, embedding FROM {{s}}.memories "
+                'WHERE tenant = ? AND user_id = ? ORDER BY id COLLATE "C"'
+            ),
+            [tenant, user_id],
+        )
+        n = len(COLUMNS)
+
+        def one(r: Sequence[Any]) -> Indexed:
+            vec = None if r[n + 1] is None else np.asarray(r[n + 1], dtype=np.float32)
+            return Indexed(_sql.from_row(d, r[:n]), r[n] or "", vec)
+
+        return decode_rows(rows, one, "memories")
 
     def touch(self, scope: Scope, counts: Mapping[str, int], at: datetime) -> None:
         sql, rows = _sql.touch_rows(self._d, scope, counts, at)

@@ -27,8 +27,11 @@ from typing import Any
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
     ChangeSet,
+    IdentityStore,
+    Indexed,
     ProfileStore,
     SearchFilter,
+    SqlWrite,
     SwitchStore,
     TaskStore,
     UserSummary,
@@ -37,6 +40,7 @@ from jiyi.core.ports import (
 from jiyi.errors import StorageUnavailableError
 from jiyi.storage import _sql, _sql_reads
 from jiyi.storage._filters import list_users
+from jiyi.storage._identity import SqlIdentityStore, merge_shared_rows
 from jiyi.storage._profiles import SqlProfileStore
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
@@ -44,6 +48,7 @@ from jiyi.storage._sqlite_schema import SCHEMA_VERSION, create_or_migrate
 from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
 from jiyi.storage._vectors import check_dim, checked_vectors
 from jiyi.storage.sqlite_search import SqliteSearch, scope_token
+from jiyi.storage.sqlite_transfer import indexed_rows, merge_memories
 
 __all__ = ["SCHEMA_VERSION", "SqliteMemoryStore", "scope_token"]
 
@@ -96,6 +101,7 @@ class SqliteMemoryStore:
         self._profiles = SqlProfileStore(
             SQLITE, self._user_tx, lambda _tenant: self._read, after_delete=self._checkpoint
         )
+        self._identity = SqlIdentityStore(SQLITE, self._user_tx, lambda _tenant: self._read)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -163,11 +169,20 @@ class SqliteMemoryStore:
         """The profile fields users or operators set, with their history (``UserTier``)."""
         return self._profiles
 
+    @property
+    def identity(self) -> IdentityStore:
+        """Aliases (keyed digests), the identity log and flagged sessions
+        (``IdentityTier``)."""
+        return self._identity
+
     # -- writes ---------------------------------------------------------------------------
 
     def apply(self, scope: Scope, changes: ChangeSet) -> None:
+        self.import_user(scope, changes, ())
+
+    def import_user(self, scope: Scope, changes: ChangeSet, writes: Sequence[SqlWrite]) -> None:
         checked = _sql.check_write(scope, changes)
-        if not changes:
+        if not changes and not writes:
             return
         token = scope_token(scope.tenant, scope.user_id)
         with self._tx() as db:
@@ -210,11 +225,29 @@ class SqliteMemoryStore:
             if changes.deletes:
                 # Merge FTS segments so no older segment still lists the deleted terms.
                 db.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
+            for write in writes:
+                write(run, SQLITE)
             version = self._bump(db, scope)
             # Still inside the write lock: no other write of this process can interleave.
             self._search.after_write(scope, changes, version)
         if changes.deletes:
             self._checkpoint()
+
+    def merge_users(self, tenant: str, source: str, target: str) -> dict[str, int]:
+        src, dst = Scope(tenant=tenant, user_id=source), Scope(tenant=tenant, user_id=target)
+        with self._tx() as db:
+            counts = merge_memories(_runner(db), tenant, source, target)
+            counts |= merge_shared_rows(_runner(db), SQLITE, tenant, source, target)
+            db.execute(
+                "DELETE FROM scope_versions WHERE tenant = ? AND user_id = ?", (tenant, source)
+            )
+            self._bump(db, dst)
+            self._search.forget(src)
+            self._search.forget(dst)
+        return counts
+
+    def indexed(self, tenant: str, user_id: str) -> builtins.list[Indexed]:
+        return indexed_rows(self._read, tenant, user_id)
 
     def _hold_dim(self, db: sqlite3.Connection, dim: int) -> None:
         """Refuse vectors of another dimension than those stored (re-read inside the write
