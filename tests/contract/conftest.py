@@ -50,6 +50,27 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStor
     s.close()
 
 
+@pytest.fixture
+def fresh_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStore]:
+    """Another, empty store on the backend ``store`` runs on (export → import tests)."""
+    kind = request.node.callspec.params.get("store", "sqlite")
+    if kind == "sqlite":
+        from jiyi.storage.sqlite import SqliteMemoryStore
+
+        s: MemoryStore = SqliteMemoryStore(tmp_path / "fresh.db")
+    else:
+        if not PG_DSN:
+            pytest.skip(NO_PG)
+        from jiyi.storage.postgres import PostgresMemoryStore
+
+        s = PostgresMemoryStore(PG_DSN, schema=f"f_{os.getpid()}_{uuid.uuid4().hex[:12]}")
+    yield s
+    drop = getattr(s, "drop_schema", None)
+    if callable(drop):
+        drop()
+    s.close()
+
+
 # -- session stores -------------------------------------------------------------------------
 
 #: Opens a SessionStore on one backend's storage; each call is another process's view of

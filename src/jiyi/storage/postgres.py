@@ -319,7 +319,11 @@ class PostgresMemoryStore:
         n = len(COLUMNS)
 
         def one(r: Sequence[Any]) -> Indexed:
-            vec = None if r[n + 1] is None else np.asarray(r[n + 1], dtype=np.float32)
+            raw = r[n + 1]
+            if raw is None:
+                vec = None
+            else:  # pgvector hands back its own Vector type
+                vec = np.asarray(raw.to_numpy() if hasattr(raw, "to_numpy") else raw, np.float32)
             return Indexed(_sql.from_row(d, r[:n]), r[n] or "", vec)
 
         return decode_rows(rows, one, "memories")
