@@ -35,7 +35,11 @@ def memories(
 
 
 def fill(mem: Memory, clock) -> None:  # type: ignore[no-untyped-def]
-    mem.add("我叫王小明，今年30岁，住在上海，我的母语是中文。我的猫叫阿橘。", user_id="alice", session_id="s1")
+    mem.add(
+        "我叫王小明，今年30岁，住在上海，我的母语是中文。我的猫叫阿橘。",
+        user_id="alice",
+        session_id="s1",
+    )
     clock.advance(days=1)
     mem.add(
         "I usually drink cold brew coffee, and I work at Globex.", user_id="alice", session_id="s2"
