@@ -203,3 +203,28 @@ def test_delete_user_takes_the_aliases(srv: RunningServer) -> None:
         assert problem(h.get("/v1/users/~/aliases", headers=BY_ALIAS), 404)
     raw = b"".join(p.read_bytes() for p in srv.store.path.parent.iterdir() if p.is_file())
     assert DIGITS.encode() not in raw
+
+
+def test_the_sdk_names_users_by_alias_through_the_header(srv: RunningServer) -> None:
+    import asyncio
+
+    from jiyi.client import AsyncClient, Client
+
+    key = srv.key("acme", None)
+    by_alias = "alias:phone:" + PHONE
+    with Client(srv.url, key) as c:
+        assert c.link("alice", PHONE, kind="phone").hint == "**********3344"
+        c.add("我住在成都，喜欢喝冷萃", user_id=by_alias)
+        assert [a.kind for a in c.aliases(by_alias)] == ["phone"]
+        doc = c.export(by_alias)
+        assert doc["user_id"] == "alice" and doc["sections"]["memories"]
+        assert c.import_(doc)["memories"] == len(doc["sections"]["memories"])  # idempotent
+        assert c.merge_users("alice", "alice2").user_id == "alice2"
+        assert c.unlink("alice2", PHONE, kind="phone") is True
+        assert c.unlink("alice2", PHONE, kind="phone") is False
+
+    async def events() -> list[str]:
+        async with AsyncClient(srv.url, key) as a:
+            return [e.action for e in await a.identity_events("alice2")]
+
+    assert asyncio.run(events()) == ["alias_unlinked", "merged_from"]

@@ -10,7 +10,8 @@ from typing import Any, TypeVar
 
 import httpx
 
-from jiyi.client import _call, _ops
+from jiyi.client import _call, _identity, _ops
+from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import (
     AddResult,
     DeletionReceipt,
@@ -24,7 +25,7 @@ from jiyi.core.ports import UserSummary
 from jiyi.core.profile import ProfileOverride, UserProfile
 from jiyi.errors import JiyiError
 from jiyi.sessions.base import SessionView
-from jiyi.wire import ContextResponse, Health
+from jiyi.wire import ContextResponse, Health, MergeResult
 
 T = TypeVar("T")
 
@@ -258,6 +259,48 @@ class AsyncClient:
 
     async def health(self) -> Health:
         return await self._do(_ops.health())
+
+    # -- identity (aliases, merge, drift confirmation, export / import) -------------------
+
+    async def link(self, user_id: str, alias: str, *, kind: str) -> Alias:
+        """Link a login alias to the user (see :meth:`jiyi.Memory.link`); the alias goes in
+        the body, never in a URL."""
+        return await self._do(_identity.link(user_id, alias, kind))
+
+    async def unlink(self, user_id: str, alias: str, *, kind: str) -> bool:
+        """Remove an alias from the user; False when the user had no such alias."""
+        found = await self._do(_identity.unlink(user_id, alias, kind))
+        return found is True
+
+    async def aliases(self, user_id: str) -> builtins.list[Alias]:
+        """The user's aliases (kind, masked hint, digest, when linked)."""
+        return await self._do(_identity.aliases(user_id))
+
+    async def merge_users(self, source: str, target: str) -> MergeResult:
+        """Merge ``source`` into ``target`` (audited; see :meth:`jiyi.Memory.merge_users`)."""
+        return await self._do(_identity.merge(source, target))
+
+    async def confirm_identity(self, user_id: str, session_id: str) -> SuspectSession:
+        """Confirm a session the drift guard flagged: its context gets memories again."""
+        return await self._do(_identity.confirm_identity(user_id, session_id))
+
+    async def identity_events(
+        self, user_id: str, *, limit: int = 100
+    ) -> builtins.list[IdentityEvent]:
+        """The user's identity audit log, newest first."""
+        return (await self._do(_identity.identity_events(user_id, limit))).events
+
+    async def export(self, user_id: str) -> dict[str, Any]:
+        """The user's export document (JSON-ready; ``json.dump`` it to a file)."""
+        return await self._do(_identity.export(user_id))
+
+    async def import_(
+        self, document: dict[str, Any], user_id: str | None = None, *, remap: bool = False
+    ) -> dict[str, int]:
+        """Import an export document as ``user_id`` (default: the document's) in one
+        transaction; counts per section."""
+        uid = user_id if user_id is not None else str(document.get("user_id", ""))
+        return await self._do(_identity.import_(document, uid, remap))
 
     async def aclose(self) -> None:
         await self._http.aclose()

@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 
 import httpx
 
-from jiyi.client import _call, _ops
+from jiyi.client import _call, _identity, _ops
+from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import (
     AddResult,
     DeletionReceipt,
@@ -25,7 +26,7 @@ from jiyi.core.ports import UserSummary
 from jiyi.core.profile import ProfileOverride, UserProfile
 from jiyi.errors import JiyiError
 from jiyi.sessions.base import SessionView
-from jiyi.wire import ContextResponse, Health
+from jiyi.wire import ContextResponse, Health, MergeResult
 
 T = TypeVar("T")
 
@@ -300,6 +301,46 @@ class Client:
 
     def health(self) -> Health:
         return self._do(_ops.health())
+
+    # -- identity (aliases, merge, drift confirmation, export / import) -------------------
+
+    def link(self, user_id: str, alias: str, *, kind: str) -> Alias:
+        """Link a login alias to the user (see :meth:`jiyi.Memory.link`); the alias goes in
+        the body, never in a URL."""
+        return self._do(_identity.link(user_id, alias, kind))
+
+    def unlink(self, user_id: str, alias: str, *, kind: str) -> bool:
+        """Remove an alias from the user; False when the user had no such alias."""
+        found = self._do(_identity.unlink(user_id, alias, kind))
+        return found is True
+
+    def aliases(self, user_id: str) -> builtins.list[Alias]:
+        """The user's aliases (kind, masked hint, digest, when linked)."""
+        return self._do(_identity.aliases(user_id))
+
+    def merge_users(self, source: str, target: str) -> MergeResult:
+        """Merge ``source`` into ``target`` (audited; see :meth:`jiyi.Memory.merge_users`)."""
+        return self._do(_identity.merge(source, target))
+
+    def confirm_identity(self, user_id: str, session_id: str) -> SuspectSession:
+        """Confirm a session the drift guard flagged: its context gets memories again."""
+        return self._do(_identity.confirm_identity(user_id, session_id))
+
+    def identity_events(self, user_id: str, *, limit: int = 100) -> builtins.list[IdentityEvent]:
+        """The user's identity audit log, newest first."""
+        return self._do(_identity.identity_events(user_id, limit)).events
+
+    def export(self, user_id: str) -> dict[str, Any]:
+        """The user's export document (JSON-ready; ``json.dump`` it to a file)."""
+        return self._do(_identity.export(user_id))
+
+    def import_(
+        self, document: dict[str, Any], user_id: str | None = None, *, remap: bool = False
+    ) -> dict[str, int]:
+        """Import an export document as ``user_id`` (default: the document's) in one
+        transaction; counts per section."""
+        uid = user_id if user_id is not None else str(document.get("user_id", ""))
+        return self._do(_identity.import_(document, uid, remap))
 
     def close(self) -> None:
         self._http.close()

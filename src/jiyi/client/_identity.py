@@ -1,0 +1,131 @@
+"""The identity endpoints (aliases, merge, identity confirmation, export / import) as
+:class:`~jiyi.client._call.Call` builders, like ``_ops``.
+
+A user named by alias (``alias:<kind>:<value>``) is sent the way the server asks: ``~`` in
+the URL and the alias in the ``X-Jiyi-Alias`` header — never in the URL, which proxies log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from jiyi.client._call import Call, body, parse_as, parse_none, segment
+from jiyi.core.identity import ALIAS_PREFIX, Alias, SuspectSession
+from jiyi.wire import AliasList, IdentityEvents, MergeResult
+
+
+def user_path(user_id: str) -> tuple[str, dict[str, str]]:
+    """``/v1/users/<segment>`` and the headers that name ``user_id`` (an alias by header)."""
+    if user_id.startswith(ALIAS_PREFIX):
+        return "/v1/users/~", {"X-Jiyi-Alias": user_id[len(ALIAS_PREFIX) :]}
+    return f"/v1/users/{segment(user_id)}", {}
+
+
+def _json(resp: httpx.Response) -> Any:
+    return resp.json()
+
+
+def link(user_id: str, alias: str, kind: str) -> Call[Alias]:
+    path, hdrs = user_path(user_id)
+    return Call(
+        "POST",
+        f"{path}/aliases",
+        parse_as(Alias),
+        json=body(kind=kind, alias=alias),
+        headers=hdrs,
+        idempotent=True,
+    )
+
+
+def unlink(user_id: str, alias: str, kind: str) -> Call[bool | None]:
+    path, hdrs = user_path(user_id)
+
+    def found(resp: httpx.Response) -> bool | None:
+        return resp.status_code == 204  # a 404 answers None (none_on_404)
+
+    call: Call[bool | None] = Call(
+        "DELETE",
+        f"{path}/aliases",
+        found,
+        json=body(kind=kind, alias=alias),
+        headers=hdrs,
+        idempotent=True,
+        none_on_404=True,
+    )
+    return call
+
+
+def aliases(user_id: str) -> Call[list[Alias]]:
+    path, hdrs = user_path(user_id)
+    return Call(
+        "GET",
+        f"{path}/aliases",
+        lambda r: parse_as(AliasList)(r).aliases,
+        headers=hdrs,
+        idempotent=True,
+    )
+
+
+def merge(source: str, target: str) -> Call[MergeResult]:
+    path, hdrs = user_path(source)
+    return Call(
+        "POST", f"{path}/merge", parse_as(MergeResult), json=body(into=target), headers=hdrs
+    )
+
+
+def confirm_identity(user_id: str, session_id: str) -> Call[SuspectSession]:
+    path, hdrs = user_path(user_id)
+    return Call(
+        "POST",
+        f"{path}/identity/confirm",
+        parse_as(SuspectSession),
+        json=body(session_id=session_id),
+        headers=hdrs,
+        idempotent=True,
+    )
+
+
+def identity_events(user_id: str, limit: int) -> Call[IdentityEvents]:
+    path, hdrs = user_path(user_id)
+    return Call(
+        "GET",
+        f"{path}/identity/events",
+        parse_as(IdentityEvents),
+        params={"limit": limit},
+        headers=hdrs,
+        idempotent=True,
+    )
+
+
+def export(user_id: str) -> Call[dict[str, Any]]:
+    path, hdrs = user_path(user_id)
+    return Call("GET", f"{path}/export", _json, headers=hdrs, idempotent=True)
+
+
+def import_(document: dict[str, Any], user_id: str, remap: bool) -> Call[dict[str, int]]:
+    path, hdrs = user_path(user_id)
+    return Call(
+        "POST",
+        f"{path}/import",
+        lambda r: dict(r.json()["imported"]),
+        json=document,
+        params={"remap": "true"} if remap else {},
+        headers=hdrs,
+        idempotent=True,
+    )
+
+
+__all__ = [
+    "aliases",
+    "confirm_identity",
+    "export",
+    "identity_events",
+    "import_",
+    "link",
+    "merge",
+    "parse_none",
+    "unlink",
+    "user_path",
+]
