@@ -27,6 +27,7 @@ from jiyi.core.profile import ProfileGoal, ProfileOverride, ProfileValue, UserPr
 from jiyi.core.retrieval import PRESETS, RetrievalConfig
 from jiyi.core.users import MemorySwitch, SwitchChange, SwitchState, TaskState, TaskStatus
 from jiyi.errors import (
+    AliasTakenError,
     AuthenticationError,
     ConflictError,
     ExtractionError,
@@ -62,6 +63,7 @@ __all__ = [
     "PRESETS",
     "Action",
     "AddResult",
+    "AliasTakenError",
     "AsyncClient",
     "AsyncMemory",
     "AuthenticationError",

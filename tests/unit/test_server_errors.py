@@ -14,6 +14,7 @@ import pytest
 from jiyi import errors
 from jiyi.client._call import ServerError, error_for
 from jiyi.errors import (
+    AliasTakenError,
     AuthenticationError,
     ConflictError,
     ExtractionError,
@@ -38,6 +39,7 @@ TABLE = [
     (AuthenticationError("who?"), 401, "unauthenticated"),
     (ConflictError("clash", field="Idempotency-Key"), 409, "conflict"),
     (VersionConflictError("stale", field="expected_version", current=2), 409, "version_conflict"),
+    (AliasTakenError("linked to another user", field="alias"), 409, "alias_taken"),
     (RateLimitedError("slow down", retry_after=3), 429, "rate_limited"),
     (StorageUnavailableError("down"), 503, "storage_unavailable"),
     (OverloadedError("busy", retry_after=1.2), 503, "overloaded"),
