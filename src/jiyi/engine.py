@@ -22,7 +22,6 @@ from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration, calibration_of
 from jiyi.core.context import assemble_context
 from jiyi.core.filters import matches
-from jiyi.core.identity import IdentityGuard
 from jiyi.core.models import (
     AddResult,
     ContextBlock,
@@ -157,17 +156,11 @@ class Engine(UserTierOps, ProfileOps, IdentityOps, MaintenanceOps):
         messages, gated = self.gate(scope, messages, now)
         if not messages:
             return AddResult(skipped=gated)
-        run = partial(
-            ingest, messages, scope=scope, session_id=session_id, now=now, opts=self.ingest_opts
-        )
-        out = run(infer=infer, ports=self.ports(scope.tenant))
-        suspect = self.drift(scope, [i.memory for i in out.changes.upserts]) if infer else []
-        if suspect:
-            self.flag_session(scope, session_id, suspect)
-            if self.config.identity_guard == IdentityGuard.BLOCK:
-                # Someone else may be speaking: keep their words as episodes only, so
-                # their "facts" retire none of the user's.
-                out = run(infer=False, ports=self.ports(scope.tenant))
+        plan = partial(ingest, messages, scope=scope, session_id=session_id, now=now)
+        out = plan(infer=infer, ports=self.ports(scope.tenant), opts=self.ingest_opts)
+        suspect, hold = self.guard(scope, session_id, out.changes) if infer else ([], False)
+        if hold:  # another person may be speaking: their words as episodes only
+            out = plan(infer=False, ports=self.ports(scope.tenant), opts=self.ingest_opts)
         result = with_metadata(out.changes, out.result, metadata)
         result = with_ttl(out.changes, result, now + ttl if ttl is not None else None)
         self.store.apply(scope, self.signed(scope.tenant, out.changes))
@@ -268,11 +261,9 @@ class Engine(UserTierOps, ProfileOps, IdentityOps, MaintenanceOps):
             inherited.update(ep.metadata)
         result = with_metadata(done.changes, done.result, inherited, only_new=True)
         result = with_ttl(done.changes, result, p.expires_at)
-        # The drift guard flags (and audits) here too; the episodes are already stored, so
-        # a queued batch is never held back as a synchronous add under ``block`` is.
-        suspect = self.drift(scope, [i.memory for i in done.changes.upserts])
+        # Flagged and audited here too, never held back: its episodes are already stored.
+        suspect, _ = self.guard(scope, p.session_id, done.changes)
         if suspect:
-            self.flag_session(scope, p.session_id, suspect)
             result = result.model_copy(update={"identity_suspect": suspect})
         self.store.apply(scope, self.signed(scope.tenant, done.changes))
         self.evict(done.evict)

@@ -30,7 +30,7 @@ from jiyi.core.identity import (
     tenant_key,
 )
 from jiyi.core.models import MemoryItem, MemoryKind, Origin, Scope
-from jiyi.core.ports import Clock, IdentityStore, IdentityTier, MemoryStore, SearchFilter
+from jiyi.core.ports import ChangeSet, Clock, IdentityStore, IdentityTier, MemoryStore, SearchFilter
 from jiyi.errors import InvalidInputError, NotFoundError, StorageUnavailableError
 
 __all__ = ["IdentityOps"]
@@ -176,6 +176,16 @@ class IdentityOps:
                     stored[slot] = m.value  # oldest first: the latest active value wins
         changed = drifted_slots(stored, {k: v for k, v in said.items() if k and v})
         return changed if len(changed) >= DRIFT_MIN_SLOTS else []
+
+    def guard(
+        self, scope: Scope, session_id: str | None, changes: ChangeSet
+    ) -> tuple[builtins.list[str], bool]:
+        """The drift of a planned batch (flagged and audited when there is one) and whether
+        the guard holds the batch back to episodes only (``block``)."""
+        suspect = self.drift(scope, [i.memory for i in changes.upserts])
+        if suspect:
+            self.flag_session(scope, session_id, suspect)
+        return suspect, bool(suspect) and self.config.identity_guard == IdentityGuard.BLOCK
 
     def flag_session(self, scope: Scope, session_id: str | None, slots: builtins.list[str]) -> None:
         """Audit a drift and mark the session (when there is one)."""

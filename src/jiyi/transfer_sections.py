@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 from pydantic import BaseModel, TypeAdapter
 
-from jiyi.core.identity import Alias, IdentityEvent
+from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, IdentityTier, Indexed, SqlWrite, UserTier
 from jiyi.core.users import SwitchChange, SwitchState, TaskState
@@ -320,6 +320,43 @@ class IdentityLogSection:
         plan.writes.append(write)
 
 
+class SuspectSessionsSection:
+    name = "suspect_sessions"
+    model = builtins.list[SuspectSession]
+
+    def dump(self, engine: Engine, scope: Scope) -> Any:
+        found = engine.identity.suspects(scope.tenant, scope.user_id)
+        return [f.model_dump(mode="json") for f in found]
+
+    def plan(self, engine: Engine, data: Any, plan: Plan) -> None:
+        # data: builtins.list[SuspectSession], validated against ``model``
+        s = plan.scope
+
+        def write(run: Run, d: Dialect) -> None:
+            for f in data:
+                run(
+                    d.q(
+                        "INSERT INTO {s}.identity_sessions (tenant, user_id, session_id, "
+                        "flagged_at, slots, confirmed_at, confirmed_by) VALUES "
+                        "(?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, user_id, session_id) DO "
+                        "UPDATE SET flagged_at = EXCLUDED.flagged_at, slots = EXCLUDED.slots, "
+                        "confirmed_at = EXCLUDED.confirmed_at, "
+                        "confirmed_by = EXCLUDED.confirmed_by"
+                    ),
+                    [
+                        s.tenant,
+                        s.user_id,
+                        f.session_id,
+                        d.time(f.flagged_at),
+                        d.json(f.slots),
+                        d.time(f.confirmed_at),
+                        f.confirmed_by,
+                    ],
+                )
+
+        plan.writes.append(write)
+
+
 #: Every section, in the order an import plans them. Register another here.
 _ALL: tuple[Section, ...] = (
     MemoriesSection(),
@@ -327,6 +364,7 @@ _ALL: tuple[Section, ...] = (
     SwitchSection(),
     AliasesSection(),
     IdentityLogSection(),
+    SuspectSessionsSection(),
 )
 SECTIONS: dict[str, Section] = {s.name: s for s in _ALL}
 ADAPTERS: dict[str, TypeAdapter[Any]] = {}

@@ -349,6 +349,9 @@ class _NotifyingIdentity:
     def suspect(self, tenant: str, user_id: str, session_id: str) -> SuspectSession | None:
         return self.inner.suspect(tenant, user_id, session_id)
 
+    def suspects(self, tenant: str, user_id: str) -> builtins.list[SuspectSession]:
+        return self.inner.suspects(tenant, user_id)
+
     def confirm(
         self, tenant: str, user_id: str, session_id: str, *, at: datetime, actor: str
     ) -> SuspectSession | None:

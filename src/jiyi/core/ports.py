@@ -458,6 +458,10 @@ class IdentityStore(Protocol):
         """The session's flag (confirmed or not), or None when it was never flagged."""
         ...
 
+    def suspects(self, tenant: str, user_id: str) -> builtins.list[SuspectSession]:
+        """Every flagged session of the user (confirmed or not), oldest flag first."""
+        ...
+
     def confirm(
         self, tenant: str, user_id: str, session_id: str, *, at: datetime, actor: str
     ) -> SuspectSession | None:

@@ -165,6 +165,18 @@ class SqlIdentityStore:
         rows = self._read(tenant)(self._d.q(_SUSPECT), [tenant, user_id, session_id])
         return self._suspect(rows)
 
+    def suspects(self, tenant: str, user_id: str) -> builtins.list[SuspectSession]:
+        d = self._d
+        rows = self._read(tenant)(
+            d.q(
+                "SELECT user_id, session_id, flagged_at, slots, confirmed_at, confirmed_by "
+                "FROM {s}.identity_sessions WHERE tenant = ? AND user_id = ? "
+                f"ORDER BY flagged_at, session_id COLLATE {d.binary}"
+            ),
+            [tenant, user_id],
+        )
+        return [found for r in rows if (found := self._suspect([r])) is not None]
+
     def confirm(
         self, tenant: str, user_id: str, session_id: str, *, at: datetime, actor: str
     ) -> SuspectSession | None:
