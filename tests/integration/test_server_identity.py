@@ -26,8 +26,8 @@ def srv(tmp_path: Path) -> Iterator[RunningServer]:
         yield s
 
 
-def http(srv: RunningServer, tenant: str = "acme") -> httpx.Client:
-    key = srv.key(tenant, None)
+def http(srv: RunningServer, tenant: str = "acme", agent: str | None = None) -> httpx.Client:
+    key = srv.key(tenant, agent)
     return httpx.Client(base_url=srv.url, headers={"Authorization": f"Bearer {key}"}, timeout=30)
 
 
@@ -228,3 +228,20 @@ def test_the_sdk_names_users_by_alias_through_the_header(srv: RunningServer) -> 
             return [e.action for e in await a.identity_events("alice2")]
 
     assert asyncio.run(events()) == ["alias_unlinked", "merged_from"]
+
+
+def test_an_agent_bound_key_cannot_relink_merge_or_export(srv: RunningServer) -> None:
+    with http(srv) as h:
+        h.post("/v1/users/alice/aliases", json=ALIAS)
+    with http(srv, agent="planner") as p:
+        for method, url, body in [
+            ("POST", "/v1/users/bob/aliases", {"kind": "device", "alias": "dev-123456"}),
+            ("DELETE", "/v1/users/alice/aliases", ALIAS),
+            ("POST", "/v1/users/alice/merge", {"into": "bob"}),
+            ("GET", "/v1/users/alice/export", None),
+            ("POST", "/v1/users/alice/import", {}),
+        ]:
+            assert problem(p.request(method, url, json=body), 403)["code"] == "forbidden"
+        # Reading the aliases and naming the user by one stay open to it.
+        assert p.get("/v1/users/alice/aliases").json()["aliases"]
+        assert p.get("/v1/users/~/tasks", headers=BY_ALIAS).status_code == 200

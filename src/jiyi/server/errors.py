@@ -80,8 +80,8 @@ _MEANING = {
     403: "The key is bound to another agent, needs to be tenant-wide, or needs to be an admin key.",
     404: "No such memory, session, task or route in the key's scope.",
     409: "Conflicts with stored state: a session of another user, an Idempotency-Key "
-    "reused with a different body, or a stale expected_version (code version_conflict: "
-    "read the task again and retry).",
+    "reused with a different body, a stale expected_version (code version_conflict: "
+    "read the task again and retry), or an alias linked to another user (code alias_taken).",
     413: "The body is larger than JIYI_MAX_REQUEST_BYTES, or a message longer than allowed.",
     422: "Invalid input; `field` names the offending field.",
     502: "Extraction failed (an LLM extractor without a usable fallback).",

@@ -5,7 +5,9 @@ export / import of one user.
 An alias is PII: it travels in JSON bodies (``POST``/``DELETE …/aliases``) and in the
 ``X-Jiyi-Alias`` header (``server/aliases.py``), never in a URL. Every handler goes through
 the facade, whose one resolver turns an alias into its user; the tenant comes from the key,
-so tenant B's key cannot resolve — or even detect — tenant A's aliases. Mounted before
+so tenant B's key cannot resolve — or even detect — tenant A's aliases. Linking, unlinking,
+merging, export and import act on all of a user's agents: they need a tenant-wide key (403
+for an agent-bound one). Mounted before
 ``DELETE /v1/users/{user_id}``, whose path parameter would swallow the suffixes.
 """
 
@@ -18,7 +20,7 @@ from fastapi import APIRouter, Body, Depends, Query, Request, Response
 from jiyi.core.identity import Alias, SuspectSession
 from jiyi.errors import NotFoundError
 from jiyi.keys import Principal
-from jiyi.server.auth import authenticate
+from jiyi.server.auth import authenticate, require_tenant_key
 from jiyi.server.errors import error_responses
 from jiyi.server.routes_users import UserId
 from jiyi.server.services import Services
@@ -38,11 +40,12 @@ def _services(request: Request) -> Services:
     "/users/{user_id:path}/aliases",
     response_model=Alias,
     status_code=201,
-    responses=error_responses(404, 409),
+    responses=error_responses(403, 404, 409),
 )
 async def link_alias(user_id: UserId, body: AliasBody, request: Request, who: Auth) -> Alias:
     """Link a login alias to the user (stored as a keyed hash with a masked hint). Linking
     it again is a no-op; an alias of another user is refused (409, code ``alias_taken``)."""
+    require_tenant_key(who, "linking an alias")
     s = _services(request)
     return await s.run(
         s.memory(who.tenant).link,
@@ -57,11 +60,12 @@ async def link_alias(user_id: UserId, body: AliasBody, request: Request, who: Au
     "/users/{user_id:path}/aliases",
     status_code=204,
     response_class=Response,
-    responses=error_responses(404),
+    responses=error_responses(403, 404),
 )
 async def unlink_alias(user_id: UserId, body: AliasBody, request: Request, who: Auth) -> Response:
     """Remove an alias from the user (the alias is in the body, never in the URL); 404 when
     the user has no such alias."""
+    require_tenant_key(who, "unlinking an alias")
     s = _services(request)
     found = await s.run(
         s.memory(who.tenant).unlink,
@@ -85,12 +89,15 @@ async def list_aliases(user_id: UserId, request: Request, who: Auth) -> AliasLis
 
 
 @router.post(
-    "/users/{user_id:path}/merge", response_model=MergeResult, responses=error_responses(404, 409)
+    "/users/{user_id:path}/merge",
+    response_model=MergeResult,
+    responses=error_responses(403, 404, 409),
 )
 async def merge_user(user_id: UserId, body: MergeBody, request: Request, who: Auth) -> MergeResult:
     """Merge this user INTO ``into``: memories, history, tasks and aliases move in one
     transaction; both users' identity logs record it with the key id. A task key both hold
     is a conflict (409, field ``tasks``) and nothing moves."""
+    require_tenant_key(who, "merging users")
     s = _services(request)
     mem = s.memory(who.tenant)
     target = await s.run(mem.resolve_user, body.into)
@@ -135,11 +142,12 @@ async def identity_events(
     "/users/{user_id:path}/export",
     response_model=ExportDocument,
     tags=["export"],
-    responses=error_responses(404),
+    responses=error_responses(403, 404),
 )
 async def export_user(user_id: UserId, request: Request, who: Auth) -> ExportDocument:
     """Everything stored about the user as one versioned JSON document (memories with
     history and vectors, tasks, the switch and its log, hashed aliases, identity log)."""
+    require_tenant_key(who, "exporting a user")
     s = _services(request)
     return await s.run(s.memory(who.tenant).export, user_id)
 
@@ -147,7 +155,7 @@ async def export_user(user_id: UserId, request: Request, who: Auth) -> ExportDoc
 @router.post(
     "/users/{user_id:path}/import",
     tags=["export"],
-    responses=error_responses(404, 409, 413),
+    responses=error_responses(403, 404, 409, 413),
 )
 async def import_user(
     user_id: UserId,
@@ -161,6 +169,7 @@ async def import_user(
     """Import an export document as this user, in one transaction (all or nothing). A
     malformed document is refused (422 naming the field); another tenant's or user's
     document too, unless ``remap=true``."""
+    require_tenant_key(who, "importing a user")
     s = _services(request)
     counts = await s.run(s.memory(who.tenant).import_, document, user_id, remap=remap)
     return {"imported": counts}
