@@ -29,7 +29,6 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.types.json import Jsonb
@@ -54,11 +53,12 @@ from jiyi.storage._filters import list_users
 from jiyi.storage._identity import SqlIdentityStore, merge_shared_rows
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
 from jiyi.storage._profiles import SqlProfileStore
-from jiyi.storage._rows import COLUMNS, decode_rows
+from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import Dialect, Run, aware, dumps
 from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
 from jiyi.storage._vectors import as_vector, check_dim, checked_vectors
 from jiyi.storage.postgres_search import keyword_search, nearest, replace_vectors, stale_ids
+from jiyi.storage.postgres_transfer import indexed_rows, merge_memories
 
 __all__ = ["HNSW_INDEX", "PostgresMemoryStore"]
 
@@ -295,38 +295,11 @@ class PostgresMemoryStore:
     def merge_users(self, tenant: str, source: str, target: str) -> dict[str, int]:
         with self._tx(tenant) as cur:
             run = _runner(cur)
-            moved = run(
-                self._d.q(
-                    "UPDATE {s}.memories SET user_id = ? WHERE tenant = ? AND user_id = ? "
-                    "RETURNING 1"
-                ),
-                [target, tenant, source],
-            )
-            counts = {"memories": len(moved)}
-            counts |= merge_shared_rows(run, self._d, tenant, source, target)
-        return counts
+            counts = merge_memories(run, self._d, tenant, source, target)
+            return counts | merge_shared_rows(run, self._d, tenant, source, target)
 
     def indexed(self, tenant: str, user_id: str) -> builtins.list[Indexed]:
-        d = self._d
-        rows = self._read(
-            tenant,
-            d.q(
-                f"SELECT {_sql.COLUMN_LIST}, keywords, embedding FROM {{s}}.memories "
-                'WHERE tenant = ? AND user_id = ? ORDER BY id COLLATE "C"'
-            ),
-            [tenant, user_id],
-        )
-        n = len(COLUMNS)
-
-        def one(r: Sequence[Any]) -> Indexed:
-            raw = r[n + 1]
-            if raw is None:
-                vec = None
-            else:  # pgvector hands back its own Vector type
-                vec = np.asarray(raw.to_numpy() if hasattr(raw, "to_numpy") else raw, np.float32)
-            return Indexed(_sql.from_row(d, r[:n]), r[n] or "", vec)
-
-        return decode_rows(rows, one, "memories")
+        return indexed_rows(partial(self._read, tenant), self._d, tenant, user_id)
 
     def touch(self, scope: Scope, counts: Mapping[str, int], at: datetime) -> None:
         sql, rows = _sql.touch_rows(self._d, scope, counts, at)
