@@ -175,6 +175,17 @@ class AsyncMemory(_Pooled):
     set_profile = _in_thread(Memory.set_profile, _memory)
     update_profile = _in_thread(Memory.update_profile, _memory)
     profile_history = _in_thread(Memory.profile_history, _memory)
+    # identity (aliases, merge, drift confirmation, export / import)
+    resolve_user = _in_thread(Memory.resolve_user, _memory)
+    link = _in_thread(Memory.link, _memory)
+    unlink = _in_thread(Memory.unlink, _memory)
+    aliases = _in_thread(Memory.aliases, _memory)
+    merge_users = _in_thread(Memory.merge_users, _memory)
+    confirm_identity = _in_thread(Memory.confirm_identity, _memory)
+    identity_suspect = _in_thread(Memory.identity_suspect, _memory)
+    identity_events = _in_thread(Memory.identity_events, _memory)
+    export = _in_thread(Memory.export, _memory)
+    import_ = _in_thread(Memory.import_, _memory)
 
     async def close(self) -> None:
         """Wait for running calls, then release the engine (as :meth:`jiyi.Memory.close`)."""
