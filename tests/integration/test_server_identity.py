@@ -6,6 +6,7 @@ into a fresh server, and ``DELETE /v1/users/{id}`` taking the aliases."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -245,3 +246,37 @@ def test_an_agent_bound_key_cannot_relink_merge_or_export(srv: RunningServer) ->
         # Reading the aliases and naming the user by one stay open to it.
         assert p.get("/v1/users/alice/aliases").json()["aliases"]
         assert p.get("/v1/users/~/tasks", headers=BY_ALIAS).status_code == 200
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_no_log_record_holds_the_alias(srv: RunningServer) -> None:
+    seen = _Records()
+    root, access = logging.getLogger(), logging.getLogger("jiyi.access")
+    levels = (root.level, access.level)
+    root.addHandler(seen)
+    root.setLevel(logging.DEBUG)
+    access.setLevel(logging.INFO)
+    try:
+        with http(srv) as h:
+            h.post("/v1/users/alice/aliases", json=ALIAS)
+            h.post("/v1/users/bob/aliases", json=ALIAS)  # 409
+            h.get("/v1/users/~/aliases", headers=BY_ALIAS)
+            h.get("/v1/memories", params={"user_id": "~"}, headers=BY_ALIAS)
+            h.get("/v1/users/~/tasks", headers={"X-Jiyi-Alias": "phone:+86 137 9999 0000"})  # 404
+            h.post("/v1/memories", json={"messages": "hi", "user_id": "alias:phone:" + PHONE})
+    finally:
+        root.removeHandler(seen)
+        root.setLevel(levels[0])
+        access.setLevel(levels[1])
+    assert any(r.name == "jiyi.access" for r in seen.records)  # the log was listened to
+    text = "\n".join(f"{r.getMessage()} {r.__dict__!r}" for r in seen.records)
+    for secret in (DIGITS, "13799990000", "alias:phone"):
+        assert secret not in text, secret
