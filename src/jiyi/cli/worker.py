@@ -129,7 +129,11 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
                 return extractors[tenant]
 
     embedder = backends.open_embedder(settings)
-    config = MemoryConfig(lifecycle=settings.lifecycle)
+    config = MemoryConfig(
+        lifecycle=settings.lifecycle,
+        alias_secret=settings.alias_secret,
+        identity_guard=settings.identity_guard,  # the worker flags drifts like the server
+    )
     engine = Engine(store, embedder, config=config, tenants=Tenants())
 
     def memory(tenant: str) -> Memory:
