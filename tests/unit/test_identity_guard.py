@@ -7,6 +7,7 @@ correction, never a drift; ``flag`` only marks, ``off`` does nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from jiyi import Memory
 from jiyi.config import MemoryConfig
 from jiyi.errors import NotFoundError
+from jiyi.queue import SqliteWorkQueue
 
 ZH_ME = "我叫王小明，今年30岁，住在上海。我的母语是中文。"
 ZH_OTHER = "我叫李强。我今年52岁。我住在广州。我的母语是粤语。"
@@ -108,3 +110,20 @@ def test_flag_marks_without_blocking_and_off_does_nothing(guarded: dict[str, Mem
     with pytest.raises(NotFoundError) as err:
         off.confirm_identity("u1", "s2")
     assert err.value.field == "session_id"
+
+
+def test_a_queued_batch_is_flagged_by_the_worker(mem: Memory, tmp_path: Path) -> None:
+    # Slot values decide a drift, not similarity: the hashing embedder is enough here.
+    queue = SqliteWorkQueue(tmp_path / "queue.db")
+    mem.add(ZH_ME, user_id="u1", session_id="s1")
+    accepted = mem.accept(ZH_OTHER, queue=queue, user_id="u1", session_id="s2")
+    assert accepted.queued and accepted.identity_suspect == []  # nothing extracted yet
+    job = queue.claim("test", lease=timedelta(seconds=30), now=mem.now())
+    assert job is not None
+    done = mem.process(job)
+    assert done is not None and {"name", "age", "city"} <= set(done.identity_suspect)
+    flag = mem.identity_suspect("u1", "s2")
+    assert flag is not None and flag.confirmed_at is None
+    assert mem.context("我住在哪里", user_id="u1", session_id="s2").memories == []
+    assert [e.action for e in mem.identity_events("u1")] == ["suspect"]
+    queue.close()
