@@ -48,7 +48,7 @@ class MemoryProfile(MemoryBase):
         state — each value with its confidence, source memory ids and last update
         (``jiyi.core.profile`` says how). Fields set through :meth:`set_profile` win.
         Empty while the user's memory switch is off."""
-        uid = require_id(user_id, "user_id")
+        uid = self._user(user_id)
         return self.engine.profile_of(self.config.tenant, uid)
 
     def set_profile(
@@ -80,7 +80,7 @@ class MemoryProfile(MemoryBase):
         """Set or clear several fields at once (what ``PATCH /v1/users/{id}/profile``
         does): every field and value is checked before anything is written, then each is
         set as :meth:`set_profile` sets one. An empty mapping changes nothing."""
-        uid, who = require_id(user_id, "user_id"), require_id(actor, "actor")
+        uid, who = self._user(user_id), require_id(actor, "actor")
         if not isinstance(changes, Mapping):
             raise InvalidInputError("changes must map field names to values", field="changes")
         checked = {str(f): check_profile_value(f, v) for f, v in changes.items()}
@@ -91,7 +91,7 @@ class MemoryProfile(MemoryBase):
 
     def profile_history(self, user_id: str, *, limit: int = 100) -> builtins.list[ProfileOverride]:
         """The fields set or cleared through the API, newest first (who, when, what)."""
-        uid = require_id(user_id, "user_id")
+        uid = self._user(user_id)
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
             raise InvalidInputError("limit must be an integer from 1 to 1000", field="limit")
         return self.engine.profile_changes(self.config.tenant, uid, limit=limit)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, TypeAdapter
 from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, IdentityTier, Indexed, SqlWrite, UserTier
+from jiyi.core.profile import ProfileOverride
 from jiyi.core.users import SwitchChange, SwitchState, TaskState
 from jiyi.errors import AliasTakenError
 from jiyi.storage._identity import insert_event
@@ -357,6 +358,41 @@ class SuspectSessionsSection:
         plan.writes.append(write)
 
 
+class ProfileSection:
+    """The profile fields users or operators set, with their history (the derived profile
+    itself is not exported: it is read out of the memories again)."""
+
+    name = "profile_overrides"
+    model = builtins.list[ProfileOverride]
+
+    def dump(self, engine: Engine, scope: Scope) -> Any:
+        if not isinstance(engine.store, UserTier):
+            return None
+        found = engine.store.profiles.dump(scope.tenant, scope.user_id)
+        return [o.model_dump(mode="json") for o in found]
+
+    def plan(self, engine: Engine, data: Any, plan: Plan) -> None:
+        # data: builtins.list[ProfileOverride] (oldest first), validated against ``model``
+        s = plan.scope
+
+        def write(run: Run, d: Dialect) -> None:
+            # Replace the user's overrides: importing twice is importing once.
+            run(
+                d.q("DELETE FROM {s}.profile_overrides WHERE tenant = ? AND user_id = ?"),
+                [s.tenant, s.user_id],
+            )
+            for o in data:
+                run(
+                    d.q(
+                        "INSERT INTO {s}.profile_overrides (tenant, user_id, field, value, "
+                        "set_at, set_by) VALUES (?, ?, ?, ?, ?, ?)"
+                    ),
+                    [s.tenant, s.user_id, o.field, o.value, d.time(o.set_at), o.set_by],
+                )
+
+        plan.writes.append(write)
+
+
 #: Every section, in the order an import plans them. Register another here.
 _ALL: tuple[Section, ...] = (
     MemoriesSection(),
@@ -365,6 +401,7 @@ _ALL: tuple[Section, ...] = (
     AliasesSection(),
     IdentityLogSection(),
     SuspectSessionsSection(),
+    ProfileSection(),
 )
 SECTIONS: dict[str, Section] = {s.name: s for s in _ALL}
 ADAPTERS: dict[str, TypeAdapter[Any]] = {}

@@ -55,6 +55,7 @@ def fill(mem: Memory, clock) -> None:  # type: ignore[no-untyped-def]
     mem.switch.set("alice", "paused")
     mem.switch.set("alice", "on")
     mem.link("alice", "+86 138 0013 8000", kind="phone")
+    mem.set_profile("alias:phone:+8613800138000", "city", "杭州")  # a profile override
     clock.advance(hours=1)
     mem.add("我叫李强。我今年52岁。我住在广州。我的母语是粤语。", user_id="alice", session_id="s4")
 
@@ -72,6 +73,8 @@ def state(mem: Memory) -> dict[str, Any]:
         "switch_log": [c.model_dump(mode="json") for c in mem.switch.history("alice")],
         "aliases": [a.model_dump(mode="json") for a in mem.aliases("alice")],
         "events": [e.model_dump(mode="json") for e in mem.identity_events("alice")],
+        "profile_history": [o.model_dump(mode="json") for o in mem.profile_history("alice")],
+        "profile": mem.profile("alice").model_dump(mode="json"),
         "suspect": mem.identity_suspect("alice", "s4"),
     }
 
@@ -97,6 +100,7 @@ def test_an_export_imports_into_a_fresh_store_with_the_same_results(memories, cl
     before = state(a)
     assert state(b) == before
     assert before["suspect"] is not None  # the drift was flagged (and the flag travelled)
+    assert before["profile_history"] and before["profile"]["city"]["value"] == "杭州"
     assert "suspect" in [e["action"] for e in before["events"]]
     for q in QUERIES:
         got = hits(a, q)

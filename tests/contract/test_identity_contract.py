@@ -16,6 +16,7 @@ from test_store_contract import EMB, item, put
 from jiyi.core.identity import AliasKind, IdentityEvent, SuspectSession
 from jiyi.core.models import MemoryKind, Scope, Status
 from jiyi.core.ports import IdentityStore, IdentityTier, MemoryStore, SearchFilter, UserTier
+from jiyi.core.profile import ProfileOverride
 from jiyi.core.text import keyword_text
 from jiyi.core.users import TaskStatus
 from jiyi.errors import AliasTakenError, ConflictError
@@ -155,8 +156,12 @@ def test_merge_moves_memories_history_tasks_and_aliases(store: MemoryStore) -> N
         now=T0,
     )
     ids(store).link(ACME, "phone-login", PHONE, D1, "h", T0)
+    override = ProfileOverride(field="city", value="杭州", set_at=T0, set_by="library")
+    store.profiles.set(ACME, "phone-login", override)
     counts = tier(store).merge_users(ACME, "phone-login", "alice")
     assert (counts["memories"], counts["tasks"], counts["aliases"]) == (1, 1, 1)
+    assert counts["profile_overrides"] == 1
+    assert store.profiles.current(ACME, "alice") == {"city": override}
     assert counts["history"] == 1
     all_rows = SearchFilter(statuses=tuple(Status))
     assert {m.id for m in store.list(dst, all_rows)} == {a.id, b.id}

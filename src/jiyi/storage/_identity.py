@@ -234,7 +234,13 @@ def merge_shared_rows(
             field="tasks",
         )
     counts: dict[str, int] = {}
-    for table, key in (("history", "history"), ("tasks", "tasks"), ("aliases", "aliases")):
+    tables = (
+        ("history", "history"),
+        ("tasks", "tasks"),
+        ("aliases", "aliases"),
+        ("profile_overrides", "profile_overrides"),  # set fields keep their history
+    )
+    for table, key in tables:
         rows = run(
             d.q(
                 f"UPDATE {{s}}.{table} SET user_id = ? WHERE tenant = ? AND user_id = ? RETURNING 1"
