@@ -164,6 +164,7 @@ class AsyncMemory(_Pooled):
     restore = _in_thread(Memory.restore, _memory)
     maintain = _in_thread(Memory.maintain, _memory)
     health = _in_thread(Memory.health, _memory)
+    tenant_health = _in_thread(Memory.tenant_health, _memory)
     history = _in_thread(Memory.history, _memory)
     search = _in_thread(Memory.search, _memory)
     search_result = _in_thread(Memory.search_result, _memory)
