@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from jiyi.core.audit import AuditEntry
 from jiyi.core.identity import Alias, AliasKind, IdentityEvent, SuspectSession
 from jiyi.core.models import (
     Extraction,
@@ -468,6 +469,43 @@ class IdentityStore(Protocol):
         """Confirm a flagged session (its memories load again); None when it was never
         flagged. Confirming twice keeps the first confirmation."""
         ...
+
+
+class AuditStore(Protocol):
+    """The audit log (``jiyi.core.audit``): append-only rows that never hold content. Every
+    method is scoped by tenant; none ever reads another tenant's rows."""
+
+    def append(self, tenant: str, entries: Sequence[AuditEntry]) -> None:
+        """Append ``entries`` in one transaction, in the order given (their ``id`` is
+        ignored; the store numbers them). An empty sequence writes nothing."""
+        ...
+
+    def list(
+        self,
+        tenant: str,
+        user_id: str,
+        *,
+        since: datetime | None = None,
+        limit: int = 100,
+        cursor: int | None = None,
+    ) -> builtins.list[AuditEntry]:
+        """The user's rows, newest first (by ``id``), at most ``limit``, only those at or
+        after ``since``, and only those older than the row ``cursor`` names (the ``id`` of
+        the last row of the previous page). Unknown users give an empty list."""
+        ...
+
+    def purge(self, tenant: str, before: datetime) -> int:
+        """Delete the tenant's rows older than ``before``; return how many went."""
+        ...
+
+
+@runtime_checkable
+class AuditTier(Protocol):
+    """A MemoryStore that keeps the audit log in its database (both jiyi stores do).
+    ``delete_user`` removes the user's audit rows in the same transaction as the memories."""
+
+    @property
+    def audit(self) -> AuditStore: ...
 
 
 @runtime_checkable

@@ -255,6 +255,24 @@ CREATE POLICY tenant_isolation ON {s}.identity_sessions
         "the embedder that made each vector (NULL: before this; the backfill labels them)",
         "ALTER TABLE {s}.memories ADD COLUMN IF NOT EXISTS embedder text;",
     ),
+    (
+        12,
+        "the audit log: who read or changed a user's data, when, how many items (no content)",
+        """
+CREATE TABLE {s}.audit_log (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant text NOT NULL, user_id text NOT NULL, at timestamptz NOT NULL, actor text NOT NULL,
+    action text NOT NULL, n integer NOT NULL
+);
+CREATE INDEX ix_audit_log_user ON {s}.audit_log (tenant, user_id, id);
+CREATE INDEX ix_audit_log_at ON {s}.audit_log (tenant, at);
+ALTER TABLE {s}.audit_log ENABLE ROW LEVEL SECURITY;
+ALTER TABLE {s}.audit_log FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON {s}.audit_log
+    USING (tenant = current_setting('jiyi.tenant', true))
+    WITH CHECK (tenant = current_setting('jiyi.tenant', true));
+""",
+    ),
 ]
 
 #: The one vector index (public so bulk loaders can drop it and build it after the load).

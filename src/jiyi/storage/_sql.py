@@ -379,9 +379,10 @@ def reinforce_rows(
 
 def delete_user_rows(run: Run, d: Dialect, scope: Scope) -> dict[str, int]:
     """Delete the user's history, consumed message ids, task state, profile overrides (with
-    their history), aliases and sessions flagged by the drift guard; counts per table. (Each
-    store deletes its memories, keyword index and vectors itself; the switch and identity
-    logs outlive the user: no content.)"""
+    their history), aliases, sessions flagged by the drift guard and audit rows (the facade
+    then appends one ``delete_user`` row); counts per table. (Each store deletes its
+    memories, keyword index and vectors itself; the switch and identity logs outlive the
+    user: no content.)"""
     counts: dict[str, int] = {}
     for table, key in (
         ("history", "history"),
@@ -390,6 +391,7 @@ def delete_user_rows(run: Run, d: Dialect, scope: Scope) -> dict[str, int]:
         ("profile_overrides", "profile_overrides"),
         ("aliases", "aliases"),
         ("identity_sessions", "suspect_sessions"),
+        ("audit_log", "audit"),
     ):
         rows = run(
             d.q(f"DELETE FROM {{s}}.{table} WHERE tenant = ? AND user_id = ? RETURNING 1"),

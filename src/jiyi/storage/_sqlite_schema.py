@@ -10,7 +10,7 @@ import sqlite3
 
 from jiyi.storage._rows import COLUMNS
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
     pk INTEGER PRIMARY KEY,
@@ -87,6 +87,13 @@ CREATE TABLE IF NOT EXISTS identity_log (
     actor TEXT NOT NULL, session_id TEXT, other_user TEXT, detail TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ix_identity_log_user ON identity_log(tenant, user_id, id);
+CREATE TABLE IF NOT EXISTS audit_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant TEXT NOT NULL, user_id TEXT NOT NULL, at TEXT NOT NULL, actor TEXT NOT NULL,
+    action TEXT NOT NULL, n INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ix_audit_log_user ON audit_log(tenant, user_id, id);
+CREATE INDEX IF NOT EXISTS ix_audit_log_at ON audit_log(tenant, at);
 CREATE TABLE IF NOT EXISTS identity_sessions (
     tenant TEXT NOT NULL, user_id TEXT NOT NULL, session_id TEXT NOT NULL,
     flagged_at TEXT NOT NULL, slots TEXT NOT NULL, confirmed_at TEXT, confirmed_by TEXT,
@@ -134,6 +141,8 @@ MIGRATIONS: dict[int, list[str]] = {
     # 8: every vector records the embedder that made it (NULL: written before this; the
     # embedding backfill, ``jiyi.pipeline.backfill``, re-embeds and labels those).
     8: ["ALTER TABLE vectors ADD COLUMN embedder TEXT"],
+    # 9: the audit log (audit_log, jiyi.core.audit) — a new table only, like 5.
+    9: [],
 }
 
 

@@ -36,6 +36,7 @@ from psycopg_pool import ConnectionPool
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
+    AuditStore,
     ChangeSet,
     IdentityStore,
     Indexed,
@@ -49,6 +50,7 @@ from jiyi.core.ports import (
 )
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage import _sql, _sql_reads
+from jiyi.storage._audit import SqlAuditStore
 from jiyi.storage._filters import list_users
 from jiyi.storage._identity import SqlIdentityStore, merge_shared_rows
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
@@ -156,6 +158,9 @@ class PostgresMemoryStore:
         self._identity = SqlIdentityStore(
             self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
         )
+        self._audit = SqlAuditStore(
+            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
+        )
         self._migrate(dsn, dim)
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             dsn,
@@ -243,6 +248,11 @@ class PostgresMemoryStore:
     def profiles(self) -> ProfileStore:
         """The profile fields users or operators set, with their history (``UserTier``)."""
         return self._profiles
+
+    @property
+    def audit(self) -> AuditStore:
+        """The audit log of reads and writes, no content (``AuditTier``)."""
+        return self._audit
 
     @property
     def identity(self) -> IdentityStore:

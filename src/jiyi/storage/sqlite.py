@@ -26,6 +26,7 @@ from typing import Any
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
+    AuditStore,
     ChangeSet,
     IdentityStore,
     Indexed,
@@ -39,6 +40,7 @@ from jiyi.core.ports import (
 )
 from jiyi.errors import StorageUnavailableError
 from jiyi.storage import _sql, _sql_reads
+from jiyi.storage._audit import SqlAuditStore
 from jiyi.storage._filters import list_users
 from jiyi.storage._identity import SqlIdentityStore, merge_shared_rows
 from jiyi.storage._profiles import SqlProfileStore
@@ -102,6 +104,7 @@ class SqliteMemoryStore:
             SQLITE, self._user_tx, lambda _tenant: self._read, after_delete=self._checkpoint
         )
         self._identity = SqlIdentityStore(SQLITE, self._user_tx, lambda _tenant: self._read)
+        self._audit = SqlAuditStore(SQLITE, self._user_tx, lambda _tenant: self._read)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -168,6 +171,11 @@ class SqliteMemoryStore:
     def profiles(self) -> ProfileStore:
         """The profile fields users or operators set, with their history (``UserTier``)."""
         return self._profiles
+
+    @property
+    def audit(self) -> AuditStore:
+        """The audit log of reads and writes, no content (``AuditTier``)."""
+        return self._audit
 
     @property
     def identity(self) -> IdentityStore:
