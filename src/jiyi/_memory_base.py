@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from jiyi.config import MemoryConfig
+from jiyi.core.audit import AuditAction, AuditEntry
 from jiyi.core.inputs import as_utc, check_id, parse_messages, require_id, zone
 from jiyi.core.models import MemoryItem, Message, Scope
 from jiyi.engine import Engine
@@ -27,6 +28,19 @@ class MemoryBase:
 
     config: MemoryConfig
     engine: Engine
+    #: Who the audit log names for this view's calls (``key:<id>`` over REST); None: the
+    #: call's agent (``agent:<id>``) or ``library``.
+    _actor: str | None = None
+
+    def _audited(
+        self, action: AuditAction, user_id: str, count: int, agent_id: str | None = None
+    ) -> None:
+        """Queue the audit row of one call (no content: who, what, when, how many)."""
+        who = self._actor or (f"agent:{agent_id}" if agent_id else "library")
+        entry = AuditEntry(
+            user_id=user_id, at=self.engine.clock(), actor=who, action=action, count=count
+        )
+        self.engine.reads.audit(self.config.tenant, entry)
 
     def _user(self, user_id: object, field: str = "user_id") -> str:
         """A checked user id; an alias reference (``alias:<kind>:<value>``) is resolved to

@@ -108,7 +108,11 @@ class MemoryIdentity(MemoryBase):
     def export(self, user_id: str) -> ExportDocument:
         """Everything stored about the user as one versioned document (``jiyi.transfer``);
         ``.model_dump_json()`` writes it."""
-        return export_user(self.engine, self._scope(user_id))
+        scope = self._scope(user_id)
+        doc = export_user(self.engine, scope)
+        rows = sum(len(v) for v in doc.sections.values() if isinstance(v, list | dict))
+        self._audited("export", scope.user_id, rows)
+        return doc
 
     def import_(
         self,
@@ -132,4 +136,7 @@ class MemoryIdentity(MemoryBase):
             from jiyi.transfer import parse_document
 
             user_id = parse_document(doc).user_id
-        return import_user(self.engine, doc, self._scope(user_id), remap=remap)
+        scope = self._scope(user_id)
+        counts = import_user(self.engine, doc, scope, remap=remap)
+        self._audited("import", scope.user_id, sum(counts.values()))
+        return counts

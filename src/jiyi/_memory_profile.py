@@ -49,7 +49,9 @@ class MemoryProfile(MemoryBase):
         (``jiyi.core.profile`` says how). Fields set through :meth:`set_profile` win.
         Empty while the user's memory switch is off."""
         uid = self._user(user_id)
-        return self.engine.profile_of(self.config.tenant, uid)
+        found = self.engine.profile_of(self.config.tenant, uid)
+        self._audited("profile", uid, profile_items(found))
+        return found
 
     def set_profile(
         self, user_id: str, field: str, value: str | None, *, actor: str = "library"
@@ -95,3 +97,20 @@ class MemoryProfile(MemoryBase):
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
             raise InvalidInputError("limit must be an integer from 1 to 1000", field="limit")
         return self.engine.profile_changes(self.config.tenant, uid, limit=limit)
+
+
+def profile_items(profile: UserProfile) -> int:
+    """How many values a profile returned (the audit log's count): one per single field
+    set, one per list entry and preference."""
+    n = 0
+    for name in type(profile).model_fields:
+        value = getattr(profile, name)
+        if name in ("user_id", "updated_at"):
+            continue
+        if isinstance(value, dict):
+            n += sum(len(v) for v in value.values())
+        elif isinstance(value, list):
+            n += len(value)
+        else:
+            n += value is not None
+    return n

@@ -98,7 +98,9 @@ class MemoryReads(MemoryBase):
             until=as_utc(until, "until"),
             where=parse_filters(filters),
         )
-        return self.engine.search(scope, query, flt=flt, now=self._now(now), top_k=top_k)
+        found = self.engine.search(scope, query, flt=flt, now=self._now(now), top_k=top_k)
+        self._audited("search", scope.user_id, len(found.hits), scope.agent_id)
+        return found
 
     def context(
         self,
@@ -130,15 +132,20 @@ class MemoryReads(MemoryBase):
         scope = self._scope(user_id, agent_id)
         self._check_query(query)
         sid = check_id(session_id, "session_id", required=False)
-        return self.engine.context(
+        block = self.engine.context(
             scope, query, now=self._now(now), tz=tz, token_budget=token_budget, session_id=sid
         )
+        self._audited("context", scope.user_id, len(block.memories), scope.agent_id)
+        return block
 
     def get(self, memory_id: str) -> MemoryItem | None:
         """The memory with this id (any status), or None if there is none."""
         mid = check_id(memory_id, "memory_id")
         assert mid is not None
-        return self.engine.get(self.config.tenant, mid)
+        found = self.engine.get(self.config.tenant, mid)
+        if found is not None:
+            self._audited("get", found.user_id, 1, found.agent_id)
+        return found
 
     def list(
         self,
@@ -180,7 +187,9 @@ class MemoryReads(MemoryBase):
             where=parse_filters(filters),
             after_id=check_id(after, "cursor", required=False),
         )
-        return self.engine.list(scope, flt, limit)
+        items = self.engine.list(scope, flt, limit)
+        self._audited("list", scope.user_id, len(items), scope.agent_id)
+        return items
 
     def users(self, *, after: str | None = None, limit: int = 100) -> builtins.list[UserSummary]:
         """The users of this tenant with stored memories, by user id; page with ``after``

@@ -187,6 +187,7 @@ class AsyncMemory(_Pooled):
     identity_events = _in_thread(Memory.identity_events, _memory)
     export = _in_thread(Memory.export, _memory)
     import_ = _in_thread(Memory.import_, _memory)
+    audit = _in_thread(Memory.audit, _memory)
 
     async def close(self) -> None:
         """Wait for running calls, then release the engine (as :meth:`jiyi.Memory.close`)."""

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jiyi._memory_base import add_arguments
+from jiyi._memory_edits import MemoryEdits
 from jiyi._memory_identity import MemoryIdentity
 from jiyi._memory_profile import MemoryProfile
 from jiyi._memory_reads import MemoryReads
@@ -29,7 +30,6 @@ from jiyi.core.filters import check_metadata
 from jiyi.core.inputs import as_ttl, check_id
 from jiyi.core.models import (
     AddResult,
-    DeletionReceipt,
     HealthReport,
     HistoryEntry,
     MaintenanceReport,
@@ -56,7 +56,7 @@ def default_path() -> Path:
     return Path(home) / "jiyi.db" if home else Path(".jiyi") / "jiyi.db"
 
 
-class Memory(MemoryReads, MemoryProfile, MemoryIdentity):
+class Memory(MemoryReads, MemoryEdits, MemoryProfile, MemoryIdentity):
     """Cross-session memory for one tenant, stored in one SQLite file (or any MemoryStore).
 
     Example:
@@ -114,9 +114,11 @@ class Memory(MemoryReads, MemoryProfile, MemoryIdentity):
         self.switch = MemorySwitches(self.engine, self.config.tenant)
 
     @classmethod
-    def on(cls, engine: Engine, tenant: str) -> Memory:
-        """A view of a shared ``engine`` bound to ``tenant`` (closing it leaves the engine)."""
+    def on(cls, engine: Engine, tenant: str, *, actor: str | None = None) -> Memory:
+        """A view of a shared ``engine`` bound to ``tenant`` (closing it leaves the engine);
+        ``actor`` is who the audit log names for its calls (the server: ``key:<id>``)."""
         view = cls.__new__(cls)
+        view._actor = actor
         view.config = engine.config.model_copy(update={"tenant": tenant})
         view.engine = engine
         view._owns_engine = False
@@ -195,9 +197,11 @@ class Memory(MemoryReads, MemoryProfile, MemoryIdentity):
         meta = check_metadata(metadata)
         life = as_ttl(ttl)
         now, msgs = self._localized(messages, timestamp, timezone)
-        return self.engine.add(
+        out = self.engine.add(
             scope, msgs, session_id=session_id, infer=infer, now=now, metadata=meta, ttl=life
         )
+        self._audited("add", scope.user_id, len(out.events) + len(out.episodes), scope.agent_id)
+        return out
 
     def add_batch(self, items: Sequence[Mapping[str, Any]]) -> builtins.list[AddResult | JiyiError]:
         """Several :meth:`add` calls in one: many users, many conversations.
@@ -266,7 +270,7 @@ class Memory(MemoryReads, MemoryProfile, MemoryIdentity):
         meta = check_metadata(metadata)
         life = as_ttl(ttl)
         now, msgs = self._localized(messages, timestamp, timezone)
-        return self.engine.accept(
+        out = self.engine.accept(
             scope,
             msgs,
             queue=queue,
@@ -277,6 +281,8 @@ class Memory(MemoryReads, MemoryProfile, MemoryIdentity):
             metadata=meta,
             ttl=life,
         )
+        self._audited("add", scope.user_id, len(out.episodes), scope.agent_id)
+        return out
 
     def process(self, job: Job) -> AddResult | MaintenanceReport | None:
         """Run a job from :meth:`accept` (``jiyi worker`` calls this): extract from its
@@ -303,36 +309,6 @@ class Memory(MemoryReads, MemoryProfile, MemoryIdentity):
             )
         agent = job.payload.get("agent_id") if isinstance(job.payload, dict) else None
         return self.engine.process(job, self._scope(job.user_id, agent))
-
-    def update(self, memory_id: str, content: str) -> MemoryItem:
-        """Replace a memory's content (redacted, re-embedded); the version goes up and the
-        old content stays in history.
-
-        Raises:
-            NotFoundError: unknown id. InvalidInputError: empty or oversize content.
-        """
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidInputError("content must be a non-empty string", field="content")
-        if len(content) > self.config.max_message_chars:
-            raise InvalidInputError("content is too long", field="content")
-        return self.engine.update(self._find(memory_id), content)
-
-    def delete(self, memory_id: str) -> None:
-        """Hard-delete one memory: row, keyword index, vector, cached embedding and the
-        content in its history. An extracted memory also takes its older versions, the
-        episodes they came from (the user's original words — leaving those would undo the
-        deletion) and any derived reflection (kind summary) that cites them; episodes that
-        carried a deleted turn as context are re-indexed without it.
-
-        Raises:
-            NotFoundError: unknown id.
-        """
-        self.engine.delete(self._find(memory_id))
-
-    def delete_user(self, user_id: str) -> DeletionReceipt:
-        """Hard-delete everything stored about a user (all agents, history and task state
-        included)."""
-        return self.engine.delete_user(self._scope(user_id))
 
     # -- lifecycle ------------------------------------------------------------------------
 

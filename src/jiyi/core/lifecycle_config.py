@@ -70,6 +70,8 @@ class LifecycleConfig(BaseModel):
     ttl_days: dict[str, float | None] = Field(default_factory=lambda: dict(DEFAULT_TTL_DAYS))
     tenant_ttl_days: dict[str, dict[str, float | None]] = Field(default_factory=dict)
     retention_days: float = Field(30.0, ge=0.0)
+    # The audit log (jiyi.core.audit): rows older than this are purged by the purge step.
+    audit_retention_days: float = Field(180.0, gt=0.0)
     max_active: int = Field(10_000, ge=1)
     # The weekly roll-up (jiyi.pipeline.rollup): ISO weeks looked at per run (the current
     # one included) and the fewest events/states a week needs to get a summary.

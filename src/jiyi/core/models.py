@@ -309,6 +309,7 @@ class MaintenanceReport(BaseModel):
     decayed: int = 0  # inferred memories whose confidence went down
     archived: dict[str, int] = Field(default_factory=dict)  # reason → count
     purged: int = 0  # rows hard-deleted (archived past retention, and what went with them)
+    audit_purged: int = 0  # audit rows of the tenant past audit_retention_days
     merged: int = 0  # duplicates absorbed into a keeper
     expiring: int = 0  # active memories expiring within a day
     seconds: float = 0.0

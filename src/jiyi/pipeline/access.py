@@ -6,10 +6,16 @@ reinforcement (a read that reached the caller: importance up, at most once a day
 ``flush_seconds`` on one ordered background thread, after the answer went out;
 :meth:`ReadLedger.settle` writes what is pending, so a caller that reads stored rows right
 after a search sees its own reads.
+
+The audit log (:mod:`jiyi.core.audit`: one row per read or write of a user's data) rides
+on the same write-back: a search costs no extra transaction on the read path, and a failed
+audit append never fails the call that caused it — it is logged and counted
+(``audit_failures``) and the rows are dropped.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter
@@ -17,9 +23,12 @@ from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 
+from jiyi.core.audit import AuditEntry
 from jiyi.core.lifecycle import LifecycleConfig
 from jiyi.core.models import Scope
-from jiyi.core.ports import Clock, MemoryStore
+from jiyi.core.ports import AuditTier, Clock, MemoryStore
+
+log = logging.getLogger(__name__)
 
 __all__ = ["ReadLedger"]
 
@@ -45,6 +54,29 @@ class ReadLedger:
         self._at: datetime | None = None
         self._lock = threading.Lock()
         self._flushed = time.monotonic()
+        self._audit: dict[str, list[AuditEntry]] = {}
+        #: Audit appends that failed (their rows are lost; the calls went through).
+        self.audit_failures = 0
+
+    def audit(self, tenant: str, entry: AuditEntry) -> None:
+        """Queue one audit row of ``tenant``; written with the next write-back."""
+        if not isinstance(self._store, AuditTier):
+            return
+        with self._lock:
+            self._audit.setdefault(tenant, []).append(entry)
+        self._due()
+
+    def _write_audit(self, pending: dict[str, list[AuditEntry]]) -> None:
+        if not pending:
+            return
+        assert isinstance(self._store, AuditTier)
+        for tenant, entries in pending.items():
+            try:
+                self._store.audit.append(tenant, entries)
+            except Exception:  # an audit row never fails the call that caused it
+                with self._lock:
+                    self.audit_failures += 1
+                log.warning("could not append %d audit rows", len(entries), exc_info=True)
 
     def record(self, scope: Scope, memory_ids: Iterable[str]) -> None:
         """Count one read of each id; schedule a write-back when one is due."""
@@ -76,8 +108,10 @@ class ReadLedger:
         with self._lock:
             pending, self._reads = self._reads, {}
             uses, self._uses = self._uses, {}
+            audit, self._audit = self._audit, {}
             at = self._at or self._clock()
             self._flushed = time.monotonic()
+        self._write_audit(audit)
         for scope, counts in pending.items():
             self._store.touch(scope, counts, at)
         life = self._life
@@ -99,7 +133,7 @@ class ReadLedger:
         if running is not None:
             running.result()
             self._running = None
-        if self._reads or self._uses:
+        if self._reads or self._uses or self._audit:
             self.flush()
 
     def close(self) -> None:

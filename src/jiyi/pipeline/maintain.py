@@ -10,7 +10,8 @@ steps asked for, in this order (the ``maintain`` job and the default: the first 
    delete path (:func:`jiyi.pipeline.edit.delete_rows`: rows, index entries, vectors,
    cached embeddings, history content, neighbours' index entries), together with their
    older versions, derived reflections citing them, and the episodes they came from unless
-   a memory still kept rests on those too;
+   a memory still kept rests on those too; the tenant's audit rows older than
+   ``audit_retention_days`` (180) go too (``jiyi.core.audit``);
 3. **merge**: near-duplicates collapse (:func:`jiyi.pipeline.consolidate.merge_duplicates`);
 4. **rollup**: each recent ISO week's events and states become one summary
    (:mod:`jiyi.pipeline.rollup`; the weekly ``rollup`` job);
@@ -30,7 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.lifecycle import LifecycleConfig, SweepPlan, plan_sweep
@@ -43,7 +44,7 @@ from jiyi.core.models import (
     Scope,
     Status,
 )
-from jiyi.core.ports import ChangeSet, Embedder, MemoryStore, SearchFilter
+from jiyi.core.ports import AuditTier, ChangeSet, Embedder, MemoryStore, SearchFilter
 from jiyi.errors import InvalidInputError
 from jiyi.pipeline.backfill import backfill
 from jiyi.pipeline.consolidate import Reflect, merge_duplicates, reflect_profile
@@ -202,6 +203,10 @@ def maintain(
             _sweep(store, scope, plan, report, now, dry_run)
         elif step == "purge":
             _purge(store, embedder, scope, rows, plan.purge, out, now, context_turns, dry_run)
+            if isinstance(store, AuditTier) and not dry_run:
+                # Tenant-wide (the log is indexed by time): later users' runs find it done.
+                before = now - timedelta(days=life.audit_retention_days)
+                report.audit_purged = store.audit.purge(scope.tenant, before)
         elif step == "merge":
             groups = merge_duplicates(store, embedder, cal, scope, now=now, dry_run=dry_run)
             report.merged_ids = groups
