@@ -7,6 +7,7 @@ Private: ``Memory`` inherits them (``from jiyi import Memory``).
 from __future__ import annotations
 
 import builtins
+import re
 from datetime import datetime
 
 from jiyi._memory_base import MemoryBase
@@ -84,7 +85,9 @@ class MemoryEdits(MemoryBase):
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
             raise InvalidInputError("limit must be an integer from 1 to 1000", field="limit")
         after = as_utc(since, "since")
-        if cursor is not None and (not isinstance(cursor, str) or not cursor.isdigit()):
+        if cursor is not None and (
+            not isinstance(cursor, str) or not re.fullmatch(r"[0-9]{1,18}", cursor)
+        ):
             raise InvalidInputError("cursor must be a next_cursor of this log", field="cursor")
         store = self.engine.store
         if not isinstance(store, AuditTier):

@@ -23,6 +23,8 @@ from typing import Any
 from jiyi.core.identity import Alias, AliasKind, IdentityEvent, SuspectSession
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
+    AuditStore,
+    AuditTier,
     ChangeSet,
     IdentityStore,
     IdentityTier,
@@ -109,6 +111,14 @@ class NotifyingStore:
         if self._identity is None:
             raise AttributeError(f"{type(self.inner).__name__} keeps no aliases")
         return self._identity
+
+    @property
+    def audit(self) -> AuditStore:
+        """The inner store's audit log (``AuditTier``), unwrapped: an audit row never
+        changes a context block."""
+        if not isinstance(self.inner, AuditTier):
+            raise AttributeError(f"{type(self.inner).__name__} keeps no audit log")
+        return self.inner.audit
 
     def _identity_tier(self) -> IdentityTier:
         if not isinstance(self.inner, IdentityTier):

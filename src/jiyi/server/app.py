@@ -29,6 +29,7 @@ from jiyi.queue.base import Job, WorkQueue
 from jiyi.server import (
     console,
     routes_admin,
+    routes_audit,
     routes_batch,
     routes_identity,
     routes_lifecycle,
@@ -195,6 +196,7 @@ def _app(services: Services, ledger: IdempotencyLedger, owned: list[_Closeable])
     app.include_router(routes_users.router, responses=REFUSALS)
     app.include_router(routes_profile.router, responses=REFUSALS)
     app.include_router(routes_identity.router, responses=REFUSALS)
+    app.include_router(routes_audit.router, responses=REFUSALS)
     app.include_router(routes_memories.router, responses=REFUSALS)
     app.include_router(routes_batch.router, responses=REFUSALS)
     app.include_router(routes_sessions.router, responses=REFUSALS)

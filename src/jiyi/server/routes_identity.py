@@ -48,7 +48,7 @@ async def link_alias(user_id: UserId, body: AliasBody, request: Request, who: Au
     require_tenant_key(who, "linking an alias")
     s = _services(request)
     return await s.run(
-        s.memory(who.tenant).link,
+        s.memory_of(who).link,
         user_id,
         body.alias,
         kind=body.kind.value,
@@ -68,7 +68,7 @@ async def unlink_alias(user_id: UserId, body: AliasBody, request: Request, who: 
     require_tenant_key(who, "unlinking an alias")
     s = _services(request)
     found = await s.run(
-        s.memory(who.tenant).unlink,
+        s.memory_of(who).unlink,
         user_id,
         body.alias,
         kind=body.kind.value,
@@ -85,7 +85,7 @@ async def unlink_alias(user_id: UserId, body: AliasBody, request: Request, who: 
 async def list_aliases(user_id: UserId, request: Request, who: Auth) -> AliasList:
     """The user's aliases: kind, masked hint, digest and when linked."""
     s = _services(request)
-    return AliasList(aliases=await s.run(s.memory(who.tenant).aliases, user_id))
+    return AliasList(aliases=await s.run(s.memory_of(who).aliases, user_id))
 
 
 @router.post(
@@ -99,7 +99,7 @@ async def merge_user(user_id: UserId, body: MergeBody, request: Request, who: Au
     is a conflict (409, field ``tasks``) and nothing moves."""
     require_tenant_key(who, "merging users")
     s = _services(request)
-    mem = s.memory(who.tenant)
+    mem = s.memory_of(who)
     target = await s.run(mem.resolve_user, body.into)
     counts = await s.run(mem.merge_users, user_id, target, actor=f"key:{who.key_id}")
     return MergeResult(user_id=target, moved=counts)
@@ -117,7 +117,7 @@ async def confirm_identity(
     user's memories again. 404 when the session was never flagged."""
     s = _services(request)
     return await s.run(
-        s.memory(who.tenant).confirm_identity, user_id, body.session_id, actor=f"key:{who.key_id}"
+        s.memory_of(who).confirm_identity, user_id, body.session_id, actor=f"key:{who.key_id}"
     )
 
 
@@ -134,7 +134,7 @@ async def identity_events(
 ) -> IdentityEvents:
     """The user's identity audit log, newest first (never an alias or any content)."""
     s = _services(request)
-    found = await s.run(s.memory(who.tenant).identity_events, user_id, limit=limit)
+    found = await s.run(s.memory_of(who).identity_events, user_id, limit=limit)
     return IdentityEvents(events=found)
 
 
@@ -149,7 +149,7 @@ async def export_user(user_id: UserId, request: Request, who: Auth) -> ExportDoc
     history and vectors, tasks, the switch and its log, hashed aliases, identity log)."""
     require_tenant_key(who, "exporting a user")
     s = _services(request)
-    return await s.run(s.memory(who.tenant).export, user_id)
+    return await s.run(s.memory_of(who).export, user_id)
 
 
 @router.post(
@@ -171,5 +171,5 @@ async def import_user(
     document too, unless ``remap=true``."""
     require_tenant_key(who, "importing a user")
     s = _services(request)
-    counts = await s.run(s.memory(who.tenant).import_, document, user_id, remap=remap)
+    counts = await s.run(s.memory_of(who).import_, document, user_id, remap=remap)
     return {"imported": counts}

@@ -46,7 +46,7 @@ async def restore_memory(memory_id: PathId, request: Request, who: Auth) -> Memo
     """Make an archived memory active again (with the episodes archived with it); its TTL
     starts over. An active memory is returned unchanged; a superseded one is a 422."""
     s = _services(request)
-    mem = s.memory(who.tenant)
+    mem = s.memory_of(who)
     found = await s.run(mem.get, memory_id)
     if found is None or not visible(who, found):
         raise NotFoundError(f"no memory with id {memory_id}", field="memory_id")
@@ -77,7 +77,7 @@ async def maintain_user(
     s = _services(request)
     dry = body.dry_run if body is not None else False
     steps = body.steps if body is not None else None
-    report = await s.run(s.memory(who.tenant).maintain, user_id, dry_run=dry, steps=steps)
+    report = await s.run(s.memory_of(who).maintain, user_id, dry_run=dry, steps=steps)
     s.metrics.record_maintenance(report)
     return report
 
@@ -93,4 +93,4 @@ async def user_health(user_id: PathId, request: Request, who: Auth) -> HealthRep
     next maintenance would archive or purge. Tenant-wide key only (it covers all agents)."""
     require_tenant_key(who, "reading a user's memory health")
     s = _services(request)
-    return await s.run(s.memory(who.tenant).health, user_id)
+    return await s.run(s.memory_of(who).health, user_id)

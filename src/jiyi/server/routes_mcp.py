@@ -59,7 +59,7 @@ def mount_mcp(app: FastAPI, *, default_user: str | None = None) -> None:
         who: Principal | None = getattr(request, "scope", {}).get(_PRINCIPAL)
         if who is None:  # never: _KeyAuth ran first
             raise AuthenticationError("missing API key")
-        return Caller(services.memory(who.tenant), who.agent_id, default_user)
+        return Caller(services.memory_of(who), who.agent_id, default_user)
 
     async def run(work: Any) -> Any:
         return await services.run(work)

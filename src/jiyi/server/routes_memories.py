@@ -71,7 +71,7 @@ def _services(request: Request) -> Services:
 
 
 async def _visible(s: Services, who: Principal, memory_id: str) -> MemoryItem:
-    mem = s.memory(who.tenant)
+    mem = s.memory_of(who)
     found = await s.run(mem.get, memory_id)
     if found is None or not visible(who, found):
         raise NotFoundError(f"no memory with id {memory_id}", field="memory_id")
@@ -111,7 +111,7 @@ async def write_add(
 ) -> AddResult:
     """One validated add: enqueued with a work queue (when it extracts), else inline.
     ``batch``: the idempotent batch id of a keyed request (see ``idempotency``)."""
-    mem = s.memory(who.tenant)
+    mem = s.memory_of(who)
     ttl = timedelta(seconds=body.ttl) if body.ttl is not None else None
     if s.queue is not None and body.infer:
         # Durable before the 200: the job is enqueued and the episodes are stored; a
@@ -150,7 +150,7 @@ async def search_memories(body: SearchRequest, request: Request, who: Auth) -> S
     """Hybrid search over the user's memories, best first."""
     s = _services(request)
     found = await s.run(
-        s.memory(who.tenant).search_result,
+        s.memory_of(who).search_result,
         body.query,
         user_id=body.user_id,
         agent_id=agent_for(who, body.agent_id),
@@ -190,7 +190,7 @@ async def list_memories(
     (forgotten by the lifecycle, restorable) only with ``include_archived``."""
     s = _services(request)
     items = await s.run(
-        s.memory(who.tenant).list,
+        s.memory_of(who).list,
         user_id=user_id,
         agent_id=agent_for(who, agent_id),
         include_superseded=include_superseded,
@@ -215,7 +215,7 @@ async def list_users(
     ``cursor`` = the previous answer's ``next_cursor``. Needs a tenant-wide key."""
     require_tenant_key(who, "listing users")
     s = _services(request)
-    found = await s.run(s.memory(who.tenant).users, after=cursor, limit=limit)
+    found = await s.run(s.memory_of(who).users, after=cursor, limit=limit)
     users = [UserInfo(**asdict(u)) for u in found]
     return UserList(users=users, next_cursor=users[-1].user_id if len(users) == limit else None)
 
@@ -247,7 +247,7 @@ async def update_memory(
     """Replace a memory's content; the old version stays in its history."""
     s = _services(request)
     await _visible(s, who, memory_id)
-    return await s.run(s.memory(who.tenant).update, memory_id, body.content)
+    return await s.run(s.memory_of(who).update, memory_id, body.content)
 
 
 @router.delete(
@@ -260,7 +260,7 @@ async def delete_memory(memory_id: MemoryId, request: Request, who: Auth) -> Res
     """Hard-delete one memory (and, for an extracted one, the episodes it came from)."""
     s = _services(request)
     await _visible(s, who, memory_id)
-    await s.run(s.memory(who.tenant).delete, memory_id)
+    await s.run(s.memory_of(who).delete, memory_id)
     return Response(status_code=204)
 
 
@@ -272,7 +272,7 @@ async def memory_history(memory_id: MemoryId, request: Request, who: Auth) -> Hi
     tenant-wide key. An agent-bound key sees the trail only while the memory exists and is
     visible to it, since a deleted memory's owner can no longer be checked."""
     s = _services(request)
-    mem = s.memory(who.tenant)
+    mem = s.memory_of(who)
     current = await s.run(mem.get, memory_id)
     trail: list[HistoryEntry]
     if current is not None and not visible(who, current):
@@ -307,4 +307,4 @@ async def delete_user(
     """Hard-delete everything stored about a user in this tenant; returns a receipt of what
     was removed from each store, and when. A user id containing "/" is sent as %2F."""
     require_tenant_key(who, "deleting a user")
-    return await _services(request).delete_user(who.tenant, user_id)
+    return await _services(request).delete_user(who.tenant, user_id, f"key:{who.key_id}")

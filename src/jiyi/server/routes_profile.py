@@ -28,7 +28,7 @@ async def get_profile(user_id: UserId, request: Request, who: Auth) -> UserProfi
     state — each value with its confidence, source memory ids and last update. Empty for a
     user with no memories, and while the user's memory switch is off."""
     s = _services(request)
-    return await s.run(s.memory(who.tenant).profile, user_id)
+    return await s.run(s.memory_of(who).profile, user_id)
 
 
 @router.patch(
@@ -45,7 +45,7 @@ async def patch_profile(
     field); setting a value while the user's memory is off or paused is refused (409)."""
     s = _services(request)
     return await s.run(
-        s.memory(who.tenant).update_profile, user_id, body.changes(), actor=f"key:{who.key_id}"
+        s.memory_of(who).update_profile, user_id, body.changes(), actor=f"key:{who.key_id}"
     )
 
 
@@ -59,5 +59,5 @@ async def profile_history(
     """The fields set or cleared through the API, newest first: field, value, when and by
     which key."""
     s = _services(request)
-    found = await s.run(s.memory(who.tenant).profile_history, user_id, limit=limit)
+    found = await s.run(s.memory_of(who).profile_history, user_id, limit=limit)
     return ProfileHistory(changes=found)

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import AfterValidator
 
 from jiyi.cache import cache_key
+from jiyi.core.audit import AuditEntry
 from jiyi.core.inputs import MAX_ID_CHARS
 from jiyi.core.models import ContextBlock
 from jiyi.errors import NotFoundError, PayloadTooLargeError
@@ -54,7 +55,7 @@ async def append_message(
 ) -> SessionView:
     """Append one message atomically; returns the current window (newest N, oldest first)."""
     s = _services(request)
-    if len(body.content) > s.memory(who.tenant).config.max_message_chars:
+    if len(body.content) > s.memory_of(who).config.max_message_chars:
         raise PayloadTooLargeError("content is too long", field="content")
     now = s.clock()
     msg = SessionMessage(
@@ -66,7 +67,7 @@ async def append_message(
         timestamp=now,
     )
     st = s.settings
-    user_id = await s.run(s.memory(who.tenant).resolve_user, body.user_id)  # an alias too
+    user_id = await s.run(s.memory_of(who).resolve_user, body.user_id)  # an alias too
     return await s.sessions.append(
         SessionKey(who.tenant, session_id),
         msg,
@@ -121,7 +122,7 @@ async def context(body: ContextRequest, request: Request, who: Auth) -> ContextR
     ``token_budget`` tokens."""
     s = _services(request)
     agent = agent_for(who, body.agent_id)
-    user_id = await s.run(s.memory(who.tenant).resolve_user, body.user_id)  # an alias too
+    user_id = await s.run(s.memory_of(who).resolve_user, body.user_id)  # an alias too
     body = body.model_copy(update={"user_id": user_id})
     window: list[SessionMessage] = []
     if body.session_id is not None:
@@ -131,7 +132,7 @@ async def context(body: ContextRequest, request: Request, who: Auth) -> ContextR
         if view is not None and view.user_id == body.user_id and not _hidden(who, view):
             window = view.messages
     lines, lang, used = session_budget(window, body.query, body.token_budget)
-    block = await _memory_block(s, who.tenant, body, agent, max(50, body.token_budget - used))
+    block = await _memory_block(s, who, body, agent, max(50, body.token_budget - used))
     text, tokens = combine(block, lines, lang)
     kept = window[len(window) - len(lines) :] if lines else []
     return ContextResponse(
@@ -145,11 +146,11 @@ async def context(body: ContextRequest, request: Request, who: Auth) -> ContextR
 
 
 async def _memory_block(
-    s: Services, tenant: str, body: ContextRequest, agent: str | None, budget: int
+    s: Services, who: Principal, body: ContextRequest, agent: str | None, budget: int
 ) -> ContextBlock:
     """The long-term part of a context, from the hot cache when the user is unchanged.
     (A cached block skips the access-count update its search would have made.)"""
-    ttl = s.settings.context_cache_seconds
+    ttl, tenant = s.settings.context_cache_seconds, who.tenant
     # The session is part of the key: the identity guard may withhold one session's block.
     key = cache_key(agent, body.query, budget, body.now, body.session_id)
     version = ""
@@ -157,9 +158,19 @@ async def _memory_block(
         cached, version = await s.run(s.cache.get, tenant, body.user_id, key)
         s.metrics.inc("jiyi_context_cache_total", result="hit" if cached else "miss")
         if cached is not None:
-            return ContextBlock.model_validate(cached)
+            hit = ContextBlock.model_validate(cached)
+            # Served without the engine's search: audited here (the same row as a miss).
+            entry = AuditEntry(
+                user_id=body.user_id,
+                at=s.clock(),
+                actor=f"key:{who.key_id}",
+                action="context",
+                count=len(hit.memories),
+            )
+            s.memory_of(who).engine.reads.audit(tenant, entry)
+            return hit
     block = await s.run(
-        s.memory(tenant).context,
+        s.memory_of(who).context,
         body.query,
         user_id=body.user_id,
         agent_id=agent,

@@ -88,7 +88,7 @@ async def put_task(
     ``expected_version``) and nothing is written."""
     s = _services(request)
     return await s.run(
-        s.memory(who.tenant).tasks.put,
+        s.memory_of(who).tasks.put,
         user_id,
         key,
         body.state,
@@ -107,7 +107,7 @@ async def put_task(
 async def get_task(user_id: UserId, key: TaskKey, request: Request, who: Auth) -> TaskState:
     """The task; 404 when there is none (never stored, deleted or expired)."""
     s = _services(request)
-    found = await s.run(s.memory(who.tenant).tasks.get, user_id, key)
+    found = await s.run(s.memory_of(who).tasks.get, user_id, key)
     if found is None:
         raise NotFoundError(f"no task {key!r} for this user", field="key")
     return found
@@ -125,7 +125,7 @@ async def list_tasks(
     """The user's tasks, most recently updated first; ``active_only`` leaves out the done
     ones. Expired tasks are never listed."""
     s = _services(request)
-    found = await s.run(s.memory(who.tenant).tasks.list, user_id, active_only=active_only)
+    found = await s.run(s.memory_of(who).tasks.list, user_id, active_only=active_only)
     return TaskList(tasks=found)
 
 
@@ -139,7 +139,7 @@ async def list_tasks(
 async def delete_task(user_id: UserId, key: TaskKey, request: Request, who: Auth) -> Response:
     """Delete the task (no bytes of its state stay behind); 404 when there was none."""
     s = _services(request)
-    if not await s.run(s.memory(who.tenant).tasks.delete, user_id, key):
+    if not await s.run(s.memory_of(who).tasks.delete, user_id, key):
         raise NotFoundError(f"no task {key!r} for this user", field="key")
     return Response(status_code=204)
 
@@ -153,7 +153,7 @@ async def delete_task(user_id: UserId, key: TaskKey, request: Request, who: Auth
 async def get_switch(user_id: UserId, request: Request, who: Auth) -> SwitchState:
     """The user's memory switch: ``on`` (never switched), ``paused`` or ``off``."""
     s = _services(request)
-    return await s.run(s.memory(who.tenant).switch.get, user_id)
+    return await s.run(s.memory_of(who).switch.get, user_id)
 
 
 @router.put(
@@ -167,7 +167,7 @@ async def put_switch(user_id: UserId, body: SwitchPut, request: Request, who: Au
     the time (never content); setting the current position changes nothing."""
     s = _services(request)
     return await s.run(
-        s.memory(who.tenant).switch.set, user_id, body.memory.value, actor=f"key:{who.key_id}"
+        s.memory_of(who).switch.set, user_id, body.memory.value, actor=f"key:{who.key_id}"
     )
 
 
@@ -186,5 +186,5 @@ async def switch_history(
     """The switch's changes, newest first: when, before, after, actor (``key:<id>``,
     ``library`` or ``user`` for a phrase the user said) and via (``api`` / ``said``)."""
     s = _services(request)
-    found = await s.run(s.memory(who.tenant).switch.history, user_id, limit=limit)
+    found = await s.run(s.memory_of(who).switch.history, user_id, limit=limit)
     return SwitchHistory(changes=found)

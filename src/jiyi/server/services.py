@@ -28,7 +28,7 @@ from jiyi.core.models import DeletionReceipt
 from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore
 from jiyi.embedders.fair import OwnedEmbedder
 from jiyi.engine import Engine
-from jiyi.keys import KeyStore
+from jiyi.keys import KeyStore, Principal
 from jiyi.memory import Memory
 from jiyi.queue.base import WorkQueue
 from jiyi.server.keycache import KeyCache
@@ -72,8 +72,9 @@ class Services:
     def __post_init__(self) -> None:
         self.key_cache = KeyCache(lambda key: self.run(self.keys.verify, key))
 
-    def memory(self, tenant: str) -> Memory:
-        """A view of the one shared engine bound to ``tenant`` (cheap: no pools of its own)."""
+    def memory(self, tenant: str, actor: str | None = None) -> Memory:
+        """A view of the one shared engine bound to ``tenant`` (cheap: no pools of its own);
+        ``actor`` is who its calls are audited as (``key:<id>``, ``jiyi.core.audit``)."""
         with self._lock:
             if self._engine is None:
                 config = MemoryConfig.model_validate(
@@ -87,7 +88,7 @@ class Services:
                 self._engine = Engine(
                     self.store, self.embedder, config=config, clock=self.clock, tenants=self
                 )
-            return Memory.on(self._engine, tenant)
+            return Memory.on(self._engine, tenant, actor=actor)
 
     # TenantPorts: what differs per tenant on the shared engine.
     def embedder_of(self, tenant: str) -> Embedder:
@@ -120,7 +121,13 @@ class Services:
     def queue_grace(self) -> timedelta:
         return timedelta(seconds=self.settings.queue_grace_seconds)
 
-    async def delete_user(self, tenant: str, user_id: str) -> DeletionReceipt:
+    def memory_of(self, who: Principal) -> Memory:
+        """:meth:`memory` for the caller's tenant, audited as the caller's key."""
+        return self.memory(who.tenant, f"key:{who.key_id}")
+
+    async def delete_user(
+        self, tenant: str, user_id: str, actor: str | None = None
+    ) -> DeletionReceipt:
         """Hard-delete a user from the long-term store, the session store and the queue
         (queued jobs hold the user's words, and running one would write them back)."""
         user_id = await self.run(self.memory(tenant).resolve_user, user_id)
@@ -131,7 +138,7 @@ class Services:
             jobs = 0
             if self.queue is not None:
                 jobs = await self.run(self.queue.purge_user, tenant, user_id)
-            receipt = await self.run(self.memory(tenant).delete_user, user_id)
+            receipt = await self.run(self.memory(tenant, actor).delete_user, user_id)
         receipt.removed["session_messages"] = dropped
         if self.queue is not None:
             receipt.removed["queued_jobs"] = jobs
