@@ -5,6 +5,7 @@ field, no leak across tenants or users, and only the erasure row after
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,9 @@ from typing import Any
 import httpx
 import pytest
 from server_harness import RunningServer, running_server
+
+from jiyi.client import AsyncClient, Client
+from jiyi.errors import InvalidInputError
 
 MARK = "AUDITSECRET7"
 SEARCH = "/v1/memories/search"
@@ -112,3 +116,24 @@ def test_a_context_served_from_the_cache_is_logged_too(srv: RunningServer) -> No
         rows = h.get(URL).json()["entries"]
         assert [r["action"] for r in rows] == ["context", "context", "add"]
         assert rows[0]["count"] == rows[1]["count"] == len(first["memories"])
+
+
+def test_the_sdk_pages_the_log(srv: RunningServer) -> None:
+    key = srv.key("acme")
+    with Client(srv.url, key) as c:
+        c.add("我住在上海", user_id="sdk-u")
+        c.search("上海", user_id="sdk-u")
+        first = c.audit("sdk-u", limit=1)
+        assert [e.action for e in first.entries] == ["search"] and first.next_cursor
+        older = c.audit("sdk-u", limit=1, cursor=first.next_cursor)
+        assert [e.action for e in older.entries] == ["add"]
+        with pytest.raises(InvalidInputError) as bad:
+            c.audit("sdk-u", since="yesterday-ish")
+        assert bad.value.field == "since"
+
+    async def run() -> None:
+        async with AsyncClient(srv.url, key) as a:
+            page = await a.audit("sdk-u", since=srv.clock())
+            assert [e.action for e in page.entries] == ["search", "add"]
+
+    asyncio.run(run())

@@ -7,11 +7,13 @@ the URL and the alias in the ``X-Jiyi-Alias`` header — never in the URL, which
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import httpx
 
 from jiyi.client._call import Call, body, parse_as, parse_none, segment
+from jiyi.core.audit import AuditPage
 from jiyi.core.identity import ALIAS_PREFIX, Alias, SuspectSession
 from jiyi.wire import AliasList, IdentityEvents, MergeResult
 
@@ -99,6 +101,20 @@ def identity_events(user_id: str, limit: int) -> Call[IdentityEvents]:
     )
 
 
+def audit(
+    user_id: str, since: datetime | str | None, limit: int, cursor: str | None
+) -> Call[AuditPage]:
+    path, hdrs = user_path(user_id)
+    params: dict[str, Any] = {"limit": limit}
+    if since is not None:
+        params["since"] = since.isoformat() if isinstance(since, datetime) else since
+    if cursor is not None:
+        params["cursor"] = cursor
+    return Call(
+        "GET", f"{path}/audit", parse_as(AuditPage), params=params, headers=hdrs, idempotent=True
+    )
+
+
 def export(user_id: str) -> Call[dict[str, Any]]:
     path, hdrs = user_path(user_id)
     return Call("GET", f"{path}/export", _json, headers=hdrs, idempotent=True)
@@ -119,6 +135,7 @@ def import_(document: dict[str, Any], user_id: str, remap: bool) -> Call[dict[st
 
 __all__ = [
     "aliases",
+    "audit",
     "confirm_identity",
     "export",
     "identity_events",

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import httpx
 
 from jiyi.client import _call, _identity, _ops
+from jiyi.core.audit import AuditPage
 from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import (
     AddResult,
@@ -289,6 +290,18 @@ class AsyncClient:
     ) -> builtins.list[IdentityEvent]:
         """The user's identity audit log, newest first."""
         return (await self._do(_identity.identity_events(user_id, limit))).events
+
+    async def audit(
+        self,
+        user_id: str,
+        *,
+        since: datetime | str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> AuditPage:
+        """The user's audit log, newest first (who, what, when, how many; no content);
+        pass ``next_cursor`` as ``cursor`` for older rows. Needs a tenant-wide key."""
+        return await self._do(_identity.audit(user_id, since, limit, cursor))
 
     async def export(self, user_id: str) -> dict[str, Any]:
         """The user's export document (JSON-ready; ``json.dump`` it to a file)."""

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import httpx
 
 from jiyi.client import _call, _identity, _ops
+from jiyi.core.audit import AuditPage
 from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import (
     AddResult,
@@ -329,6 +330,18 @@ class Client:
     def identity_events(self, user_id: str, *, limit: int = 100) -> builtins.list[IdentityEvent]:
         """The user's identity audit log, newest first."""
         return self._do(_identity.identity_events(user_id, limit)).events
+
+    def audit(
+        self,
+        user_id: str,
+        *,
+        since: datetime | str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> AuditPage:
+        """The user's audit log, newest first (who, what, when, how many; no content);
+        pass ``next_cursor`` as ``cursor`` for older rows. Needs a tenant-wide key."""
+        return self._do(_identity.audit(user_id, since, limit, cursor))
 
     def export(self, user_id: str) -> dict[str, Any]:
         """The user's export document (JSON-ready; ``json.dump`` it to a file)."""
