@@ -29,7 +29,6 @@ AuditAction = Literal[
     "profile",
     "list",
     "get",
-    "history",
     "add",
     "update",
     "delete",
