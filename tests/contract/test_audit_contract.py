@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from jiyi import Memory
 from jiyi.core.audit import AuditEntry
 from jiyi.core.models import Scope
 from jiyi.core.ports import AuditStore, AuditTier, MemoryStore
+from jiyi.embedders import HashingEmbedder
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -93,3 +95,24 @@ def test_delete_user_takes_the_users_audit_rows(store: MemoryStore) -> None:
     assert removed["audit"] == 1
     assert log.list("acme", "alice") == []
     assert len(log.list("acme", "bob")) == 1
+
+
+def test_each_library_call_leaves_one_row_on_every_store(store: MemoryStore) -> None:
+    mem = Memory(store=store, embedder=HashingEmbedder(), clock=lambda: T0)
+    try:
+        mem.add("我对花生过敏，我住在杭州", user_id="alice")
+        hits = mem.search("花生", user_id="alice")
+        block = mem.context("推荐个菜", user_id="alice")
+        mem.profile("alice")
+        mem.delete(hits[0].memory.id)
+        rows = mem.audit("alice").entries
+        assert [r.action for r in rows] == ["delete", "profile", "context", "search", "add"]
+        assert (rows[1].count > 0, rows[2].count, rows[3].count) == (
+            True,
+            len(block.memories),
+            len(hits),
+        )
+        assert mem.audit("alice", limit=2).next_cursor == str(rows[1].id)
+        assert mem.audit("bob").entries == [] and audit_of(store).list("globex", "alice") == []
+    finally:
+        mem.engine.reads.close()
