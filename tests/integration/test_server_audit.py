@@ -137,3 +137,19 @@ def test_the_sdk_pages_the_log(srv: RunningServer) -> None:
             assert [e.action for e in page.entries] == ["search", "add"]
 
     asyncio.run(run())
+
+
+def test_get_update_and_delete_of_a_memory_leave_one_row_each(srv: RunningServer) -> None:
+    with http(srv) as h:
+        said = {"messages": "我住在杭州", "user_id": "alice", "infer": False}
+        episode = h.post("/v1/memories", json=said).json()["episodes"][0]["id"]
+        assert h.get(f"/v1/memories/{episode}").status_code == 200
+        assert h.patch(f"/v1/memories/{episode}", json={"content": "我住在上海"}).is_success
+        assert h.delete(f"/v1/memories/{episode}").status_code == 204
+        rows = h.get(URL).json()["entries"]
+        assert [(r["action"], r["count"]) for r in rows] == [
+            ("delete", 1),
+            ("update", 1),
+            ("get", 1),
+            ("add", 1),
+        ]

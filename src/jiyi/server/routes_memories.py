@@ -71,8 +71,10 @@ def _services(request: Request) -> Services:
 
 
 async def _visible(s: Services, who: Principal, memory_id: str) -> MemoryItem:
+    """The memory if the key may see it, else 404. Not audited: a check before an update
+    or delete is not a read (``get_memory`` audits its own)."""
     mem = s.memory_of(who)
-    found = await s.run(mem.get, memory_id)
+    found = await s.run(mem.engine.get, who.tenant, memory_id)
     if found is None or not visible(who, found):
         raise NotFoundError(f"no memory with id {memory_id}", field="memory_id")
     return found
@@ -235,7 +237,10 @@ def json_object(raw: str | None, field: str) -> dict[str, Any] | None:
 
 @router.get("/memories/{memory_id}", response_model=MemoryItem, responses=error_responses(404))
 async def get_memory(memory_id: MemoryId, request: Request, who: Auth) -> MemoryItem:
-    return await _visible(_services(request), who, memory_id)
+    s = _services(request)
+    found = await _visible(s, who, memory_id)
+    s.audited(who, "get", found.user_id, 1)
+    return found
 
 
 @router.patch(

@@ -15,7 +15,6 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import AfterValidator
 
 from jiyi.cache import cache_key
-from jiyi.core.audit import AuditEntry
 from jiyi.core.inputs import MAX_ID_CHARS
 from jiyi.core.models import ContextBlock
 from jiyi.errors import NotFoundError, PayloadTooLargeError
@@ -160,14 +159,7 @@ async def _memory_block(
         if cached is not None:
             hit = ContextBlock.model_validate(cached)
             # Served without the engine's search: audited here (the same row as a miss).
-            entry = AuditEntry(
-                user_id=body.user_id,
-                at=s.clock(),
-                actor=f"key:{who.key_id}",
-                action="context",
-                count=len(hit.memories),
-            )
-            s.memory_of(who).engine.reads.audit(tenant, entry)
+            s.audited(who, "context", body.user_id, len(hit.memories))
             return hit
     block = await s.run(
         s.memory_of(who).context,

@@ -24,6 +24,7 @@ import anyio.to_thread
 
 from jiyi.cache import ContextCache, InProcessContextCache
 from jiyi.config import MemoryConfig
+from jiyi.core.audit import AuditAction, AuditEntry
 from jiyi.core.models import DeletionReceipt
 from jiyi.core.ports import Clock, Embedder, Extractor, MemoryStore
 from jiyi.embedders.fair import OwnedEmbedder
@@ -124,6 +125,14 @@ class Services:
     def memory_of(self, who: Principal) -> Memory:
         """:meth:`memory` for the caller's tenant, audited as the caller's key."""
         return self.memory(who.tenant, f"key:{who.key_id}")
+
+    def audited(self, who: Principal, action: AuditAction, user_id: str, count: int) -> None:
+        """Queue the audit row of a read the server answered without the facade (a context
+        block from the hot cache, a memory fetched for its visibility check)."""
+        entry = AuditEntry(
+            user_id=user_id, at=self.clock(), actor=f"key:{who.key_id}", action=action, count=count
+        )
+        self.memory(who.tenant).engine.reads.audit(who.tenant, entry)
 
     async def delete_user(
         self, tenant: str, user_id: str, actor: str | None = None
