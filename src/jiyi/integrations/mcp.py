@@ -28,6 +28,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BaseModel, Field
 
 from jiyi.core.filters import agent_sees
+from jiyi.core.inputs import require_id
 from jiyi.core.models import AddResult, MemoryItem, SearchHit
 from jiyi.errors import JiyiError, MissingDependencyError, NotFoundError
 from jiyi.integrations.descriptions import CONTEXT, FORGET, INSTRUCTIONS, MEMORIES, RECALL, REMEMBER
@@ -248,7 +249,10 @@ def build_server(resolve: Resolve, run: Run[Any]) -> MCPServer:
         ctx: Context,
     ) -> ForgetResult:
         def work(c: Caller) -> ForgetResult:
-            found = c.memory.get(memory_id)
+            # The visibility check reads through the engine: not an audited read (the
+            # delete is the one audit row of this call).
+            mid = require_id(memory_id, "memory_id")
+            found = c.memory.engine.get(c.memory.config.tenant, mid)
             if found is None or not _visible(c, found):
                 raise NotFoundError(f"no memory with id {memory_id}", field="memory_id")
             c.memory.delete(memory_id)
