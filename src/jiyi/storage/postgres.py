@@ -36,28 +36,21 @@ from psycopg_pool import ConnectionPool
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
-    AuditStore,
     ChangeSet,
-    IdentityStore,
     Indexed,
-    ProfileStore,
     SearchFilter,
     SqlWrite,
-    SwitchStore,
-    TaskStore,
     UserSummary,
     Vector,
 )
 from jiyi.errors import InvalidInputError, StorageUnavailableError
 from jiyi.storage import _sql, _sql_reads
-from jiyi.storage._audit import SqlAuditStore
 from jiyi.storage._filters import list_users
-from jiyi.storage._identity import SqlIdentityStore, merge_shared_rows
+from jiyi.storage._identity import merge_shared_rows
 from jiyi.storage._pg_schema import HNSW_INDEX, fix_dim, migrate, read_dim
-from jiyi.storage._profiles import SqlProfileStore
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import Dialect, Run, aware, dumps
-from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
+from jiyi.storage._tier import UserTierStores
 from jiyi.storage._vectors import as_vector, check_dim, checked_vectors
 from jiyi.storage.postgres_search import keyword_search, nearest, replace_vectors, stale_ids
 from jiyi.storage.postgres_transfer import indexed_rows, merge_memories
@@ -102,7 +95,7 @@ def _runner(cur: Cursor) -> Run:
     return run
 
 
-class PostgresMemoryStore:
+class PostgresMemoryStore(UserTierStores):
     """:class:`~jiyi.core.ports.MemoryStore` on PostgreSQL 15+ with pgvector 0.8.
 
     Thread-safe (a connection pool); several processes may share one schema.
@@ -146,21 +139,7 @@ class PostgresMemoryStore:
         self._timeout_ms = int(statement_timeout_ms)
         self._dim: int | None = None
         self._hnsw = hnsw_index
-        self._tasks = SqlTaskStore(
-            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
-        )
-        self._switches = SqlSwitchStore(
-            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
-        )
-        self._profiles = SqlProfileStore(
-            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
-        )
-        self._identity = SqlIdentityStore(
-            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
-        )
-        self._audit = SqlAuditStore(
-            self._d, self._user_tx, lambda tenant: partial(self._read, tenant)
-        )
+        self._build_user_tier(self._d, self._user_tx, lambda t: partial(self._read, t))
         self._migrate(dsn, dim)
         self._pool: ConnectionPool[Conn] = ConnectionPool(
             dsn,
@@ -231,34 +210,6 @@ class PostgresMemoryStore:
         with self._tx(tenant) as cur:
             cur.execute(sql, args)
             return cur.fetchall()
-
-    # -- the user tier ----------------------------------------------------------------------
-
-    @property
-    def tasks(self) -> TaskStore:
-        """Task state in this schema (``UserTier``), under row-level security."""
-        return self._tasks
-
-    @property
-    def switches(self) -> SwitchStore:
-        """The users' memory switches and their change log (``UserTier``)."""
-        return self._switches
-
-    @property
-    def profiles(self) -> ProfileStore:
-        """The profile fields users or operators set, with their history (``UserTier``)."""
-        return self._profiles
-
-    @property
-    def audit(self) -> AuditStore:
-        """The audit log of reads and writes, no content (``AuditTier``)."""
-        return self._audit
-
-    @property
-    def identity(self) -> IdentityStore:
-        """Aliases (keyed digests), the identity log and flagged sessions
-        (``IdentityTier``), under row-level security."""
-        return self._identity
 
     # -- writes ---------------------------------------------------------------------------
 

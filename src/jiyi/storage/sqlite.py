@@ -26,28 +26,21 @@ from typing import Any
 
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import (
-    AuditStore,
     ChangeSet,
-    IdentityStore,
     Indexed,
-    ProfileStore,
     SearchFilter,
     SqlWrite,
-    SwitchStore,
-    TaskStore,
     UserSummary,
     Vector,
 )
 from jiyi.errors import StorageUnavailableError
 from jiyi.storage import _sql, _sql_reads
-from jiyi.storage._audit import SqlAuditStore
 from jiyi.storage._filters import list_users
-from jiyi.storage._identity import SqlIdentityStore, merge_shared_rows
-from jiyi.storage._profiles import SqlProfileStore
+from jiyi.storage._identity import merge_shared_rows
 from jiyi.storage._rows import COLUMNS
 from jiyi.storage._sql import SQLITE, Run
 from jiyi.storage._sqlite_schema import SCHEMA_VERSION, create_or_migrate
-from jiyi.storage._users import SqlSwitchStore, SqlTaskStore
+from jiyi.storage._tier import UserTierStores
 from jiyi.storage._vectors import check_dim, checked_vectors
 from jiyi.storage.sqlite_search import SqliteSearch, scope_token
 from jiyi.storage.sqlite_transfer import indexed_rows, merge_memories
@@ -68,7 +61,7 @@ def _runner(db: sqlite3.Connection) -> Run:
     return lambda sql, args: db.execute(sql, args).fetchall()
 
 
-class SqliteMemoryStore:
+class SqliteMemoryStore(UserTierStores):
     """:class:`~jiyi.core.ports.MemoryStore` on one SQLite file.
 
     Thread-safe: one connection guarded by a lock (SQLite serialises writers anyway); other
@@ -96,15 +89,9 @@ class SqliteMemoryStore:
         self._dim: int | None = None if row is None else int(row[0])
         self._lock = threading.RLock()
         self._search = SqliteSearch(self._read, self._lock)
-        self._tasks = SqlTaskStore(
+        self._build_user_tier(
             SQLITE, self._user_tx, lambda _tenant: self._read, after_delete=self._checkpoint
         )
-        self._switches = SqlSwitchStore(SQLITE, self._user_tx, lambda _tenant: self._read)
-        self._profiles = SqlProfileStore(
-            SQLITE, self._user_tx, lambda _tenant: self._read, after_delete=self._checkpoint
-        )
-        self._identity = SqlIdentityStore(SQLITE, self._user_tx, lambda _tenant: self._read)
-        self._audit = SqlAuditStore(SQLITE, self._user_tx, lambda _tenant: self._read)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -153,35 +140,6 @@ class SqliteMemoryStore:
                 raise StorageUnavailableError(f"SQLite read failed: {exc}") from exc
             finally:
                 self._db.text_factory = str
-
-    # -- the user tier ----------------------------------------------------------------------
-
-    @property
-    def tasks(self) -> TaskStore:
-        """Task state in this file (``UserTier``); a deleted task leaves no bytes behind
-        (secure_delete zeroes its pages, and the WAL is checkpointed after the delete)."""
-        return self._tasks
-
-    @property
-    def switches(self) -> SwitchStore:
-        """The users' memory switches and their change log (``UserTier``)."""
-        return self._switches
-
-    @property
-    def profiles(self) -> ProfileStore:
-        """The profile fields users or operators set, with their history (``UserTier``)."""
-        return self._profiles
-
-    @property
-    def audit(self) -> AuditStore:
-        """The audit log of reads and writes, no content (``AuditTier``)."""
-        return self._audit
-
-    @property
-    def identity(self) -> IdentityStore:
-        """Aliases (keyed digests), the identity log and flagged sessions
-        (``IdentityTier``)."""
-        return self._identity
 
     # -- writes ---------------------------------------------------------------------------
 
