@@ -167,28 +167,15 @@ def _moved_to(clause: str, lang: str) -> Hit | None:
 
     if _NOT_YET.search(clause):
         return None
-    work = bool(_WORKPLACE_MOVES.search(clause))  # the office moved, not the user's home
-    if lang == "zh" and (m := _MOVE_ZH.search(clause)) and is_place_zh(m.group("x")):
-        x = m.group("x")
-        if work:
-            return Hit(
-                MemoryKind.FACT, "location.work", "work.moved", value=x, content=f"用户在{x}上班"
-            )
-        return Hit(MemoryKind.FACT, "location.home", "home.moved", value=x, content=f"用户住在{x}")
-    if lang == "en" and (m := _MOVE_EN.search(clause)) and is_place_en(m.group("x")):
-        x = m.group("x")
-        if work:
-            return Hit(
-                MemoryKind.FACT,
-                "location.work",
-                "work.moved",
-                value=x,
-                content=f"User works in {x}",
-            )
-        return Hit(
-            MemoryKind.FACT, "location.home", "home.moved", value=x, content=f"User lives in {x}"
-        )
-    return None
+    m = (_MOVE_ZH if lang == "zh" else _MOVE_EN).search(clause)
+    if m is None or not (is_place_zh if lang == "zh" else is_place_en)(m.group("x")):
+        return None
+    x = m.group("x")
+    if _WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home
+        said = f"用户在{x}上班" if lang == "zh" else f"User works in {x}"
+        return Hit(MemoryKind.FACT, "location.work", "work.moved", value=x, content=said)
+    said = f"用户住在{x}" if lang == "zh" else f"User lives in {x}"
+    return Hit(MemoryKind.FACT, "location.home", "home.moved", value=x, content=said)
 
 
 def parallel_value(old: str, new: str) -> str:
