@@ -7,6 +7,7 @@ compared with the labels on (kind, topic area) — the first dotted segment of t
     .venv/bin/python bench/extraction_blind.py            # both languages, table + JSON
     .venv/bin/python bench/extraction_blind.py --split    # also the two halves (odd/even ids)
     .venv/bin/python bench/extraction_blind.py --set 2    # the second blind set (blind2_*)
+    .venv/bin/python bench/extraction_blind.py --set 3    # the third blind set (blind3_*)
 
 Reported per language (and for the traditional-Chinese lines alone):
   precision / recall  over expected vs stored (kind, area) items;
@@ -96,7 +97,8 @@ def main() -> None:
         "--set",
         default="",
         dest="name",
-        help="which blind set: '' = extraction_blind_{zh,en}.jsonl, '2' = extraction_blind2_…",
+        help="which blind set: '' = extraction_blind_{zh,en}.jsonl, any other name N ="
+        " extraction_blindN_{zh,en}.jsonl ('2', '3' held out)",
     )
     ap.add_argument("--langs", default="zh,en")
     ap.add_argument("--split", action="store_true", help="also score odd and even ids apart")
