@@ -162,6 +162,8 @@ def _family_topics(topic: str) -> list[str]:
     head = topic.rpartition(".")[0]
     if topic.startswith("diet.") and head.count(".") == 1:
         return [f"{head}.{a}" for a in ("type", "sugar", "milk", "ice", "size", "temperature")]
+    if topic.startswith("pet.") and head.count(".") == 1:  # "My cat Luna is 3 years old"
+        return [f"{head}.{a}" for a in ("name", "age", "breed")]
     return []
 
 

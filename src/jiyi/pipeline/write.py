@@ -41,6 +41,7 @@ from jiyi.pipeline.forget import forget
 from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
+from jiyi.pipeline.subjects import resolve_subject
 
 __all__ = [
     "ADMISSION_FLOORS",
@@ -227,7 +228,11 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
         admitted = settle_goals(
             fresh, admitted, scope=plan.scope, store=ports.store, pending=pending
         )
-    # "I meant cashews, not peanuts": the slot holding the named value, before embedding
+    # "Luna turned four": the slot of the pet or relative of that name; "I meant cashews,
+    # not peanuts": the slot holding the named value; both before embedding
+    admitted = [
+        r for c in admitted if (r := resolve_subject(c, plan.scope, ports.store)) is not None
+    ]
     admitted = [r for c in admitted if (r := resolve_named(c, plan.scope, ports.store)) is not None]
     texts = [t for _, t in episodes] + [c.content for c in admitted]
     vectors = ports.embedder.embed_documents(texts)  # one call for the whole batch

@@ -97,6 +97,7 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
     said = re.sub(r"\b(?:actually|really) ", "", rest, flags=I_)
     for h in hits:
         h.correction = True
+        h.subject = who or None
         h.rule = "family.named_" + h.topic.rsplit(".", 1)[1]
         h.content = f"{who} (user's family) {said}" if who else f"User's child {said}"
     return hits

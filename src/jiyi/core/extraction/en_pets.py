@@ -55,6 +55,15 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
     if m:
         age = number(m.group("x")) + (" months" if "month" in rest.lower() else "")
         return [Hit(F, f"{key}.age", "pet.age", value=age, content=f"User's {noun} is {age}")]
+    m = re.match(rf"^is an? (?P<b>{_PET}) (?:named|called) (?P<n>[A-Z][a-z]+)$", rest)
+    if m and m.group("b").lower() not in PET_SPECIES:  # "My dog is a labrador named Bear"
+        name, breed = m.group("n"), m.group("b").lower()
+        return [
+            Hit(
+                F, f"{key}.name", "pet.name", value=name, content=f"User's {noun} is called {name}"
+            ),
+            Hit(F, f"{key}.breed", "pet.breed", value=breed, content=f"User's {noun} is a {breed}"),
+        ]
     m = re.match(
         r"^(?:has|'s got|has got|was diagnosed with)(?: an?)? ?(?P<x>[\w' -]*?(?:itis|osis|"
         r"dysplasia|"
@@ -149,9 +158,21 @@ def _renamed(c: str, ctx: Context) -> list[Hit]:
                 content=f"User's {noun} is now called {name}")]  # fmt: skip
 
 
+# "Bear is actually a golden retriever": a breed said of a name alone. Whose pet Bear is the
+# write path decides from the user's stored pets (pipeline/subjects.py).
+_NAMED_BREED = re.compile(
+    rf"^(?P<n>[A-Z][a-z]+)(?:'s| is) (?:(?i:actually|really|in fact) )?(?i:an?) (?P<b>(?i:{_PET}))$"
+)
+
+
 def pet(c: str, ctx: Context) -> list[Hit]:
     if hits := _renamed(c, ctx):
         return hits
+    b = _NAMED_BREED.match(c)
+    if b and b.group("n").lower() not in RELATIONS_EN and b.group("b").lower() not in PET_SPECIES:
+        name, breed = b.group("n"), b.group("b").lower()
+        return [Hit(F, "pet.pet.breed", "pet.named_breed", value=breed, subject=name,
+                    correction=True, content=f"{name} is a {breed}")]  # fmt: skip
     m = re.match(
         rf"^{_OWNER}(?i:{_DESC})(?P<pet>(?i:{_PET}))(?:,? (?P<name>[A-Z][a-z]+),?)?"
         r"(?P<rest>(?:'s)?\b.*)$",
@@ -162,10 +183,20 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["pet_en"] = key
         ctx.extra.pop("family_en", None)
         hits = _pet_attributes(key, m.group("rest"))
+        if m.group("name") and any(h.topic.endswith((".age", ".breed")) for h in hits):
+            # "My cat Luna is 3 years old": the name and the age, one memory holding both
+            # slots (merge.fold_parts), so "Luna turned four" replaces the age, not the name
+            noun, name = m.group("pet").lower(), m.group("name")
+            said = Hit(
+                F, f"{key}.name", "pet.name", value=name, content=f"User's {noun} is called {name}"
+            )
+            return [said, *(h for h in hits if not h.topic.endswith(".name"))]
         if m.group("name"):  # "our cat Mochi is 12"
             hits = [
                 Hit(F, f"{key}.name", "pet.name", value=m.group("name"), content=third_person_en(c))
             ]
+        if len(hits) > 1 and hits[0].topic.endswith(".name"):
+            return hits  # "My dog is a labrador named Bear": name and breed, folded later
         for h in hits:
             h.content = third_person_en(c) if h.rule != "pet.breed" or len(hits) > 1 else h.content
         return [x for h in hits for x in _intro(ctx, h)][-1:] if hits else []

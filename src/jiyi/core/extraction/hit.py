@@ -27,6 +27,9 @@ class Hit:
     obj: str | None = None  # the object as said, for metadata
     value: str | None = None  # the slot's value (上海, 1989, 阿橘); None: judged by content
     drop: str | None = None  # an earlier hit of this message it replaces (不能吃花生，会过敏)
+    # the name the clause calls its subject by ("Luna turned four"): the write path gives
+    # the candidate the slot of the user's pet or relative of that name (pipeline/subjects.py)
+    subject: str | None = None
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.en_common import third_person_en
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.zh_common import third_person_zh
 from jiyi.core.models import Candidate
@@ -77,6 +78,8 @@ _FAMILIES = (
     re.compile(r"^work\.(?:employer|role)$"),
     re.compile(r"^diet\.[^.]+\.[^.]+$"),
     re.compile(r"^identity\.(?:birth_year|zodiac)$"),  # 95年的，属猪: the year, said twice
+    # "My cat Luna is 3 years old": a pet's name with its age or breed (either language)
+    re.compile(r"^pet\.[^.]+\.(?:name|age|breed)$"),
 )
 
 
@@ -85,6 +88,8 @@ def _family(topic: str) -> str | None:
         return "work"
     if _FAMILIES[2].match(topic):
         return "identity.born"
+    if _FAMILIES[3].match(topic):
+        return topic.rsplit(".", 1)[0]
     return topic.rsplit(".", 1)[0] if _FAMILIES[1].match(topic) else None
 
 
@@ -95,7 +100,7 @@ def fold_parts(found: dict[str, Candidate]) -> None:
     for topic, cand in found.items():
         if (
             (fam := _family(topic))
-            and cand.metadata.get("lang") == "zh"
+            and (cand.metadata.get("lang") == "zh" or fam.startswith("pet."))
             and cand.value
             and not cand.value.startswith("not ")  # 离开超商了，在做房仲: a change, two slots
         ):
@@ -103,7 +108,8 @@ def fold_parts(found: dict[str, Candidate]) -> None:
     for topics in groups.values():
         if len(topics) < 2:
             continue
-        topics.sort(key=lambda t: not t.endswith((".type", ".birth_year")))
+        topics.sort(key=lambda t: not t.endswith((".type", ".birth_year", ".name")))
+        english = found[topics[0]].metadata.get("lang") == "en"
         head = found[topics[0]]
         head.metadata[PART_TEXTS] = {t: found[t].content for t in topics}  # before merging
         for topic in topics[1:]:
@@ -111,7 +117,8 @@ def fold_parts(found: dict[str, Candidate]) -> None:
             head.metadata[PARTS] = {**head.metadata.get(PARTS, {}), topic: part.value}
             if head.quote and part.quote and head.quote == part.quote:
                 # one clause said it all: 用户在长庚医院当护理师, not two templates
-                head.content = _said(head.quote) or head.content
+                said = third_person_en(head.quote) if english else _said(head.quote)
+                head.content = said or head.content
             elif part.content not in head.content:
                 head.content = _join(head.content, _after_shared(head.content, part.content), "zh")
                 head.quote = _join(head.quote or "", part.quote or "", "zh")

@@ -104,6 +104,7 @@ def _candidate(
         )
         expires = base + hit.ttl
     metadata = {"rule": hit.rule, "lang": lang, "polarity": hit.polarity, "object": hit.obj}
+    metadata["subject"] = hit.subject
     # Keyed slots (pref.茶, health.allergy.花生) hold a polarity; others say their value.
     value = hit.value if hit.value is not None else hit.polarity
     if hit.topic == "identity.birth_year" and value:
