@@ -59,11 +59,23 @@ def is_place_en(word: str) -> bool:
 # ------------------------------------------------------------------ identity
 
 
+# "(I meant) 1986 for my birth year": the value first, then the attribute it is for.
+_VALUE_FOR = re.compile(
+    r"^(?P<v>[\w' -]+?) (?:for|as|is) my (?P<a>birth ?year|birthday|name|first name)$", I_
+)
+# "from now on", "instead": when a name is to be used, not part of it
+_NAME_TAIL = re.compile(r",?\s+(?:from now on|going forward|instead|now|please)$", I_)
+
+
 def identity(c: str, ctx: Context) -> list[Hit]:
+    if f := _VALUE_FOR.match(c):
+        c = f"my {f.group('a')} is {f.group('v')}"
     m = re.match(
         r"^(?:my name is|my name's|name's|i'm called|i am called|(?:you can )?(?:just )?call me|"
+        r"(?:i'd|i would) (?:rather |prefer (?:it if )?|like (?:it if )?)(?:you|people) "
+        r"(?:call|called) me|(?:please )?call me|"
         r"the name's|people call me|i go by|my full name is|my first name is)\s+(?P<x>\S.*)$",
-        c,
+        _NAME_TAIL.sub("", c),
         I_,
     )
     if m:

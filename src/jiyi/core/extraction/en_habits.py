@@ -177,9 +177,19 @@ def _fixture(c: str) -> list[Hit]:
     return []
 
 
+# "I'm running five times a week now that the weather's better": a routine said in the
+# progressive, with the reason for the change after it.
+_PROGRESSIVE = re.compile(
+    rf"^(?:i'm|i am) (?:now |currently )?(?P<v>[a-z]+ing)\b(?=.*\b(?:{_FREQ})\b)", I_
+)
+_REASON_TAIL = re.compile(r",?\s+(?:now that|since|because|as|so that) .+$", I_)
+
+
 def habit(c: str, ctx: Context) -> list[Hit]:
     if hits := _fixture(c):
         return hits
+    if p := _PROGRESSIVE.match(c):
+        c = _REASON_TAIL.sub(" now", f"I {_lemma(p.group('v'))}{c[p.end() :]}")
     m = re.match(
         r"^(?:i|my) (?:daily )?commute(?: is)? (?:about |around |roughly |like |almost |over )?"
         r"(?P<x>(?:an?|one|two|\d+|half an|forty|thirty|twenty|fifteen|ten|\d+ ?-? ?\d*) "

@@ -51,6 +51,16 @@ _ROLE_EN = re.compile(
 )
 
 
+# A job said by what one does for it: "drives a truck", "teaches math" (a role, not a hobby:
+# only with a vehicle driven for hire or a subject taught).
+_DOES_FOR_WORK = re.compile(
+    r"^(?:now )?(?P<v>drives|teaches) (?:an? )?(?P<x>truck|taxi|cab|bus|forklift|ambulance|"
+    r"tractor|delivery van|math|maths|english|history|science|music|art|physics|chemistry|"
+    r"biology|french|spanish|chinese|piano|yoga)(?: (?:now|for a living|for work))?$",
+    I_,
+)
+
+
 def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.son)."""
     if re.match(
@@ -179,6 +189,9 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         slot = CONDITIONS[cm.group(0).lower()][0]
         value = "no" if re.search(r"\b(?:not|no longer|n't)\b", rest, I_) else "yes"
         return [Hit(F, f"{key}.health.{slot}", "family.health", value=value)]
+    if d := _DOES_FOR_WORK.match(rest):  # "he drives a truck now" = he is a truck driver
+        noun = {"drives": "driver", "teaches": "teacher"}[d.group("v").lower()]
+        rest = f"is a {d.group('x').lower()} {noun} now"
     n = re.match(
         r"^(?:is|works as|is now|became|has become|retrained as|trained as|qualified as|"
         r"is working as)"
