@@ -293,6 +293,34 @@ def replaced_by(
     return replaced or _generic_family(c, scope, store, pending)
 
 
+# A relative's move: where they work (family.X.city) and where they live (family.X.home) are
+# two slots, but a move to another city ends both ("我姐去年调到成都工作，现在一家人都在成都").
+_MOVED = re.compile(
+    r"调到|调去|派到|外派到|搬到|搬去|搬回|迁到|(?:一家人|全家|一家)都(?:在|搬)|"
+    r"\b(?:moved|relocated|transferred) (?:back |over )?to\b",
+    re.IGNORECASE,
+)
+_WHERE = ("city", "home")
+
+
+def _relative_moved(
+    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
+    """A relative who moved (``family.sister.city`` = 成都, said with 调到 / moved to) no longer
+    lives in the city of their other place slot (``family.sister.home`` = 西安)."""
+    parts = (c.topic or "").split(".")
+    if len(parts) != 3 or parts[0] != "family" or parts[2] not in _WHERE or not c.value:
+        return []
+    if not _MOVED.search(c.quote or c.content):
+        return []
+    other = f"family.{parts[1]}.{_WHERE[1 - _WHERE.index(parts[2])]}"
+    return [
+        m
+        for m in active_in_slot(other, scope, store, pending)
+        if m.value and m.value.casefold() != c.value.casefold()
+    ]
+
+
 def also_retired(
     c: Candidate, old: MemoryItem | None, scope: Scope, store: MemoryStore, pending: Pending
 ) -> list[MemoryItem]:
@@ -300,4 +328,9 @@ def also_retired(
     (``old``), and the like of an activity ``c`` says the user stopped. Unlike
     :func:`replaced_by` these do not decide ``c``'s own action."""
     parts = _order_parts(c, old, scope, store, pending) if old is not None else []
-    return parts + _stopped_likes(c, scope, store, pending) + _quit_drink(c, scope, store, pending)
+    return (
+        parts
+        + _stopped_likes(c, scope, store, pending)
+        + _quit_drink(c, scope, store, pending)
+        + _relative_moved(c, scope, store, pending)
+    )

@@ -1,10 +1,14 @@
-"""Who a clause means when it calls its subject by a name alone.
+"""What a clause means when it leaves its slot out: a subject called by name alone, a routine
+given only its new time.
 
 "Luna turned four last week", "Bear is actually a golden retriever": extraction is pure and
 does not know whose Luna is, so such a candidate carries the name (``metadata["subject"]``)
 and a generic slot (``family.unknown.age``, ``pet.pet.breed``). Before reconciliation the
 write path gives it the slot of the one pet or relative of the user stored under that name
 (``pet.cat.name`` = Luna → ``pet.cat.age``): found by the stored name, never by similarity.
+"现在改成六点起了" (rule ``bare.time``) likewise takes the slot of the user's one routine
+said with a clock time (and the verb, 起, when given); several such routines: nothing is
+stored, as which one changed is unknowable.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from jiyi.core.models import Candidate, MemoryKind, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import PARTS
 
-__all__ = ["SUBJECT", "resolve_subject"]
+__all__ = ["SUBJECT", "resolve_subject", "resolve_time"]
 
 SUBJECT = "subject"
 _ACTIVE = SearchFilter(kinds=tuple(k for k in MemoryKind if k != MemoryKind.EPISODE))
@@ -46,16 +50,18 @@ def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate
 
     Returns ``c`` unchanged when it names no subject; with that subject's slot and content
     ("User's cat Luna turned four last week") when exactly one stored pet or relative has
-    that name; otherwise ``c`` itself for a relative's generic slot (reconciliation may still
-    match it to the one compatible slot) and None for a pet's: a breed or age of an animal the
-    user never named is not stored as a fact about their pet.
+    that name; otherwise ``c`` itself (reconciliation may still match its generic slot to the
+    one compatible slot), except None for a pet's age or breed: that of an animal the user
+    never named is not stored as a fact about their pet.
     """
     name = c.metadata.get(SUBJECT)
     if not name or not c.topic:
         return c
     holders = _named(name, scope, store)
+    if len(holders) != 1 and c.topic.startswith("pet.") and not c.topic.endswith(".name"):
+        return None  # "Bear is a golden retriever" with no pet named Bear: nobody's known pet
     if len(holders) != 1:
-        return None if c.topic.startswith("pet.") else c
+        return c  # generic as extracted; reconciliation matches the one compatible slot, if any
     who = holders.pop()
     topic = f"{who}.{c.topic.rsplit('.', 1)[1]}"
     noun = who.split(".")[1].replace("_", " ")
@@ -65,3 +71,44 @@ def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate
         rf"^{re.escape(name)}(?: \(user's family\))?", lambda _: said, c.content, count=1
     )
     return c.model_copy(update={"topic": topic, "content": content})
+
+
+# A clock time as said in Chinese: 七点, 早上六点半, 6点30分.
+_CLOCK = re.compile(
+    r"(?P<part>早上|晚上|上午|下午|中午|凌晨)?[\d一二两三四五六七八九十]+点(?:半|[\d一二三四五六七八九十]+分)?"
+)
+
+
+def resolve_time(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:
+    """A new time said alone (``bare.time``) in the slot of the one timed routine it fits.
+
+    Returns ``c`` unchanged for any other candidate; the routine's slot with its text told at
+    the new time ("用户每天早上六点起床跑步") when exactly one active routine was said with a
+    clock time (and with the verb ``c`` names, if any); None otherwise (not stored)."""
+    if c.topic or c.metadata.get("rule") != "bare.time" or not c.value:
+        return c
+    verb = c.metadata.get("object") or ""
+    timed = [
+        m
+        for m in store.list(scope, _ACTIVE)
+        if (m.topic or "").startswith("habit.")
+        and _CLOCK.search(m.content)
+        and verb in (m.quote or m.content)
+    ]
+    if len({m.topic for m in timed}) != 1:
+        return None
+    old = max(timed, key=lambda m: (m.created_at, m.id))
+    said = _CLOCK.search(old.content)
+    assert said is not None  # the filter above kept only memories with a clock time
+    # 早上七点 → 六点 keeps 早上: only the clock changes unless a part of the day is said
+    told = _CLOCK.fullmatch(c.value)
+    start = (
+        said.end("part")
+        if said.group("part") and not (told and told.group("part"))
+        else said.start()
+    )
+    content = old.content[:start] + c.value + old.content[said.end() :]
+    value = f"{old.value}{c.value}" if old.value and old.value not in ("yes", c.value) else c.value
+    return c.model_copy(
+        update={"topic": old.topic, "kind": old.kind, "content": content, "value": value}
+    )

@@ -41,7 +41,7 @@ from jiyi.pipeline.forget import forget
 from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
-from jiyi.pipeline.subjects import resolve_subject
+from jiyi.pipeline.subjects import resolve_subject, resolve_time
 
 __all__ = [
     "ADMISSION_FLOORS",
@@ -233,6 +233,7 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
     admitted = [
         r for c in admitted if (r := resolve_subject(c, plan.scope, ports.store)) is not None
     ]
+    admitted = [r for c in admitted if (r := resolve_time(c, plan.scope, ports.store)) is not None]
     admitted = [r for c in admitted if (r := resolve_named(c, plan.scope, ports.store)) is not None]
     texts = [t for _, t in episodes] + [c.content for c in admitted]
     vectors = ports.embedder.embed_documents(texts)  # one call for the whole batch

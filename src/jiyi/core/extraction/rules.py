@@ -123,7 +123,7 @@ def _candidate(
                 f"{quote} {content}" + (f" {msg.content}" if hit.rule.endswith(".today") else ""),
                 hit.kind,
             ),
-            0.6 if hit.rule == "bare.replaces" else 0.0,
+            0.6 if hit.rule in ("bare.replaces", "bare.time") else 0.0,
         )
         * (0.0 if hit.rule == "plan.moment" else 1.0),  # bound to this moment: transient
         confidence=CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED,

@@ -70,6 +70,11 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
     People rarely rename anyone else, so a rename of "it" or of a bare name is a pet's; the
     slot is the generic ``pet.pet.name`` and the hit a correction, so reconciliation may match
     it to the one stored pet name (``pet.cat.name``)."""
+    if said := re.match(r"^(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?)这(?:个)?名字", c):
+        ctx.extra["pet_old"] = said.group("old")  # 旺财这名字太土了，(给它改名叫Lucky了)
+        return []
+    # 我们给它改名叫Lucky了: who renamed it does not matter, "it" is the pet
+    c = re.sub(r"^(?:我们|我|咱们|家里人|大家|孩子们)?(?:已经|后来|刚|就)*给(?=它|牠)", "", c)
     if (
         bare := re.match(
             r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:已经|后来)?(?:改名|改了名字?|换了名字?)(?:了|啦)$",
@@ -91,6 +96,7 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
         return []
     key = f"pet.{ctx.extra['pet']}.name" if "pet" in ctx.extra else "pet.pet.name"
     name = name_value(m.group("x"))
+    old = m.group("old") or ctx.extra.get("pet_old")
     return [
         Hit(
             F,
@@ -98,7 +104,8 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
             "pet.renamed",
             value=name,
             correction=True,
-            content=f"用户的宠物{m.group('old') or ''}改名叫{name}",
+            content=f"用户的宠物{old or ''}改名叫{name}",
+            subject=old if key == "pet.pet.name" else None,  # whose pet: the one named so
         )
     ]
 
