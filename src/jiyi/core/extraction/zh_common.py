@@ -60,6 +60,8 @@ def third_person_zh(clause: str) -> str:
     text = re.sub(rf"我(?:家|们家)?(?=(?:{REL}|{PET_WORD}))", "用户的", clause)
     text = re.sub(r"^(?:我们家|我们|咱们|咱家)(?!的)", "用户一家", text)  # 我们上个月搬家了
     text = re.sub(r"我(?!们)", "用户", text)
+    # 我姐 is 我姐姐: said in full, so "我姐姐住在哪" finds it (not 姐夫, 弟媳, 哥们)
+    text = re.sub(r"(?<=用户的)([姐哥妹弟])(?![姐哥妹弟夫媳嫂们妹])", r"\1\1", text)
     text = text.strip(" ，,。.!！?？~～").rstrip("啊呀哦吧呢嘛哈啦")
     if "用户" in text[:8]:
         return text
