@@ -190,3 +190,50 @@ def test_a_new_time_alone_with_two_timed_routines_changes_neither(
     now = _active(mem, user)
     assert now["habit.起床跑步"] == "用户每天早上六点起床跑步"
     assert now["habit.健身"] == before["habit.健身"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("From now on call me Bob", "identity.name", "Bob"),
+        ("I switched from running to swimming", "habit.run", "no"),
+        ("I've switched to swimming", "habit.swim", "yes"),
+        ("我现在不打球了，改游泳了", "habit.游泳", "yes"),
+    ],
+)
+def test_more_change_verbs(text: str, slot: str, value: str) -> None:
+    got = extract(text)
+    assert got.get(slot) == value, got
+    assert "location.hometown" not in got  # "from now on" is no place
+
+
+def test_a_relative_called_by_name_moves_only_when_the_user_named_them(
+    shared_real_mem: Memory, module_clock
+) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "named-rel"
+    _say(mem, module_clock, user, "My daughter's name is Emma", "My daughter lives in Leeds")
+    _say(mem, module_clock, user, "Emma moved to Boston last year")
+    now = _active(mem, user)
+    assert "Boston" in now["family.daughter.home"]
+    assert not any(t.startswith("family.unknown") for t in now), now
+    # a name the user never gave a relative: a colleague, perhaps; nothing is stored
+    _say(mem, module_clock, "named-none", "My daughter lives in Leeds")
+    _say(mem, module_clock, "named-none", "Priya moved to Boston")
+    now = _active(mem, "named-none")
+    assert now["family.daughter.home"] == "User's daughter lives in Leeds"
+    assert not any("Boston" in c for c in now.values()), now
+
+
+def test_a_named_pet_in_chinese_by_age_and_breed(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-named-pet"
+    _say(mem, module_clock, user, "我家狗叫豆豆", "我住在济南")
+    _say(mem, module_clock, user, "豆豆其实是只柯基")
+    _say(mem, module_clock, user, "豆豆今年五岁了")
+    now = _active(mem, user)
+    assert now["pet.dog.breed"] == "用户的狗豆豆是柯基"
+    assert now["pet.dog.age"] == "用户的狗豆豆今年五岁"
+    assert now["pet.dog.name"] == "用户的狗叫豆豆"
+    assert not any(t.startswith(("family.", "pet.pet")) for t in now), now
+    # nobody of the user's is called 球球: nothing stored
+    _say(mem, module_clock, user, "球球其实是只柯基")
+    assert _active(mem, user) == now

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.lexicon import PETS_ZH, RELATIONS_ZH
 from jiyi.core.models import Candidate, MemoryKind, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import PARTS
@@ -51,24 +52,33 @@ def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate
     Returns ``c`` unchanged when it names no subject; with that subject's slot and content
     ("User's cat Luna turned four last week") when exactly one stored pet or relative has
     that name; otherwise ``c`` itself (reconciliation may still match its generic slot to the
-    one compatible slot), except None for a pet's age or breed: that of an animal the user
-    never named is not stored as a fact about their pet.
+    one compatible slot), except None for a pet's age or breed and for a rule that only
+    holds for a known subject (``named.*``: "Emma moved to Boston"): that of someone the
+    user never named is not stored as a fact about their pet or family.
     """
     name = c.metadata.get(SUBJECT)
     if not name or not c.topic:
         return c
     holders = _named(name, scope, store)
-    if len(holders) != 1 and c.topic.startswith("pet.") and not c.topic.endswith(".name"):
+    must = str(c.metadata.get("rule", "")).startswith("named.")
+    pet_attr = c.topic.startswith("pet.") and not c.topic.endswith(".name")
+    if len(holders) != 1 and (must or pet_attr):
         return None  # "Bear is a golden retriever" with no pet named Bear: nobody's known pet
     if len(holders) != 1:
         return c  # generic as extracted; reconciliation matches the one compatible slot, if any
     who = holders.pop()
     topic = f"{who}.{c.topic.rsplit('.', 1)[1]}"
-    noun = who.split(".")[1].replace("_", " ")
-    zh = c.metadata.get("lang") == "zh"
-    said = f"用户的{name}" if zh else f"User's {noun} {name}"
+    key = who.split(".")[1]
+    if c.metadata.get("lang") == "zh":
+        words = RELATIONS_ZH if who.startswith("family.") else PETS_ZH
+        said = f"用户的{next((w for w, k in words.items() if k == key), '')}{name}"
+    else:
+        said = f"User's {key.replace('_', ' ')} {name}"
     content = re.sub(
-        rf"^{re.escape(name)}(?: \(user's family\))?", lambda _: said, c.content, count=1
+        rf"^{re.escape(name)}(?: \(user's family\)|（用户的家人）)?",
+        lambda _: said,
+        c.content,
+        count=1,
     )
     return c.model_copy(update={"topic": topic, "content": content})
 

@@ -182,7 +182,24 @@ def _fixture(c: str) -> list[Hit]:
 _PROGRESSIVE = re.compile(
     rf"^(?:i'm|i am) (?:now |currently )?(?P<v>[a-z]+ing)\b(?=.*\b(?:{_FREQ})\b)", I_
 )
+# "I've switched to swimming", "I switched from running to swimming": an activity said as
+# the one that replaced another.
+_SWITCHED = re.compile(
+    r"^i(?:'ve| have)? (?:now |just )?(?:switched|changed|moved) (?:over )?"
+    r"(?:from (?P<a>[a-z]+ing) )?to (?P<b>[a-z]+ing)(?: now| instead)?$",
+    I_,
+)
 _REASON_TAIL = re.compile(r",?\s+(?:now that|since|because|as|so that) .+$", I_)
+
+
+def _switched(now: str, before: str | None) -> list[Hit]:
+    doing = now.lower()
+    hits = [Hit(F, f"habit.{_activity_key(doing)}", "habit.switched", value="yes",
+                correction=True, content=f"User does {doing} now")]  # fmt: skip
+    if before:  # the activity left: its like goes with it (pipeline/families.py)
+        hits.insert(0, Hit(F, f"habit.{_activity_key(before)}", "habit.stopped", value="no",
+                           correction=True, content=f"User stopped {before.lower()}"))  # fmt: skip
+    return hits
 
 
 def habit(c: str, ctx: Context) -> list[Hit]:
@@ -190,6 +207,8 @@ def habit(c: str, ctx: Context) -> list[Hit]:
         return hits
     if p := _PROGRESSIVE.match(c):
         c = _REASON_TAIL.sub(" now", f"I {_lemma(p.group('v'))}{c[p.end() :]}")
+    if s := _SWITCHED.match(c):  # "I switched from running to swimming": one stopped, one now
+        return _switched(s.group("b"), s.group("a"))
     m = re.match(
         r"^(?:i|my) (?:daily )?commute(?: is)? (?:about |around |roughly |like |almost |over )?"
         r"(?P<x>(?:an?|one|two|\d+|half an|forty|thirty|twenty|fifteen|ten|\d+ ?-? ?\d*) "

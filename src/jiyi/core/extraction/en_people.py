@@ -67,6 +67,12 @@ def mentioned_en(c: str, ctx: Context) -> list[Hit]:
 _NAMED = re.compile(
     r"^(?P<n>[A-Z][a-z]+)(?P<rest>(?:'s|\s+is|\s+just turned|\s+turned|\s+is turning)\s.+?)!*$"
 )
+# A first name with a verb of where one lives or what one does for work.
+_NAMED_DOES = re.compile(
+    r"^(?P<n>[A-Z][a-z]+)(?P<rest>\s+(?:just |finally |recently )?(?:moved|relocated|lives|"
+    r"works|is working|drives|teaches|got a job|started working|works as|is now working)\s.+?)!*$"
+)
+_RESOLVED = (".job", ".home", ".employer", ".city")
 _PRONOUN = re.compile(r"^(?:he|she)(?:'s|\s+is)\s(?P<rest>.+)$", I_)
 _CHANGED = re.compile(r"\b(?:now|actually|really|turned|turning)\b", I_)
 
@@ -77,6 +83,22 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
     "Correction, she's a junior now". The slot names nobody in particular
     (``family.unknown.age``, ``family.child.grade``) so reconciliation can match it to the
     one relative whose slot it fits."""
+    if (d := _NAMED_DOES.match(c)) and d.group("n").lower() not in RELATIONS_EN:
+        if d.group("n") in _NOT_NAMES:
+            return []
+        # "Emma moved to Boston", "Theo drives a cab now": kept only for the relative the
+        # user stored under that name (pipeline/subjects.py), never guessed
+        who, rest = d.group("n"), d.group("rest").strip()
+        hits = [
+            h
+            for h in _attributes("family.unknown", "family", rest, ctx)
+            if h.topic.endswith(_RESOLVED)
+        ]
+        for h in hits:
+            h.correction, h.subject = True, who
+            h.rule = "named." + h.topic.rsplit(".", 1)[1]
+            h.content = f"{who} (user's family) {rest}"
+        return hits
     changed = bool(_CHANGED.search(c) or ctx.extra.get("marked"))
     if not changed:
         return []

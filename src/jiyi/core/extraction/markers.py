@@ -48,7 +48,7 @@ _FILLER_ZH = re.compile(
 # Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
 _FILLER_EN = re.compile(
     r"^(?:(?:(?:ok|okay|alright) )?(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|"
-    r"just so you know|for the record|since|"
+    r"just so you know|for the record|since|from now on|going forward|"
     r"because|cause|'cause|as|given that|"
     r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
     r"background|long story short|turns out|fun fact|for context|basically|anyway|in short|"

@@ -252,6 +252,12 @@ def mentioned_zh(c: str, ctx: Context) -> list[Hit]:
                 content=f"用户的{b.group('r')}要过{b.group('n')}岁生日")]  # fmt: skip
 
 
+_NAMED_AGE = re.compile(
+    r"^(?P<n>[\u4e00-\u9fff]{2,3}?|[A-Za-z]{2,12})(?:今年|现在|已经|都|其实|也)+"
+    r"(?P<x>[\d一二两三四五六七八九十]+)岁(?:了|啦)?$"
+)
+
+
 def family(c: str, ctx: Context) -> list[Hit]:
     """A clause about a family member: 我女儿叫朵朵 / 我妈今年六十了 / 我老公是医生."""
     kid = None
@@ -274,9 +280,16 @@ def family(c: str, ctx: Context) -> list[Hit]:
     )
     if not m and nick and not re.match(rf"^(?:我|他|她|它|你|{REL}|{PET_WORD})", nick.group("n")):
         # 小宇今年7岁了: someone the user has told about, a family member
-        age = nick.group("x")
+        age, nn = nick.group("x"), nick.group("n")
         return [Hit(F, "family.unknown.age", "family.named_age", value=age, correction=True,
-                    content=f"{nick.group('n')}（用户的家人）今年{age}岁")]  # fmt: skip
+                    subject=nn, content=f"{nn}（用户的家人）今年{age}岁")]  # fmt: skip
+    aged = None if m else _NAMED_AGE.match(c)
+    if aged and not re.match(rf"^(?:我|他|她|它|你|这|那|谁|{REL}|{PET_WORD})", aged.group("n")):
+        # 旺财今年五岁了: any name, but kept only for the pet or relative the user stored
+        # under it (pipeline/subjects.py), never guessed
+        who, age = aged.group("n"), aged.group("x")
+        return [Hit(F, "family.unknown.age", "named.age", value=age, correction=True,
+                    subject=who, content=f"{who}今年{age}岁")]  # fmt: skip
     if not m or (m.group("rel") in ("哥", "弟", "姐", "妹") and m.group("rest")[:1] in "们儿"):
         return []
     rel = RELATIONS_ZH[m.group("rel")]

@@ -64,12 +64,31 @@ def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     return []
 
 
+# 豆豆其实是只柯基: a breed said of a name alone; whose pet it is the write path decides from
+# the user's stored pets (pipeline/subjects.py).
+_NAMED_BREED = re.compile(
+    rf"^(?P<n>[\u4e00-\u9fff]{{2,3}}?|[A-Za-z]{{2,12}})(?:其实|实际上|本来就|本来)?是(?:一)?(?:只|条)?"
+    rf"(?P<b>{PET_WORD})(?:啦|呀|哦)?$"
+)
+
+
+def _named_breed(c: str) -> list[Hit]:
+    b = _NAMED_BREED.match(c)
+    if not b or b.group("b") in PET_SPECIES or re.match(r"^[我你他她它这那谁]", b.group("n")):
+        return []
+    name, breed = b.group("n"), b.group("b")
+    return [Hit(F, "pet.pet.breed", "pet.named_breed", value=breed, subject=name,
+                correction=True, content=f"{name}是{breed}")]  # fmt: skip
+
+
 def renamed(c: str, ctx: Context) -> list[Hit]:
     """它改名叫大黄了 / 奶茶现在改名叫布丁了: a pet renamed, said without naming its kind.
 
     People rarely rename anyone else, so a rename of "it" or of a bare name is a pet's; the
     slot is the generic ``pet.pet.name`` and the hit a correction, so reconciliation may match
     it to the one stored pet name (``pet.cat.name``)."""
+    if hits := _named_breed(c):
+        return hits
     if said := re.match(r"^(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?)这(?:个)?名字", c):
         ctx.extra["pet_old"] = said.group("old")  # 旺财这名字太土了，(给它改名叫Lucky了)
         return []
