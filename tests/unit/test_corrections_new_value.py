@@ -237,3 +237,18 @@ def test_a_named_pet_in_chinese_by_age_and_breed(shared_real_mem: Memory, module
     # nobody of the user's is called 球球: nothing stored
     _say(mem, module_clock, user, "球球其实是只柯基")
     assert _active(mem, user) == now
+
+
+def test_an_english_routine_at_a_new_time(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "en-time"
+    _say(mem, module_clock, user, "I get up at 7 every day", "I live in Leeds")
+    _say(mem, module_clock, user, "I get up at 6 now")  # the time is no part of the slot
+    assert _active(mem, user)["habit.get_up"] == "User gets up at 6 now"
+    _say(mem, module_clock, "en-time-2", "I run every morning at 7am", "I go to the gym at 6pm")
+    before = _active(mem, "en-time-2")
+    _say(mem, module_clock, "en-time-2", "I pushed it back to 8am")  # which one: unknowable
+    assert _active(mem, "en-time-2") == before
+    _say(mem, module_clock, "en-time-2", "I moved my run to 6am")  # the verb says which
+    now = _active(mem, "en-time-2")
+    assert now["habit.run"] == "User runs every morning at 6am"
+    assert now["habit.gym"] == before["habit.gym"]

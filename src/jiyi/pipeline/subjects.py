@@ -83,9 +83,11 @@ def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate
     return c.model_copy(update={"topic": topic, "content": content})
 
 
-# A clock time as said in Chinese: 七点, 早上六点半, 6点30分.
+# A clock time as said: 七点, 早上六点半, 6点30分; "(at) 7", "6:30am" after "at".
 _CLOCK = re.compile(
-    r"(?P<part>早上|晚上|上午|下午|中午|凌晨)?[\d一二两三四五六七八九十]+点(?:半|[\d一二三四五六七八九十]+分)?"
+    r"(?P<part>早上|晚上|上午|下午|中午|凌晨)?[\d一二两三四五六七八九十]+点(?:半|[\d一二三四五六七八九十]+分)?|"
+    r"(?<=\bat )\d{1,2}(?::\d\d)?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?(?![\w:])",
+    re.IGNORECASE,
 )
 
 
@@ -97,13 +99,13 @@ def resolve_time(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | 
     clock time (and with the verb ``c`` names, if any); None otherwise (not stored)."""
     if c.topic or c.metadata.get("rule") != "bare.time" or not c.value:
         return c
-    verb = c.metadata.get("object") or ""
+    verb = str(c.metadata.get("object") or "").casefold()
     timed = [
         m
         for m in store.list(scope, _ACTIVE)
         if (m.topic or "").startswith("habit.")
         and _CLOCK.search(m.content)
-        and verb in (m.quote or m.content)
+        and verb in (m.quote or m.content).casefold()
     ]
     if len({m.topic for m in timed}) != 1:
         return None
@@ -112,13 +114,13 @@ def resolve_time(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | 
     assert said is not None  # the filter above kept only memories with a clock time
     # 早上七点 → 六点 keeps 早上: only the clock changes unless a part of the day is said
     told = _CLOCK.fullmatch(c.value)
-    start = (
-        said.end("part")
-        if said.group("part") and not (told and told.group("part"))
-        else said.start()
-    )
+    keep = said.group("part") and not (told and told.group("part"))
+    start = said.end("part") if keep else said.start()
     content = old.content[:start] + c.value + old.content[said.end() :]
-    value = f"{old.value}{c.value}" if old.value and old.value not in ("yes", c.value) else c.value
+    value = c.value
+    if old.value and old.value != "yes":  # when the routine happens, at the new time
+        was = said.group(0)[start - said.start() :]
+        value = old.value.replace(was, c.value) if was in old.value else old.value + c.value
     return c.model_copy(
         update={"topic": old.topic, "kind": old.kind, "content": content, "value": value}
     )

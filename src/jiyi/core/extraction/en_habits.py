@@ -85,9 +85,14 @@ def _lemma(word: str) -> str:
     return base + "e" if base + "e" in _E_VERBS else base
 
 
+# "at 7", "at 6:30am": when in the day, part of the routine's value, never of its slot (so
+# "I get up at 6 now" replaces "I get up at 7 every day").
+_AT_CLOCK = r"\bat \d{1,2}(?::\d\d)?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?(?![\w:])"
+
+
 def _activity_key(phrase: str) -> str:
     core = re.sub(
-        rf"\b(?:{_FREQ})\b|\b(?:usually|always|normally|typically|often|generally|regularly|"
+        rf"{_AT_CLOCK}|\b(?:{_FREQ})\b|\b(?:usually|always|normally|typically|often|generally|regularly|"
         r"now|still|also|these days|anymore|any more)\b",
         "",
         phrase,
@@ -120,7 +125,7 @@ _SCHEDULE = re.compile(
     r"\bin the (?:mornings?|evenings?|afternoons?)\b|\bat night\b|"
     r"\b(?:before|after) (?:work|bed|school|breakfast|dinner|lunch)\b|"
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings?|evenings?|nights?)\b|"
-    r"\b(?:mornings|evenings|nights)\b",
+    r"\b(?:mornings|evenings|nights)\b|" + _AT_CLOCK,
     I_,
 )
 
@@ -182,6 +187,14 @@ def _fixture(c: str) -> list[Hit]:
 _PROGRESSIVE = re.compile(
     rf"^(?:i'm|i am) (?:now |currently )?(?P<v>[a-z]+ing)\b(?=.*\b(?:{_FREQ})\b)", I_
 )
+# "I moved my run to 6am", "make that 6:30": a new time, the routine left out or named by
+# its verb (pipeline/subjects.resolve_time binds it to the one timed routine, or to none).
+_NEW_TIME = re.compile(
+    r"^(?:(?:i(?:'ve| have)? )?(?:moved|changed|switched|pushed|shifted|bumped) (?:it|that|"
+    r"my (?P<v>[a-z]+)) (?:back |up )?to|make (?:it|that)) "
+    r"(?P<t>\d{1,2}(?::\d\d)?(?:\s?(?:am|pm))?)(?: now| instead)?$",
+    I_,
+)
 # "I've switched to swimming", "I switched from running to swimming": an activity said as
 # the one that replaced another.
 _SWITCHED = re.compile(
@@ -207,6 +220,8 @@ def habit(c: str, ctx: Context) -> list[Hit]:
         return hits
     if p := _PROGRESSIVE.match(c):
         c = _REASON_TAIL.sub(" now", f"I {_lemma(p.group('v'))}{c[p.end() :]}")
+    if t := _NEW_TIME.match(c):  # "I moved my run to 6am": the routine's slot is found on write
+        return [Hit(F, "", "bare.time", value=t.group("t"), obj=t.group("v"), correction=True)]
     if s := _SWITCHED.match(c):  # "I switched from running to swimming": one stopped, one now
         return _switched(s.group("b"), s.group("a"))
     m = re.match(
@@ -283,6 +298,13 @@ def habit(c: str, ctx: Context) -> list[Hit]:
             r"^i (?:now )?(?:go to|do|go|play|practice) (?!to\b)(?P<x>(?-i:[a-z])[\w -]+?) "
             r"(?:now|instead|"
             r"these days)$",
+            c,
+            I_,
+        )
+        or re.match(  # "I get up at 6 now": a routine said by its time of day
+            rf"^i (?:now )?(?P<x>(?:get up|wake up|go to bed|go to sleep|go to the gym|work out|"
+            rf"run|swim|walk the dog|eat dinner|have dinner|eat lunch|have lunch|leave for work|"
+            rf"start work)) {_AT_CLOCK}(?: now| instead| these days)?$",
             c,
             I_,
         )
