@@ -252,3 +252,16 @@ def test_an_english_routine_at_a_new_time(shared_real_mem: Memory, module_clock)
     now = _active(mem, "en-time-2")
     assert now["habit.run"] == "User runs every morning at 6am"
     assert now["habit.gym"] == before["habit.gym"]
+
+
+def test_a_chinese_pets_age_is_replaced_and_its_name_kept(
+    shared_real_mem: Memory, module_clock
+) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-pet-age"
+    _say(mem, module_clock, user, "我家猫叫咪咪，今年三岁", "我女儿叫可可")
+    _say(mem, module_clock, user, "咪咪今年四岁了")
+    now = _active(mem, user)
+    assert now["pet.cat.age"] == "用户的猫咪咪今年四岁"
+    assert now["pet.cat.name"] == "用户的猫叫咪咪"
+    assert not any("三岁" in c for c in now.values()), now
+    assert now["family.daughter.name"] == "用户的女儿叫可可"

@@ -11,7 +11,7 @@ import re
 
 from jiyi.core.extraction.en_common import third_person_en
 from jiyi.core.extraction.hit import Hit
-from jiyi.core.extraction.zh_common import third_person_zh
+from jiyi.core.extraction.zh_common import PET_WORD, third_person_zh
 from jiyi.core.models import Candidate
 from jiyi.core.slots import PART_TEXTS, PARTS, same_value
 from jiyi.core.text import to_simplified, to_traditional
@@ -151,6 +151,8 @@ def _join(first: str, more: str, lang: str) -> str:
     )
     if who and first.startswith(who.group(0)):  # 用户的老婆是老师，(用户的老婆)在小学教语文
         more = more[who.end() :].strip()
+    # 用户养了一只猫，叫咪咪 + 用户的猫三岁了 → …，三岁了: the pet just introduced
+    more = re.sub(rf"^用户的(?:{PET_WORD})(?=[\d一二两三四五六七八九十几]|是|今年)", "", more)
     more = re.sub(r"^(?:用户一家|用户|User and family|User(?::|'s| is| has)?)\s*", "", more)
     return f"{first}{'，' if lang == 'zh' else ', '}{more}"
 

@@ -175,9 +175,16 @@ def pet_continuation(c: str, ctx: Context) -> list[Hit]:
     intro = ctx.extra.get("pet_intro")
     if not hits or not intro:
         return hits
+    name = next((h for h in hits if h.topic.endswith(".name")), None)
+    if name is None and intro.endswith(".name") and hits[0].topic.endswith((".age", ".breed")):
+        # 我家猫叫咪咪，今年三岁: the age a slot of its own, folded into the name's memory
+        # (merge.fold_parts), so "咪咪四岁了" replaces the age and the name stays
+        word = next((w for w, k in PETS_ZH.items() if k == ctx.extra["pet"]), "宠物")
+        for h in hits:
+            h.content = f"用户的{word}{re.sub(r'^(?:它|牠)', '', c)}"
+        return hits
     # Still introducing the pet: the clause enriches the one memory of the introduction.
     text = f"{ctx.extra['pet_intro_text']}，{c}"
-    name = next((h for h in hits if h.topic.endswith(".name")), None)
     if name is not None:
         hit = Hit(F, name.topic, "pet.intro", value=name.value, content=text)
         hit.drop = intro if intro != name.topic else None
