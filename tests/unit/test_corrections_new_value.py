@@ -265,3 +265,40 @@ def test_a_chinese_pets_age_is_replaced_and_its_name_kept(
     assert now["pet.cat.name"] == "用户的猫叫咪咪"
     assert not any("三岁" in c for c in now.values()), now
     assert now["family.daughter.name"] == "用户的女儿叫可可"
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("I quit the gym and started doing yoga", "habit.yoga", "yes"),
+        ("I stopped running and took up cycling", "habit.run", "no"),
+        ("我弟搬到杭州了", "family.brother.home", "杭州"),  # where he lives, as 住在 says
+        ("我老公换工作了，现在在腾讯", "family.husband.employer", "腾讯"),
+        ("我老公换工作了，现在在上海", "family.husband.city", "上海"),  # a city is no employer
+    ],
+)
+def test_one_thing_for_another(text: str, slot: str, value: str) -> None:
+    got = extract(text)
+    assert got.get(slot) == value, got
+    assert "work.employer" not in got  # "quit the gym" is no job; his job is not the user's
+
+
+def test_a_hobby_swapped_for_another_retires_the_old_like(
+    shared_real_mem: Memory, module_clock
+) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "en-swap"
+    _say(mem, module_clock, user, "I love running", "I work at Target")
+    _say(mem, module_clock, user, "I stopped running and took up cycling")
+    now = _active(mem, user)
+    assert "pref.running" not in now
+    assert now["habit.cycle"] == "User does cycling now"
+    assert now["work.employer"] == "User works at Target"
+
+
+def test_a_relatives_new_employer_after_a_job_change(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-rel-job"
+    _say(mem, module_clock, user, "我老公在阿里工作", "我在美团上班")
+    _say(mem, module_clock, user, "我老公换工作了，现在在腾讯")
+    now = _active(mem, user)
+    assert now["family.husband.employer"] == "用户的老公现在在腾讯"
+    assert "美团" in now["work.employer"]  # the user's own job: untouched

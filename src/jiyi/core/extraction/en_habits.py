@@ -199,7 +199,10 @@ _NEW_TIME = re.compile(
 # the one that replaced another.
 _SWITCHED = re.compile(
     r"^i(?:'ve| have)? (?:now |just )?(?:switched|changed|moved) (?:over )?"
-    r"(?:from (?P<a>[a-z]+ing) )?to (?P<b>[a-z]+ing)(?: now| instead)?$",
+    r"(?:from (?P<a>[a-z]+ing) )?to (?P<b>[a-z]+ing)(?: now| instead)?$|"
+    r"^i(?:'ve| have)? (?:just )?(?:quit|stopped|gave up|dropped) (?:the |my )?(?P<a2>[a-z]+) "
+    r"and (?:started|took up|picked up|began|got into)(?: doing| going to)? (?P<b2>[a-z]+)"
+    r"(?: instead)?$",
     I_,
 )
 _REASON_TAIL = re.compile(r",?\s+(?:now that|since|because|as|so that) .+$", I_)
@@ -223,7 +226,7 @@ def habit(c: str, ctx: Context) -> list[Hit]:
     if t := _NEW_TIME.match(c):  # "I moved my run to 6am": the routine's slot is found on write
         return [Hit(F, "", "bare.time", value=t.group("t"), obj=t.group("v"), correction=True)]
     if s := _SWITCHED.match(c):  # "I switched from running to swimming": one stopped, one now
-        return _switched(s.group("b"), s.group("a"))
+        return _switched(s.group("b") or s.group("b2"), s.group("a") or s.group("a2"))
     m = re.match(
         r"^(?:i|my) (?:daily )?commute(?: is)? (?:about |around |roughly |like |almost |over )?"
         r"(?P<x>(?:an?|one|two|\d+|half an|forty|thirty|twenty|fifteen|ten|\d+ ?-? ?\d*) "

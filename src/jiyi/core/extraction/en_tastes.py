@@ -209,8 +209,16 @@ _FED_UP = re.compile(
 )
 
 
+# "I quit the gym and started doing yoga": one activity for another, a routine (en_habits)
+_ONE_FOR_ANOTHER = re.compile(
+    r"^i(?:'ve| have)? (?:just )?(?:quit|stopped|gave up|dropped) .+ and (?:started|took up|"
+    r"picked up|began|got into)\b",
+    I_,
+)
+
+
 def preference(c: str, ctx: Context) -> list[Hit]:
-    if _FED_UP.search(c):
+    if _FED_UP.search(c) or _ONE_FOR_ANOTHER.match(c):
         return []
     if re.match(r"^i (?:don't|do not|never) drink(?: alcohol| at all| anymore)?$", c, I_):
         return [

@@ -150,6 +150,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
         and not DRINK_RE.search(said)
         and not DRINK_RE.search(singular)
         and not is_place_en(said)
+        # "I quit the gym and started doing yoga": an activity took its place, not a job
+        and not re.match(
+            r"(?:started|start|began|begin|doing|taking|took|picked|going)\b", said, I_
+        )
         and not (  # "I switched to the drums": an employer is named, not a thing
             re.search(r"\bswitched to\b", c, I_)
             and not re.match(r"[A-Z0-9]", said)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
+from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.plans import plan_change
 from jiyi.core.extraction.profile import profile_zh
 from jiyi.core.extraction.topics import clean_value
@@ -141,10 +142,14 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
         and not _is_org_zh(value)
     ):
         slot = "work.role"  # 我离开超商了，现在在做房仲: the job now, not a company
+    if slot.startswith("family.") and slot.endswith(".employer") and is_place_zh(value):
+        slot = slot.rsplit(".", 1)[0] + ".city"  # 我老公换工作了，现在在上海: where, not who
     template = _TEMPLATES.get(slot)
     if template is None and slot.endswith(".name"):  # 豆豆改名了，现在叫球球
         template = "用户的宠物叫{}" if slot.startswith("pet.") else "用户的家人叫{}"
     content = template.format(value) if template else None
+    if content is None and slot.startswith("family.") and (who := ctx.extra.get("family_zh")):
+        content = third_person_zh(who + c)  # (我老公换工作了，)现在在腾讯: his, not the user's
     generic = slot.split(".")[1] in ("pet", "child", "unknown")  # matched by reconciliation
     return [Hit(F, slot, "continuation", value=value, content=content, correction=generic)]
 

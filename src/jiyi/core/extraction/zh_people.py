@@ -126,6 +126,9 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if cm := CONDITION_RE.search(rest):
         slot = CONDITIONS[cm.group(0).lower()][0]
         return [Hit(F, f"{key}.health.{slot}", "family.health", value=yes_no(rest[: cm.start()]))]
+    if re.match(r"^(?:最近|去年|今年|上个月|已经|刚)*(?:换(?:了个)?工作|跳槽|辞职|离职)了?$", rest):
+        ctx.extra["slot"] = f"{key}.employer"  # 我老公换工作了，(现在在腾讯): the employer next
+        return []
     if m := re.match(r"^(?:现在|目前|已经|早就)*不(?:再)?(?:当|做|干)(?P<x>[^，,]{1,8}?)了$", rest):
         ctx.extra["slot"] = f"{key}.job"  # 我老婆不当老师了，(去做保险了)
         return [Hit(F, f"{key}.job", "family.job", value=f"not {clean_value(m.group('x'))}",
@@ -152,6 +155,8 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m:  # 我爸在北京工作 / 我爸调到天津了 / 我妹妹搬回长沙了
         where = clean_value(m.group("x"))
         slot = "city" if is_place_zh(where) else "employer"
+        if slot == "city" and re.search(r"搬|住|生活|定居", rest):
+            slot = "home"  # 我弟搬到杭州了: where he lives now, the slot 我弟弟住在上海 fills
         return [Hit(F, f"{key}.{slot}", f"family.{slot}", value=where)]
     m = re.match(r"^(?:现在|目前|一直)?(?:住在|在)(?P<x>.+?)(?:住|生活|定居)?(?:了)?$", rest)
     if m and is_place_zh(place_value(m.group("x"))):
