@@ -275,6 +275,9 @@ def test_a_chinese_pets_age_is_replaced_and_its_name_kept(
         ("我弟搬到杭州了", "family.brother.home", "杭州"),  # where he lives, as 住在 says
         ("我老公换工作了，现在在腾讯", "family.husband.employer", "腾讯"),
         ("我老公换工作了，现在在上海", "family.husband.city", "上海"),  # a city is no employer
+        ("我喝咖啡现在改成燕麦拿铁了", "diet.coffee.type", "燕麦拿铁"),
+        ("I've been going by Liz lately", "identity.name", "Liz"),
+        ("My allergy is actually to cashews, not peanuts", "health.allergy.cashew", "yes"),
     ],
 )
 def test_one_thing_for_another(text: str, slot: str, value: str) -> None:

@@ -64,7 +64,7 @@ _VALUE_FOR = re.compile(
     r"^(?P<v>[\w' -]+?) (?:for|as|is) my (?P<a>birth ?year|birthday|name|first name)$", I_
 )
 # "from now on", "instead": when a name is to be used, not part of it
-_NAME_TAIL = re.compile(r",?\s+(?:from now on|going forward|instead|now|please)$", I_)
+_NAME_TAIL = re.compile(r",?\s+(?:from now on|going forward|instead|now|please|lately)$", I_)
 
 
 def identity(c: str, ctx: Context) -> list[Hit]:
@@ -74,14 +74,15 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         r"^(?:my name is|my name's|name's|i'm called|i am called|(?:you can )?(?:just )?call me|"
         r"(?:i'd|i would) (?:rather |prefer (?:it if )?|like (?:it if )?)(?:you|people) "
         r"(?:call|called) me|(?:please )?call me|"
-        r"the name's|people call me|i go by|my full name is|my first name is)\s+(?P<x>\S.*)$",
+        r"the name's|people call me|i go by|(?:i've been|i'm|i am) going by|my full name is|"
+        r"my first name is)\s+(?P<x>\S.*)$",
         _NAME_TAIL.sub("", c),
         I_,
     )
     if m:
         ctx.extra["named"] = "1"
         name = first_name(m.group("x"), words=3)
-        said = f"User goes by {name}" if re.search(r"call me|go by", c, I_) else None
+        said = f"User goes by {name}" if re.search(r"call me|go(?:ing)? by", c, I_) else None
         return [Hit(F, "identity.name", "name", value=name, content=said)]
     m = re.match(r"^(?:[Ii]'m|[Ii] am|[Ii]m|[Tt]his is) (?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)$", c)
     if m:

@@ -48,7 +48,12 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
             c,
             I_,
         )
-        or re.search(r"\b(?:my )?allerg(?:y|ies) (?:is|are) (?:to )?(?P<x>.+)(?P<neg>)$", c, I_)
+        or re.search(
+            r"\b(?:my )?allerg(?:y|ies) (?:is|are) (?:actually |really )?(?:to )?"
+            r"(?P<x>.+)(?P<neg>)$",
+            c,
+            I_,
+        )
     )
     if not m:
         m = re.match(

@@ -31,7 +31,9 @@ _TYPE_RE = re.compile(
     r"(?:咖啡|茶|奶茶)(?:的话)?(?:一般|通常|都|只|我)*(?:喝|要|点)(?P<y>.+)$|"
     r"^(?:我)?(?:喝|点)(?P<z>[^，,。要加半少去无微多全]+?)(?=要加|加|不加|少|半|微|无|去|多|全|正常|"
     r"[一二三四五六七八九\d]分)|"
-    r"(?:早上|每天|上午|下午|平时|每天早上|早餐)(?:都)?(?:来|喝|是)?(?:一杯|一壶|杯)(?P<u>[^，,。]+)$"
+    r"(?:早上|每天|上午|下午|平时|每天早上|早餐)(?:都)?(?:来|喝|是)?(?:一杯|一壶|杯)(?P<u>[^，,。]+)$|"
+    # 我喝咖啡现在改成燕麦拿铁了: the category said first, the new drink after the change verb
+    r"(?:喝|点)(?:咖啡|茶|奶茶)(?:现在|最近|已经|都)*(?:改成|换成|改为|改喝|换)(?P<w>[^，,。]+?)(?:了)?$"
 )
 
 
@@ -61,7 +63,11 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         return []  # 今天喝了一杯加冰的奶茶: one drink, not how the user orders it
     t = _TYPE_RE.search(c)
     found = (
-        drink_type_word(t.group("x") or t.group("y") or t.group("z") or t.group("u")) if t else None
+        drink_type_word(
+            t.group("w") or t.group("x") or t.group("y") or t.group("z") or t.group("u")
+        )
+        if t
+        else None
     )
     if t and found and not re.search(r"偶尔|有时|也喝|也会喝|试过|尝过", c):
         category, word = found
