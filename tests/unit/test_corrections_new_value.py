@@ -278,6 +278,8 @@ def test_a_chinese_pets_age_is_replaced_and_its_name_kept(
         ("我喝咖啡现在改成燕麦拿铁了", "diet.coffee.type", "燕麦拿铁"),
         ("I've been going by Liz lately", "identity.name", "Liz"),
         ("My allergy is actually to cashews, not peanuts", "health.allergy.cashew", "yes"),
+        ("I don't drink coffee anymore, I'm on green tea now", "diet.tea.type", "green tea"),
+        ("我已经改成周末才跑步了", "habit.跑步", "周末"),
     ],
 )
 def test_one_thing_for_another(text: str, slot: str, value: str) -> None:

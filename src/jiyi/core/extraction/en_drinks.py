@@ -64,7 +64,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"it's all) (?:an? )?(?P<u>.+?)(?: all the way)?"
         r"(?: for me)?(?: now| these days)?$|^i(?:'ve| have)? moved on to (?:an? )?(?P<t>.+)$|"
         # "I'm getting a plain cappuccino now": an order that changed ("right now" is a moment)
-        r"^(?:i'm|i am) (?:now )?(?:getting|ordering|drinking) (?:an? )?(?P<s>.+?)"
+        r"^(?:i'm|i am) (?:now )?(?:getting|ordering|drinking|on) (?:an? )?(?P<s>.+?)"
         r"(?<!right)(?<!just) (?:now|these days|nowadays|instead)$",
         c,
         I_,

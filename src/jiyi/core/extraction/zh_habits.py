@@ -147,7 +147,7 @@ def habit_change(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"habit.{_activity_key(what)}", "habit.moved", correction=True,
                     value="".join(_WHEN.findall(m.group("t"))))]  # fmt: skip
     m = re.match(
-        rf"^(?:我)?(?:现在|已经|最近)*(?:改成|改为|改到|换成|换到|改)(?P<t>(?:{_WHEN.pattern})+)(?:去|来)?"
+        rf"^(?:我)?(?:现在|已经|最近)*(?:改成|改为|改到|换成|换到|改)(?P<t>(?:{_WHEN.pattern})+)(?:才|就|再)?(?:去|来)?"
         rf"(?P<x>{_ACTIVITY})了?$|^(?:我)?(?:现在)?(?:改|换)(?:成|去|为)?(?P<y>{_ACTIVITY}|健身房|"
         rf"[^，,了]{{2,4}}课)了?$",
         c,
