@@ -257,9 +257,10 @@ def mentioned_zh(c: str, ctx: Context) -> list[Hit]:
                 content=f"用户的{b.group('r')}要过{b.group('n')}岁生日")]  # fmt: skip
 
 
+# 旺财今年五岁了 / 其实豆豆是四岁 / 豆豆四岁了: an age said of a name alone
 _NAMED_AGE = re.compile(
-    r"^(?P<n>[\u4e00-\u9fff]{2,3}?|[A-Za-z]{2,12})(?:今年|现在|已经|都|其实|也)+"
-    r"(?P<x>[\d一二两三四五六七八九十]+)岁(?:了|啦)?$"
+    r"^(?:其实|实际上|对了|不对)?(?P<n>(?!今年|去年|明年|现在|已经|其实)[\u4e00-\u9fff]{2,3}?|[A-Za-z]{2,12})"
+    r"(?:今年|现在|已经|都|其实|也|实际上|是|才)*(?P<x>[\d一二两三四五六七八九十]+)岁(?:了|啦)?$"
 )
 
 

@@ -43,6 +43,15 @@ def _introduce(word: str, name: str | None, c: str, ctx: Context) -> list[Hit]:
     hit.content = third_person_zh(c)
     ctx.extra["pet_intro"], ctx.extra["pet_intro_text"] = hit.topic, hit.content
     ctx.extra["pet_intro_value"] = hit.value or "yes"
+    if name and word not in PET_SPECIES:  # 有只柯基叫豆豆: the breed is a slot of the named pet
+        noun = next((k for k, v in PETS_ZH.items() if v == key.split(".")[1]), "宠物")
+        # each slot's own text, kept when another part is replaced; the memory still reads
+        # the whole clause (fold_parts)
+        hit.content = f"用户的{noun}叫{name}"
+        return [
+            hit,
+            Hit(F, f"{key}.breed", "pet.intro", value=word, content=f"用户的{noun}是{word}"),
+        ]
     return [hit]
 
 
