@@ -217,4 +217,6 @@ def family(c: str, ctx: Context) -> list[Hit]:
         hits = [Hit(F, f"{key}.name", "family.name", value=named)]
     for h in hits:
         h.content = h.content or third_person_en(c)
+        if named and not h.topic.endswith(".name"):  # and a slot of it: whose Tom is this
+            h.parts = {f"{key}.name": (named, f"User's {rel_word} is named {named}")}
     return hits

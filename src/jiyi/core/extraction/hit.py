@@ -30,6 +30,9 @@ class Hit:
     # the name the clause calls its subject by ("Luna turned four"): the write path gives
     # the candidate the slot of the user's pet or relative of that name (pipeline/subjects.py)
     subject: str | None = None
+    # other slots the same words fill (slot → (value, text)): "My husband Tom is allergic to
+    # shellfish" also names him, so "Tom's birthday …" later finds whose Tom it is
+    parts: dict[str, tuple[str, str]] | None = None
 
 
 @dataclass

@@ -35,12 +35,50 @@ _FEARS_EN = (
 )
 
 
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+_MONTH_DAY = re.compile(
+    rf"\b(?P<m>{'|'.join(_MONTHS)})[a-z]*\.? (?:the )?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b|"
+    rf"\b(?:the )?(?P<d2>\d{{1,2}})(?:st|nd|rd|th)? of (?P<m2>{'|'.join(_MONTHS)})[a-z]*\b",
+    I_,
+)
+
+
 def _date(value: str) -> str:
+    """A day of the year as month-day ("3-13") in both languages, so "March 3rd" and
+    3月3号 compare equal and "March 13th" does not read as a longer "March 3"."""
     from jiyi.core.slots import normalize_value
 
     norm = normalize_value(value)
     m = re.search(r"(\d{1,2})月(\d{1,2})", norm)
-    return f"{int(m.group(1))}-{int(m.group(2))}" if m else clean_value(value).lower()
+    if m:
+        return f"{int(m.group(1))}-{int(m.group(2))}"
+    if e := _MONTH_DAY.search(value):
+        month = _MONTHS.index((e.group("m") or e.group("m2")).lower()[:3]) + 1
+        return f"{month}-{int(e.group('d') or e.group('d2'))}"
+    return clean_value(value).lower()
+
+
+# "Tom's birthday is March 3rd" / 李静的生日是3月13号: a birthday said of a first name alone is
+# kept only for the relative the user stored under that name (``named.*``, pipeline/subjects.py)
+_NAMED_BIRTHDAY_EN = re.compile(
+    r"^(?:(?i:actually|oh|sorry|correction|wait|no),? )?(?P<n>[A-Z][a-z]+)'s (?i:birthday|bday)"
+    r"(?: is|'s)(?: actually| really)?(?: on)? (?P<y>.+)$"
+)
+_NAMED_BIRTHDAY_ZH = re.compile(
+    r"^(?:其实|不对|对了)?(?P<n>[\u4e00-\u9fff]{2,3}?|[A-Za-z]{2,12})的?(?:生日|阳历生日)(?:其实)?(?:是|在)"
+    r"(?P<y>[^，,]+)$"
+)
+_NOT_NAMED = re.compile(rf"^(?:[我你他她它这那谁咱]|{_REL_ZH}|My|Our|His|Her|Their|Your|The)")
+
+
+def _named_birthday(c: str) -> list[Hit]:
+    m = _NAMED_BIRTHDAY_EN.match(c) or _NAMED_BIRTHDAY_ZH.match(c)
+    if not m or _NOT_NAMED.match(m.group("n")):
+        return []
+    when = re.split(r",|\bnot\b|，|不是", m.group("y"), maxsplit=1, flags=I_)[0]
+    said = c[m.start("n") :]
+    return [Hit(F, "family.unknown.birthday", "named.birthday", value=_date(when),
+                correction=True, subject=m.group("n"), content=said)]  # fmt: skip
 
 
 def _due(said: str, ctx: Context, content: str) -> list[Hit]:
@@ -53,7 +91,7 @@ def _due(said: str, ctx: Context, content: str) -> list[Hit]:
 
 
 def profile_zh(c: str, ctx: Context) -> list[Hit]:
-    if hits := _languages(c):
+    if hits := _languages(c) or _named_birthday(c):
         return hits
     if m := re.search(r"预产期(?:其实)?(?:是|在|定在|改到|改成|推到)?(?P<x>[^，,]+?)(?:了)?$", c):
         return _due(m.group("x"), ctx, f"用户预产期是{m.group('x')}")  # 我预产期是八月份
@@ -147,7 +185,7 @@ def _languages(c: str) -> list[Hit]:
 
 
 def profile_en(c: str, ctx: Context) -> list[Hit]:
-    if hits := _languages(c):
+    if hits := _languages(c) or _named_birthday(c):
         return hits
     m = re.match(
         r"^(?:(?:i'm|i am|we're|we are|she's) (?:now |actually )?)?due (?:in|on|around|"

@@ -55,7 +55,7 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.pii import redact_pii
-from jiyi.core.slots import normalize_value
+from jiyi.core.slots import PART_TEXTS, PARTS, normalize_value
 from jiyi.core.text import has_cjk, is_traditional, to_simplified
 from jiyi.core.timewords import find_date
 
@@ -103,8 +103,16 @@ def _candidate(
             else (observed)
         )
         expires = base + hit.ttl
-    metadata = {"rule": hit.rule, "lang": lang, "polarity": hit.polarity, "object": hit.obj}
+    metadata: dict[str, object] = {
+        "rule": hit.rule,
+        "lang": lang,
+        "polarity": hit.polarity,
+        "object": hit.obj,
+    }
     metadata["subject"] = hit.subject
+    if hit.parts:
+        metadata[PARTS] = {slot: value for slot, (value, _) in hit.parts.items()}
+        metadata[PART_TEXTS] = {slot: text for slot, (_, text) in hit.parts.items()}
     # Keyed slots (pref.茶, health.allergy.花生) hold a polarity; others say their value.
     value = hit.value if hit.value is not None else hit.polarity
     if hit.topic == "identity.birth_year" and value:
