@@ -91,8 +91,8 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         ),
         (r"习惯|每天|平时|经常|\b(?:routine|habit|habits|usually|every day|daily)\b", ("habit",)),
         (
-            r"计划|打算|目标|安排|行程|出差|旅行|\b(?:plan|plans|planning|goal|goals|schedule|"
-            r"trip|travel)\b",
+            r"计划|打算|目标|安排|行程|出差|旅行|旅游|\b(?:plan|plans|planning|goal|goals|schedule|"
+            r"trips?|travel\w*|flying|flights?|vacation|holiday)\b",
             ("goal", "plan"),
         ),
         (r"最近|近况|状态|怎么样了|\b(?:lately|recently|these days|how am i)\b", ("state",)),
