@@ -311,4 +311,6 @@ def family(c: str, ctx: Context) -> list[Hit]:
     for h in hits:
         h.content = h.content or third_person_zh(c)
         h.drop = h.drop or kid  # the children named one by one replace "has two children"
+        if named and not h.topic.endswith(".name"):  # 我老公李明对海鲜过敏: and he is 李明
+            h.parts = {f"{key}.name": (named, f"用户的{m.group('rel')}叫{named}")}
     return hits
