@@ -27,23 +27,26 @@ _ACTIVE = SearchFilter(kinds=tuple(k for k in MemoryKind if k != MemoryKind.EPIS
 
 
 def _named(name: str, scope: Scope, store: MemoryStore) -> set[str]:
-    """Subjects (``pet.cat``, ``family.son``) whose stored name slot holds ``name``."""
-    found: set[str] = set()
+    """Subjects (``pet.cat``, ``family.son``) whose stored name slot holds ``name``.
+
+    A name said in passing ("My daughter Emma just turned 5" holds ``family.daughter.name``
+    as a part) counts unless the subject's name is a memory of its own: that one is the
+    current name ("My daughter's name is actually Emily" does not rewrite the age's part)."""
+    own: dict[str, set[str]] = {}
+    passing: dict[str, set[str]] = {}
     for m in store.list(scope, _ACTIVE):
         if not m.topic:
             continue
-        slots = {m.topic: m.value, **(m.metadata.get(PARTS) or {})}
-        for slot, value in slots.items():
+        for slot, value in {m.topic: m.value, **(m.metadata.get(PARTS) or {})}.items():
             area, _, attr = slot.partition(".")
-            if (
-                area in ("pet", "family")
-                and attr.endswith(".name")
-                and attr.count(".") == 1
-                and isinstance(value, str)
-                and value.casefold() == name.casefold()
-            ):
-                found.add(slot.rsplit(".", 1)[0])
-    return found
+            if area in ("pet", "family") and attr.endswith(".name") and attr.count(".") == 1:
+                said = own if slot == m.topic else passing
+                said.setdefault(slot.rsplit(".", 1)[0], set()).add(str(value).casefold())
+    return {
+        who
+        for who in own.keys() | passing.keys()
+        if name.casefold() in (own.get(who) or passing.get(who) or set())
+    }
 
 
 def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:
