@@ -440,3 +440,4 @@ class Problem(BaseModel):
     message: str
     field: str | None = None
     request_id: str | None = None  # the response's X-Request-Id (quote it in a bug report)
+    current: int | None = None  # version_conflict only: the stored version (0: none)

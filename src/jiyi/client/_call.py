@@ -20,7 +20,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from jiyi.errors import JiyiError, StorageUnavailableError, error_class
+from jiyi.errors import JiyiError, StorageUnavailableError, VersionConflictError, error_class
 from jiyi.wire import RETRY_AFTER_HEADER
 
 T = TypeVar("T")
@@ -77,6 +77,9 @@ def problem_error(body: object, status: int) -> JiyiError:
         else ServerError(message, status=status, field=field_)
     )
     err.status = status
+    current = body.get("current")
+    if isinstance(err, VersionConflictError) and isinstance(current, int):
+        err.current = current  # the stored version, as the library reports it
     return err
 
 

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import httpx
 
 from jiyi.client import _call, _identity, _ops
+from jiyi.client.users import AsyncSwitchClient, AsyncTaskClient
 from jiyi.core.audit import AuditPage
 from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import (
@@ -33,7 +34,12 @@ T = TypeVar("T")
 
 class AsyncClient:
     """A jiyi server, awaited. See :class:`jiyi.Client` for the methods, the errors and
-    which calls are retried after a 429 or 503."""
+    which calls are retried after a 429 or 503; ``tasks`` and ``switch`` are
+    :class:`~jiyi.client.users.AsyncTaskClient` and
+    :class:`~jiyi.client.users.AsyncSwitchClient`."""
+
+    tasks: AsyncTaskClient
+    switch: AsyncSwitchClient
 
     def __init__(
         self,
@@ -52,6 +58,8 @@ class AsyncClient:
             timeout=timeout,
             transport=transport,
         )
+        self.tasks = AsyncTaskClient(self._do)
+        self.switch = AsyncSwitchClient(self._do)
 
     async def _do(self, call: _call.Call[T]) -> T:
         attempt = 1

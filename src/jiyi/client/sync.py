@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import httpx
 
 from jiyi.client import _call, _identity, _ops
+from jiyi.client.users import SwitchClient, TaskClient
 from jiyi.core.audit import AuditPage
 from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import (
@@ -56,7 +57,15 @@ class Client:
         timeout: seconds per request.
         transport: an httpx transport (tests, proxies).
         retry: how refusals are waited out; ``RetryPolicy(attempts=1)`` never retries.
+
+    Attributes:
+        tasks: keyed task state (:class:`~jiyi.client.users.TaskClient`), as ``Memory.tasks``.
+        switch: the memory switches (:class:`~jiyi.client.users.SwitchClient`), as
+            ``Memory.switch``.
     """
+
+    tasks: TaskClient
+    switch: SwitchClient
 
     def __init__(
         self,
@@ -75,6 +84,8 @@ class Client:
             timeout=timeout,
             transport=transport,
         )
+        self.tasks = TaskClient(self._do)
+        self.switch = SwitchClient(self._do)
 
     def _do(self, call: _call.Call[T]) -> T:
         attempt = 1

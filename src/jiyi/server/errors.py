@@ -1,7 +1,8 @@
 """The one place where errors become HTTP responses.
 
 Every error body is a JSON problem document ``{"status", "code", "message", "field",
-"request_id"}`` (``application/problem+json``, :class:`jiyi.wire.Problem`); ``request_id``
+"request_id"}`` (``application/problem+json``, :class:`jiyi.wire.Problem`; a
+``version_conflict`` adds ``current``, the stored version); ``request_id``
 is the response's ``X-Request-Id`` (:mod:`jiyi.server.requestlog`). A JiyiError is answered with
 the ``status`` and ``code`` its class carries (``jiyi/errors.py`` draws the table), plus
 ``Retry-After`` when it says when to come back; the admission middleware answers its
@@ -22,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from jiyi.errors import JiyiError
+from jiyi.errors import JiyiError, VersionConflictError
 from jiyi.server.requestlog import current_request_id, request_id_of
 from jiyi.wire import PROBLEM_TYPE, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, Problem
 
@@ -49,8 +50,10 @@ def problem(
     field: str | None = None,
     headers: dict[str, str] | None = None,
     request_id: str | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> JSONResponse:
-    """A problem response; ``request_id`` defaults to the id of the request being served."""
+    """A problem response; ``request_id`` defaults to the id of the request being served;
+    ``extra`` adds members a code defines (``current`` of a version_conflict)."""
     rid = request_id or current_request_id()
     body = {
         "status": status,
@@ -58,6 +61,7 @@ def problem(
         "message": _printable(message),
         "field": _printable(field),
         "request_id": rid,
+        **(extra or {}),
     }
     if rid is not None:
         headers = {**(headers or {}), REQUEST_ID_HEADER: rid}
@@ -72,7 +76,10 @@ def problem_for(exc: JiyiError) -> JSONResponse:
         headers["WWW-Authenticate"] = "Bearer"
     if exc.retry_after is not None:
         headers[RETRY_AFTER_HEADER] = str(max(1, math.ceil(exc.retry_after)))
-    return problem(exc.status, exc.code, exc.message, exc.field, headers or None)
+    # The stored version travels with a version conflict, so an SDK caller gets the same
+    # ``VersionConflictError.current`` as a library caller.
+    extra = {"current": exc.current} if isinstance(exc, VersionConflictError) else None
+    return problem(exc.status, exc.code, exc.message, exc.field, headers or None, extra=extra)
 
 
 _MEANING = {
