@@ -15,6 +15,7 @@ from jiyi.core.identity import Alias, IdentityEvent, SuspectSession, check_kind
 from jiyi.core.inputs import check_id
 from jiyi.errors import InvalidInputError
 from jiyi.transfer import ExportDocument, export_user, import_user
+from jiyi.transfer_lines import is_lines, read_lines
 
 __all__ = ["MemoryIdentity"]
 
@@ -121,17 +122,23 @@ class MemoryIdentity(MemoryBase):
         *,
         remap: bool = False,
     ) -> dict[str, int]:
-        """Import an export document in one transaction (all or nothing); ``user_id``
-        defaults to the document's. Returns counts per section.
+        """Import an export in one transaction (all or nothing): a document (object, JSON
+        text) or the JSON Lines layout (``jiyi.transfer_lines``, told by its header line);
+        ``user_id`` defaults to the document's. Returns counts per section.
 
         Raises:
-            InvalidInputError: the document is malformed (``field`` names the place), or is
-                another tenant's or user's and ``remap`` is not set.
+            InvalidInputError: the document is malformed (``field`` names the place; in
+                JSON Lines ``lines.<n>…``, the line), or is another tenant's or user's and
+                ``remap`` is not set.
             AliasTakenError: one of its aliases is another user's here.
         """
         if not isinstance(remap, bool):
             raise InvalidInputError("remap must be true or false", field="remap")
-        doc = document.model_dump(mode="json") if isinstance(document, ExportDocument) else document
+        doc: ExportDocument | dict[str, Any] | str | bytes = document
+        if isinstance(document, str | bytes) and is_lines(document):
+            doc = read_lines(document)  # every line checked; its records already validated
+        elif isinstance(document, ExportDocument):
+            doc = document.model_dump(mode="json")
         if user_id is None:
             from jiyi.transfer import parse_document
 

@@ -19,6 +19,7 @@ from jiyi import Memory
 from jiyi.config import MemoryConfig
 from jiyi.core.ports import MemoryStore
 from jiyi.errors import AliasTakenError, InvalidInputError
+from jiyi.transfer_lines import dump_lines
 
 SECRET = "contract-secret"
 QUERIES = ["我住在哪里", "what do I drink", "报销单", "我的猫叫什么", "where do I work"]
@@ -152,3 +153,80 @@ def test_a_bad_document_writes_nothing(memories, clock) -> None:  # type: ignore
     assert b.import_(doc, "bob", remap=True)["memories"] > 5
     assert {m.user_id for m in b.list(user_id="bob", include_superseded=True)} == {"bob"}
     assert b.resolve_user("alias:phone:+8613800138000") == "bob"
+
+
+def test_a_jsonl_export_imports_with_the_same_results(memories, clock) -> None:  # type: ignore[no-untyped-def]
+    """The JSON Lines layout carries the same content: a header line, one record a line,
+    and the fresh store answers the same searches, ids and scores, with the same profile."""
+    a, b = memories
+    fill(a, clock)
+    doc = a.export("alice")
+    text = "".join(dump_lines(doc))
+    lines = text.splitlines()
+    header = json.loads(lines[0])
+    assert (header["format"], header["version"], header["tenant"], header["user_id"]) == (
+        "jiyi.export.jsonl",
+        1,
+        "acme",
+        "alice",
+    )
+    assert header["counts"]["memories"] == len(doc.sections["memories"]) > 5
+    assert header["counts"]["switch"] == 1
+    assert len(lines) == 1 + sum(header["counts"].values())
+    assert {json.loads(line)["section"] for line in lines[1:]} == {
+        k for k, v in header["counts"].items() if v
+    }
+    assert "13800138000" not in text  # aliases travel hashed here too
+    counts = b.import_(text.encode())
+    assert counts["memories"] == header["counts"]["memories"]
+    assert state(b) == state(a)
+    for q in QUERIES:
+        got = hits(a, q)
+        assert got and hits(b, q) == got, q
+    assert b.resolve_user("alias:phone:+8613800138000") == "alice"
+
+
+def test_a_bad_jsonl_line_names_the_line_and_writes_nothing(memories, clock) -> None:  # type: ignore[no-untyped-def]
+    a, b = memories
+    fill(a, clock)
+    lines = list(dump_lines(a.export("alice")))
+    memory_line = next(
+        n for n, line in enumerate(lines) if n > 2 and json.loads(line)["section"] == "memories"
+    )
+    bad_kind = json.loads(lines[memory_line])
+    bad_kind["record"]["memory"]["kind"] = "rumour"
+    header = json.loads(lines[0])
+    cases = [
+        # (which line is replaced by what, the field the error names)
+        (memory_line, json.dumps(bad_kind) + "\n", f"lines.{memory_line + 1}.record.memory.kind"),
+        (memory_line, '{"section": "memories", "record": \n', f"lines.{memory_line + 1}"),
+        (memory_line, '{"section": "gossip", "record": {}}\n', f"lines.{memory_line + 1}.section"),
+        (0, json.dumps({**header, "version": 2}) + "\n", "lines.1.version"),
+        (
+            0,
+            json.dumps({**header, "counts": {**header["counts"], "profile_v9": 0}}) + "\n",
+            "lines.1.counts.profile_v9",
+        ),
+    ]
+    for n, replacement, field in cases:
+        broken = [*lines[:n], replacement, *lines[n + 1 :]]
+        with pytest.raises(InvalidInputError) as err:
+            b.import_("".join(broken))
+        assert err.value.field == field, replacement
+        assert f"line {field.split('.')[1]}" in err.value.message
+    # A file cut off after some records: the header's counts tell.
+    with pytest.raises(InvalidInputError) as err:
+        b.import_("".join(lines[:-2]))
+    assert "cut off" in err.value.message
+    # A bad last line: every earlier line was fine, and still nothing was written.
+    last = json.loads(lines[-1])
+    last["record"] = {"nonsense": True}
+    with pytest.raises(InvalidInputError) as err:
+        b.import_("".join([*lines[:-1], json.dumps(last) + "\n"]))
+    assert err.value.field is not None and err.value.field.startswith(f"lines.{len(lines)}.")
+    assert b.list(user_id="alice", include_superseded=True) == []
+    assert b.tasks.list("alice") == [] and b.aliases("alice") == []
+    # Another user's file without remap: refused like the JSON document.
+    with pytest.raises(InvalidInputError) as err:
+        b.import_("".join(lines), "bob")
+    assert err.value.field == "user_id"

@@ -94,3 +94,48 @@ def test_a_broken_or_foreign_document_is_one_error_line(tmp_path: Path) -> None:
     remapped = jiyi("import", str(tmp_path / "bad1.json"), "--user", "u2", "--remap", "--path", b)
     assert remapped.exit_code == 0, remapped.output
     assert [m["user_id"] for m in ok_json("list", "--user", "u2", "--path", b)] == ["u2"]
+
+
+def test_jsonl_export_then_import_and_a_bad_line(tmp_path: Path) -> None:
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    jiyi("add", "我对花生过敏，住在杭州", "--user", "u1", "--path", a)
+    jiyi("add", "I work at Globex as an accountant", "--user", "u1", "--path", a)
+    out = jiyi("export", "--user", "u1", "--format", "jsonl", "--path", a)
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    header = json.loads(lines[0])
+    assert (header["format"], header["user_id"]) == ("jiyi.export.jsonl", "u1")
+    assert len(lines) == 1 + sum(header["counts"].values())
+    # A broken line: one error line naming it, nothing written.
+    bad = tmp_path / "bad.jsonl"
+    record = json.loads(lines[1])
+    record["record"]["memory"]["confidence"] = "very"
+    bad.write_text("\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n", "utf-8")
+    result = jiyi("import", str(bad), "--path", b)
+    assert result.exit_code == 2, result.output
+    line = result.stderr.strip()
+    assert line.startswith("error: line 2") and "(field: lines.2.record.memory.confidence)" in line
+    assert ok_json("list", "--user", "u1", "--path", b) == []
+    file = tmp_path / "u1.jsonl"  # a .jsonl name: told from a chat log by its header
+    file.write_text(out.stdout, encoding="utf-8")
+    done = jiyi("import", str(file), "--path", b)
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["imported"]["memories"] == header["counts"]["memories"]
+    assert ok_json("list", "--user", "u1", "--path", b) == ok_json(
+        "list", "--user", "u1", "--path", a
+    )
+    for q in ("能吃花生吗", "where do I work"):
+        want = [
+            (h["memory"]["id"], h["score"])
+            for h in ok_json("search", q, "--user", "u1", "--path", a)
+        ]
+        assert want == [
+            (h["memory"]["id"], h["score"])
+            for h in ok_json("search", q, "--user", "u1", "--path", b)
+        ]
+    # A chat log in .jsonl is still a chat log.
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text('{"user_id": "u3", "role": "user", "content": "我养了一只猫"}\n', "utf-8")
+    imported = jiyi("import", str(chat), "--path", b, "--json")
+    assert imported.exit_code == 0, imported.output
+    assert json.loads(imported.stdout)["format"] == "jsonl"

@@ -147,7 +147,8 @@ def import_(
 ) -> None:
     """Import a chat history (JSONL messages, OpenAI messages, LoCoMo); resumable: a re-run
     stores only messages not imported before. A ``jiyi export`` document is imported as
-    one user, in one transaction (same ids; importing it twice stores it once)."""
+    one user, in one transaction (same ids; importing it twice stores it once), whether
+    JSON or its JSON Lines layout (``jiyi export --format jsonl``)."""
     if is_export(file):
         import_export(file, user, remap, path)
         return

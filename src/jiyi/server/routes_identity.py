@@ -13,9 +13,10 @@ for an agent-bound one). Mounted before
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import StreamingResponse
 
 from jiyi.core.identity import Alias, SuspectSession
 from jiyi.errors import NotFoundError
@@ -25,6 +26,7 @@ from jiyi.server.errors import error_responses
 from jiyi.server.routes_users import UserId
 from jiyi.server.services import Services
 from jiyi.transfer import ExportDocument
+from jiyi.transfer_lines import MEDIA_TYPE, dump_lines
 from jiyi.wire import AliasBody, AliasList, ConfirmIdentity, IdentityEvents, MergeBody, MergeResult
 
 router = APIRouter(prefix="/v1", tags=["identity"], responses=error_responses(401, 422, 503))
@@ -138,38 +140,76 @@ async def identity_events(
     return IdentityEvents(events=found)
 
 
+_EXPORT_200: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The export: one JSON document, or with ``format=jsonl`` its JSON "
+        "Lines layout (a header line with version, tenant, user and counts, then one record "
+        "a line), streamed.",
+        "content": {MEDIA_TYPE: {"schema": {"type": "string"}}},
+    }
+}
+_IMPORT_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "an export from GET …/export: the JSON document, or its JSON Lines "
+        "layout (told by its header line)",
+        "content": {
+            "application/json": {"schema": {"type": "object"}},
+            MEDIA_TYPE: {"schema": {"type": "string"}},
+        },
+    }
+}
+
+
 @router.get(
     "/users/{user_id:path}/export",
     response_model=ExportDocument,
     tags=["export"],
-    responses=error_responses(403, 404),
+    responses={**_EXPORT_200, **error_responses(403, 404)},
 )
-async def export_user(user_id: UserId, request: Request, who: Auth) -> ExportDocument:
+async def export_user(
+    user_id: UserId,
+    request: Request,
+    who: Auth,
+    format: Annotated[
+        Literal["json", "jsonl"],
+        Query(description="json: one document; jsonl: one record a line (application/x-ndjson)"),
+    ] = "json",
+) -> ExportDocument | Response:
     """Everything stored about the user as one versioned JSON document (memories with
-    history and vectors, tasks, the switch and its log, hashed aliases, identity log)."""
+    history and vectors, tasks, the switch and its log, hashed aliases, identity log), or
+    with ``format=jsonl`` the same as JSON Lines, streamed."""
     require_tenant_key(who, "exporting a user")
     s = _services(request)
-    return await s.run(s.memory_of(who).export, user_id)
+    doc = await s.run(s.memory_of(who).export, user_id)
+    if format == "jsonl":
+        # The document is read in one go (one consistent view); only its encoding streams.
+        return StreamingResponse(dump_lines(doc), media_type=MEDIA_TYPE)
+    return doc
 
 
 @router.post(
     "/users/{user_id:path}/import",
     tags=["export"],
     responses=error_responses(403, 404, 409, 413),
+    openapi_extra=_IMPORT_BODY,
 )
 async def import_user(
     user_id: UserId,
     request: Request,
     who: Auth,
-    document: Annotated[dict[str, Any], Body(description="a document from GET …/export")],
     remap: Annotated[
         bool, Query(description="take another user's document as this user's")
     ] = False,
 ) -> dict[str, dict[str, int]]:
-    """Import an export document as this user, in one transaction (all or nothing). A
-    malformed document is refused (422 naming the field); another tenant's or user's
-    document too, unless ``remap=true``."""
+    """Import an export as this user, in one transaction (all or nothing): the JSON
+    document or its JSON Lines layout. A malformed one is refused (422 naming the field —
+    for JSON Lines ``lines.<n>…``, the line); another tenant's or user's document too,
+    unless ``remap=true``."""
     require_tenant_key(who, "importing a user")
+    # Read raw, whatever the content type: the facade tells the two layouts apart and
+    # names a bad field (or line) itself.
+    document = await request.body()
     s = _services(request)
     counts = await s.run(s.memory_of(who).import_, document, user_id, remap=remap)
     return {"imported": counts}
