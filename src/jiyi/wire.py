@@ -5,6 +5,8 @@ Pure pydantic, no FastAPI and nothing from ``jiyi.server``, so the SDK (``jiyi.c
 parses responses with the very models the server validates and answers with, without the
 server installed. Result objects themselves (MemoryItem, AddResult, SearchHit …) are the
 domain models from ``jiyi.core.models``; the session window is ``jiyi.sessions.base``'s.
+The validated field types the bodies are made of (``Id``, ``Text``, ``When`` …) are in
+``jiyi.wire_fields``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -26,11 +27,11 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 
 from jiyi.core.identity import Alias, AliasKind, IdentityEvent
-from jiyi.core.inputs import MAX_ID_CHARS, MAX_NAME_CHARS, id_problem, text_problem, time_problem
 from jiyi.core.models import AddResult, HistoryEntry, MemoryItem, MemoryKind, SearchHit
 from jiyi.core.profile import ProfileOverride
 from jiyi.core.users import MemorySwitch, SwitchChange, TaskState, TaskStatus
 from jiyi.sessions.base import SessionMessage
+from jiyi.wire_fields import Content, Id, Name, ProfileText, RequestBody, Text, When
 
 #: The media type of every error response (RFC 9457 problem details).
 PROBLEM_TYPE = "application/problem+json"
@@ -44,67 +45,7 @@ TENANT_HEADER = "X-Jiyi-Tenant"
 REQUEST_ID_HEADER = "X-Request-Id"
 
 
-# The same rules as the library's ``jiyi.core.inputs``, applied while parsing, so a bad value
-# is a 422 naming its field before any handler runs.
-def valid_text(value: str) -> str:
-    why = text_problem(value)
-    if why is not None:
-        raise ValueError(why)
-    return value
-
-
-def valid_id(value: str) -> str:
-    why = id_problem(value)
-    if why is not None:
-        raise ValueError(why)
-    return value
-
-
-def valid_time(value: datetime) -> datetime:
-    _, why = time_problem(value)
-    if why is not None:
-        raise ValueError(why)
-    return value
-
-
-# The rules as JSON Schema patterns, for the OpenAPI document (clients and fuzzers generate
-# from it); the validators above enforce them with clearer messages.
-ID_PATTERN = "^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$"
-TEXT_PATTERN = "^[^\\u0000]*$"
-ID_SCHEMA: dict[str, Any] = {"pattern": ID_PATTERN}  # for path and query parameters
-# A task key is an id without "/": one path segment.
-TASK_KEY_PATTERN = (
-    "^[^/\\u0000-\\u001f\\u007f]*[^/\\s\\u0000-\\u001f\\u007f][^/\\u0000-\\u001f\\u007f]*$"
-)
-TIME_PATTERN = "^(19[0-9]{2}|[2-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-8])-"
-
-
-def _pattern(regex: str) -> Any:
-    return Field(json_schema_extra={"pattern": regex})
-
-
-Id = Annotated[
-    str,
-    Field(min_length=1, max_length=MAX_ID_CHARS),
-    _pattern(ID_PATTERN),
-    AfterValidator(valid_id),
-]
-Text = Annotated[str, Field(min_length=1), _pattern(TEXT_PATTERN), AfterValidator(valid_text)]
-Content = Annotated[str, _pattern(TEXT_PATTERN), AfterValidator(valid_text)]
-Name = Annotated[
-    str, Field(max_length=MAX_NAME_CHARS), _pattern(TEXT_PATTERN), AfterValidator(valid_text)
-]
-When = Annotated[datetime, _pattern(TIME_PATTERN), AfterValidator(valid_time)]
-ProfileText = Annotated[
-    str, Field(min_length=1, max_length=200), _pattern(TEXT_PATTERN), AfterValidator(valid_text)
-]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class MessageIn(_Body):
+class MessageIn(RequestBody):
     role: Literal["user", "assistant", "system"] = "user"
     content: Content
     name: Name | None = None
@@ -118,7 +59,7 @@ def _one_message(value: object) -> object:
     return [{"role": "user", "content": value}] if isinstance(value, str) else value
 
 
-class AddRequest(_Body):
+class AddRequest(RequestBody):
     messages: Annotated[list[MessageIn], BeforeValidator(_one_message)] = Field(
         min_length=1,
         description="one user message as a string, or a list of {role, content} messages",
@@ -169,7 +110,7 @@ BatchItem = Annotated[
 ]
 
 
-class BatchAddRequest(_Body):
+class BatchAddRequest(RequestBody):
     """``POST /v1/memories/batch``: several adds, each item what ``POST /v1/memories``
     takes."""
 
@@ -205,7 +146,7 @@ FILTERS_DOC = (
 )
 
 
-class SearchRequest(_Body):
+class SearchRequest(RequestBody):
     query: Text
     user_id: Id
     agent_id: Id | None = None
@@ -221,11 +162,11 @@ class SearchRequest(_Body):
     )
 
 
-class UpdateRequest(_Body):
+class UpdateRequest(RequestBody):
     content: Text
 
 
-class TaskPut(_Body):
+class TaskPut(RequestBody):
     """``PUT /v1/users/{user_id}/tasks/{key}``: the task's new state."""
 
     state: dict[str, Any] = Field(
@@ -252,7 +193,7 @@ class TaskList(BaseModel):
     tasks: list[TaskState]
 
 
-class SwitchPut(_Body):
+class SwitchPut(RequestBody):
     """``PUT /v1/users/{user_id}/memory-switch``."""
 
     memory: MemorySwitch = Field(
@@ -265,7 +206,7 @@ class SwitchHistory(BaseModel):
     changes: list[SwitchChange]  # newest first
 
 
-class ProfilePatch(_Body):
+class ProfilePatch(RequestBody):
     """``PATCH /v1/users/{user_id}/profile``: the fields to set (a string) or clear (null);
     fields left out stay as they are. A list field's value replaces its whole list."""
 
@@ -292,7 +233,7 @@ class ProfileHistory(BaseModel):
     changes: list[ProfileOverride]  # newest first
 
 
-class AliasBody(_Body):
+class AliasBody(RequestBody):
     """``POST`` / ``DELETE /v1/users/{user_id}/aliases``: the alias (PII: in the body,
     never in a URL)."""
 
@@ -309,7 +250,7 @@ class AliasList(BaseModel):
     aliases: list[Alias]
 
 
-class MergeBody(_Body):
+class MergeBody(RequestBody):
     """``POST /v1/users/{user_id}/merge``: merge the path's user into ``into``."""
 
     into: Id = Field(description="the user that keeps everything (an alias reference works)")
@@ -320,7 +261,7 @@ class MergeResult(BaseModel):
     moved: dict[str, int]  # rows moved per table
 
 
-class ConfirmIdentity(_Body):
+class ConfirmIdentity(RequestBody):
     """``POST /v1/users/{user_id}/identity/confirm``."""
 
     session_id: Id
@@ -330,7 +271,7 @@ class IdentityEvents(BaseModel):
     events: list[IdentityEvent]  # newest first
 
 
-class ContextRequest(_Body):
+class ContextRequest(RequestBody):
     query: Text
     user_id: Id
     agent_id: Id | None = None
@@ -339,7 +280,7 @@ class ContextRequest(_Body):
     now: When | None = None
 
 
-class SessionMessageIn(_Body):
+class SessionMessageIn(RequestBody):
     user_id: Id
     agent_id: Id | None = None
     role: Literal["user", "assistant", "system"] = "user"
@@ -347,7 +288,7 @@ class SessionMessageIn(_Body):
     name: Name | None = None
 
 
-class MaintainRequest(_Body):
+class MaintainRequest(RequestBody):
     dry_run: bool = False  # report what would happen, write nothing
     # Which steps (jiyi.pipeline.maintain.STEPS, or "all"); None: sweep, purge, merge.
     steps: list[str] | None = Field(default=None, max_length=8)
@@ -399,7 +340,7 @@ class NewKey(BaseModel):
     info: KeyInfo
 
 
-class KeyRequest(_Body):
+class KeyRequest(RequestBody):
     tenant: Id | None = None  # default: the caller's tenant
     agent_id: Id | None = None
     admin: bool = False

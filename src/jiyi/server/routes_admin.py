@@ -19,7 +19,8 @@ from jiyi.keys import KeyRecord, Principal
 from jiyi.server.auth import authenticate, require_admin
 from jiyi.server.errors import error_responses
 from jiyi.server.services import Services
-from jiyi.wire import ID_SCHEMA, KeyInfo, KeyList, KeyRequest, NewKey, TenantList, valid_id
+from jiyi.wire import KeyInfo, KeyList, KeyRequest, NewKey, TenantList
+from jiyi.wire_fields import ID_SCHEMA, valid_id
 
 router = APIRouter(prefix="/v1", tags=["admin"], responses=error_responses(401, 403, 422, 503))
 

@@ -21,7 +21,8 @@ from jiyi.keys import Principal
 from jiyi.server.auth import authenticate, require_tenant_key, visible
 from jiyi.server.errors import error_responses
 from jiyi.server.services import Services
-from jiyi.wire import ID_SCHEMA, MaintainRequest, valid_id
+from jiyi.wire import MaintainRequest
+from jiyi.wire_fields import ID_SCHEMA, valid_id
 
 router = APIRouter(prefix="/v1", tags=["lifecycle"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]

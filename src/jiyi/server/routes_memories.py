@@ -27,7 +27,6 @@ from jiyi.server.idempotency import IdempotencyLedger, derived_prefix, fingerpri
 from jiyi.server.services import Services
 from jiyi.wire import (
     FILTERS_DOC,
-    ID_SCHEMA,
     IDEMPOTENCY_HEADER,
     AddRequest,
     HistoryResponse,
@@ -37,8 +36,8 @@ from jiyi.wire import (
     UpdateRequest,
     UserInfo,
     UserList,
-    valid_id,
 )
+from jiyi.wire_fields import ID_SCHEMA, valid_id
 
 router = APIRouter(prefix="/v1", tags=["memories"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]

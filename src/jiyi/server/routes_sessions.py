@@ -24,7 +24,8 @@ from jiyi.server.context import combine, session_budget
 from jiyi.server.errors import error_responses
 from jiyi.server.services import Services
 from jiyi.sessions.base import SessionKey, SessionMessage, SessionOwner, SessionView
-from jiyi.wire import ID_SCHEMA, ContextRequest, ContextResponse, SessionMessageIn, valid_id
+from jiyi.wire import ContextRequest, ContextResponse, SessionMessageIn
+from jiyi.wire_fields import ID_SCHEMA, valid_id
 
 router = APIRouter(prefix="/v1", tags=["sessions"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]

@@ -26,15 +26,8 @@ from jiyi.keys import Principal
 from jiyi.server.auth import authenticate
 from jiyi.server.errors import error_responses
 from jiyi.server.services import Services
-from jiyi.wire import (
-    ID_SCHEMA,
-    TASK_KEY_PATTERN,
-    SwitchHistory,
-    SwitchPut,
-    TaskList,
-    TaskPut,
-    valid_id,
-)
+from jiyi.wire import SwitchHistory, SwitchPut, TaskList, TaskPut
+from jiyi.wire_fields import ID_SCHEMA, TASK_KEY_PATTERN, valid_id
 
 router = APIRouter(prefix="/v1", tags=["users"], responses=error_responses(401, 422, 503))
 Auth = Annotated[Principal, Depends(authenticate)]
