@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta, tzinfo
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration, calibration_of
@@ -42,11 +42,10 @@ from jiyi.core.ports import (
 )
 from jiyi.core.tasks import task_text
 from jiyi.core.users import MemorySwitch
-from jiyi.errors import InvalidInputError
+from jiyi.deferred_ops import DeferredOps
 from jiyi.identity_ops import IdentityOps
 from jiyi.maintenance import MaintenanceOps
 from jiyi.pipeline.access import ReadLedger
-from jiyi.pipeline.deferred import ExtractJob, extract_staged, stage
 from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
 from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
@@ -55,9 +54,6 @@ from jiyi.pipeline.tasks import resumed_tasks
 from jiyi.pipeline.write import WriteOptions
 from jiyi.profile_tier import ProfileOps
 from jiyi.user_tier import UserTierOps
-
-if TYPE_CHECKING:
-    from jiyi.queue.base import Job, WorkQueue
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +75,12 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Engine(UserTierOps, ProfileOps, IdentityOps, MaintenanceOps):
+class Engine(UserTierOps, ProfileOps, IdentityOps, MaintenanceOps, DeferredOps):
     """Store, embedder and extractor wired into the write and read pipelines; the switch and
     task operations come from :class:`~jiyi.user_tier.UserTierOps`, the profile from
     :class:`~jiyi.profile_tier.ProfileOps`, maintain, health,
-    restore and history from :class:`~jiyi.maintenance.MaintenanceOps`."""
+    restore and history from :class:`~jiyi.maintenance.MaintenanceOps`, the queued write
+    path (``accept``, ``process``) from :class:`~jiyi.deferred_ops.DeferredOps`."""
 
     def __init__(
         self,
@@ -168,106 +165,6 @@ class Engine(UserTierOps, ProfileOps, IdentityOps, MaintenanceOps):
         if suspect:
             result = result.model_copy(update={"identity_suspect": suspect})
         return result.model_copy(update={"skipped": gated + result.skipped}) if gated else result
-
-    def accept(
-        self,
-        scope: Scope,
-        messages: builtins.list[Message],
-        *,
-        queue: WorkQueue,
-        session_id: str | None,
-        now: datetime,
-        batch_id: str | None,
-        grace: timedelta,
-        metadata: Mapping[str, Any] | None = None,
-        ttl: timedelta | None = None,
-    ) -> AddResult:
-        from jiyi.queue.base import Job
-
-        self.reads.settle()
-        messages, gated = self.gate(scope, messages, now)
-        if not messages:
-            return AddResult(skipped=gated)
-        staged = stage(
-            messages,
-            scope=scope,
-            session_id=session_id,
-            now=now,
-            ports=self.ports(scope.tenant),
-            opts=self.ingest_opts,
-            batch=batch_id,
-        )
-        # The episodes carry the caller's metadata; the worker's extractions inherit it.
-        staged_result = with_metadata(staged.changes, staged.result, metadata)
-        expires = now + ttl if ttl is not None else None
-        staged_result = with_ttl(staged.changes, staged_result, expires)
-        if staged.messages:
-            payload = ExtractJob(
-                agent_id=scope.agent_id,
-                session_id=session_id,
-                now=now,
-                episodes=staged.episode_ids,
-                messages=staged.messages,
-                expires_at=expires,
-            )
-            job = Job(
-                id=staged.batch,
-                kind="extract",
-                tenant=scope.tenant,
-                user_id=scope.user_id,
-                created_at=now,
-                payload=payload.model_dump(mode="json"),
-            )
-            # Enqueue first, held back for ``grace``: if we die before the episodes are
-            # written, a worker writes them after the grace (extract_staged); the other
-            # order could leave episodes that are never extracted. The hold keeps a fast
-            # worker from "rebuilding" episodes this call is about to write.
-            if not queue.enqueue(job, now=now, delay=grace):
-                return AddResult(queued=True)  # accepted before: the first call's writes stand
-        self.store.apply(scope, self.signed(scope.tenant, staged.changes))
-        if staged.messages and not queue.release(staged.batch, now=self.clock()):
-            # Only after a stall longer than ``grace``: a worker took the job meanwhile.
-            log.warning("batch %s was claimed before its episodes were written", staged.batch)
-        # A re-delivered batch was queued by its first delivery: report it the same way.
-        again = any(s.reason == "duplicate_message" for s in staged_result.skipped)
-        return staged_result.model_copy(
-            update={
-                "queued": bool(staged.messages) or again,
-                "skipped": gated + staged_result.skipped,
-            }
-        )
-
-    def process(self, job: Job, scope: Scope) -> AddResult | None:
-        if job.kind != "extract" or job.tenant != scope.tenant:
-            raise InvalidInputError(f"cannot process a {job.kind} job of tenant {job.tenant}")
-        p = ExtractJob.parse(job.payload)
-        if self.switch_of(scope.tenant, scope.user_id) != MemorySwitch.ON:
-            return None  # switched off or paused since the messages were accepted
-        done = extract_staged(
-            p.messages,
-            scope=scope,
-            session_id=p.session_id,
-            batch=job.id,
-            episode_ids=p.episodes,
-            now=p.now,
-            ports=self.ports(scope.tenant),
-            opts=self.ingest_opts,
-        )
-        if done is None:
-            return None
-        episodes = self.store.get_many(scope, list(p.episodes.values()))
-        inherited: dict[str, Any] = {}
-        for ep in episodes:
-            inherited.update(ep.metadata)
-        result = with_metadata(done.changes, done.result, inherited, only_new=True)
-        result = with_ttl(done.changes, result, p.expires_at)
-        # Flagged and audited here too, never held back: its episodes are already stored.
-        suspect, _ = self.guard(scope, p.session_id, done.changes)
-        if suspect:
-            result = result.model_copy(update={"identity_suspect": suspect})
-        self.store.apply(scope, self.signed(scope.tenant, done.changes))
-        self.evict(done.evict)
-        return result
 
     def update(self, old: MemoryItem, content: str) -> MemoryItem:
         new, edit = update_memory(
