@@ -27,20 +27,58 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from jiyi.core.models import Scope
 from jiyi.core.ports import IdentityTier
 from jiyi.errors import InvalidInputError, StorageUnavailableError
-from jiyi.transfer_sections import SECTIONS, Plan, adapter
+from jiyi.transfer_identity import AliasesSection, IdentityLogSection, SuspectSessionsSection
+from jiyi.transfer_sections import (
+    MemoriesSection,
+    Plan,
+    ProfileSection,
+    Section,
+    SwitchSection,
+    TasksSection,
+)
 
 if TYPE_CHECKING:
     from jiyi.engine import Engine
 
-__all__ = ["FORMAT", "VERSION", "EmbedderInfo", "ExportDocument", "export_user", "import_user"]
+__all__ = [
+    "FORMAT",
+    "SECTIONS",
+    "VERSION",
+    "EmbedderInfo",
+    "ExportDocument",
+    "export_user",
+    "import_user",
+]
 
 FORMAT = "jiyi.export"
 VERSION = 1
+
+
+#: Every section, in the order an import plans them. Register another here.
+_ALL: tuple[Section, ...] = (
+    MemoriesSection(),
+    TasksSection(),
+    SwitchSection(),
+    AliasesSection(),
+    IdentityLogSection(),
+    SuspectSessionsSection(),
+    ProfileSection(),
+)
+SECTIONS: dict[str, Section] = {s.name: s for s in _ALL}
+ADAPTERS: dict[str, TypeAdapter[Any]] = {}
+
+
+def adapter(section: Section) -> TypeAdapter[Any]:
+    """The validator of the section's content (built once per section)."""
+    found = ADAPTERS.get(section.name)
+    if found is None:
+        found = ADAPTERS[section.name] = TypeAdapter(section.model)
+    return found
 
 
 class EmbedderInfo(BaseModel):
@@ -49,7 +87,7 @@ class EmbedderInfo(BaseModel):
 
 
 class ExportDocument(BaseModel):
-    """One user, exported. ``sections`` maps a section name (``transfer_sections``) to its
+    """One user, exported. ``sections`` maps a section name (:data:`SECTIONS`) to its
     content; a section this version does not know is refused on import, never dropped."""
 
     format: Literal["jiyi.export"] = "jiyi.export"

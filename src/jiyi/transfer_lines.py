@@ -29,8 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import to_json
 
 from jiyi.errors import InvalidInputError
-from jiyi.transfer import EmbedderInfo, ExportDocument
-from jiyi.transfer_sections import SECTIONS
+from jiyi.transfer import SECTIONS, EmbedderInfo, ExportDocument
 
 __all__ = ["LINES_FORMAT", "MEDIA_TYPE", "LinesHeader", "dump_lines", "is_lines", "read_lines"]
 

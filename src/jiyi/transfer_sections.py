@@ -3,8 +3,9 @@ reads a user out of the engine, checks its part of a document, and writes it bac
 the import's one transaction.
 
 A section is pluggable: anything with the :class:`Section` shape registered in
-:data:`SECTIONS` is exported and imported (another table of the user tier — a profile
-override table, say — adds one class here). Memories go through the store's own write
+``jiyi.transfer.SECTIONS`` is exported and imported (another table of the user tier adds
+one class here). The identity sections (aliases, identity log, flagged sessions) are in
+:mod:`jiyi.transfer_identity`. Memories go through the store's own write
 (``ChangeSet``: rows, keyword index and vectors together); every other section writes its
 rows through the shared SQL dialect (``SqlWrite``).
 """
@@ -17,21 +18,25 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
-from jiyi.core.identity import Alias, IdentityEvent, SuspectSession
 from jiyi.core.models import HistoryEntry, MemoryItem, Scope
 from jiyi.core.ports import ChangeSet, IdentityTier, Indexed, SqlWrite, UserTier
 from jiyi.core.profile import ProfileOverride
 from jiyi.core.users import SwitchChange, SwitchState, TaskState
-from jiyi.errors import AliasTakenError
-from jiyi.storage._identity import insert_event
 from jiyi.storage._sql import Dialect, Run, chunks, insert_history
 
 if TYPE_CHECKING:
     from jiyi.engine import Engine
 
-__all__ = ["SECTIONS", "Plan", "Section"]
+__all__ = [
+    "MemoriesSection",
+    "Plan",
+    "ProfileSection",
+    "Section",
+    "SwitchSection",
+    "TasksSection",
+]
 
 
 @dataclass
@@ -252,112 +257,6 @@ class SwitchSection:
         plan.writes.append(write)
 
 
-# -- aliases and the identity log -------------------------------------------------------------
-
-
-class AliasesSection:
-    name = "aliases"
-    model = builtins.list[Alias]
-
-    def dump(self, engine: Engine, scope: Scope) -> Any:
-        found = engine.identity.aliases(scope.tenant, scope.user_id)
-        return [a.model_dump(mode="json") for a in found]
-
-    def plan(self, engine: Engine, data: Any, plan: Plan) -> None:
-        # data: builtins.list[Alias], validated against ``model``
-        s = plan.scope
-
-        def write(run: Run, d: Dialect) -> None:
-            for a in data:
-                run(
-                    d.q(
-                        "INSERT INTO {s}.aliases (tenant, kind, digest, user_id, hint, "
-                        "created_at) VALUES (?, ?, ?, ?, ?, ?) "
-                        "ON CONFLICT (tenant, kind, digest) DO NOTHING"
-                    ),
-                    [s.tenant, a.kind.value, a.digest, s.user_id, a.hint, d.time(a.created_at)],
-                )
-                owner = run(
-                    d.q(
-                        "SELECT user_id FROM {s}.aliases "
-                        "WHERE tenant = ? AND kind = ? AND digest = ?"
-                    ),
-                    [s.tenant, a.kind.value, a.digest],
-                )
-                if owner[0][0] != s.user_id:
-                    raise AliasTakenError(
-                        f"an alias of the document ({a.kind.value} {a.hint}) is linked to "
-                        "another user here: nothing was imported",
-                        field="sections.aliases",
-                    )
-
-        plan.writes.append(write)
-
-
-class IdentityLogSection:
-    name = "identity_log"
-    model = builtins.list[IdentityEvent]
-
-    def dump(self, engine: Engine, scope: Scope) -> Any:
-        found = engine.identity.events(scope.tenant, scope.user_id, limit=100_000)
-        return [e.model_dump(mode="json") for e in found]
-
-    def plan(self, engine: Engine, data: Any, plan: Plan) -> None:
-        # data: builtins.list[IdentityEvent], validated against ``model``
-        s = plan.scope
-
-        def write(run: Run, d: Dialect) -> None:
-            for e in reversed(data):  # oldest first
-                seen = run(
-                    d.q(
-                        "SELECT 1 FROM {s}.identity_log WHERE tenant = ? AND user_id = ? "
-                        "AND at = ? AND action = ?"
-                    ),
-                    [s.tenant, s.user_id, d.time(e.at), e.action],
-                )
-                if not seen:
-                    insert_event(run, d, s.tenant, e.model_copy(update={"user_id": s.user_id}))
-
-        plan.writes.append(write)
-
-
-class SuspectSessionsSection:
-    name = "suspect_sessions"
-    model = builtins.list[SuspectSession]
-
-    def dump(self, engine: Engine, scope: Scope) -> Any:
-        found = engine.identity.suspects(scope.tenant, scope.user_id)
-        return [f.model_dump(mode="json") for f in found]
-
-    def plan(self, engine: Engine, data: Any, plan: Plan) -> None:
-        # data: builtins.list[SuspectSession], validated against ``model``
-        s = plan.scope
-
-        def write(run: Run, d: Dialect) -> None:
-            for f in data:
-                run(
-                    d.q(
-                        "INSERT INTO {s}.identity_sessions (tenant, user_id, session_id, "
-                        "flagged_at, slots, confirmed_at, confirmed_by) VALUES "
-                        "(?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, user_id, session_id) DO "
-                        "UPDATE SET flagged_at = EXCLUDED.flagged_at, slots = EXCLUDED.slots, "
-                        "confirmed_at = EXCLUDED.confirmed_at, "
-                        "confirmed_by = EXCLUDED.confirmed_by"
-                    ),
-                    [
-                        s.tenant,
-                        s.user_id,
-                        f.session_id,
-                        d.time(f.flagged_at),
-                        d.json(f.slots),
-                        d.time(f.confirmed_at),
-                        f.confirmed_by,
-                    ],
-                )
-
-        plan.writes.append(write)
-
-
 class ProfileSection:
     """The profile fields users or operators set, with their history (the derived profile
     itself is not exported: it is read out of the memories again)."""
@@ -391,24 +290,3 @@ class ProfileSection:
                 )
 
         plan.writes.append(write)
-
-
-#: Every section, in the order an import plans them. Register another here.
-_ALL: tuple[Section, ...] = (
-    MemoriesSection(),
-    TasksSection(),
-    SwitchSection(),
-    AliasesSection(),
-    IdentityLogSection(),
-    SuspectSessionsSection(),
-    ProfileSection(),
-)
-SECTIONS: dict[str, Section] = {s.name: s for s in _ALL}
-ADAPTERS: dict[str, TypeAdapter[Any]] = {}
-
-
-def adapter(section: Section) -> TypeAdapter[Any]:
-    found = ADAPTERS.get(section.name)
-    if found is None:
-        found = ADAPTERS[section.name] = TypeAdapter(section.model)
-    return found
