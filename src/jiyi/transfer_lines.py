@@ -100,8 +100,10 @@ def dump_lines(doc: ExportDocument) -> Iterator[str]:
 
 
 def _first_line(data: bytes | str) -> bytes:
-    raw = data.encode() if isinstance(data, str) else data
-    return raw.lstrip()[:65536].split(b"\n", 1)[0]
+    # Only the start is looked at (a header is well under 1 KB): no copy of a big export.
+    head = data[:65536]
+    raw = head.encode() if isinstance(head, str) else head
+    return raw.lstrip().split(b"\n", 1)[0]
 
 
 def is_lines(data: bytes | str) -> bool:

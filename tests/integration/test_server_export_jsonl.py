@@ -89,3 +89,42 @@ def test_jsonl_export_streams_and_imports_into_a_fresh_server(
         assert h2.get("/v1/memories", params={"user_id": "alice"}).json()["memories"] == listed
         for q in queries:
             assert search(h2, q) == before[q], q
+
+
+def test_the_sdk_exports_and_imports_json_lines(srv: RunningServer, tmp_path: Path) -> None:
+    import asyncio
+
+    from jiyi.client import AsyncClient, Client
+    from jiyi.errors import InvalidInputError
+
+    with Client(srv.url, srv.key("acme")) as c:
+        c.add("我在杭州做会计，喜欢喝冷萃", user_id="alice")
+        c.tasks.put("alice", "报销", {"step": 2})
+        text = c.export_lines("alice")
+        before = [(h.memory.id, h.score) for h in c.search("我做什么工作", user_id="alice")]
+    header = json.loads(text.splitlines()[0])
+    assert header["format"] == "jiyi.export.jsonl" and header["counts"]["tasks"] == 1
+    with running_server(tmp_path / "two", alias_secret="server-secret") as two:
+        with Client(two.url, two.key("acme")) as c2:
+            lines = text.splitlines()
+            with pytest.raises(InvalidInputError) as bad:
+                c2.import_("\n".join([lines[0], '{"section": "tasks"}', *lines[2:]]))
+            assert bad.value.field == "lines.2.record" and bad.value.status == 422
+            assert c2.tasks.list("alice") == []
+            counts = c2.import_(text)  # the user named by the header line
+            assert counts["memories"] == header["counts"]["memories"] and counts["tasks"] == 1
+            got = [(h.memory.id, h.score) for h in c2.search("我做什么工作", user_id="alice")]
+            assert got == before and before
+
+        async def run() -> None:
+            async with AsyncClient(two.url, two.key("acme")) as a:
+                again = await a.export_lines("alice")
+                assert json.loads(again.splitlines()[0])["counts"] == header["counts"]
+                # JSON text too (its user from the document); twice is once.
+                doc = await a.export("alice")
+                assert (await a.import_(json.dumps(doc)))["tasks"] == 1
+                assert len(await a.list(user_id="alice")) == len(
+                    [m for m in doc["sections"]["memories"] if m["memory"]["kind"] != "episode"]
+                )
+
+        asyncio.run(run())

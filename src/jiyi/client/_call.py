@@ -130,6 +130,8 @@ class Call(Generic[T]):
     parse: Callable[[httpx.Response], T]
     json: Any = None
     params: dict[str, Any] = field(default_factory=dict)
+    #: A raw body (sent instead of ``json``), its type in ``headers``.
+    content: bytes | None = None
     none_on_404: bool = False
     headers: dict[str, str] = field(default_factory=dict)
     #: Safe to send again after a refusal: reads, deletes and keyed adds.

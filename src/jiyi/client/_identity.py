@@ -7,6 +7,7 @@ the URL and the alias in the ``X-Jiyi-Alias`` header — never in the URL, which
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,9 @@ from jiyi.client._call import Call, body, parse_as, parse_none, segment
 from jiyi.core.audit import AuditPage
 from jiyi.core.identity import ALIAS_PREFIX, Alias, SuspectSession
 from jiyi.wire import AliasList, IdentityEvents, MergeResult
+
+#: The media type of an export in JSON Lines (``jiyi.transfer_lines``).
+NDJSON = "application/x-ndjson"
 
 
 def user_path(user_id: str) -> tuple[str, dict[str, str]]:
@@ -120,13 +124,57 @@ def export(user_id: str) -> Call[dict[str, Any]]:
     return Call("GET", f"{path}/export", _json, headers=hdrs, idempotent=True)
 
 
-def import_(document: dict[str, Any], user_id: str, remap: bool) -> Call[dict[str, int]]:
+def export_lines(user_id: str) -> Call[str]:
     path, hdrs = user_path(user_id)
+    return Call(
+        "GET",
+        f"{path}/export",
+        lambda r: r.text,
+        params={"format": "jsonl"},
+        headers=hdrs,
+        idempotent=True,
+    )
+
+
+def _first_line(text: bytes) -> Any:
+    try:
+        return json.loads(text[:65536].lstrip().split(b"\n", 1)[0])
+    except ValueError:
+        return None
+
+
+def document_user(document: dict[str, Any] | str | bytes) -> str:
+    """The user an export names (the document's ``user_id``, or its header line's): the
+    default user of an import. "" when it names none (the server then refuses it)."""
+    if isinstance(document, dict):
+        return str(document.get("user_id", ""))
+    raw = document.encode() if isinstance(document, str) else document
+    head = _first_line(raw)
+    if not isinstance(head, dict):
+        try:
+            head = json.loads(raw)
+        except ValueError:
+            return ""
+    return str(head.get("user_id", "")) if isinstance(head, dict) else ""
+
+
+def import_(
+    document: dict[str, Any] | str | bytes, user_id: str, remap: bool
+) -> Call[dict[str, int]]:
+    path, hdrs = user_path(user_id)
+    content: bytes | None = None
+    if not isinstance(document, dict):
+        # Export text as it is (JSON or JSON Lines): the server tells the layouts apart.
+        content = document.encode() if isinstance(document, str) else document
+        head = _first_line(content)
+        lines = isinstance(head, dict) and head.get("format") == "jiyi.export.jsonl"
+        hdrs = {**hdrs, "Content-Type": NDJSON if lines else "application/json"}
     return Call(
         "POST",
         f"{path}/import",
         lambda r: dict(r.json()["imported"]),
-        json=document,
+        json=document if isinstance(document, dict) else None,
+        content=content,
         params={"remap": "true"} if remap else {},
         headers=hdrs,
         idempotent=True,
@@ -137,7 +185,9 @@ __all__ = [
     "aliases",
     "audit",
     "confirm_identity",
+    "document_user",
     "export",
+    "export_lines",
     "identity_events",
     "import_",
     "link",

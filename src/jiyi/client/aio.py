@@ -69,6 +69,7 @@ class AsyncClient:
                     call.method,
                     call.path,
                     json=call.json,
+                    content=call.content,
                     params=call.params or None,
                     headers=call.headers or None,
                 )
@@ -315,12 +316,22 @@ class AsyncClient:
         """The user's export document (JSON-ready; ``json.dump`` it to a file)."""
         return await self._do(_identity.export(user_id))
 
+    async def export_lines(self, user_id: str) -> str:
+        """The user's export in JSON Lines (``GET …/export?format=jsonl``): a header line,
+        then one record a line; write the text to a ``.jsonl`` file."""
+        return await self._do(_identity.export_lines(user_id))
+
     async def import_(
-        self, document: dict[str, Any], user_id: str | None = None, *, remap: bool = False
+        self,
+        document: dict[str, Any] | str | bytes,
+        user_id: str | None = None,
+        *,
+        remap: bool = False,
     ) -> dict[str, int]:
-        """Import an export document as ``user_id`` (default: the document's) in one
-        transaction; counts per section."""
-        uid = user_id if user_id is not None else str(document.get("user_id", ""))
+        """Import an export as ``user_id`` (default: the one it names) in one transaction;
+        counts per section. ``document`` is the dict of :meth:`export`, or export text as
+        it is — JSON or JSON Lines (a bad line: InvalidInputError naming ``lines.<n>``)."""
+        uid = user_id if user_id is not None else _identity.document_user(document)
         return await self._do(_identity.import_(document, uid, remap))
 
     async def aclose(self) -> None:
