@@ -20,6 +20,9 @@ An import validates the whole document first (InvalidInputError naming the field
 (``IdentityTier.import_user``): all of it or none. Importing the same document twice is
 importing it once (ids are kept, history and logs are replaced or deduplicated). A document
 of another tenant or user is refused unless ``remap`` says to take it as this user's.
+
+The same document also travels as JSON Lines, a header line and one record a line
+(``jiyi.transfer_lines``); reading it yields an :class:`ExportDocument` for this import.
 """
 
 from __future__ import annotations
