@@ -103,7 +103,7 @@ def _first_line(data: bytes | str) -> bytes:
     # Only the start is looked at (a header is well under 1 KB): no copy of a big export.
     head = data[:65536]
     raw = head.encode() if isinstance(head, str) else head
-    return raw.lstrip().split(b"\n", 1)[0]
+    return raw.removeprefix(b"\xef\xbb\xbf").lstrip().split(b"\n", 1)[0]
 
 
 def is_lines(data: bytes | str) -> bool:
@@ -161,16 +161,20 @@ def read_lines(data: bytes | str) -> ExportDocument:
         InvalidInputError: naming the line and the place in it; nothing is written.
     """
     try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        # A byte-order mark (some Windows editors write one) is not part of the header.
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data.removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        raise InvalidInputError("the export is not UTF-8 text", field="lines") from exc
+        raise InvalidInputError(
+            "the export is not UTF-8 text (nothing was written)", field="lines"
+        ) from exc
     header: LinesHeader | None = None
     found: dict[str, list[Any]] = {}
-    n = 0
+    last = 0  # the last line that was not blank
     # "\n" only: a JSON string may hold U+2028 and other breaks str.splitlines() splits on.
     for n, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
+        last = n
         if header is None:
             header = _header(n, raw)
             found = {name: [] for name in header.counts}
@@ -185,13 +189,15 @@ def read_lines(data: bytes | str) -> ExportDocument:
             )
         found[name].append(_checked(n, _item_adapter(name), line.record, ("record",), f" ({name})"))
     if header is None:
-        raise InvalidInputError("the export is empty: no header line", field="lines.1")
+        raise InvalidInputError(
+            "the export is empty: no header line (nothing was written)", field="lines.1"
+        )
     for name, records in found.items():
         if len(records) != header.counts[name]:
             raise InvalidInputError(
                 f"the file ends after {len(records)} of the {header.counts[name]} {name} "
                 "records its header counts (cut off?); nothing was written",
-                field=f"lines.{n + 1}",
+                field=f"lines.{last + 1}",
             )
     return ExportDocument(
         version=header.version,
