@@ -128,8 +128,10 @@ def _no_constant(name: str) -> Any:
 def _json(n: int, raw: str) -> Any:
     try:
         return json.loads(raw, parse_constant=_no_constant)
-    except ValueError as exc:
-        raise _bad(n, (), f"not a JSON object ({exc})") from exc
+    except json.JSONDecodeError as exc:  # its own "line 1" would mislead: say the column
+        raise _bad(n, (), f"not JSON ({exc.msg} at column {exc.colno})") from exc
+    except ValueError as exc:  # NaN / Infinity
+        raise _bad(n, (), f"not JSON ({exc})") from exc
 
 
 def _checked(
