@@ -52,6 +52,9 @@ OFF: dict[str, Any] = {
     "speaker_in_text": False,
     "w_time_text": 0.0,
     "thread_gap_minutes": 0.0,
+    # Day evidence (DAYS below), measured on top of ``kept``.
+    "w_top_day": 0.0,
+    "w_same_day": 0.0,
 }
 B = PRESETS["balanced"]
 
@@ -80,12 +83,22 @@ MULTI: dict[str, dict[str, Any]] = {
     "session.1": {"w_session": 0.1},
     "session.1+subq": {"w_session": 0.1, "sub_questions": 3},
 }
+# Day evidence across adds (core/days.py), judged against ``kept`` the same way:
+# ``cross_validation.day_evidence`` in the JSON.
+DAYS: dict[str, dict[str, Any]] = {
+    "topday.05": {"w_top_day": 0.05},
+    "topday.1": {"w_top_day": 0.1},
+    "sameday.05": {"w_same_day": 0.05},
+    "sameday.1": {"w_same_day": 0.1},
+    "topday.05+sameday.05": {"w_top_day": 0.05, "w_same_day": 0.05},
+    "topday.1+sameday.05": {"w_top_day": 0.1, "w_same_day": 0.05},
+}
 KEPT = {"ranges", "dates_as_time", "kin", "text_dates"}
 VARIANTS: dict[str, RetrievalConfig] = {
     "before": _with(set()),
     **{f"+{c}": _with({c}) for c in CHANGES},
     "all": _with(ALL),
-    # The changes kept by the cross-validation below: the balanced preset's defaults.
+    # The changes kept by the cross-validation below (the defaults before day evidence).
     "kept": _with(KEPT),
     **{f"all-{c}": _with(ALL - {c}) for c in CHANGES},
     "all+event60": _with(ALL, event_gap_minutes=60.0),
@@ -94,6 +107,9 @@ VARIANTS: dict[str, RetrievalConfig] = {
     "all+kw.4": _with(ALL, w_keyword=0.4),
     # Multi-evidence questions (core/evidence.py), each on top of the shipped defaults.
     **{f"kept+{n}": _with(KEPT, **upd) for n, upd in MULTI.items()},
+    **{f"kept+{n}": _with(KEPT, **upd) for n, upd in DAYS.items()},
+    # The shipped defaults (kept + topday.1 + sameday.05).
+    "defaults": B,
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0
@@ -266,12 +282,14 @@ def cross_validate(results: dict[str, dict[str, Any]], candidates: list[str]) ->
     }
 
 
-def cross_validate_multi(results: dict[str, dict[str, Any]], base: str = "kept") -> dict[str, Any]:
+def cross_validate_multi(
+    results: dict[str, dict[str, Any]], base: str = "kept", group: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The multi-evidence variants against ``base``, fold by fold: on the tuning halves,
     the variants that help or are neutral on both (> NEUTRAL) and, of those, the best by
     LoCoMo R@10 + LifeBench R@5; its held-out numbers against ``base``'s. A variant ships
     only if both folds choose it and it does not lower DuLeMon or any R@1 overall."""
-    names = [f"{base}+{n}" for n in MULTI if f"{base}+{n}" in results]
+    names = [f"{base}+{n}" for n in (MULTI if group is None else group) if f"{base}+{n}" in results]
     folds = []
     for tuning, held in FOLDS:
         ok = [
@@ -335,6 +353,8 @@ def main() -> int:
         if "kept" in results:
             report["multi_evidence"] = cross_validate_multi(results)
             print(json.dumps(report["multi_evidence"], indent=1))
+            report["day_evidence"] = cross_validate_multi(results, group=DAYS)
+            print(json.dumps(report["day_evidence"], indent=1))
     if args.out:
         args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")
     return 0

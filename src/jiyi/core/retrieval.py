@@ -17,6 +17,11 @@ Two signals come from what is stored about a memory rather than its text:
 - **outdated**: a memory whose ``valid_to`` has passed (an episode whose fact was corrected)
   keeps only ``outdated_factor`` of its score, so the current value ranks first.
 
+Day: records added one by one (a phone's SMS, calls, calendar, notices) are tied by their
+day, not their wording: the best hit's day lifts its other records (``w_top_day``), and a
+question that relates events ("…之后", "间隔多少天") lets each record borrow from its day's
+best (``w_same_day``); see :mod:`jiyi.core.days`.
+
 Time: the query's window (ranges, parts of months, holidays, quarters: ``time_ranges``) is
 met by when a memory was observed (``w_time``) or by a date written in its text, such as an
 appointment's day (``w_time_text``). Each such change is a setting, ablated in English and
@@ -39,6 +44,7 @@ from itertools import pairwise
 from pydantic import BaseModel, ConfigDict
 
 from jiyi.core.calibration import Calibration
+from jiyi.core.days import day_evidence, relates_events
 from jiyi.core.evidence import asks_for_several, spread_sessions
 from jiyi.core.intents import kin_synonyms, query_slots, slot_matches
 from jiyi.core.models import MemoryItem, SearchHit
@@ -89,6 +95,10 @@ class RetrievalConfig(BaseModel):
     session_spread: float = 0.0  # each better hit of the same session costs this much
     spread_lists_only: bool = True  # …only for questions that ask for several things
     sub_questions: int = 0  # keyword rounds per clause of a multi-clause question (0: off)
+    # Day evidence across adds (core/days.py), kept by the same two folds (bench/README.md):
+    # LifeBench R@5 +2.5 / +1.0 per user, LoCoMo and DuLeMon unchanged.
+    w_top_day: float = 0.1  # memories of the best hit's day (records of one event) gain this
+    w_same_day: float = 0.05  # questions relating events: borrow this × the best of the day
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
     min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop
@@ -117,6 +127,8 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_neighbor=0.0,
         w_speaker=0.0,
         w_slot=0.0,
+        w_top_day=0.0,
+        w_same_day=0.0,
         outdated_factor=1.0,
     ),
     # Ranked by the raw cosine (its place in the pool): the calibrated score saturates at
@@ -137,6 +149,8 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_neighbor=0.0,
         w_speaker=0.0,
         w_slot=0.0,
+        w_top_day=0.0,
+        w_same_day=0.0,
         outdated_factor=1.0,
     ),
 }
@@ -152,6 +166,7 @@ class QueryPlan:
     window: TimeWindow | None
     slots: tuple[str, ...] = ()  # slot prefixes the query asks about
     several: bool = False  # asks for a list or a count (evidence from several sessions)
+    relates: bool = False  # relates events in time: "之后", "间隔多少天", "after" (core/days.py)
 
 
 def plan_query(text: str, now: datetime, cfg: RetrievalConfig | None = None) -> QueryPlan:
@@ -176,6 +191,7 @@ def plan_query(text: str, now: datetime, cfg: RetrievalConfig | None = None) -> 
         window=find_query_window(text, now) if cfg.time_ranges else find_time_window(text, now),
         slots=query_slots(text),
         several=asks_for_several(text),
+        relates=relates_events(text),
     )
 
 
@@ -296,7 +312,8 @@ def fuse(
         for mid, v in _thread_neighbours(base, memories, cfg.event_gap_minutes, True).items():
             thread[mid] = max(thread.get(mid, 0.0), 0.5 * v)
 
-    ranked: list[tuple[float, str, float, float]] = []
+    totals: dict[str, float] = {}
+    signals: dict[str, tuple[float, float]] = {}
     for mid, score in base.items():
         m = memories[mid]
         batch, pos = m.batch, m.position
@@ -305,11 +322,21 @@ def fuse(
             nb = max(base.get(by_pos.get((batch, pos + d), ""), 0.0) for d in (-1, 1))
             sess = top_session[batch] / best_session if best_session > 0 else 0.0
         nb = max(nb, thread.get(mid, 0.0))
-        total = round(score + cfg.w_neighbor * nb + cfg.w_session * sess, 6)
-        ranked.append((-total, mid, nb, sess))
-    ranked.sort()
+        totals[mid] = score + cfg.w_neighbor * nb + cfg.w_session * sess
+        signals[mid] = (nb, sess)
+    day = day_evidence(
+        totals,
+        memories,
+        tz=now.tzinfo,
+        w_top_day=cfg.w_top_day,
+        w_same_day=cfg.w_same_day,
+        relates=plan.relates,
+    )
+    ranked = sorted(
+        (-round(t + day.get(mid, 0.0), 6), mid, signals[mid][0], signals[mid][1])
+        for mid, t in totals.items()
+    )
     if cfg.session_spread > 0 and (plan.several or not cfg.spread_lists_only):
-        signals = {mid: (nb, sess) for _, mid, nb, sess in ranked}
         order = [(-neg, mid) for neg, mid, _, _ in ranked]
         spread_out = spread_sessions(order, memories, cfg.session_spread)
         ranked = [(-score, mid, signals[mid][0], signals[mid][1]) for score, mid in spread_out]
@@ -317,7 +344,7 @@ def fuse(
         SearchHit.model_construct(
             memory=memories[mid],
             score=-neg,
-            scores=parts[mid] | {"neighbor": nb, "session": sess},
+            scores=parts[mid] | {"neighbor": nb, "session": sess, "day": day.get(mid, 0.0)},
         )
         for neg, mid, nb, sess in ranked[:limit]
     ]
