@@ -55,6 +55,8 @@ OFF: dict[str, Any] = {
     # Day evidence (DAYS below), measured on top of ``kept``.
     "w_top_day": 0.0,
     "w_same_day": 0.0,
+    # Measured on top of the defaults: ``defaults-dates_first``.
+    "dates_first": False,
 }
 B = PRESETS["balanced"]
 
@@ -108,8 +110,9 @@ VARIANTS: dict[str, RetrievalConfig] = {
     # Multi-evidence questions (core/evidence.py), each on top of the shipped defaults.
     **{f"kept+{n}": _with(KEPT, **upd) for n, upd in MULTI.items()},
     **{f"kept+{n}": _with(KEPT, **upd) for n, upd in DAYS.items()},
-    # The shipped defaults (kept + topday.1 + sameday.05).
+    # The shipped defaults (kept + topday.1 + sameday.05 + dates_first).
     "defaults": B,
+    "defaults-dates_first": B.model_copy(update={"dates_first": False}),
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0

@@ -122,3 +122,36 @@ def test_a_yearless_date_in_text_is_the_one_nearest_its_writing() -> None:
 
 def test_text_without_dates_costs_nothing() -> None:
     assert mentioned_windows("今天天气不错", NOW) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("春节假期返乡期间（1月28日至31日）晨练了几次", date(2025, 1, 28), date(2025, 2, 1)),
+        ("2025年端午节假期（6月2日至4日）前准备了什么", date(2025, 6, 2), date(2025, 6, 5)),
+        ("中秋节促销活动正式启动（9月25日）前", date(2025, 9, 25), date(2025, 9, 26)),
+    ],
+)
+def test_a_date_written_out_outranks_the_period_named_beside_it(
+    text: str, start: date, end: date
+) -> None:
+    w = find_query_window(text, NOW, dates_first=True)
+    assert w is not None and w.start is not None and w.end is not None
+    assert (w.start.date(), w.end.date()) == (start, end)
+    # Off: the leftmost expression (the holiday) decides, as before.
+    assert days(text) != (start, end)
+    # A holiday alone is still the holiday.
+    assert days("春节假期返乡了几天") == (date(2025, 1, 28), date(2025, 2, 5))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "通过年度财务规划会议决议设立基金",
+        "年度预算经过年度评审",
+        "每周六上午去师傅的维修店",
+        "每个星期天都去钓鱼",
+    ],
+)
+def test_words_that_only_look_like_a_time_give_no_window(text: str) -> None:
+    assert find_query_window(text, NOW) is None

@@ -280,7 +280,10 @@ _RULES: list[_Rule] = [
      _month_part),
     (
         re.compile(
-            _Y + r"(?P<h>" + "|".join(map(re.escape, _HOLIDAY_WORDS)) + r")", re.I
+            # Not the 过年 of "通过年度" / "经过年…" (two words: 通过 / 年度).
+            _Y + r"(?P<h>" + "|".join(map(re.escape, _HOLIDAY_WORDS)).replace(
+                "过年", "(?<![通经])过年(?!度)") + r")",
+            re.I,
         ),
         _holiday,
     ),
@@ -307,30 +310,35 @@ _RULES: list[_Rule] = [
 _MAX_HULL = timedelta(days=32)
 
 
-def _matches(text: str, now: datetime) -> list[tuple[int, int, _Span]]:
-    found: list[tuple[int, int, _Span]] = []
-    for pattern, resolve in _RULES:
+def _matches(text: str, now: datetime) -> list[tuple[int, int, _Span, bool]]:
+    """Every expression as (start, end, span, written out as a date: ISO, range or day)."""
+    found: list[tuple[int, int, _Span, bool]] = []
+    for i, (pattern, resolve) in enumerate(_RULES):
         for m in pattern.finditer(text):
             span = resolve(m, now)
             if span is not None:
-                found.append((m.start(), m.end(), span))
+                found.append((m.start(), m.end(), span, i < len(_DOC_RULES)))
     return found
 
 
-def find_query_window(text: str, now: datetime) -> TimeWindow | None:
+def find_query_window(text: str, now: datetime, *, dates_first: bool = False) -> TimeWindow | None:
     """The time window a query refers to, most specific reading first.
 
     The leftmost expression wins and, at the same place, the longest ("4月中旬" over "4月",
     "2025年端午节" over "2025年"); relative words ("上周", "last time") come from
     :func:`~jiyi.core.timewords.find_time_window`. Several explicit dates within a month of
-    each other give the span that holds them all.
+    each other give the span that holds them all. With ``dates_first`` dates written out
+    outrank a period named beside them: "春节期间（1月28日至31日）" is the 28th to the 31st.
     """
     base = find_time_window(text, now)
     found = _matches(text, now)
     if not found:
         return base
+    written = [f for f in found if f[3]]
+    if dates_first and written:
+        found = written
     found.sort(key=lambda f: (f[0], -(f[1] - f[0])))
-    start, end, span = found[0]
+    start, end, span, _ = found[0]
     if base is not None:
         pos = text.find(base.expression)
         if pos >= 0 and (pos, -len(base.expression)) < (start, -(end - start)):
@@ -346,7 +354,7 @@ def time_expressions(text: str, now: datetime) -> list[str]:
     """Every time expression found in ``text`` (as written), for callers that must not read
     a date's numbers as anything else."""
     base = find_time_window(text, now)
-    found = [text[a:b] for a, b, _ in _matches(text, now)]
+    found = [text[a:b] for a, b, _, _ in _matches(text, now)]
     return ([base.expression] if base is not None else []) + found
 
 

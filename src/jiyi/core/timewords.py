@@ -202,7 +202,8 @@ _QUERY_RULES: list[_Rule] = [
         lambda m, now: (_at(now, now.year, 1, 1), _at(now, now.year + 1, 1, 1), False),
     ),
     (
-        re.compile(r"(?:这|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"),
+        # Not "每周六" (every Saturday: a habit, no window).
+        re.compile(r"(?<!每)(?<!每个)(?:这|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"),
         lambda m, now: _past_weekday(now, _WEEKDAYS_ZH[m.group("wd")]),
     ),
     (
