@@ -110,9 +110,12 @@ VARIANTS: dict[str, RetrievalConfig] = {
     # Multi-evidence questions (core/evidence.py), each on top of the shipped defaults.
     **{f"kept+{n}": _with(KEPT, **upd) for n, upd in MULTI.items()},
     **{f"kept+{n}": _with(KEPT, **upd) for n, upd in DAYS.items()},
-    # The shipped defaults (kept + topday.1 + sameday.05 + dates_first).
+    # The shipped defaults (kept + topday.15 + sameday.05 + dates_first), the top-day weight
+    # around them, and the written dates taken out.
     "defaults": B,
-    "defaults-dates_first": B.model_copy(update={"dates_first": False}),
+    "defaults@topday.1": B.model_copy(update={"w_top_day": 0.1}),
+    "defaults@topday.2": B.model_copy(update={"w_top_day": 0.2}),
+    "defaults@topday.1-dates_first": B.model_copy(update={"w_top_day": 0.1, "dates_first": False}),
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0

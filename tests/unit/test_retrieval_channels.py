@@ -31,10 +31,9 @@ CHECKS = [
     ("retrieval_lifebench.json", "yinhao/all"),
     *(("retrieval_lifebench.json", t) for t in LIFEBENCH_TYPES),
 ]
-# (file, group, k): what the committed run shows (38 questions: one question is 2.6 points).
-KNOWN_SHORTFALLS = {
-    ("retrieval_lifebench.json", "Temporal and Knowledge Updating", "@1"): "jiyi .103 < BM25 .104",
-}
+# (file, group, k): what the committed run shows. Empty since issue 11's day evidence and
+# written dates (2026-12-01): LifeBench temporal R@1 was jiyi .103 < BM25 .104, now .109.
+KNOWN_SHORTFALLS: dict[tuple[str, str, str], str] = {}
 
 
 def _recall(cfg: dict[str, Any], group: str | None, k: str) -> float:
@@ -56,9 +55,10 @@ def test_fusion_beats_each_channel(name: str, group: str | None, k: str) -> None
     assert fused >= best, f"{name} {group or ''} R{k}: jiyi {fused} < best channel {best}"
 
 
-@pytest.mark.parametrize(("name", "group", "k"), list(KNOWN_SHORTFALLS))
-def test_known_shortfalls_are_still_short(name: str, group: str, k: str) -> None:
-    configs = json.loads((RESULTS / name).read_text(encoding="utf-8"))["configs"]
-    fused = _recall(configs["jiyi"], group, k)
-    best = max(_recall(configs[c], group, k) for c in ("bm25_only", "dense_only"))
-    assert fused < best, f"{name} {group} R{k} is no longer short: take it off the list"
+def test_known_shortfalls_are_still_short() -> None:
+    # A loop, not a parametrisation: the list may be empty (no skipped test then).
+    for name, group, k in KNOWN_SHORTFALLS:
+        configs = json.loads((RESULTS / name).read_text(encoding="utf-8"))["configs"]
+        fused = _recall(configs["jiyi"], group, k)
+        best = max(_recall(configs[c], group, k) for c in ("bm25_only", "dense_only"))
+        assert fused < best, f"{name} {group} R{k} is no longer short: take it off the list"

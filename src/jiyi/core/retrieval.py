@@ -97,8 +97,8 @@ class RetrievalConfig(BaseModel):
     spread_lists_only: bool = True  # …only for questions that ask for several things
     sub_questions: int = 0  # keyword rounds per clause of a multi-clause question (0: off)
     # Day evidence across adds (core/days.py), kept by the same two folds (bench/README.md):
-    # LifeBench R@5 +2.5 / +1.0 per user, LoCoMo and DuLeMon unchanged.
-    w_top_day: float = 0.1  # memories of the best hit's day (records of one event) gain this
+    # LifeBench R@5 +3.0 / +1.5 per user, LoCoMo and DuLeMon unchanged.
+    w_top_day: float = 0.15  # memories of the best hit's day (records of one event) gain this
     w_same_day: float = 0.05  # questions relating events: borrow this × the best of the day
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
