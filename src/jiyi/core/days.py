@@ -78,22 +78,18 @@ def day_evidence(
     holding more than ``MAX_DAY_SHARE`` of the candidates lends nothing."""
     if not scores or (relates and w_same_day <= 0) or (not relates and w_top_day <= 0):
         return {}
+    days = {mid: _day(memories[mid], tz) for mid in scores}
     if not relates:
         # The first of the ranking (ties by id, as the fusion orders them).
         top = min(scores, key=lambda mid: (-round(scores[mid], 6), mid))
-        anchor = memories[top]
-        day = _day(anchor, tz)
-        same = sum(1 for mid in scores if _day(memories[mid], tz) == day)
-        if same > MAX_DAY_SHARE * len(scores):
+        anchor, day = memories[top], days[top]
+        same = [mid for mid in scores if days[mid] == day]
+        if len(same) > MAX_DAY_SHARE * len(scores):
             return {}
-        return {
-            mid: w_top_day
-            for mid in scores
-            if mid == top or (_other_add(memories[mid], anchor) and _day(memories[mid], tz) == day)
-        }
+        return {mid: w_top_day for mid in same if mid == top or _other_add(memories[mid], anchor)}
     by_day: dict[date, list[tuple[float, str]]] = defaultdict(list)
     for mid, s in scores.items():
-        by_day[_day(memories[mid], tz)].append((s, mid))
+        by_day[days[mid]].append((s, mid))
     out: dict[str, float] = {}
     for items in by_day.values():
         if len(items) < 2 or len(items) > MAX_DAY_SHARE * len(scores):
