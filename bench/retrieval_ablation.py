@@ -116,6 +116,9 @@ VARIANTS: dict[str, RetrievalConfig] = {
     "defaults@topday.1": B.model_copy(update={"w_top_day": 0.1}),
     "defaults@topday.2": B.model_copy(update={"w_top_day": 0.2}),
     "defaults@topday.1-dates_first": B.model_copy(update={"w_top_day": 0.1, "dates_first": False}),
+    # The best hit's day searched again beyond the pools (recall.top_day_candidates).
+    "defaults+expand20": B.model_copy(update={"day_expand": 20}),
+    "defaults+expand50": B.model_copy(update={"day_expand": 50}),
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from jiyi import Memory
+from jiyi.config import MemoryConfig
 from jiyi.core.calibration import Calibration
 from jiyi.core.days import day_evidence, relates_events
-from jiyi.core.models import MemoryItem, MemoryKind
-from jiyi.core.retrieval import PRESETS, fuse, plan_query
+from jiyi.core.models import MemoryItem, MemoryKind, Scope
+from jiyi.core.ports import SearchFilter
+from jiyi.core.retrieval import PRESETS, RetrievalConfig, fuse, plan_query
+from jiyi.embedders import HashingEmbedder
+from jiyi.pipeline.recall import recall
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2025, 12, 31, 23, 59, tzinfo=SHANGHAI)
@@ -137,3 +143,40 @@ def test_day_evidence_is_off_by_default() -> None:
     hits = fuse(plan, {}, {"a": 3.0, "c": 2.0, "b": 1.0}, items, now=NOW, cfg=KEYWORD, cal=CAL)
     assert [h.memory.id for h in hits] == ["a", "c", "b"]
     assert all(h.scores["day"] == 0.0 for h in hits)
+
+
+def test_the_best_hits_day_is_searched_again_beyond_the_pools(tmp_path: Path) -> None:
+    # The course payment shares no word with the question and ranks below the pools' cut
+    # (pool 3, twenty records that share its words); searching the order's day again finds it.
+    mem = Memory(
+        tmp_path / "m.db", config=MemoryConfig(timezone="Asia/Shanghai"), embedder=HashingEmbedder()
+    )
+    day = datetime(2025, 3, 25, 10, 0, tzinfo=SHANGHAI)
+
+    def add(mid: str, text: str, at: datetime) -> None:
+        msg = {"role": "user", "content": text, "id": mid}
+        mem.add([msg], user_id="u", timestamp=at, infer=False)
+
+    add("order", "春季订单敲定了，定金已付", day)
+    add("payment", "支付宝：课程支付成功，金额298元", day + timedelta(minutes=23))
+    for i in range(20):
+        add(f"f{i}", f"春季订单{i}号已发货，定金{i}", day - timedelta(days=3 + i))
+    scope = Scope(tenant=mem.config.tenant, user_id="u")
+    # A calibration that keeps every cosine (the hashing embedder's are near 0 for
+    # unrelated texts): what is tested is which records become candidates.
+    cal = Calibration(floor=-1.0, ceiling=1.0, duplicate=0.99, related=0.9)
+
+    def found(**cfg: int) -> list[str]:
+        ranking = RetrievalConfig(pool=3, **cfg)
+        hits = recall(
+            mem.store, mem.embedder, scope, "春季订单的定金付了吗",
+            flt=SearchFilter(), now=NOW, top_k=25, cfg=ranking, cal=cal,
+        ).hits  # fmt: skip
+        return [h.memory.source_message_ids[0] for h in hits]
+
+    plain = found()
+    assert plain[0] == "order" and "payment" not in plain
+    widened = found(day_expand=10)
+    assert widened[0] == "order" and "payment" in widened
+    assert found(day_expand=10, w_top_day=0) == plain  # no day evidence: nothing to widen
+    mem.close()

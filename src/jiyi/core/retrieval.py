@@ -100,6 +100,7 @@ class RetrievalConfig(BaseModel):
     # LifeBench R@5 +3.0 / +1.5 per user, LoCoMo and DuLeMon unchanged.
     w_top_day: float = 0.15  # memories of the best hit's day (records of one event) gain this
     w_same_day: float = 0.05  # questions relating events: borrow this × the best of the day
+    day_expand: int = 0  # also search the best hit's day for this many more (0: off)
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
     min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop

@@ -13,16 +13,16 @@ from collections.abc import Sequence
 from concurrent.futures import Executor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.context import assemble_context
 from jiyi.core.evidence import SUB_QUESTION_POOL, merge_keyword_rounds, split_clauses
 from jiyi.core.lifecycle import LifecycleConfig, is_safety, relevance
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, SearchHit
-from jiyi.core.ports import Embedder, MemoryStore, SearchFilter
+from jiyi.core.ports import Embedder, MemoryStore, SearchFilter, Vector
 from jiyi.core.profile import UserProfile
-from jiyi.core.retrieval import RetrievalConfig, fuse, plan_query
+from jiyi.core.retrieval import QueryPlan, RetrievalConfig, fuse, plan_query
 from jiyi.core.users import TaskState
 
 
@@ -65,8 +65,11 @@ def recall(
     keyword: dict[str, float] = {}
     degraded = False
 
+    query_vector: list[Vector] = []  # kept for a second, day-bounded dense search
+
     def dense_channel() -> dict[str, float]:
         qv = embedder.embed_query(query)
+        query_vector.append(qv)
         # Only vectors this embedder made are comparable with its query; the others (an
         # embedder change the backfill has not caught up with) are found by keywords alone.
         mine = replace(flt, embedder=embedder.name)
@@ -100,11 +103,54 @@ def recall(
     # A dense candidate below the calibrated floor with no keyword match could only be
     # dropped by fusion (no relevance signal), so it is not worth reading from the store.
     fetch([i for i, c in dense.items() if cal.semantic(c) >= cfg.min_relevance])
+    if cfg.day_expand > 0 and cfg.w_top_day > 0 and not plan.relates and memories:
+        top = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=1)
+        day = _day_filter(flt, top[0].memory, now) if top else None
+        more = top_day_candidates(store, scope, plan, day, query_vector, embedder.name, cfg)
+        dense, keyword = more[0] | dense, more[1] | keyword  # the first round's scores win
+        fetch([*more[1], *(i for i, c in more[0].items() if cal.semantic(c) >= cfg.min_relevance)])
     if life is None or not life.rank_decay:
         hits = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=top_k)
         return Recalled(hits, degraded)
     hits = decayed(fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal), now, life)
     return Recalled(hits[:top_k], degraded)
+
+
+def _day_filter(flt: SearchFilter, anchor: MemoryItem, now: datetime) -> SearchFilter:
+    """``flt`` narrowed to the calendar day (in ``now``'s time zone) ``anchor`` was observed."""
+    local = anchor.observed_at.astimezone(now.tzinfo) if now.tzinfo else anchor.observed_at
+    start = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    end = start + timedelta(days=1)
+    since = max(start, flt.since) if flt.since else start
+    until = min(end, flt.until) if flt.until else end
+    return replace(flt, since=since, until=until)
+
+
+def top_day_candidates(
+    store: MemoryStore,
+    scope: Scope,
+    plan: QueryPlan,
+    day: SearchFilter | None,
+    query_vector: list[Vector],
+    embedder_name: str,
+    cfg: RetrievalConfig,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Dense and keyword candidates of the best hit's day beyond the channels' pools (at
+    most ``cfg.day_expand`` each): the day's other records of one event, which the day
+    evidence lifts, even when their wording ranked them below the pools' cut. Scores are
+    the same channels' for the same query, so they merge with the first round's. Off by
+    default (``day_expand`` 0): two more bounded searches per query (bench/README.md)."""
+    dense: dict[str, float] = {}
+    if day is None:
+        return dense, {}
+    if cfg.use_dense and query_vector:
+        mine = replace(day, embedder=embedder_name)
+        dense = dict(store.vector_search(scope, query_vector[0], mine, cfg.day_expand))
+    keyword: dict[str, float] = {}
+    terms = plan.terms + [e.lower() for e in plan.exact if e.lower() not in plan.terms]
+    if cfg.use_keyword and terms:
+        keyword = dict(store.keyword_search(scope, terms, day, cfg.day_expand))
+    return dense, keyword
 
 
 def sub_question_rounds(
