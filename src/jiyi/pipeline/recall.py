@@ -106,7 +106,8 @@ def recall(
     if cfg.day_expand > 0 and cfg.w_top_day > 0 and not plan.relates and memories:
         top = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=1)
         day = _day_filter(flt, top[0].memory, now) if top else None
-        more = top_day_candidates(store, scope, plan, day, query_vector, embedder.name, cfg)
+        vector = [] if degraded else query_vector  # past its budget: no second dense search
+        more = top_day_candidates(store, scope, plan, day, vector, embedder.name, cfg)
         dense, keyword = more[0] | dense, more[1] | keyword  # the first round's scores win
         fetch([*more[1], *(i for i, c in more[0].items() if cal.semantic(c) >= cfg.min_relevance)])
     if life is None or not life.rank_decay:
