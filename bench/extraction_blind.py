@@ -44,24 +44,27 @@ def load(lang: str, name: str = "") -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def stored_items(mem: Memory, row: dict[str, Any], user: str) -> tuple[list[tuple[str, str]], bool]:
-    """Run one utterance for a fresh user; return its active (kind, area) items and whether
-    a forget request was recognised."""
+def stored_items(
+    mem: Memory, row: dict[str, Any], user: str
+) -> tuple[list[tuple[str, str]], bool, list[str]]:
+    """Run one utterance for a fresh user; return its active (kind, area) items, whether
+    a forget request was recognised, and each stored memory as ``kind topic: content``."""
     res = mem.add([{"role": row["role"], "content": row["text"]}], user_id=user, timestamp=NOW)
     forgot = any(s.reason.startswith("forget") for s in res.skipped) or any(
         e.event.value == "DELETE" for e in res.events
     )
-    items = [(m.kind.value, (m.topic or "").split(".", 1)[0]) for m in mem.list(user_id=user)]
-    return items, forgot
+    active = mem.list(user_id=user)
+    items = [(m.kind.value, (m.topic or "").split(".", 1)[0]) for m in active]
+    return items, forgot, [f"{m.kind.value} {m.topic}: {m.content}" for m in active]
 
 
 def score(
-    rows: list[dict[str, Any]], got: dict[str, tuple[list[tuple[str, str]], bool]]
+    rows: list[dict[str, Any]], got: dict[str, tuple[list[tuple[str, str]], bool, list[str]]]
 ) -> dict[str, Any]:
     tp = fp = fn = junk = forget_want = forget_hit = 0
     misses: list[dict[str, Any]] = []
     for row in rows:
-        items, forgot = got[row["id"]]
+        items, forgot, stored = got[row["id"]]
         pred = Counter(items)
         want = Counter((e["kind"], e["topic"].split(".", 1)[0]) for e in row["expect"])
         hit = sum((pred & want).values())
@@ -75,7 +78,13 @@ def score(
             forget_hit += forgot
         if pred != want:
             misses.append(
-                {"id": row["id"], "text": row["text"], "want": sorted(want), "got": sorted(pred)}
+                {
+                    "id": row["id"],
+                    "text": row["text"],
+                    "want": sorted(want.elements()),
+                    "got": sorted(pred.elements()),
+                    "stored": stored,
+                }
             )
     return {
         "utterances": len(rows),
@@ -102,7 +111,13 @@ def main() -> None:
     )
     ap.add_argument("--langs", default="zh,en")
     ap.add_argument("--split", action="store_true", help="also score odd and even ids apart")
-    ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument(
+        "--show-misses",
+        "--show-failures",
+        action="store_true",
+        help="per utterance that differs from its label: expected vs stored (kind, area), "
+        "and each stored memory's topic and content",
+    )
     args = ap.parse_args()
     if args.out is None:
         args.out = OUT.with_name(f"extraction_blind{args.name}.json")
@@ -142,9 +157,11 @@ def main() -> None:
         )
     console.print(table)
     if args.show_misses:
-        for name in ("zh", "en"):
+        for name in args.langs.split(","):
             for m in report["results"][name]["misses"]:
                 console.print(f"{m['id']} {m['text']}\n    want {m['want']}\n    got  {m['got']}")
+                for line in m["stored"]:
+                    console.print(f"      · {line}", markup=False)
     console.print(f"written to {args.out}")
 
 
