@@ -25,6 +25,27 @@ _ROUTINE = re.compile(
     r"\bevery\b|\bon (?:week(?:end)?s|\w+days)\b|每(?:天|周|个|月|晚|星期)|周末", re.I
 )
 _MOVE = re.compile(r"搬|\bmoved\b|\brelocated\b", re.IGNORECASE)
+# A change told with what it led to is one memory of the result: a move and the new home, a
+# job change and the new job (我上个月刚换了工作，现在在字节做数据分析).
+_LED_TO = (
+    ("location.home", _MOVE),
+    (
+        "work.",
+        re.compile(
+            r"换(?:了)?(?:个|份|一份|家)?(?:新)?(?:工作|公司|单位)|跳槽|"
+            r"\b(?:changed|switched) (?:jobs|companies)\b|\bnew job\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+# A clause that singles out one case of what was just said (…过敏，尤其是螃蟹).
+_INSTANCE = re.compile(r"^(?:尤其|特别|主要|最)是|^(?:especially|particularly)\b", re.IGNORECASE)
+# How a state or a relative's condition is lived with, said without a subject: 我在减肥，晚饭
+# 基本不吃主食 / 我爸爸有糖尿病，不能吃甜的 — the detail of that memory, not a taste of its own.
+_RESTRICTION = re.compile(
+    r"^(?:晚饭|午饭|早饭|晚上|中午|早上|三餐|平时)?(?:基本|尽量|都|也|就)*(?:不|少|不能|别)(?:吃|喝|碰)"
+)
+_OFFICE = re.compile(r"公司|办公室|单位|坐班|\b(?:office|on-?site)\b", re.IGNORECASE)
 
 
 def _merged_into(found: dict[str, Candidate], hit: Hit, clause: str, lang: str) -> Candidate | None:
@@ -35,6 +56,19 @@ def _merged_into(found: dict[str, Candidate], hit: Hit, clause: str, lang: str) 
     that state ("recovering from a sprained ankle, on crutches for a few weeks"), as rest
     does the illness it follows ("我腰伤了，在家休养")."""
     area = hit.topic.split(".", 1)[0]
+    if _INSTANCE.match(clause) and found:
+        same_area = [c for t, c in found.items() if t.split(".", 1)[0] == area]
+        return same_area[-1] if same_area else None
+    if not _SELF.match(clause) and _RESTRICTION.match(clause):
+        diet = [c for t, c in found.items() if t.startswith("state.") or t == "diet.style"]
+        if area == "pref" and (held := diet):
+            return held[-1]
+        if area == "family" and ".pref." in hit.topic:
+            who = hit.topic.split(".pref.", 1)[0] + ".health."
+            return next((c for t, c in found.items() if t.startswith(who)), None)
+    if area == "habit" and _OFFICE.search(clause) and not _SELF.match(clause):
+        # 我现在在家远程办公，一周只去一次公司: how the remote work goes, one memory
+        return next((c for t, c in found.items() if t.startswith("work.")), None)
     if area == "family" and hit.topic.endswith(".about") and not _ROUTINE.search(clause):
         # 我老婆是老师，在一所小学教语文: more about the relative just described
         who = hit.topic.rsplit(".", 1)[0] + "."
@@ -94,13 +128,13 @@ def _family(topic: str) -> str | None:
 
 
 def fold_parts(found: dict[str, Candidate]) -> None:
-    """One memory per slot family per Chinese message (see :data:`PARTS`); the first slot
-    said is the memory's own, a drink's type first when one was said."""
+    """One memory per slot family per message (see :data:`PARTS`); the first slot said is
+    the memory's own, a drink's type first when one was said. English too: "I work as a data
+    analyst at a logistics company" and "I take my coffee black, no sugar" are one thing each."""
     groups: dict[str, list[str]] = {}
     for topic, cand in found.items():
         if (
             (fam := _family(topic))
-            and (cand.metadata.get("lang") == "zh" or fam.startswith("pet."))
             and cand.value
             and not cand.value.startswith("not ")  # 离开超商了，在做房仲: a change, two slots
         ):
@@ -109,22 +143,35 @@ def fold_parts(found: dict[str, Candidate]) -> None:
         if len(topics) < 2:
             continue
         topics.sort(key=lambda t: not t.endswith((".type", ".birth_year", ".name")))
-        english = found[topics[0]].metadata.get("lang") == "en"
         head = found[topics[0]]
         head.metadata[PART_TEXTS] = {t: found[t].content for t in topics}  # before merging
         for topic in topics[1:]:
             part = found.pop(topic)
             head.metadata[PARTS] = {**head.metadata.get(PARTS, {}), topic: part.value}
-            if head.quote and part.quote and head.quote == part.quote:
+            if head.metadata.get("lang") != "zh":
+                _fold_en(head, part)
+            elif head.quote and part.quote and head.quote == part.quote:
                 # one clause said it all: 用户在长庚医院当护理师, not two templates
-                said = third_person_en(head.quote) if english else _said(head.quote)
-                head.content = said or head.content
+                head.content = _said(head.quote) or head.content
             elif part.content not in head.content:
                 head.content = _join(head.content, _after_shared(head.content, part.content), "zh")
                 head.quote = _join(head.quote or "", part.quote or "", "zh")
             head.importance = max(head.importance, part.importance)
             head.is_correction = head.is_correction or part.is_correction
             head.replaces = head.replaces or part.replaces
+
+
+def _fold_en(head: Candidate, part: Candidate) -> None:
+    """An English part joins its head: its own words when they name no subject ("…black, no
+    sugar"), else its third-person text; one clause said once ("…analyst at a company")."""
+    if head.quote and part.quote and head.quote == part.quote:
+        head.content = third_person_en(head.quote)
+        return
+    said = part.quote or ""
+    more = said if said and not _SELF.match(said) else part.content
+    if more not in head.content:
+        head.content = _join(head.content, more, "en")
+        head.quote = _join(head.quote or "", said, "en")
 
 
 def _said(quote: str) -> str | None:
@@ -145,7 +192,7 @@ def _join(first: str, more: str, lang: str) -> str:
     if not more or more in first:
         return first
     who = re.match(
-        r"^(?:用户的[\u4e00-\u9fff]{1,3}?(?=在|是|有|一直|也|很|每|叫|今年|现在|对|平时)|"
+        r"^(?:用户的[\u4e00-\u9fff]{1,3}?(?=在|是|有|一直|也|很|每|叫|今年|现在|对|平时|不)|"
         r"User's \w+)",
         more,
     )
@@ -153,7 +200,7 @@ def _join(first: str, more: str, lang: str) -> str:
         more = more[who.end() :].strip()
     # 用户养了一只猫，叫咪咪 + 用户的猫三岁了 → …，三岁了: the pet just introduced
     more = re.sub(rf"^用户的(?:{PET_WORD})(?=[\d一二两三四五六七八九十几]|是|今年)", "", more)
-    more = re.sub(r"^(?:用户一家|用户|User and family|User(?::|'s| is| has)?)\s*", "", more)
+    more = re.sub(r"^(?:用户一家|用户(?!的)|User and family|User(?::|'s| is| has)?)\s*", "", more)
     return f"{first}{'，' if lang == 'zh' else ', '}{more}"
 
 
@@ -183,8 +230,9 @@ def add_hit(
         return
     if hit.drop:
         found.pop(hit.drop, None)
-    for t in [t for t in found if t.startswith("event.") and hit.topic == "location.home"]:
-        if _MOVE.search(found[t].quote or ""):  # 我们上个月搬家了，现在住在滨江: one move
+    led = [pattern for head, pattern in _LED_TO if hit.topic.startswith(head)]
+    for t in [t for t in found if t.startswith("event.") and led]:
+        if led[0].search(found[t].quote or ""):  # 我们上个月搬家了，现在住在滨江: one move
             moved = found.pop(t)
             cand.content = _join(moved.content, cand.content, lang)
             cand.quote = _join(moved.quote or "", raw, lang)
