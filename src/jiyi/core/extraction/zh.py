@@ -260,6 +260,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     if not hits and _JOB_LEFT.search(clause) and not re.search(r"想|要|打算|准备|吗", clause):
         ctx.extra["slot"] = "work.employer"  # 我跳槽了，现在在大疆: the employer comes next
     change = bool(CHANGE_RE.search(clause))
+    mine = clause.startswith("我") and not re.match(rf"^我(?:的|家)?(?:{REL})", clause)
+    expecting_text = ctx.extra.get("expecting_text", "")
     if hits and ctx.extra.get("slot") == open_slot:
         # a slot left open waits only over clauses that say nothing (快递不干了，太累，…)
         ctx.extra.pop("slot", None)
@@ -275,5 +277,10 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         if h.topic.startswith("family.") and h.topic.endswith(".about"):
             ctx.extra["family_about"], ctx.extra["family_about_text"] = h.topic, h.content or ""
         if h.topic.endswith("pregnancy"):
-            ctx.extra["expecting"] = "1"
+            expecting = ctx.extra.get("expecting", "")
+            if h.topic == "health.pregnancy" and expecting.startswith("family.") and not mine:
+                # 我太太怀孕了，预产期在十二月: her due date, not the user's pregnancy
+                h.topic, h.content = expecting, f"{expecting_text}，{clause}"
+            ctx.extra["expecting"] = h.topic
+            ctx.extra["expecting_text"] = h.content or ""
     return hits

@@ -73,6 +73,8 @@ def object_key(value: str) -> str | None:
     value = hedge_free(clean_value(value))
     if not value or value in PRONOUN_OBJECTS or re.search(r"什么|哪|谁|啥", value):
         return None
+    if re.fullmatch(r"[了啦呀啊哦吧呢嘛哈]+", value):
+        return None  # 以后别给我推荐了: a particle, no object (the one before is meant)
     norm = normalize_object(value)
     return norm or None
 
@@ -127,7 +129,7 @@ _ROLE_SUFFIX = re.compile(
     r"(?:师|员|家|员工|技工|社工|电工|木工|农民工|临时工|者|经理|总监|老板|医生|(?<=[牙兽军校村中西])医|护士|主管|律师|会计|司机|记者|博士|主播|宝妈|全职妈妈|"
     r"全职爸爸|家庭主妇|自由职业|老师|程序员|公务员|警察|军人|厨师|教授|院长|主任|店长|老总|总裁|"
     r"董事长|CEO|CTO|HR|PM|销售|运营|产品|实习生|博士后|博后|学生|研究生|本科生|留学生|"
-    r"[小初高]中生|大学生)$",
+    r"[小初高]中生|大学生|(?:护士|科|处|部|局|校|班|组|厂|队|行|所|站|车间|护)长)$",
     re.IGNORECASE,
 )
 

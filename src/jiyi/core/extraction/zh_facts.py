@@ -35,7 +35,7 @@ _YEAR = r"\d{4}|\d{2}|[一二三四五六七八九零〇]{2,4}"
 def identity(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:我的?)?(?:名字|姓名|全名|大名)(?:是|叫)(?P<x>.+)$|^我(?:叫|名叫)(?P<y>(?!我).+)$|"
-        r"^(?:你)?(?:可以|就|直接)?(?:叫|喊|称呼)我(?P<z>.+?)(?:就行|就好|就可以|好了)?(?:了)?$",
+        r"^(?:你)?(?:以后|之后|今后)?(?:可以|就|直接)?(?:叫|喊|称呼)我(?P<z>.+?)(?:就行|就好|就可以|好了)?(?:了)?$",
         c,
     )
     if m and m.group("z") and ctx.extra.get("named"):
@@ -306,6 +306,28 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if m and len(c) <= 12:  # 学金融的 / 念資工的
         return [Hit(F, "education.major", "major", value=m.group("x"))]
+    m = re.match(
+        r"^(?:我)?(?:本科|大学|研究生|硕士|博士)(?:是|时)?(?:学|读|念)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+        r"(?:专业)?$",
+        c,
+    )
+    if m and MAJOR_RE_ZH.search(m.group("x")):  # 我本科学的是会计 (的是 read away): the major
+        return [Hit(F, "education.major", "major.stage", value=m.group("x"))]
+    m = re.match(
+        r"^(?:我)?(?:的)?(?:高中|初中|小学|大学|本科|研究生|硕士|博士)(?:是|也是)?在"
+        r"(?P<s>[^，,在]{2,10}?)(?:读|上|念)(?:的)?$|"
+        r"^(?:我)?(?:是)?在(?P<t>[^，,在]{2,10}?)(?:读|上|念)的(?:高中|初中|小学|大学|本科|研究生)$",
+        c,
+    )
+    if m:  # 我高中是在衡水读的: where the user went to school
+        return [
+            Hit(
+                F,
+                "education.school",
+                "school.where",
+                value=clean_value(m.group("s") or m.group("t")),
+            )
+        ]
     return []
 
 

@@ -46,6 +46,13 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
     word = re.sub(r"^(?:咖啡|茶|奶茶)?(?:都|也)?只(?:喝|点|要)", "", word)  # 茶只喝普洱 → 普洱
     for key in sorted(DRINKS, key=len, reverse=True):
         category, is_type = DRINKS[key]
+        if is_type and key in word.lower():
+            # 拿铁要加糖 / 美式不加糖: the drink, without how it is taken (an add-in slot)
+            end = word.lower().index(key) + len(key)
+            if re.match(
+                r"(?:要加|要|加|不加|不要|少|半|去|多|微|全|正常|无)(?!糖.|冰.)", word[end:]
+            ):
+                word = word[:end]
         if is_type and key in word.lower() and len(word) <= len(key) + 4:
             trimmed = re.sub(r"(?<=.)(?:咖啡|茶)$", "", word) if not word.endswith(key) else word
             return category, trimmed if trimmed and key in trimmed.lower() else word

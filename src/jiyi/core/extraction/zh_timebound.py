@@ -51,7 +51,7 @@ _ONGOING = re.compile(
     r"(?:这学期|这一年|今年)(?:都|也|还)?(?:在|正在))(?!.*没(?:考上|过|成))"
     r"(?P<x>.{2,})$"
     r"|^(?:我们|我)?(?:现在|目前)?(?:正在|在家|在|处于)(?P<y>减肥|减脂|健身|备考|考研|备孕|找工作|装修|戒烟|戒酒|"
-    r"戒糖|控糖|养胃|带娃|坐月子|休产假|休假|实习|恢复|康复|休养|养伤|养病|复健|学.+|练.+|准备.+|报名.+|"
+    r"戒糖|戒(?:咖啡|奶茶|可乐|甜食|零食|夜宵|宵夜|糖|碳水|手机|游戏)|控糖|养胃|带娃|坐月子|休产假|休假|实习|恢复|康复|休养|养伤|养病|复健|学.+|练.+|准备.+|报名.+|"
     r"参加.+(?:培训|课程|班)|上.+(?:课|班)|[\u4e00-\u9fff]{1,4}期)$"
 )
 # What makes a dated clause a plan: something the user will do.
@@ -184,6 +184,10 @@ def state(c: str, ctx: Context) -> list[Hit]:
     m = _ONGOING.match(c)
     if m and re.match(r"(?:很|特别|好)?(?:想|希望|梦想|盼着)", m.group("x") or ""):
         return []  # 我一直想学日语: an aim held for long, a goal, not a state
+    if m and re.match(
+        r"(?:都|也|还)?(?:没|没有|不)(?!好|睡好|停|什么|胃口|精神|力气|劲)", m.group("x") or ""
+    ):
+        return []  # (我对猫毛过敏，所以)一直没养宠物: what the user has not done is no state
     if m:
         return [Hit(S, f"state.{slug(m.group('x') or m.group('y'))}", "state.ongoing", ttl=ttl)]
     return []
