@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from jiyi.core.extraction.en_common import CHANGE_RE, DESC, IM, PAST_VERBS, third_person_en
+from jiyi.core.extraction.en_diet import restriction
 from jiyi.core.extraction.en_drinks import drink
 from jiyi.core.extraction.en_facts import home, identity
 from jiyi.core.extraction.en_habits import habit
@@ -74,7 +75,8 @@ _LASTING = (
     r"down on) .+|"
     r"working on .+|on vacation|on holiday|on leave|on maternity leave|on paternity leave|"
     r"on sabbatical|on (?:\w+ )?leave|off work|renovating .+|remodeling .+|moving(?: house)?|"
-    r"on a diet|dieting|in the middle of .+|in the process of .+|off (?:dairy|gluten|meat|sugar|"
+    r"on an? (?:[\w-]+ ){0,2}diet|dieting|in the middle of .+|in the process of .+|"
+    r"off (?:dairy|gluten|meat|sugar|"
     r"carbs|caffeine|alcohol|booze|coffee|social media)\b.*|"
     r"fasting|"
     r"on keto|doing keto|quitting .+|off sugar|off caffeine|off alcohol|losing weight|"
@@ -122,7 +124,17 @@ _AILMENT = re.compile(
 )
 
 
+# What a past clause must name to be remembered when its time is said first.
+_NOTABLE = (
+    r"\b(?:promoted|married|engaged|divorced|graduated|surgery|hired|laid off|fired|retired|"
+    r"diagnosed|adopted|split up|broke up|bought (?:a|our|my) (?:house|home|car|flat|condo))\b"
+)
+
+
 def _is_past(c: str) -> bool:
+    # "Last month I got promoted": the time said first, then the past verb
+    if re.search(_NOTABLE, c, I_):
+        c = re.sub(r"^(?:last \w+|\w+ (?:weeks|months|years) ago),?\s+", "", c, flags=I_)
     m = re.match(r"^(?:i|we|(?:my|our) \w+)\s+(?:just\s+|finally\s+|recently\s+)?(?P<v>\w+)", c, I_)
     verb = m.group("v").lower() if m else ""
     return verb in PAST_VERBS or verb.endswith("ed")
@@ -313,6 +325,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     pet,
     health,
     diet,
+    restriction,
     identity,
     education,
     work,

@@ -59,7 +59,7 @@ PAST_VERBS = word_set(
     was were went had got took ate drank saw met bought left came did made began flew
     grew gave found lost broke fell felt forgot heard kept knew paid ran said sent sold
     sat slept spent told thought woke won wrote became brought caught chose drove fought
-    held led put read rode rose set sang swam taught threw wore hurt built
+    held led put read rode rose set sang swam taught threw wore hurt built split quit
     """
 )
 _MODAL = word_set("can could will would should shall may might must can't won't cannot")

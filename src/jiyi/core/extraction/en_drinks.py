@@ -98,7 +98,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
             word,
         )
         word = re.split(
-            r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and|in the \w+|at work|"
+            r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and|"
+            r"in (?:the|my|our) \w+|at work|"
             r"at home|on weekdays|on weekends|at (?:night|lunch|breakfast|dinner|noon)|before bed|"
             r"after (?:dinner|lunch|work|meals))\b|,",
             word,

@@ -290,7 +290,13 @@ def habit(c: str, ctx: Context) -> list[Hit]:
             I_,
         )
         or re.match(rf"^(?:{_FREQ}){_TIME_OF_DAY},? i (?P<x>.+)$", c, I_)
-        or re.match(rf"^i(?:'ve| have)? (?P<x>.+?) (?:{_FREQ}){_TIME_OF_DAY}$", c, I_)
+        # "I run 5k every Saturday morning with my running club": who with is not when
+        or re.match(
+            rf"^i(?:'ve| have)? (?P<x>.+?) (?:{_FREQ}){_TIME_OF_DAY}"
+            r"(?: (?:with|at|in) (?:my|our|the|a) [\w' -]+)?$",
+            c,
+            I_,
+        )
         or re.match(
             r"^i (?P<x>(?!work\b|sleep\b|eat\b)[a-z]+(?: [a-z]+)?) in the (?:mornings|evenings|"
             r"afternoons)(?: now| these days| instead)?$",

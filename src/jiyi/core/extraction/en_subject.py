@@ -88,6 +88,14 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
         clause,
         flags=I_,
     )
+    # "Wife's name is Priya": a bare kin word with a possessive is the user's relative
+    clause = re.sub(
+        r"^(?:wife|husband|son|daughter|hubby|kids?|sister|brother|partner)(?='s (?:name|"
+        r"birthday|job)\b)",
+        lambda m: f"my {m.group(0).lower()}",
+        clause,
+        flags=I_,
+    )
     # "I think I might be coming down with something": hedged, but said of the user
     clause = re.sub(
         r"^(?:i think |i guess |i feel like |maybe )?i(?:'m| am)? (?:might|may|could) be "
@@ -103,11 +111,20 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
     clause = re.sub(
         r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) both ", "I ", clause, flags=I_
     )
+    # "My wife and I are expecting our first baby": she is the one expecting
+    clause = re.sub(
+        r"^my (wife|girlfriend|fianc[ée]e) and (?:i|me) (?:are|'re) (?=expecting\b)",
+        r"my \1 is ",
+        clause,
+        flags=I_,
+    )
+    # "Me and my partner split up": the two of them, as "my partner and I" would say
+    clause = re.sub(r"^(?:me|i) and my (\w+) ", r"my \1 and I ", clause, flags=I_)
     # "My boyfriend and I live together in Brooklyn": the two of them are "we"
     clause = re.sub(
         r"^(?:my \w+(?: [A-Z][a-z]+)?|[A-Z][a-z]+) and (?:i|me) (?=live|moved|are|'re|have|got|"
         r"just|"
-        r"run|own|started|opened|work)",
+        r"run|own|started|opened|work|split|broke|separated)",
         "we ",
         clause,
         flags=I_,

@@ -21,7 +21,9 @@ _SPLIT_RE = re.compile(
     r"[，,。；;！!？?\n…~～]+|(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bJr)(?<!\bMt)"
     r"\.(?=\s|$)|\s+-\s+|\s*[—–]+\s*"
     r"|(?:而且|并且|但是|不过(?!敏)|可是|另外|还有就是|然后)"
-    r"|\s+(?:but|and also|and|plus|although|though|so|while|whereas)\s+(?=(?:i|i'm|i've|i'd|my|"
+    # "My wife and I are expecting": "and I" with a plural verb joins a subject, not clauses
+    r"|(?<!^me)\s+(?:but|and also|and|plus|although|though|so|while|whereas)\s+"
+    r"(?!(?:i|me) (?:are|were|'re|split|broke up)\b)(?=(?:i|i'm|i've|i'd|my|"
     r"also|"
     r"don't|never|hate|love|like|prefer|am|work|live|usually|always|please|he|she|he's|she's|his|"
     r"her|we|we're|our|now i|plays|loves|likes|goes|works|lives|has|studies|attends|takes|"
