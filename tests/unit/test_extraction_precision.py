@@ -249,3 +249,12 @@ def test_an_english_role_change_keeps_the_employer(real_mem: Memory, clock) -> N
     active = {m.topic: m.value for m in real_mem.list(user_id="u")}
     assert active.get("work.role") == "data scientist"
     assert active.get("work.employer") == "Acme"
+
+
+def test_a_condition_found_at_a_checkup_is_the_users() -> None:
+    assert topics("自从前年体检查出高血压以后，我就很少吃咸的了")[0] == (
+        "health.condition.hypertension"
+    )
+    assert extract("自从她确诊糖尿病以后") == []  # hers, not the user's
+    # high uric acid is its own condition, not gout
+    assert topics("我尿酸偏高") == ["health.condition.hyperuricemia"]

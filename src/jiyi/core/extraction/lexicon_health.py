@@ -24,7 +24,10 @@ _CONDITIONS: tuple[tuple[str, str, str, str], ...] = (
     ("乳糖不耐受|乳糖不耐|lactose intolerant|lactose intolerance", "lactose_intolerance",
      "乳糖不耐受", "is lactose intolerant"),
     ("哮喘|气喘|asthma|asthmatic", "asthma", "有哮喘", "has asthma"),
-    ("痛风|尿酸高|高尿酸|gout", "gout", "有痛风", "has gout"),
+    ("痛风|gout", "gout", "有痛风", "has gout"),
+    # high uric acid is not gout (most never get it): its own slot, said as it was
+    ("尿酸高|高尿酸|尿酸偏高|high uric acid|hyperuricemia", "hyperuricemia", "尿酸高",
+     "has high uric acid"),
     ("心脏病|心脏不好|heart disease|heart condition", "heart_disease", "有心脏病",
      "has heart disease"),
     ("心律不齐|arrhythmia|afib", "arrhythmia", "心律不齐", "has an arrhythmia"),

@@ -114,8 +114,10 @@ def condition(c: str, ctx: Context) -> list[Hit]:
         r"(血压|血糖|血脂|尿酸|胆固醇)(?:有点|有些|比较|偏|很|特别|一直|一直都|都)?高", r"\1高", c
     )
     m = CONDITION_RE.search(text)
+    # 自从去年查出来尿酸高以后: found at a checkup, the user's unless 他/她 is named
     if not m or not re.search(
-        r"我(?!们)|^(?:有|患有|得了|查出|是|确诊|血压|血糖|血脂|尿酸)|^我们(?=怀)",
+        r"我(?!们)|^(?:有|患有|得了|查出|是|确诊|血压|血糖|血脂|尿酸)|^我们(?=怀)|"
+        r"^(?:自从|从)?[^，,查确诊他她]{0,4}?(?:体检)?(?:查出|确诊|诊断出)",
         text + "我" * (len(text) <= 6),
     ):
         return []
