@@ -258,3 +258,8 @@ def test_a_condition_found_at_a_checkup_is_the_users() -> None:
     assert extract("自从她确诊糖尿病以后") == []  # hers, not the user's
     # high uric acid is its own condition, not gout
     assert topics("我尿酸偏高") == ["health.condition.hyperuricemia"]
+
+
+def test_what_a_relative_says_they_like_is_still_about_them() -> None:
+    # an opinion ("thinks he's…", "says I…") is dropped; a reported taste is not
+    assert topics("My wife says she loves Paris") == ["family.wife.about"]

@@ -289,7 +289,10 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     if future and not re.search(r"\bevery\b|\bon \w+days\b", rest, I_):
         return []  # "my son's birthday party is this Saturday": a plan, not a fact about him
     if re.match(
-        r"^(?:\w+ )?(?:thinks|believes|reckons|claims|says|swears|insists|feels)\b", rest, I_
+        r"^(?:\w+ )?(?:thinks|believes|reckons|claims|swears|insists|feels like|"
+        r"says (?:i|i'm|that i|he's|she's|he is|she is))\b",
+        rest,
+        I_,
     ):
         return []  # "my brother-in-law thinks he's a great cook": an opinion of theirs, no fact
     if len(words) >= 2 and not re.match(
