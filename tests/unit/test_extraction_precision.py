@@ -263,3 +263,24 @@ def test_a_condition_found_at_a_checkup_is_the_users() -> None:
 def test_what_a_relative_says_they_like_is_still_about_them() -> None:
     # an opinion ("thinks he's…", "says I…") is dropped; a reported taste is not
     assert topics("My wife says she loves Paris") == ["family.wife.about"]
+
+
+@pytest.mark.parametrize(
+    ("text", "polarity"),
+    [
+        ("I'd rather you didn't use exclamation marks in your answers", "dislike"),
+        ("I like it when you use tables", "like"),
+        ("I hate it when you use jargon", "dislike"),
+    ],
+)
+def test_how_the_user_wants_replies_is_a_preference(text: str, polarity: str) -> None:
+    (c,) = extract(text)
+    assert (c.kind.value, (c.topic or "").split(".")[0], c.value) == (
+        "preference",
+        "pref",
+        polarity,
+    )
+
+
+def test_a_wish_about_the_user_themselves_is_no_reply_preference() -> None:
+    assert extract("I'd rather not talk about it") == []

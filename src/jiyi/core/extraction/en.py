@@ -18,6 +18,7 @@ from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
 from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet
+from jiyi.core.extraction.en_replies import reply_style
 from jiyi.core.extraction.en_school import education
 from jiyi.core.extraction.en_subject import resolve_subject
 from jiyi.core.extraction.en_tastes import avoid, diet, preference
@@ -332,6 +333,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     home,
     drink,
     avoid,
+    reply_style,
     preference,
     _state,
     habit,
