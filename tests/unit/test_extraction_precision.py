@@ -284,3 +284,20 @@ def test_how_the_user_wants_replies_is_a_preference(text: str, polarity: str) ->
 
 def test_a_wish_about_the_user_themselves_is_no_reply_preference() -> None:
     assert extract("I'd rather not talk about it") == []
+
+
+def test_a_relatives_job_and_workplace_are_one_memory() -> None:
+    (c,) = extract("我姐姐是会计，在一家银行上班")
+    assert c.topic == "family.sister.job"
+    assert c.metadata["parts"] == {"family.sister.employer": "一家银行"}
+    # two relatives stay two memories
+    assert len(extract("我姐姐是会计，我哥哥在银行上班")) == 2
+
+
+def test_a_relatives_new_job_keeps_their_workplace(real_mem: Memory, clock) -> None:  # type: ignore[no-untyped-def]
+    real_mem.add([{"role": "user", "content": "我老婆是护士，在市一院上班"}], user_id="u")
+    clock.advance(days=1)
+    real_mem.add([{"role": "user", "content": "我老婆不当护士了，现在当老师"}], user_id="u")
+    active = {m.topic: m.value for m in real_mem.list(user_id="u")}
+    assert active.get("family.wife.job") == "老师"
+    assert active.get("family.wife.employer") == "市一院"

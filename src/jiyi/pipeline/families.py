@@ -164,6 +164,12 @@ def _family_topics(topic: str) -> list[str]:
         return [f"{head}.{a}" for a in ("type", "sugar", "milk", "ice", "size", "temperature")]
     if topic.startswith("pet.") and head.count(".") == 1:  # "My cat Luna is 3 years old"
         return [f"{head}.{a}" for a in ("name", "age", "breed")]
+    if (
+        topic.startswith("family.")
+        and head.count(".") == 1
+        and topic.endswith((".job", ".employer"))
+    ):
+        return [f"{head}.job", f"{head}.employer"]  # 我老公是程序员，在腾讯上班
     return []
 
 

@@ -114,6 +114,8 @@ _FAMILIES = (
     re.compile(r"^identity\.(?:birth_year|zodiac)$"),  # 95年的，属猪: the year, said twice
     # "My cat Luna is 3 years old": a pet's name with its age or breed (either language)
     re.compile(r"^pet\.[^.]+\.(?:name|age|breed)$"),
+    # 我老公是程序员，在腾讯上班: a relative's job and where they do it, as the user's own
+    re.compile(r"^family\.[^.]+\.(?:job|employer)$"),
 )
 
 
@@ -124,6 +126,8 @@ def _family(topic: str) -> str | None:
         return "identity.born"
     if _FAMILIES[3].match(topic):
         return topic.rsplit(".", 1)[0]
+    if _FAMILIES[4].match(topic):
+        return topic.rsplit(".", 1)[0] + ".work"
     return topic.rsplit(".", 1)[0] if _FAMILIES[1].match(topic) else None
 
 
@@ -142,7 +146,8 @@ def fold_parts(found: dict[str, Candidate]) -> None:
     for topics in groups.values():
         if len(topics) < 2:
             continue
-        topics.sort(key=lambda t: not t.endswith((".type", ".birth_year", ".name")))
+        # a pet's name and a relative's job head (a correction of either finds it by its slot)
+        topics.sort(key=lambda t: not t.endswith((".type", ".birth_year", ".name", ".job")))
         head = found[topics[0]]
         head.metadata[PART_TEXTS] = {t: found[t].content for t in topics}  # before merging
         for topic in topics[1:]:
