@@ -301,3 +301,31 @@ def test_a_relatives_new_job_keeps_their_workplace(real_mem: Memory, clock) -> N
     active = {m.topic: m.value for m in real_mem.list(user_id="u")}
     assert active.get("family.wife.job") == "老师"
     assert active.get("family.wife.employer") == "市一院"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们老板特别喜欢开会",  # the user's boss, not the user's family
+        "咱们公司的同事都爱喝奶茶",
+        "我可能明年会换工作吧",  # a maybe, no commitment
+        "说不定下个月去日本玩",
+        "我昨天看了一部电影，挺好看的",  # a past moment
+        "I watched Dune last night",
+        "I went to the gym yesterday",
+    ],
+)
+def test_others_maybes_and_past_moments_are_not_stored(text: str) -> None:
+    assert extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "area"),
+    [
+        ("我打算明年考研", "goal"),  # decided, so a goal
+        ("我昨天看了医生，说是肠胃炎", "event"),  # a past visit that matters
+        ("had my appendix out yesterday", "event"),
+    ],
+)
+def test_committed_plans_and_notable_past_events_still_are(text: str, area: str) -> None:
+    assert area in [(c.topic or "").split(".", 1)[0] for c in extract(text)]

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from jiyi.core.extraction.en_common import CHANGE_RE, DESC, IM, PAST_VERBS, third_person_en
+from jiyi.core.extraction.en_common import CHANGE_RE, DESC, IM, third_person_en
 from jiyi.core.extraction.en_diet import restriction
 from jiyi.core.extraction.en_drinks import drink
+from jiyi.core.extraction.en_events import is_past, past_event
 from jiyi.core.extraction.en_facts import home, identity
 from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
@@ -29,7 +30,7 @@ from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_en
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
-from jiyi.core.timewords import find_date, find_time_window
+from jiyi.core.timewords import find_date
 
 __all__ = ["match_en", "third_person_en"]
 
@@ -125,22 +126,6 @@ _AILMENT = re.compile(
 )
 
 
-# What a past clause must name to be remembered when its time is said first.
-_NOTABLE = (
-    r"\b(?:promoted|married|engaged|divorced|graduated|surgery|hired|laid off|fired|retired|"
-    r"diagnosed|adopted|split up|broke up|bought (?:a|our|my) (?:house|home|car|flat|condo))\b"
-)
-
-
-def _is_past(c: str) -> bool:
-    # "Last month I got promoted": the time said first, then the past verb
-    if re.search(_NOTABLE, c, I_):
-        c = re.sub(r"^(?:last \w+|\w+ (?:weeks|months|years) ago),?\s+", "", c, flags=I_)
-    m = re.match(r"^(?:i|we|(?:my|our) \w+)\s+(?:just\s+|finally\s+|recently\s+)?(?P<v>\w+)", c, I_)
-    verb = m.group("v").lower() if m else ""
-    return verb in PAST_VERBS or verb.endswith("ed")
-
-
 _ARRANGED = re.compile(
     r"^(?:i|we)(?:'ve| have)? (?:just |finally |already )?(?:booked|scheduled|signed up|"
     r"registered|enrolled|set up|made an appointment|got (?:an appointment|a slot|tickets))\b"
@@ -193,7 +178,7 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
         return [Hit(E, f"plan.{key}", "plan.arranged", when=date[0], ttl=EVENT_TTL,
                     value=date[0].date().isoformat())]  # fmt: skip
     if goal is None:
-        if date is None or _is_past(c) or re.search(r"\b(?:ago|yesterday|last)\b", c, I_):
+        if date is None or is_past(c) or re.search(r"\b(?:ago|yesterday|last)\b", c, I_):
             return []
         lead = re.match(
             r"^(?:next (?:week|month|year|\w+day)|tomorrow|this (?:weekend|\w+day)),?\s+", c, I_
@@ -280,45 +265,6 @@ def _state(c: str, ctx: Context) -> list[Hit]:
     ]
 
 
-_JUST_DONE = re.compile(
-    r"^(?:i|we) (?:just|finally) (?:passed|graduated|got (?:married|engaged|promoted|my)|bought|"
-    r"closed on|finished (?:my|our)|moved|had (?:a|our|my) (?:baby|son|daughter)|signed|"
-    r"got back from|"
-    r"came back from|ran|completed|started|adopted)\b",
-    I_,
-)
-
-
-def _past_event(c: str, ctx: Context) -> list[Hit]:
-    if _JUST_DONE.match(c) and find_time_window(c, ctx.ref) is None:
-        today = ctx.ref.replace(
-            hour=0, minute=0, second=0, microsecond=0
-        )  # "I just passed the bar"
-        return [
-            Hit(
-                E,
-                f"event.{slug(c)}",
-                "event.just",
-                when=today,
-                ttl=EVENT_TTL,
-                value=today.date().isoformat(),
-            )
-        ]
-    window = find_time_window(c, ctx.ref)
-    if (
-        window is None
-        or window.recent
-        or window.start is None
-        or window.start >= ctx.ref
-        or not _is_past(c)
-    ):
-        return []
-    return [
-        Hit(E, f"event.{slug(c.replace(window.expression, ''))}", "event.past", when=window.start,
-            ttl=EVENT_TTL, value=window.start.date().isoformat())
-    ]  # fmt: skip
-
-
 _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     plan_change,
     profile_en,
@@ -338,7 +284,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     _state,
     habit,
     _plan,
-    _past_event,
+    past_event,
 )
 
 

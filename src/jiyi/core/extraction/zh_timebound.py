@@ -107,6 +107,10 @@ def plan(c: str, ctx: Context) -> list[Hit]:
         return []  # 今天中午吃了碗面: a moment, already past
     if goal is None and date is None:
         return []
+    if re.search(r"可能|也许|或许|说不定|没准", c) and not re.search(
+        r"打算|计划|决定|一定|准备", c
+    ):
+        return []  # 我可能明年会换工作吧: a maybe, no commitment
     if (
         goal is None
         and not re.match(
@@ -238,10 +242,12 @@ def past_event(c: str, ctx: Context) -> list[Hit]:
         notable, c
     ):
         return []  # 今天堵车堵死了: a moment of today, not an event to remember
-    if re.match(r"今|刚|中午|早上|晚上", window.expression) and re.search(
-        r"吃了|喝了|睡了|起床|洗澡|逛|玩了|看了", c
+    if (
+        re.match(r"今|刚|中午|早上|晚上|昨|前天|前晚", window.expression)
+        and re.search(r"吃了|喝了|睡了|起床|洗澡|逛|玩了|看了|追了|刷了|打了(?:游戏|会儿)", c)
+        and not re.search(notable + r"|医生|看病|牙|急诊", c)
     ):
-        return []  # 今天中午吃了碗面: this moment, not an event to remember
+        return []  # 今天中午吃了碗面 / 昨天看了一部电影: a moment, not an event to remember
     return [
         Hit(
             E,
