@@ -329,3 +329,8 @@ def test_others_maybes_and_past_moments_are_not_stored(text: str) -> None:
 )
 def test_committed_plans_and_notable_past_events_still_are(text: str, area: str) -> None:
     assert area in [(c.topic or "").split(".", 1)[0] for c in extract(text)]
+
+
+def test_training_for_a_dated_goal_is_a_state_not_a_plan() -> None:
+    assert areas("I'm training for a marathon in November") == [("state", "state")]
+    assert areas("I'm moving to Leeds next week") == [("event", "plan")]

@@ -244,8 +244,18 @@ def _state(c: str, ctx: Context) -> list[Hit]:
     ):  # "I haven't slept well in three days"
         return [Hit(S, "state.sleep", "state.sleep", ttl=STATE_TTL)]
     date = find_date(c, ctx.ref)
-    if date is not None and date[0] > ctx.ref and not re.search(r"\bsince\b", c, I_):
-        return []  # "I'm moving next week" is a plan, not how the user is now
+    preparing = re.search(
+        r"\b(?:training|studying|preparing|prepping|cramming|practicing|practising) for\b", c, I_
+    )
+    # "I'm moving next week" is a plan, not how the user is now; "training for a half marathon
+    # in October" is how they are (the date is what it is for)
+    if (
+        date is not None
+        and date[0] > ctx.ref
+        and not re.search(r"\bsince\b", c, I_)
+        and not preparing
+    ):
+        return []
     m = _STATE.match(c) or _AILMENT.match(c)
     if (
         not m and (life := _LIFE.match(c)) and _DURATION.search(c)
