@@ -334,3 +334,13 @@ def test_committed_plans_and_notable_past_events_still_are(text: str, area: str)
 def test_training_for_a_dated_goal_is_a_state_not_a_plan() -> None:
     assert areas("I'm training for a marathon in November") == [("state", "state")]
     assert areas("I'm moving to Leeds next week") == [("event", "plan")]
+
+
+def test_an_allergy_list_across_commas_is_one_allergy_each() -> None:
+    assert topics("I'm allergic to latex, bee stings and ibuprofen") == [
+        "health.allergy.latex",
+        "health.allergy.bee_sting",
+        "health.allergy.ibuprofen",
+    ]
+    # what follows the list is no allergen
+    assert topics("I'm allergic to penicillin, so be careful") == ["health.allergy.penicillin"]

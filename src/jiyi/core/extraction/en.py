@@ -305,7 +305,8 @@ _NOT_ITEM = re.compile(
     # "the hotter the better": a correlative comparison, not a thing liked
     r"^the \w+er the\b|"
     r"^(?:i|i'm|i've|we|my|our|it|it's|this|that|they|he|she|you|not|no|but|though|so|"
-    r"especially|except|even|lol|haha|thanks|please)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
+    r"especially|except|even|lol|haha|thanks|please|be|keep|make|remember|watch|avoid|note|"
+    r"check|just)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
     r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though)\b",
     I_,
 )
@@ -338,7 +339,7 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
             break
     if not hits and lead and _LIST_ITEM.fullmatch(item) and not _NOT_ITEM.search(item):
         clause = lead + item
-        hits = preference(clause, ctx)
+        hits = (health if re.search(r"\ballergic to $", lead, I_) else preference)(clause, ctx)
     change = bool(CHANGE_RE.search(clause))
     for h in hits:
         if h.topic.startswith("location.") and h.value and not h.value.startswith("not "):

@@ -72,6 +72,9 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     parts = [re.sub(rf"^(?:{_SEVERITY})+", "", p, flags=I_) for p in SEP.split(said)]
     several = len(parts) > 1 or bool(ctx.extra.pop("cleft", None))
     word = "not allergic" if neg else "allergic"
+    if m.re.pattern.startswith(r"\b(?P<neg>") and not neg:
+        # "I'm allergic to peanuts, shellfish and kiwi": the clauses after a comma go on the list
+        ctx.extra["list_en"] = c[: m.start("x")]
     hits = [
         Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes",
             content=f"User is {word} to {clean_value(part)}" if several else None)
