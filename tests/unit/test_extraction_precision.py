@@ -344,3 +344,22 @@ def test_an_allergy_list_across_commas_is_one_allergy_each() -> None:
     ]
     # what follows the list is no allergen
     assert topics("I'm allergic to penicillin, so be careful") == ["health.allergy.penicillin"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我好喜欢这首歌啊",  # what is playing now
+        "I love this song",
+        "I'm at the airport right now",  # a place this moment, not an employer
+        "我老公说他下周出差",  # his trip
+    ],
+)
+def test_this_moment_and_a_relatives_own_plan_are_not_the_users(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_a_kind_named_with_this_and_a_visit_to_the_user_are_kept() -> None:
+    assert topics("I love this kind of music") != []
+    assert topics("我妈下个月来北京看我")[0].startswith("plan.")
+    assert topics("I'm at Stripe now") == ["work.employer"]

@@ -185,6 +185,8 @@ def object_key(value: str) -> str | None:
         not value
         or value.lower() in PRONOUN_OBJECTS
         or re.match(r"^(?:what|which|who)\b", value, I_)
+        # "I love this song": what is in front of the user now, not a lasting taste
+        or re.match(r"^(?:this|that|these|those) (?!kind\b|sort\b|type\b)\w+$", value, I_)
     ):
         return None
     norm = normalize_object(value)

@@ -136,8 +136,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"took a job at|accepted (?:an offer|a job|a position) (?:at|from|with))\s+(?P<x>\S.*)$|"
         r"^i(?:'ve| have)? (?:just |recently )?(?:left|quit) (?!my job\b)[A-Z].*? (?:and|to|for) "
         r"(?:i )?(?:joined|join|started at|start at|went to|moved to|now work at)?\s*(?P<y>\S.*)$|"
-        r"^(?:i'm|i am) (?:now |currently )?(?:at|with) (?P<z>[A-Z][\w&.' -]*?)(?: now| these days|"
-        r" currently)$|"
+        # "I'm at Stripe now" (not "I'm at the airport right now": a place this moment)
+        r"^(?:i'm|i am) (?:now |currently )?(?:at|with) (?!the |a |an |home\b|work\b)"
+        r"(?P<z>[A-Z][\w&.' -]*?)(?<!\bright)(?: now| these days| currently)$|"
         r"^i (?:now )?work (?:at|for) (?P<w>.+?) now$",
         c,
         I_,

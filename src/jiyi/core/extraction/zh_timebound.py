@@ -12,7 +12,7 @@ import re
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.plans import plan_key
 from jiyi.core.extraction.topics import slug
-from jiyi.core.extraction.zh_common import third_person_zh
+from jiyi.core.extraction.zh_common import REL, third_person_zh
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
@@ -123,6 +123,12 @@ def plan(c: str, ctx: Context) -> list[Hit]:
         return []
     if re.match(r"^(?:我们)?(?:公司|单位|学校|部门|小区|老板|领导|团队|组里)", c):
         return []  # 我们公司下个月搬到望京: the company's plan, not the user's
+    if (
+        re.match(rf"^我(?:的|家)?(?:{REL})", c)
+        and not re.match(r"^我(?:们|和|跟)", c)
+        and not re.search(r"[看陪和跟带接找]我|来我家", c)
+    ):
+        return []  # 我老公说他下周出差: his trip, not the user's plan (来看我 is one with the user)
     if goal is None and date is not None and date[0] == today and re.search(r"又(?:要|得)", c):
         return []  # 今天又要加班: a complaint about a routine, not a plan
     if (
