@@ -363,3 +363,20 @@ def test_a_kind_named_with_this_and_a_visit_to_the_user_are_kept() -> None:
     assert topics("I love this kind of music") != []
     assert topics("我妈下个月来北京看我")[0].startswith("plan.")
     assert topics("I'm at Stripe now") == ["work.employer"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我很喜欢你的回答",  # praise for the assistant
+        "I love you, bot",
+        "I'm gonna grab a coffee",  # this moment
+        "I'm so excited for the weekend",  # a feeling
+    ],
+)
+def test_praise_whims_and_feelings_are_not_stored(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_a_real_aim_said_with_gonna_is_a_goal() -> None:
+    assert areas("I'm gonna learn Spanish") == [("goal", "goal")]

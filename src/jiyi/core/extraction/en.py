@@ -143,6 +143,10 @@ _FIXED = re.compile(
 )
 
 
+_NOW_THING = r"\b(?:coffee|tea|lunch|dinner|breakfast|snack|nap|shower|drink|beer|bite|walk)\b"
+_FEELING = r"(?:excited|nervous|stressed|worried|anxious|pumped|hyped|scared)"
+
+
 def _plan(c: str, ctx: Context) -> list[Hit]:
     if re.search(
         r"\b(?:someday|some day|one day|at some point|eventually|maybe)\b", c, I_
@@ -172,6 +176,10 @@ def _plan(c: str, ctx: Context) -> list[Hit]:
     goal = _GOAL.match(c)
     if goal and re.match(r"(?:maybe|perhaps|possibly|whether|if)\b", goal.group("x"), I_):
         return []  # "thinking about maybe getting a tattoo": a hedged wish, no commitment
+    if goal and date is None and re.search(_NOW_THING, goal.group("x"), I_):
+        return []  # "I'm gonna grab a coffee": this moment, not an aim
+    if re.match(rf"^{IM} (?:so |really |super |pretty )*{_FEELING} (?:for|about)\b", c, I_):
+        return []  # "I'm so excited for the weekend": a feeling, not a plan
     if goal is None and date is not None and _ARRANGED.match(c):
         # "Booked my driving test for June 3rd": arranged in the past, happening on the date
         key = plan_key(c) or slug(c.replace(date[1], ""))
@@ -337,6 +345,8 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
     for rule in () if hits else _RULES:
         if hits := rule(clause, ctx):
             break
+    if not hits:  # "I love you, bot": a like of nothing kept starts no list
+        ctx.extra.pop("list_en", None)
     if not hits and lead and _LIST_ITEM.fullmatch(item) and not _NOT_ITEM.search(item):
         clause = lead + item
         hits = (health if re.search(r"\ballergic to $", lead, I_) else preference)(clause, ctx)

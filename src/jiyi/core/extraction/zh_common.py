@@ -75,8 +75,8 @@ def object_key(value: str) -> str | None:
         return None
     if re.fullmatch(r"[了啦呀啊哦吧呢嘛哈]+", value):
         return None  # 以后别给我推荐了: a particle, no object (the one before is meant)
-    if re.match(r"(?:这|那)(?:个|首|部|本|家|款|道|杯|次|些|张|集|场)", value):
-        return None  # 我好喜欢这首歌: what is in front of the user now, not a lasting taste
+    if re.match(r"(?:这|那)(?:个|首|部|本|家|款|道|杯|次|些|张|集|场)|你", value):
+        return None  # 我好喜欢这首歌 / 你的回答: what is in front of the user now, not a taste
     norm = normalize_object(value)
     return norm or None
 
