@@ -186,6 +186,7 @@ def test_a_routine_with_company_keeps_its_schedule() -> None:
         ("我本科学的是金融", "education.major", "金融"),
         ("我初中是在绍兴读的", "education.school", "绍兴"),
         ("你以后叫我小周就行", "identity.name", "小周"),
+        ("我以前在工厂上班，现在自己开店", "work.role", "创业"),  # the past job is not kept
     ],
 )
 def test_facts_said_in_everyday_wording(text: str, topic: str, value: str) -> None:

@@ -263,7 +263,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 content=f"用户开了一家{m.group('x')}",
             )
         ]
-    if re.match(rf"^(?:我)?{ADV}(?:自己)?(?:在)?(?:创业|出来创业|开公司|做生意|当老板|自己干)", c):
+    if re.match(
+        rf"^(?:我)?{ADV}(?:自己)?(?:在)?(?:创业|出来创业|开公司|开店|做生意|当老板|自己干)", c
+    ):
         return [Hit(F, "work.role", "role.founder", value="创业")]
     if re.match(
         rf"^(?:我)?(?:\d{{4}}年|去年|前年|早就|早已|{ADV})*(?:就)?(?:已经)?退休(?:了)?$", c
