@@ -131,9 +131,39 @@ def test_days_are_the_callers_calendar_days() -> None:
     b = _item("b", datetime(2025, 3, 2, 0, 30, tzinfo=SHANGHAI))
     items = {"a": a, "b": b} | _others(3, a.observed_at)
     scores = {"a": 1.0, "b": 0.5, "z0": 0.1, "z1": 0.1, "z2": 0.1}
-    for tz, lifted in ((SHANGHAI, {"a": 0.1}), (UTC, {"a": 0.1, "b": 0.1})):
+    for tz, lifted in ((SHANGHAI, {}), (UTC, {"b": 0.1})):
         got = day_evidence(scores, items, tz=tz, w_top_day=0.1, w_same_day=0.0, relates=False)
         assert got == lifted, tz
+
+
+def test_the_top_day_never_lifts_a_record_past_the_best_hit() -> None:
+    # The best hit's day-mates rise toward it but the first place is the channels' answer:
+    # lifting the best hit as well turned a near-tie into a 0.16 lead (a corrected fact's
+    # remainder kept first place over the correction).
+    day = datetime(2025, 3, 25, 10, 0, tzinfo=SHANGHAI)
+    items = {"best": _item("best", day), "mate": _item("mate", day + timedelta(hours=1))}
+    items |= _others(3, day)
+    scores = {"best": 1.0, "mate": 0.97, "z0": 0.99, "z1": 0.2, "z2": 0.2}
+    got = day_evidence(scores, items, tz=SHANGHAI, w_top_day=0.15, w_same_day=0.0, relates=False)
+    assert set(got) == {"mate"}
+    assert 0.97 + got["mate"] < 1.0
+    assert 0.97 + got["mate"] > 0.99  # past the other day's record, not past the best hit
+
+
+def test_a_corrected_record_is_no_evidence_of_its_day() -> None:
+    day = datetime(2025, 3, 25, 10, 0, tzinfo=SHANGHAI)
+    old = _item("old", day + timedelta(hours=1)).model_copy(update={"valid_to": day})
+    items = {"best": _item("best", day), "old": old} | _others(3, day)
+    scores = {"best": 1.0, "old": 0.5, "z0": 0.6, "z1": 0.1, "z2": 0.1}
+    for relates, w_top, w_same in ((False, 0.15, 0.0), (True, 0.0, 0.2)):
+        got = day_evidence(
+            scores, items, tz=SHANGHAI, w_top_day=w_top, w_same_day=w_same, relates=relates, now=NOW
+        )
+        assert "old" not in got
+        # Without a clock nothing is known to be outdated: the same record is lifted.
+        assert "old" in day_evidence(
+            scores, items, tz=SHANGHAI, w_top_day=w_top, w_same_day=w_same, relates=relates
+        )
 
 
 def test_day_evidence_is_off_by_default() -> None:

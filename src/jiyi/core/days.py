@@ -8,8 +8,12 @@ the day, each a weight of :class:`jiyi.core.retrieval.RetrievalConfig`, ablated 
 languages by ``bench/retrieval_ablation.py`` (bench/README.md):
 
 - **top day** (``w_top_day``): the best hit names the day the question is about; every
-  memory observed that day (in the caller's time zone) gains ``w_top_day``, the best hit
-  included, so the answer's other records rise and the best hit keeps its place.
+  other memory observed that day (in the caller's time zone) gains up to ``w_top_day``,
+  never past the best hit itself, so the answer's other records rise and the first place is
+  left to the channels. (Lifting the best hit too froze near-ties: a remainder of a
+  corrected fact that led the new value by 0.01 led it by 0.16, and the corrections
+  benchmark lost top-1 answers on five sets.) A memory whose ``valid_to`` has passed (a
+  corrected record) is no evidence of the day's event and gains nothing.
 - **same day** (``w_same_day``), only for questions that relate events in time ("…之后/之前",
   "间隔了多少天", "当天还…", "先…还是…", "第一次", "after", "how long"): each memory borrows
   ``w_same_day`` × the best score of another memory of its day, so each of the two events
@@ -28,7 +32,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping
-from datetime import date, tzinfo
+from datetime import date, datetime, tzinfo
 
 from jiyi.core.models import MemoryItem
 
@@ -67,17 +71,24 @@ def day_evidence(
     w_top_day: float,
     w_same_day: float,
     relates: bool,
+    now: datetime | None = None,
 ) -> dict[str, float]:
     """The day bonus of each candidate (absent: none), from ``scores`` (memory id → score
     before this bonus).
 
     For a question that relates events (``relates``) with ``w_same_day`` > 0: each memory
     gets ``w_same_day`` × the best score of a memory of its day from another batch. Else,
-    with ``w_top_day`` > 0: the best-scored memory and every memory of its day from another
-    batch get ``w_top_day``. Days are calendar days in ``tz`` (UTC days without one); a day
-    holding more than ``MAX_DAY_SHARE`` of the candidates lends nothing."""
+    with ``w_top_day`` > 0: every memory of the best-scored one's day from another batch
+    gains ``w_top_day``, capped to stay below the best-scored one. Days are calendar days in
+    ``tz`` (UTC days without one); a day holding more than ``MAX_DAY_SHARE`` of the
+    candidates lends nothing; a memory outdated at ``now`` gains nothing."""
     if not scores or (relates and w_same_day <= 0) or (not relates and w_top_day <= 0):
         return {}
+
+    def current(mid: str) -> bool:
+        end = memories[mid].valid_to
+        return now is None or end is None or end > now
+
     days = {mid: _day(memories[mid], tz) for mid in scores}
     if not relates:
         # The first of the ranking (ties by id, as the fusion orders them).
@@ -86,7 +97,13 @@ def day_evidence(
         same = [mid for mid in scores if days[mid] == day]
         if len(same) > MAX_DAY_SHARE * len(scores):
             return {}
-        return {mid: w_top_day for mid in same if mid == top or _other_add(memories[mid], anchor)}
+        ceiling = scores[top] - 2e-6  # below the best hit even after rounding: it keeps its place
+        lifts = {
+            mid: min(w_top_day, ceiling - scores[mid])
+            for mid in same
+            if mid != top and current(mid) and _other_add(memories[mid], anchor)
+        }
+        return {mid: lift for mid, lift in lifts.items() if lift > 0}
     by_day: dict[date, list[tuple[float, str]]] = defaultdict(list)
     for mid, s in scores.items():
         by_day[days[mid]].append((s, mid))
@@ -96,6 +113,8 @@ def day_evidence(
             continue
         items.sort(reverse=True)
         for _, mid in items:
+            if not current(mid):
+                continue
             m = memories[mid]
             # The best other memory of the day that came in another add.
             best = next((s for s, o in items if o != mid and _other_add(m, memories[o])), 0.0)

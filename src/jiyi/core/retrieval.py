@@ -337,6 +337,7 @@ def fuse(
         w_top_day=cfg.w_top_day,
         w_same_day=cfg.w_same_day,
         relates=plan.relates,
+        now=now,
     )
     ranked = sorted(
         (-round(t + day.get(mid, 0.0), 6), mid, signals[mid][0], signals[mid][1])
