@@ -76,7 +76,7 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (
             r"爱好|兴趣|消遣|运动|\b(?:hobby|hobbies|interest\w*|sport|sports|pastime|for fun|"
             r"free time|spare time|leisure)\b",
-            ("pref",),
+            ("pref", "habit"),  # a sport is as often said as a habit (每周游泳) as a like
         ),
         # Asking to recommend or pick something is asking which tastes to respect.
         (
@@ -124,11 +124,20 @@ def query_slots(query: str) -> tuple[str, ...]:
     pet)."""
     text = to_simplified(query)
     found: dict[str, None] = dict.fromkeys(_named_subjects(text))
+    # Only a cue that names a pet or a relative makes the question about them; an area a
+    # cue adds on the side ("几年级" → education and family: a child's grade) does not, or
+    # "我现在读几年级" would lose the user's own education slot to every family fact.
+    about_others = bool(found)
+    firsts: set[str] = set()
     for pattern, prefixes in _CUES:
         if pattern.search(text):
+            about_others = about_others or prefixes[0] in _SUBJECT_AREAS
+            firsts.add(prefixes[0])
             for p in prefixes:
                 found.setdefault(p, None)
-    if any(p in found for p in _SUBJECT_AREAS):
+    if "pref" in firsts and "diet" not in firsts and "habit" in found:
+        found.pop("diet", None)  # "我喜欢什么运动": a sport, not a drink the user likes
+    if about_others:
         for p in list(found):
             if p.startswith(_USER_ONLY):
                 del found[p]

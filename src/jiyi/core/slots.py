@@ -133,3 +133,36 @@ def remainder(
         for slot, value in held.items()
         if slot not in replaced_by and value and texts.get(slot)
     ]
+
+
+# Words that only say the value is current; a new sentence made of them and its value says
+# nothing the old sentence did not.
+_NOW_WORDS = re.compile(
+    r"\b(?:now|currently|these days|nowadays|already|actually)\b|现在|目前|如今|已经|其实|了",
+    re.IGNORECASE,
+)
+_KEYED = frozenset({"like", "dislike", "yes", "no"})
+
+
+def _rest(text: str, value: str) -> set[str]:
+    """The words of ``text`` around ``value`` (characters for Chinese)."""
+    left = _NOW_WORDS.sub(" ", re.sub(re.escape(value), " ", text, flags=re.IGNORECASE)).lower()
+    return {w for w in re.findall(r"[a-z0-9']+|[\u4e00-\u9fff]", left)}
+
+
+def carry_over(old_content: str, old_value: str | None, new_content: str, new: str | None) -> str:
+    """The text of a new value of a slot: the old sentence with the new value in its place
+    when the new sentence says less around its value ("User is a sophomore in college" →
+    "User is a junior now" becomes "User is a junior in college", so "what year am I in at
+    college" still finds it), else ``new_content`` unchanged. Only for values said literally
+    in both sentences, never for keyed slots (their value is a polarity)."""
+    if not old_value or not new or old_value in _KEYED or new in _KEYED:
+        return new_content
+    low_old, low_new = old_content.lower(), new_content.lower()
+    if old_value.lower() not in low_old or new.lower() not in low_new:
+        return new_content
+    before, now = _rest(old_content, old_value), _rest(new_content, new)
+    if not now <= before or before <= now:
+        return new_content  # the new sentence says something else, or no less
+    at = low_old.index(old_value.lower())
+    return old_content[:at] + new + old_content[at + len(old_value) :]

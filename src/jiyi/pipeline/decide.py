@@ -31,7 +31,7 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
 from jiyi.core.reconcile import USER_CORRECTION, Decision, reconcile
-from jiyi.core.slots import PART_TEXTS, PARTS, remainder, same_value
+from jiyi.core.slots import PART_TEXTS, PARTS, carry_over, remainder, same_value
 from jiyi.pipeline.dependents import source_episodes
 from jiyi.pipeline.families import (
     KEYED_VALUES,
@@ -48,6 +48,7 @@ __all__ = [
     "KEYED_VALUES",
     "batch_episodes",
     "decide",
+    "mark_outdated",
     "resolve_named",
     "specialise",
 ]
@@ -197,6 +198,9 @@ def decide(
     target = decision.target
     if decision.action == Action.SUPERSEDE and target is not None:
         named = specialise(c, target)
+        if named.topic == target.topic:  # "I'm a junior now" keeps "in college"
+            text = carry_over(target.content, target.value, named.content, named.value)
+            named = named.model_copy(update={"content": text})
         if named.content != c.content and embed is not None:
             vec = embed(named.content)
         c = named
@@ -225,7 +229,7 @@ def decide(
     reason = decision.reason
     pending.change(old, HistoryEntry.of(old, Action.SUPERSEDE, now, related=new.id, reason=reason))
     pending.add(new, new.content, vec, HistoryEntry.of(new, Action.ADD, now, related=old.id))
-    _mark_outdated(old, new, scope, store, pending)
+    mark_outdated(old, new, scope, store, pending)
     _split_off(target, new, pending)
     gone = also_retired(c, target, scope, store, pending)
     extra = _retire(gone, new, said, reason, scope, store, pending)
@@ -249,7 +253,7 @@ def _retire(
         )
         entry = HistoryEntry.of(m, Action.SUPERSEDE, pending.now, related=new.id, reason=reason)
         pending.change(m, entry)
-        _mark_outdated(m, new, scope, store, pending, said)
+        mark_outdated(m, new, scope, store, pending, said)
         events.append(MemoryEvent(event=Action.SUPERSEDE, memory=new, previous=m))
     return events
 
@@ -283,23 +287,24 @@ def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:
         pending.splits.append((split, old.id))
 
 
-def _mark_outdated(
+def mark_outdated(
     old: MemoryItem,
-    new: MemoryItem,
+    new: MemoryItem | None,
     scope: Scope,
     store: MemoryStore,
     pending: Pending,
     said: datetime | None = None,
 ) -> None:
     """The episodes ``old`` came from say what is no longer true: give them ``valid_to`` and
-    point them at the memory that replaced it (the user's words stay; reads rank them below
-    the current value and label them)."""
-    keep = set(new.source_message_ids)
+    point them at the memory that replaced it, if any (the user's words stay; reads rank them
+    below the current value and label them)."""
+    keep = set(new.source_message_ids) if new is not None else set()
     for ep in source_episodes(store, scope, old) + batch_episodes(old, pending):
         ep = pending.current(ep)
         if keep & set(ep.source_message_ids):
             continue  # the message that says the new value
-        mark = {"valid_to": new.valid_from or said, "superseded_by": new.id}
+        since = new.valid_from if new is not None else None
+        mark = {"valid_to": since or said, "superseded_by": new.id if new is not None else None}
         pending.change(ep.model_copy(update=mark), None)
 
 

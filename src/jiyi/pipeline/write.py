@@ -41,6 +41,7 @@ from jiyi.pipeline.forget import forget
 from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
+from jiyi.pipeline.retract import retire_retracted
 from jiyi.pipeline.subjects import resolve_subject, resolve_time
 
 __all__ = [
@@ -257,6 +258,11 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
                 embedder=ports.embedder.name,
                 embed=lambda text: ports.embedder.embed_documents([text])[0],
             )
+        )
+    if plan.extracted:  # "虾没事" / "I gave up sugar": what the messages explicitly retract
+        fresh = [m for m in plan.messages if m.id in plan.store_ids or m.id in plan.episode_ids]
+        result.events += retire_retracted(
+            fresh, result.events, scope=plan.scope, store=ports.store, pending=pending
         )
     _add_splits(pending, ports.embedder)
     deleted, unmatched = forget(

@@ -1,0 +1,202 @@
+"""Retractions: the user says an old value no longer holds (zh + en, no model).
+
+"虾没事", "almonds are fine", "我现在不吃素了", "I gave up sugar", "跑不了步了",
+"switched from green tea to rooibos", "not a lab": each clause names a value — the
+*retracted phrase* — through a cue bound to it in the same clause. This module only reads the
+words and says which stored slot/value a phrase matches; the write path
+(:mod:`jiyi.pipeline.retract`) retires the memory that literally holds it. A phrase that no
+memory holds retires nothing, and embedding similarity never enters.
+
+Three kinds of cue, each with the slots it may touch:
+
+- ``fine`` (X 没事 / X 不过敏 / X is fine): a risk or dislike withdrawn — only ``health.*``
+  slots and dislikes; "虾没事" never retires "我喜欢吃虾".
+- ``stopped`` (不…了 / 不再 / 戒了 / V不了O / 从X换成 / no longer / quit / gave up / used to /
+  switched from X): something that held and ended — any slot but an allergy ("我不吃虾了" is
+  no statement about an allergy to it).
+- ``wrong`` (不是X(而)是Y / not a X): the value was never right — any slot.
+
+A clause that names a relative (我妈 / my brother, or 他/she continuing one) retracts only
+that relative's slots; a clause about the user never touches a relative's.
+
+Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.topics import normalize_object
+from jiyi.core.text import to_simplified
+
+__all__ = ["Retraction", "find_retractions", "holds"]
+
+# Polarity values of slots keyed by their object (health.allergy.虾 = yes, pref.跑步 = like).
+_KEYED = frozenset({"like", "dislike", "yes", "no"})
+_CLAUSES = re.compile(r"[，,。.;；!！?？—–:：]+|\s+-\s+|\bbut\b|但是|不过")
+_ZH = r"[\u4e00-\u9fffA-Za-z0-9]"
+_EN_NP = r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
+
+
+@dataclass(frozen=True)
+class Retraction:
+    """One retracted phrase: ``phrases`` are its readings (with and without the verb: 吃素,
+    素), ``kind`` the cue's kind (``fine``, ``stopped``, ``wrong``), ``subject`` the relation
+    key of the relative the clause is about (None: the user), ``clause`` where it was said."""
+
+    phrases: tuple[str, ...]
+    kind: str
+    subject: str | None
+    clause: str
+
+
+_ZH_STATE_VERBS = r"吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|是"
+_ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "fine",
+        re.compile(
+            rf"^(?:我|其实|而且|但|反而)*(?:对|吃)?(?P<x>{_ZH}{{1,6}}?)(?:其实|倒是|完全)?"
+            r"(?:没事|没问题|没关系|不过敏|可以吃|能吃)(?:的|了|啦|呀)?$"
+        ),
+    ),
+    (
+        "stopped",
+        re.compile(
+            rf"(?:已经|现在|早就|也|都)?不再?(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}}?)"
+            r"(?:做|干|工作|上班)?了"
+        ),
+    ),
+    ("stopped", re.compile(rf"不再(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}})$")),
+    (
+        "stopped",
+        re.compile(r"(?P<v>[跑游打踢骑滑弹唱画爬吃喝抽])不了(?P<x>[\u4e00-\u9fff]{1,3}?)了"),
+    ),
+    (
+        "stopped",
+        re.compile(rf"戒(?:了|掉了?)(?P<x>{_ZH}{{1,4}})|(?P<y>{_ZH}{{1,4}}?)我?(?:已经)?戒了"),
+    ),
+    ("stopped", re.compile(rf"(?:从|把)(?P<x>{_ZH}{{1,8}}?)(?:换成|改成|换到|改到|搬到|搬去)")),
+    ("wrong", re.compile(rf"不是(?P<x>{_ZH}{{1,8}}?)(?:而)?是")),
+    ("wrong", re.compile(rf"^(?:其实)?(?:已经)?不是(?P<x>{_ZH}{{1,8}}?)了$")),
+)
+_EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "fine",
+        re.compile(
+            rf"^(?:and |but |so )?(?:the )?{_EN_NP} (?:is|are|'s|'re) "
+            r"(?:totally |completely |actually )?(?:fine|ok|okay|safe|no problem|not a problem)\b"
+        ),
+    ),
+    ("fine", re.compile(rf"\b(?:i'm|i am) not (?:actually )?allergic to {_EN_NP}")),
+    ("stopped", re.compile(rf"\bno longer (?:\w+ )?(?:in |at |to |a |an |my )?{_EN_NP}")),
+    (
+        "stopped",
+        re.compile(
+            r"\b(?:don't|do not|doesn't|does not|am not|'m not|isn't|is not|aren't) "
+            r"(?:\w+ )?(?:in |at |a |an |my )?(?P<x>[a-z][a-z' -]{0,30}?) (?:anymore|any more)\b"
+        ),
+    ),
+    ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
+    ("stopped", re.compile(rf"\bused to (?:\w+ )(?:in |at |a |an )?{_EN_NP}")),
+    ("stopped", re.compile(rf"\b(?:switched|changed|moved) (?:over )?from {_EN_NP} to\b")),
+    ("wrong", re.compile(rf"\bnot (?:a|an) {_EN_NP}")),
+)
+# Words that end a retracted English phrase: "quit coffee because of my heart".
+_EN_STOP = re.compile(
+    r"\s+\b(?:because|since|so|and|but|to|for|now|anymore|any more|either|these|this|"
+    r"after|when|people|though)\b.*$"
+)
+_PRONOUN = re.compile(r"^(?:他|她|he\b|she\b|they\b)", re.IGNORECASE)
+
+
+def _subject(clause: str) -> str | None:
+    low = clause.lower()
+    for word, key in RELATIONS_ZH.items():
+        if word in clause and (len(word) > 1 or word in "妈爸哥姐"):
+            return key
+    for word, key in RELATIONS_EN.items():
+        if re.search(rf"\bmy {re.escape(word)}\b", low):
+            return key
+    return None
+
+
+def _readings(match: re.Match[str]) -> tuple[str, ...]:
+    found = match.groupdict()
+    x = found.get("x") or found.get("y") or ""
+    x = _EN_STOP.sub("", x.strip()).strip(" '")
+    if not x:
+        return ()
+    verb = found.get("v")
+    return (x, verb + x) if verb and verb != "是" else (x,)
+
+
+def find_retractions(text: str) -> list[Retraction]:
+    """The retracted phrases of a user message, clause by clause (see the module doc)."""
+    out: list[Retraction] = []
+    subject: str | None = None
+    for raw in _CLAUSES.split(to_simplified(text.replace("’", "'"))):
+        clause = raw.strip()
+        if not clause:
+            continue
+        named = _subject(clause)
+        subject = named or (subject if _PRONOUN.match(clause) else None)
+        cues = _EN_CUES if clause.isascii() else _ZH_CUES
+        low = clause.lower()
+        for kind, pattern in cues:
+            for m in pattern.finditer(low):
+                if phrases := _readings(m):
+                    out.append(Retraction(phrases, kind, subject, clause))
+    return out
+
+
+def _allowed(r: Retraction, topic: str, value: str | None) -> bool:
+    """May a cue of ``r``'s kind and subject retract a memory of ``topic``?"""
+    area = topic.split(".", 1)[0]
+    if r.subject is not None:
+        if not topic.startswith(f"family.{r.subject}."):
+            return False
+    elif area == "family":
+        return False
+    if r.kind == "fine":
+        return area == "health" or value in ("dislike", "no")
+    if r.kind == "stopped":
+        return not topic.startswith("health.allergy.")
+    return True
+
+
+def _same_or_head(phrase: str, held: str) -> bool:
+    """Is ``phrase`` the value ``held`` or its head (信阳 of 老家信阳, sugar of two_sugar,
+    tea of green_tea), or an English abbreviation of it (lab of labrador)?"""
+    if not phrase or not held:
+        return False
+    if phrase == held:
+        return True
+    if phrase.isascii():
+        if held.endswith("_" + phrase):
+            return True
+        return "_" not in phrase + held and len(phrase) >= 3 and held.startswith(phrase)
+    return len(phrase) >= 2 and held.endswith(phrase)
+
+
+def holds(r: Retraction, topic: str | None, value: str | None, content: str) -> bool:
+    """Does a memory (``topic``, ``value``, ``content``) literally hold what ``r`` retracts,
+    in a slot its cue may touch? Keyed slots are matched by their object (``pref.跑步`` by
+    跑步), others by their value; a memory without a value by its content."""
+    if not topic or not _allowed(r, topic, value):
+        return False
+    held = topic.rsplit(".", 1)[-1] if value in _KEYED else value
+    for phrase in r.phrases:
+        p = normalize_object(phrase)
+        if held is not None and _same_or_head(p, normalize_object(held.replace("_", " "))):
+            return True
+        if held is None and len(p) >= 2 and _in_text(phrase, to_simplified(content)):
+            return True
+    return False
+
+
+def _in_text(phrase: str, text: str) -> bool:
+    if phrase.isascii():
+        return re.search(rf"\b{re.escape(phrase)}s?\b", text, re.IGNORECASE) is not None
+    return phrase in text

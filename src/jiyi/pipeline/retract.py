@@ -1,0 +1,117 @@
+"""Retire what a message explicitly retracts ("虾没事", "I gave up sugar", "不在信阳了").
+
+Runs after every candidate of the batch was decided: a retraction often comes without the
+new value landing in the old value's slot (我是对螃蟹过敏，虾没事 stores allergy.螃蟹 and says
+nothing more about allergy.虾), so reconcile-by-slot cannot see it. For each retracted phrase
+(:func:`jiyi.core.retract.find_retractions`) the stored, still active memories that literally
+hold it in a slot the cue may touch (:func:`jiyi.core.retract.holds`) are superseded, reason
+``user_correction``, history kept, by the new memory of the same message in the same slot
+group when there is one (the allergy the user named instead, the sport taken up instead);
+with none they are closed (``valid_to``) without a successor. Never by similarity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jiyi.core.models import (
+    Action,
+    HistoryEntry,
+    MemoryEvent,
+    MemoryItem,
+    Message,
+    Scope,
+    Status,
+)
+from jiyi.core.ports import MemoryStore
+from jiyi.core.reconcile import USER_CORRECTION
+from jiyi.core.retract import Retraction, find_retractions, holds
+from jiyi.core.text import to_simplified
+from jiyi.pipeline.decide import ACTIVE_MEMORIES, mark_outdated
+from jiyi.pipeline.pending import Pending
+
+__all__ = ["retire_retracted"]
+
+# Slot areas that describe one thing, the user's tastes and habits: giving up running is
+# answered by the swimming taken up instead, whether stored as a like or a habit.
+_TASTES = frozenset({"pref", "habit", "diet", "favorite", "hobby"})
+
+
+def _group(topic: str | None) -> str:
+    parts = (topic or "").split(".")
+    if parts[0] == "family" and len(parts) > 2:
+        return ".".join(parts[:2])  # one relative's slots
+    return "taste" if parts[0] in _TASTES else parts[0]
+
+
+def _successor(old: MemoryItem, r: Retraction, made: Sequence[MemoryItem]) -> MemoryItem | None:
+    """The new memory of the message that takes ``old``'s place: the same slot group, said
+    in the retraction's clause if one was, else anywhere in the message."""
+    fits = [m for m in made if _group(m.topic) == _group(old.topic)]
+    same_clause = [m for m in fits if m.quote and to_simplified(m.quote).lower() in r.clause]
+    best = same_clause or fits
+    return best[0] if best else None
+
+
+def retire_retracted(
+    messages: Sequence[Message],
+    events: Sequence[MemoryEvent],
+    *,
+    scope: Scope,
+    store: MemoryStore,
+    pending: Pending,
+) -> list[MemoryEvent]:
+    """Supersede the stored memories the user messages of this batch retract; returns one
+    SUPERSEDE event per retired memory (``memory`` the successor, or the closed memory
+    itself when the message named none)."""
+    said_by = {m.id: m for m in messages if m.role == "user" and m.id and m.content}
+    found = {m.id: find_retractions(m.content) for m in said_by.values() if m.id}
+    if not any(found.values()):
+        return []
+    stored = [pending.current(m) for m in store.list(scope, ACTIVE_MEMORIES)]
+    touched = {e.memory.id for e in events} | {e.previous.id for e in events if e.previous}
+    out: list[MemoryEvent] = []
+    for msg_id, retractions in found.items():
+        made = [
+            e.memory
+            for e in events
+            if e.event in (Action.ADD, Action.SUPERSEDE) and msg_id in e.memory.source_message_ids
+        ]
+        for r in retractions:
+            for old in stored:
+                old = pending.current(old)
+                if old.status != Status.ACTIVE or old.id in touched:
+                    continue
+                if msg_id in old.source_message_ids or not holds(
+                    r, old.topic, old.value, old.content
+                ):
+                    continue
+                new = _successor(old, r, made)
+                out.append(_retire(old, new, said_by[msg_id], scope, store, pending))
+                touched.add(old.id)
+    return out
+
+
+def _retire(
+    old: MemoryItem,
+    new: MemoryItem | None,
+    msg: Message,
+    scope: Scope,
+    store: MemoryStore,
+    pending: Pending,
+) -> MemoryEvent:
+    said = msg.timestamp or pending.now
+    gone = old.model_copy(
+        update={
+            "status": Status.SUPERSEDED,
+            "superseded_by": new.id if new is not None else None,
+            "valid_to": said,
+        }
+    )
+    related = new.id if new is not None else None
+    entry = HistoryEntry.of(
+        gone, Action.SUPERSEDE, pending.now, related=related, reason=USER_CORRECTION
+    )
+    pending.change(gone, entry)
+    mark_outdated(gone, new, scope, store, pending, said)
+    return MemoryEvent(event=Action.SUPERSEDE, memory=new or gone, previous=gone)

@@ -1,0 +1,94 @@
+"""Retraction cues bound to a value, and which stored slots they may touch (pure core)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi.core.retract import find_retractions, holds
+
+
+def phrases(text: str) -> list[tuple[str, ...]]:
+    return [r.phrases for r in find_retractions(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "kind"),
+    [
+        ("我搞错了，我是对螃蟹过敏，虾没事", "虾", "fine"),
+        ("我现在不吃素了，医生说我缺蛋白质", "吃素", "stopped"),
+        ("我妈现在不在信阳了，搬去三亚养老了", "信阳", "stopped"),
+        ("膝盖受伤以后跑不了步了，现在改成游泳了", "跑步", "stopped"),
+        ("我已經不在銀行做了", "银行", "stopped"),  # traditional, read as simplified
+        ("烟我已经戒了", "烟", "stopped"),
+        ("我从美式换成拿铁了", "美式", "stopped"),
+        ("不是围棋而是象棋", "围棋", "wrong"),
+        (
+            "Sorry, I got that wrong — it's walnuts I'm allergic to, almonds are fine",
+            "almonds",
+            "fine",
+        ),
+        ("These days I take my coffee black, I gave up sugar", "sugar", "stopped"),
+        ("I switched from green tea to rooibos because of the caffeine", "green tea", "stopped"),
+        ("I don't drink coffee anymore", "coffee", "stopped"),
+        ("I no longer live in Boston", "boston", "stopped"),
+        ("Bear is actually a golden retriever, not a lab", "lab", "wrong"),
+    ],
+)
+def test_cue_binds_its_value(text: str, phrase: str, kind: str) -> None:
+    found = [r for r in find_retractions(text) if phrase in r.phrases]
+    assert found and found[0].kind == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我昨天吃了虾，没事",
+        "我不去上海了",
+        "其实我更喜欢喝绿茶",
+        "Actually I prefer green tea",
+        "I'm fine",
+    ],
+)
+def test_no_value_bound_no_retraction(text: str) -> None:
+    assert phrases(text) == []
+
+
+def test_relative_named_in_the_clause_is_the_subject() -> None:
+    (r,) = find_retractions("我妈现在不在信阳了")
+    assert r.subject == "mother"
+    (r,) = find_retractions("My brother quit cooking")
+    assert r.subject == "brother"
+    (r,) = find_retractions("我不在信阳了")
+    assert r.subject is None
+
+
+@pytest.mark.parametrize(
+    ("text", "topic", "value", "content", "ok"),
+    [
+        # keyed slots by their object, plural and simplified/traditional normalised
+        ("虾没事", "health.allergy.虾", "yes", "用户对虾过敏", True),
+        ("almonds are fine", "health.allergy.almond", "yes", "User is allergic to almonds", True),
+        ("膝盖受伤以后跑不了步了", "pref.跑步", "like", "用户喜欢跑步", True),
+        ("我不吃素了", "habit.素", "yes", "用户平时吃素", True),
+        # the head of a value: sugar of "two sugars", tea of "green tea", an abbreviation
+        ("I gave up sugar", "diet.coffee.sugar", "two sugars", "User drinks …", True),
+        ("I gave up tea", "diet.tea.type", "green tea", "User drinks green tea", True),
+        ("not a lab", "pet.dog.breed", "labrador", "User's dog is a labrador", True),
+        # a memory without a value by its content, only for the relative the clause names
+        ("我妈不在信阳了", "family.mother.about", None, "用户的妈住在老家信阳", True),
+        ("我妈不在信阳了", "family.sister.about", None, "用户的姐住在信阳", False),
+        ("我不在信阳了", "family.mother.about", None, "用户的妈住在老家信阳", False),
+        # a "fine" cue withdraws a risk, never a like; a "stopped" cue never an allergy
+        ("虾没事", "pref.虾", "like", "用户喜欢吃虾", False),
+        ("我不吃虾了", "health.allergy.虾", "yes", "用户对虾过敏", False),
+        # another value of the slot, or a value that only contains the phrase
+        ("虾没事", "health.allergy.螃蟹", "yes", "用户对螃蟹过敏", False),
+        ("I gave up sugar", "diet.coffee.milk", "oat milk", "User takes oat milk", False),
+    ],
+)
+def test_holds_only_the_literal_value_in_an_allowed_slot(
+    text: str, topic: str, value: str | None, content: str, ok: bool
+) -> None:
+    found = find_retractions(text)
+    assert found
+    assert any(holds(r, topic, value, content) for r in found) is ok

