@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jiyi.core.retract import find_retractions, holds
+from jiyi.core.slots import alias_slots, carry_over
 
 
 def phrases(text: str) -> list[tuple[str, ...]]:
@@ -81,6 +82,10 @@ def test_relative_named_in_the_clause_is_the_subject() -> None:
         # a "fine" cue withdraws a risk, never a like; a "stopped" cue never an allergy
         ("虾没事", "pref.虾", "like", "用户喜欢吃虾", False),
         ("我不吃虾了", "health.allergy.虾", "yes", "用户对虾过敏", False),
+        # work said as its activity; a lone character is no value
+        ("My brother quit cooking", "family.brother.job", "chef", "User's brother is a chef", True),
+        ("我爸不教书了", "family.father.job", "老师", "用户的爸是老师", True),
+        ("我不教书了", "pref.书", "like", "用户喜欢看书", False),
         # another value of the slot, or a value that only contains the phrase
         ("虾没事", "health.allergy.螃蟹", "yes", "用户对螃蟹过敏", False),
         ("I gave up sugar", "diet.coffee.milk", "oat milk", "User takes oat milk", False),
@@ -92,3 +97,41 @@ def test_holds_only_the_literal_value_in_an_allowed_slot(
     found = find_retractions(text)
     assert found
     assert any(holds(r, topic, value, content) for r in found) is ok
+
+
+@pytest.mark.parametrize(
+    ("old", "old_value", "new", "new_value", "out"),
+    [
+        # the new sentence says less around its value: the old one with the value swapped
+        (
+            "User is a sophomore in college",
+            "sophomore",
+            "User is a junior now",
+            "junior",
+            "User is a junior in college",
+        ),
+        ("用户的女儿在读初二", "初二", "用户的女儿现在初三了", "初三", "用户的女儿在读初三"),
+        # the new sentence says something else or no less: kept as said
+        ("用户住在北京", "北京", "用户搬到上海了", "上海", "用户搬到上海了"),
+        (
+            "User lives in Boston",
+            "Boston",
+            "User lives in Denver now",
+            "Denver",
+            "User lives in Denver now",
+        ),
+        # keyed slots hold a polarity, not a value said in the text
+        ("用户喜欢跑步", "like", "用户不喜欢跑步了", "dislike", "用户不喜欢跑步了"),
+    ],
+)
+def test_carry_over_keeps_the_old_sentence_only_when_the_new_one_says_less(
+    old: str, old_value: str, new: str, new_value: str, out: str
+) -> None:
+    assert carry_over(old, old_value, new, new_value) == out
+
+
+def test_a_relatives_home_and_city_are_one_attribute() -> None:
+    assert alias_slots("family.sister.city") == ("family.sister.home",)
+    assert alias_slots("family.sister.home") == ("family.sister.city",)
+    assert alias_slots("location.home") == ()
+    assert alias_slots("family.sister.name") == ()

@@ -68,6 +68,32 @@ def holding(mem: Memory, user: str, word: str) -> list[MemoryItem]:
             "black",
             "How do I take my coffee?",
         ),
+        (
+            ["I live in Manhattan"],
+            "My brother is a chef",
+            "My brother quit cooking, he drives a truck now",
+            "chef",
+            "truck",
+            "What does my brother do?",
+        ),
+        # the replacement named beside the retracted value takes its slot
+        (
+            ["I'm a paralegal"],
+            "I drink green tea",
+            "I switched from green tea to rooibos because of the caffeine",
+            "green tea",
+            "rooibos",
+            "What tea do I drink?",
+        ),
+        (["我住在杭州"], "我每天喝美式", "我从美式换成拿铁了", "美式", "拿铁", "我平时喝什么咖啡"),
+        (
+            ["我住在重庆"],
+            "我每天早上喝一杯热美式",
+            "早上那杯美式换成豆浆了，胃受不了",
+            "美式",
+            "豆浆",
+            "我早上喝什么",
+        ),
     ],
 )
 def test_retracted_value_is_superseded_and_the_new_one_answers(
@@ -93,8 +119,8 @@ def test_retracted_value_is_superseded_and_the_new_one_answers(
     assert trail[-1].reason == "user_correction"
     stored = mem.get(held.id)
     assert stored is not None and stored.status == Status.SUPERSEDED and stored.valid_to
-    successor = [m for m in after.values() if new in m.content.lower()]
-    assert successor and stored.superseded_by == successor[0].id
+    assert stored.superseded_by in after
+    assert new in after[stored.superseded_by].content.lower()
     top = mem.search(query, user_id=user, top_k=3)[0].memory
     assert new in top.content.lower()
 
@@ -116,6 +142,7 @@ def test_retracted_value_is_superseded_and_the_new_one_answers(
         # the user's own slots are not a relative's, and the other way round
         (["我住在信阳"], "我妈不在信阳了"),
         (["My brother is a chef", "I work as a chef"], "I quit cooking at home"),
+        (["I drink green tea"], "I switched from Verizon to T-Mobile last year"),
     ],
 )
 def test_retraction_that_binds_no_held_value_retires_nothing(
@@ -159,3 +186,29 @@ def test_the_slot_the_question_asks_for_ranks_first(
     say(mem, module_clock, user, correction, days=7)
     top = mem.search(query, user_id=user, top_k=3)[0].memory
     assert new in top.content and top.kind != MemoryKind.EPISODE
+
+
+@pytest.mark.parametrize(
+    ("before", "move", "old", "new"),
+    [
+        ("我姐姐住在西安", "我姐去年调到成都工作，现在一家人都在成都", "西安", "成都"),
+        ("我妹妹在上海读研究生", "我妹妹现在住在杭州", "上海", "杭州"),
+    ],
+)
+def test_a_relatives_move_replaces_where_they_live(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    before: str,
+    move: str,
+    old: str,
+    new: str,
+) -> None:
+    """Where a relative lives (住在: family.X.home) and where a move took them (调到/在…读书:
+    family.X.city) are one attribute said two ways: a value of one replaces the other's."""
+    mem, user = shared_real_mem, f"retract-move-{before}"
+    say(mem, module_clock, user, "我住在济南")
+    say(mem, module_clock, user, before)
+    say(mem, module_clock, user, move, days=7)
+    places = [m.content for m in active(mem, user).values() if "济南" not in m.content]
+    assert [p for p in places if new in p] and not [p for p in places if old in p]
+    assert [m for m in active(mem, user).values() if "济南" in m.content]

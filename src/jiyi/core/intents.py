@@ -143,6 +143,13 @@ def query_slots(query: str) -> tuple[str, ...]:
                 del found[p]
     if "work.role" in found or "work.employer" in found:  # the specific cue wins
         found.pop("work", None)
+    if "location.home" in found and any(p.startswith("family.") for p in found):
+        # "我姐姐住在哪个城市": where the relative lives (住在西安 / 调到成都), not the user
+        named = [p for p in found if p.startswith("family.") and p.count(".") == 1]
+        found = dict.fromkeys(
+            [q for p in named for q in (f"{p}.home", f"{p}.city")]
+            + [p for p in found if p not in named and p != "location.home"]
+        )
     for area in ("pet", "family"):  # a named subject narrows its area
         if any(p.startswith(area + ".") for p in found):
             found.pop(area, None)

@@ -50,9 +50,10 @@ class Retraction:
     kind: str
     subject: str | None
     clause: str
+    replacement: str | None = None  # what replaced it, when said (从X换成Y, switched from X to Y)
 
 
-_ZH_STATE_VERBS = r"吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|是"
+_ZH_STATE_VERBS = r"吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|教|送|跑|种|是"
 _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "fine",
@@ -77,7 +78,21 @@ _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "stopped",
         re.compile(rf"戒(?:了|掉了?)(?P<x>{_ZH}{{1,4}})|(?P<y>{_ZH}{{1,4}}?)我?(?:已经)?戒了"),
     ),
-    ("stopped", re.compile(rf"(?:从|把)(?P<x>{_ZH}{{1,8}}?)(?:换成|改成|换到|改到|搬到|搬去)")),
+    (
+        "stopped",
+        re.compile(
+            rf"(?:从|把)(?P<x>{_ZH}{{1,8}}?)(?:换成|改成|换到|改到|搬到|搬去)了?(?P<to>{_ZH}{{1,8}}?)?"
+            r"(?=了|$)"
+        ),
+    ),
+    (
+        "stopped",
+        re.compile(
+            rf"^(?:早上|平时|每天|中午|晚上)?(?:那杯|那个|那)?(?!现在|目前|如今|最近|我|从|把)"
+            rf"(?P<x>{_ZH}{{1,6}}?)(?:换成|改成)了?"
+            rf"(?P<to>{_ZH}{{1,8}}?)?(?=了|$)"
+        ),
+    ),
     ("wrong", re.compile(rf"不是(?P<x>{_ZH}{{1,8}}?)(?:而)?是")),
     ("wrong", re.compile(rf"^(?:其实)?(?:已经)?不是(?P<x>{_ZH}{{1,8}}?)了$")),
 )
@@ -100,13 +115,19 @@ _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
     ("stopped", re.compile(rf"\bused to (?:\w+ )(?:in |at |a |an )?{_EN_NP}")),
-    ("stopped", re.compile(rf"\b(?:switched|changed|moved) (?:over )?from {_EN_NP} to\b")),
+    (
+        "stopped",
+        re.compile(
+            rf"\b(?:switched|changed|moved) (?:over )?from {_EN_NP} to "
+            r"(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
+        ),
+    ),
     ("wrong", re.compile(rf"\bnot (?:a|an) {_EN_NP}")),
 )
 # Words that end a retracted English phrase: "quit coffee because of my heart".
 _EN_STOP = re.compile(
     r"\s+\b(?:because|since|so|and|but|to|for|now|anymore|any more|either|these|this|"
-    r"after|when|people|though)\b.*$"
+    r"after|when|people|though|last|in|at|on|ago|with|yesterday|today|recently)\b.*$"
 )
 _PRONOUN = re.compile(r"^(?:他|她|he\b|she\b|they\b)", re.IGNORECASE)
 
@@ -122,14 +143,52 @@ def _subject(clause: str) -> str | None:
     return None
 
 
+# Work said as its activity: stopping the activity ends the job ("my brother quit cooking"
+# retires "my brother is a chef"; 我爸不教书了 retires 老师).
+_WORK_DONE = {
+    "cooking": ("chef", "cook"),
+    "driving": ("driver",),
+    "teaching": ("teacher",),
+    "nursing": ("nurse",),
+    "writing": ("writer",),
+    "farming": ("farmer",),
+    "baking": ("baker",),
+    "coding": ("programmer", "developer", "software engineer"),
+    "programming": ("programmer", "developer", "software engineer"),
+    "practicing law": ("lawyer", "attorney"),
+    "做饭": ("厨师",),
+    "炒菜": ("厨师",),
+    "教书": ("老师", "教师"),
+    "开车": ("司机",),
+    "开出租": ("出租车司机", "司机"),
+    "跑外卖": ("外卖员", "骑手"),
+    "送外卖": ("外卖员", "骑手"),
+    "种地": ("农民",),
+}
+
+
 def _readings(match: re.Match[str]) -> tuple[str, ...]:
     found = match.groupdict()
-    x = found.get("x") or found.get("y") or ""
-    x = _EN_STOP.sub("", x.strip()).strip(" '")
+    raw = (found.get("x") or found.get("y") or "").strip()
+    x = _EN_STOP.sub("", raw).strip(" '")
     if not x:
         return ()
     verb = found.get("v")
-    return (x, verb + x) if verb and verb != "是" else (x,)
+    said: tuple[str, ...] = (x,)
+    if verb and verb != "是":  # 不教书了: 书 alone is no value the user held
+        said = (verb + x,) if len(x) == 1 else (x, verb + x)
+    if x != raw:  # "quit cooking at home" is no job given up
+        return said
+    return said + tuple(job for s in said for job in _WORK_DONE.get(s, ()))
+
+
+def _said(match: re.Match[str], clause: str) -> str | None:
+    """The replacement a cue names, as the user wrote it (case kept)."""
+    to = _EN_STOP.sub("", match.groupdict().get("to") or "").strip()
+    if not to:
+        return None
+    at = match.start("to")
+    return clause[at : at + len(to)]
 
 
 def find_retractions(text: str) -> list[Retraction]:
@@ -147,7 +206,7 @@ def find_retractions(text: str) -> list[Retraction]:
         for kind, pattern in cues:
             for m in pattern.finditer(low):
                 if phrases := _readings(m):
-                    out.append(Retraction(phrases, kind, subject, clause))
+                    out.append(Retraction(phrases, kind, subject, clause, _said(m, clause)))
     return out
 
 

@@ -166,3 +166,16 @@ def carry_over(old_content: str, old_value: str | None, new_content: str, new: s
         return new_content  # the new sentence says something else, or no less
     at = low_old.index(old_value.lower())
     return old_content[:at] + new + old_content[at + len(old_value) :]
+
+
+# Slots that name one attribute in two ways, as the extractors say them: where a relative
+# lives (我姐姐住在西安: family.sister.home) and where a move took them (我姐调到成都工作:
+# family.sister.city). A value of one replaces the other's.
+_ALIASES = (re.compile(r"^(family\.[^.]+)\.(home|city)$"), {"home": "city", "city": "home"})
+
+
+def alias_slots(slot: str) -> tuple[str, ...]:
+    """The other names of ``slot`` (``family.sister.city`` → ``family.sister.home``)."""
+    pattern, other = _ALIASES
+    m = pattern.match(slot)
+    return (f"{m.group(1)}.{other[m.group(2)]}",) if m else ()

@@ -31,7 +31,7 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
 from jiyi.core.reconcile import USER_CORRECTION, Decision, reconcile
-from jiyi.core.slots import PART_TEXTS, PARTS, carry_over, remainder, same_value
+from jiyi.core.slots import PART_TEXTS, PARTS, alias_slots, carry_over, remainder, same_value
 from jiyi.pipeline.dependents import source_episodes
 from jiyi.pipeline.families import (
     KEYED_VALUES,
@@ -108,6 +108,8 @@ def _decision(
     embedder: str | None,
 ) -> Decision:
     same = active_in_slot(c.topic, scope, store, pending) if c.topic else []
+    for other in alias_slots(c.topic) if c.topic and not same else ():
+        same = same or active_in_slot(other, scope, store, pending)  # 调到成都 vs 住在西安
     if not same and (held := parts_slot(c, scope, store, pending)):
         part = (held[0].metadata.get(PARTS) or {}).get(c.topic)
         if part is not None and same_value(part, c.value):

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.models import (
     Action,
+    Candidate,
     HistoryEntry,
     MemoryEvent,
     MemoryItem,
@@ -27,10 +29,10 @@ from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import USER_CORRECTION
 from jiyi.core.retract import Retraction, find_retractions, holds
 from jiyi.core.text import to_simplified
-from jiyi.pipeline.decide import ACTIVE_MEMORIES, mark_outdated
+from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES, mark_outdated
 from jiyi.pipeline.pending import Pending
 
-__all__ = ["retire_retracted"]
+__all__ = ["retire_retracted", "switched_values"]
 
 # Slot areas that describe one thing, the user's tastes and habits: giving up running is
 # answered by the swimming taken up instead, whether stored as a like or a habit.
@@ -115,3 +117,75 @@ def _retire(
     pending.change(gone, entry)
     mark_outdated(gone, new, scope, store, pending, said)
     return MemoryEvent(event=Action.SUPERSEDE, memory=new or gone, previous=gone)
+
+
+def _swapped(old: MemoryItem, new: str) -> tuple[str, str, str] | None:
+    """(topic, value, content) of ``old`` with ``new`` in place of what it holds: the value of
+    a valued slot, the object of a keyed one (pref.跑步 = like → pref.游泳 = like)."""
+    if not old.topic or not old.value:
+        return None
+    keyed = old.value in KEYED_VALUES
+    said = old.topic.rsplit(".", 1)[-1].replace("_", " ") if keyed else old.value
+    at = old.content.lower().find(said.lower())
+    obj = normalize_object(new)
+    if at < 0 or not obj:
+        return None
+    content = old.content[:at] + new + old.content[at + len(said) :]
+    if keyed:
+        return f"{old.topic.rsplit('.', 1)[0]}.{obj}", old.value, content
+    return old.topic, new, content
+
+
+def _exactly(r: Retraction, m: MemoryItem) -> bool:
+    """Does ``m`` hold exactly what ``r`` retracts (not only its head: 美式 of 热美式)?"""
+    if not m.topic or not m.value:
+        return False
+    held = m.topic.rsplit(".", 1)[-1] if m.value in KEYED_VALUES else m.value
+    return normalize_object(held) in {normalize_object(p) for p in r.phrases}
+
+
+def switched_values(
+    messages: Sequence[Message],
+    admitted: Sequence[Candidate],
+    *,
+    scope: Scope,
+    store: MemoryStore,
+) -> list[Candidate]:
+    """ "I switched from green tea to rooibos" / 从美式换成拿铁: the value named as the
+    replacement of a retracted one takes the retracted memory's slot, as the old sentence with
+    the value swapped — unless a candidate of the message already fills that slot. Only when
+    exactly one stored slot holds the retracted value; decided like any candidate afterwards
+    (same slot, new value: SUPERSEDE)."""
+    out: list[Candidate] = []
+    stored: list[MemoryItem] | None = None
+    for msg in messages:
+        if msg.role != "user" or not msg.id or not msg.content:
+            continue
+        for r in find_retractions(msg.content):
+            if not r.replacement:
+                continue
+            stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
+            held = [m for m in stored if _exactly(r, m) and holds(r, m.topic, m.value, m.content)]
+            if len({m.topic for m in held}) != 1:
+                continue
+            old = max(held, key=lambda m: (m.created_at, m.id))
+            new = _swapped(old, r.replacement)
+            ours = [c for c in [*admitted, *out] if msg.id in c.source_message_ids]
+            if new is None or any(c.topic == new[0] for c in ours):
+                continue  # the message itself fills the slot
+            topic, value, content = new
+            out.append(
+                Candidate(
+                    kind=old.kind,
+                    topic=topic,
+                    value=value,
+                    content=content,
+                    importance=old.importance,
+                    quote=r.clause,
+                    source_message_ids=[msg.id],
+                    is_correction=True,
+                    observed_at=msg.timestamp,
+                    metadata={"rule": "retract.switch"},
+                )
+            )
+    return out

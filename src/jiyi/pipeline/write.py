@@ -41,7 +41,7 @@ from jiyi.pipeline.forget import forget
 from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
-from jiyi.pipeline.retract import retire_retracted
+from jiyi.pipeline.retract import retire_retracted, switched_values
 from jiyi.pipeline.subjects import resolve_subject, resolve_time
 
 __all__ = [
@@ -211,6 +211,30 @@ def _add_splits(pending: Pending, embedder: Embedder) -> None:
         pending.add(m, m.content, vec, entry)
 
 
+def _settle(
+    admitted: list[Candidate],
+    fresh: list[Message],
+    plan: BatchPlan,
+    ports: Ports,
+    pending: Pending,
+) -> list[Candidate]:
+    """The candidates once the batch settled what it says about stored memories, before
+    embedding: a goal reported done ("我跑完马拉松了": completed, not restated), the slot of a
+    correction that names the wrong value ("I meant cashews, not peanuts"), and the
+    replacement of a retracted value ("switched from green tea to rooibos": the tea's slot)."""
+    scope, store = plan.scope, ports.store
+    if plan.extracted:
+        admitted = settle_goals(fresh, admitted, scope=scope, store=store, pending=pending)
+    # "Luna turned four": the slot of the pet or relative of that name; a new time for the
+    # one routine; "I meant cashews, not peanuts": the slot holding the named value
+    admitted = [r for c in admitted if (r := resolve_subject(c, scope, store)) is not None]
+    admitted = [r for c in admitted if (r := resolve_time(c, scope, store)) is not None]
+    admitted = [r for c in admitted if (r := resolve_named(c, scope, store)) is not None]
+    if plan.extracted:
+        admitted += switched_values(fresh, admitted, scope=scope, store=store)
+    return admitted
+
+
 def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome:
     """Run the steps for ``plan`` and return the outcome; nothing is written here."""
     ex = plan.extraction
@@ -224,18 +248,8 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
         else:  # a row update without a history line: the text did not change
             pending.change(_mark(m, transient, plan, opts), None)
     episodes = _episodes(plan, opts, forget_ids, transient)
-    if plan.extracted:  # "我跑完马拉松了": the matching goal is completed, not restated
-        fresh = [m for m in plan.messages if m.id in plan.store_ids or m.id in plan.episode_ids]
-        admitted = settle_goals(
-            fresh, admitted, scope=plan.scope, store=ports.store, pending=pending
-        )
-    # "Luna turned four": the slot of the pet or relative of that name; "I meant cashews,
-    # not peanuts": the slot holding the named value; both before embedding
-    admitted = [
-        r for c in admitted if (r := resolve_subject(c, plan.scope, ports.store)) is not None
-    ]
-    admitted = [r for c in admitted if (r := resolve_time(c, plan.scope, ports.store)) is not None]
-    admitted = [r for c in admitted if (r := resolve_named(c, plan.scope, ports.store)) is not None]
+    fresh = [m for m in plan.messages if m.id in plan.store_ids or m.id in plan.episode_ids]
+    admitted = _settle(admitted, fresh, plan, ports, pending)
     texts = [t for _, t in episodes] + [c.content for c in admitted]
     vectors = ports.embedder.embed_documents(texts)  # one call for the whole batch
     for (ep, text), vec in zip(episodes, vectors, strict=False):
@@ -260,7 +274,6 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
             )
         )
     if plan.extracted:  # "虾没事" / "I gave up sugar": what the messages explicitly retract
-        fresh = [m for m in plan.messages if m.id in plan.store_ids or m.id in plan.episode_ids]
         result.events += retire_retracted(
             fresh, result.events, scope=plan.scope, store=ports.store, pending=pending
         )
