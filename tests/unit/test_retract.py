@@ -33,6 +33,15 @@ def phrases(text: str) -> list[tuple[str, ...]]:
         ("I don't drink coffee anymore", "coffee", "stopped"),
         ("I no longer live in Boston", "boston", "stopped"),
         ("Bear is actually a golden retriever, not a lab", "lab", "wrong"),
+        ("咖啡我已经不喝了", "咖啡", "stopped"),
+        ("以前住北京，现在住上海", "北京", "stopped"),
+        ("刚才说的虾是错的", "虾", "wrong"),
+        ("我不再养猫了", "养猫", "stopped"),
+        ("I'm no longer allergic to walnuts", "walnuts", "fine"),
+        ("I can eat shrimp now", "shrimp", "fine"),
+        ("No more coffee for me", "coffee", "stopped"),
+        ("we packed up and left Phoenix in June", "phoenix", "stopped"),
+        ("I stopped drinking coffee", "coffee", "stopped"),
     ],
 )
 def test_cue_binds_its_value(text: str, phrase: str, kind: str) -> None:

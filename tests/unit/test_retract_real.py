@@ -76,6 +76,14 @@ def holding(mem: Memory, user: str, word: str) -> list[MemoryItem]:
             "truck",
             "What does my brother do?",
         ),
+        (
+            ["我住在成都"],
+            "我喜欢打网球",
+            "网球我已经不打了，现在改成打羽毛球",
+            "网球",
+            "羽毛球",
+            "我喜欢什么运动",
+        ),
         # the replacement named beside the retracted value takes its slot
         (
             ["I'm a paralegal"],
@@ -212,3 +220,37 @@ def test_a_relatives_move_replaces_where_they_live(
     places = [m.content for m in active(mem, user).values() if "济南" not in m.content]
     assert [p for p in places if new in p] and not [p for p in places if old in p]
     assert [m for m in active(mem, user).values() if "济南" in m.content]
+
+
+@pytest.mark.parametrize(
+    ("fact", "retraction", "query"),
+    [
+        ("I live in Phoenix", "We packed up and left Phoenix in June", "Where do I live?"),
+        ("我喜欢打网球", "网球我已经不打了", "我喜欢什么运动"),
+    ],
+)
+def test_retraction_without_a_new_value_closes_the_old_one(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    fact: str,
+    retraction: str,
+    query: str,
+) -> None:
+    """Nothing takes its place: the memory is closed (superseded, ``valid_to``, no
+    successor), and the message it came from ranks as outdated."""
+    mem, user = shared_real_mem, f"retract-close-{fact}"
+    say(mem, module_clock, user, "我对花粉过敏")
+    (held,) = [m for m in active(mem, user).values() if "花粉" not in m.content] or [None]
+    assert held is None
+    say(mem, module_clock, user, fact)
+    (held,) = [m for m in active(mem, user).values() if "花粉" not in m.content]
+    say(mem, module_clock, user, retraction, days=7)
+    closed = mem.get(held.id)
+    assert closed is not None and closed.status == Status.SUPERSEDED
+    assert closed.superseded_by is None and closed.valid_to is not None
+    assert mem.history(held.id)[-1].reason == "user_correction"
+    after = [m.content for m in active(mem, user).values()]
+    assert "用户对花粉过敏" in after and held.content not in after
+    for hit in mem.search(query, user_id=user, top_k=5):
+        if hit.memory.content == fact:
+            assert hit.scores.get("outdated") == 1.0

@@ -53,7 +53,7 @@ class Retraction:
     replacement: str | None = None  # what replaced it, when said (从X换成Y, switched from X to Y)
 
 
-_ZH_STATE_VERBS = r"吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|教|送|跑|种|是"
+_ZH_STATE_VERBS = r"喜欢|爱|吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|教|送|跑|种|是"
 _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "fine",
@@ -69,7 +69,7 @@ _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:做|干|工作|上班)?了"
         ),
     ),
-    ("stopped", re.compile(rf"不再(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}})$")),
+    ("stopped", re.compile(rf"不再(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}}?)了?$")),
     (
         "stopped",
         re.compile(r"(?P<v>[跑游打踢骑滑弹唱画爬吃喝抽])不了(?P<x>[\u4e00-\u9fff]{1,3}?)了"),
@@ -93,7 +93,22 @@ _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"(?P<to>{_ZH}{{1,8}}?)?(?=了|$)"
         ),
     ),
+    # 咖啡我已经不喝了: the value said first, the verb it stopped after
+    (
+        "stopped",
+        re.compile(
+            rf"^(?P<x>{_ZH}{{1,6}}?)我?(?:已经|现在|早就)?都?不再?(?:喝|吃|玩|打|抽|练|弹|养|去|用|做)了$"
+        ),
+    ),
+    # 以前住北京，现在住上海: what held before
+    ("stopped", re.compile(rf"^以前(?:我)?(?:一直)?(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}})$")),
     ("wrong", re.compile(rf"不是(?P<x>{_ZH}{{1,8}}?)(?:而)?是")),
+    (
+        "wrong",
+        re.compile(
+            rf"^(?:刚才|之前|上次)?(?:说的)?(?P<x>{_ZH}{{1,6}}?)(?:是)?(?:说错了|错了|错的|不对)$"
+        ),
+    ),
     ("wrong", re.compile(rf"^(?:其实)?(?:已经)?不是(?P<x>{_ZH}{{1,8}}?)了$")),
 )
 _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -104,7 +119,15 @@ _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:totally |completely |actually )?(?:fine|ok|okay|safe|no problem|not a problem)\b"
         ),
     ),
-    ("fine", re.compile(rf"\b(?:i'm|i am) not (?:actually )?allergic to {_EN_NP}")),
+    (
+        "fine",
+        re.compile(
+            rf"\b(?:(?:i'm|i am) not (?:actually )?|(?:i'm |i am )?no longer )allergic to {_EN_NP}"
+        ),
+    ),
+    ("fine", re.compile(rf"\bi can (?:now |actually )?eat {_EN_NP}")),
+    ("stopped", re.compile(rf"\bno more {_EN_NP}")),
+    ("stopped", re.compile(rf"\b(?:left|moved away from|moved out of) {_EN_NP}")),
     ("stopped", re.compile(rf"\bno longer (?:\w+ )?(?:in |at |to |a |an |my )?{_EN_NP}")),
     (
         "stopped",
@@ -177,6 +200,9 @@ def _readings(match: re.Match[str]) -> tuple[str, ...]:
     said: tuple[str, ...] = (x,)
     if verb and verb != "是":  # 不教书了: 书 alone is no value the user held
         said = (verb + x,) if len(x) == 1 else (x, verb + x)
+    words = x.split()
+    if len(words) > 1 and words[0].endswith("ing"):  # "stopped drinking coffee": coffee
+        said += (" ".join(words[1:]),)
     if x != raw:  # "quit cooking at home" is no job given up
         return said
     return said + tuple(job for s in said for job in _WORK_DONE.get(s, ()))
