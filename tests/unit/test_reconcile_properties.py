@@ -87,6 +87,15 @@ REMARKS: list[tuple[str, tuple[str, ...]]] = [
     ("Actually my daughter is 8 years old", ("family.daughter.age",)),
     ("Actually I'm a doctor, not a nurse", ("work.role",)),
     ("actually my wife is called Anne", ("family.wife.name",)),
+    # explicit retractions: only the slot holding the retracted value (core/retract.py)
+    ("我搞错了，我是对芒果过敏，花生没事", ("health.allergy.花生",)),
+    ("其实我已经不打篮球了", ("pref.*篮球*", "habit.*篮球*")),
+    ("我妈不在北京了", ()),
+    ("虾没事", ()),
+    ("walnuts are fine, it's almonds I'm allergic to", ("health.allergy.walnut",)),
+    ("I switched from green tea to rooibos", ("diet.tea.*", "pref.*tea*")),
+    ("I don't live in Boston anymore", ("location.home",)),
+    ("I quit cooking at home", ()),
     # forget requests
     ("别记我的生日", ("identity.birth*", "birthday*")),
     ("forget that I have a dog", ("pet.dog*",)),
