@@ -34,6 +34,7 @@ def phrases(text: str) -> list[tuple[str, ...]]:
         ("I no longer live in Boston", "boston", "stopped"),
         ("Bear is actually a golden retriever, not a lab", "lab", "wrong"),
         ("咖啡我已经不喝了", "咖啡", "stopped"),
+        ("更正一下，我画的是油画，不是水彩", "水彩", "wrong"),
         ("以前住北京，现在住上海", "北京", "stopped"),
         ("刚才说的虾是错的", "虾", "wrong"),
         ("我不再养猫了", "养猫", "stopped"),
@@ -144,3 +145,10 @@ def test_a_relatives_home_and_city_are_one_attribute() -> None:
     assert alias_slots("family.sister.home") == ("family.sister.city",)
     assert alias_slots("location.home") == ()
     assert alias_slots("family.sister.name") == ()
+
+
+def test_a_denial_after_a_statement_names_the_replacement_and_its_subject() -> None:
+    (r,) = find_retractions("更正一下，我画的是油画，不是水彩")
+    assert (r.phrases, r.replacement, r.subject) == (("水彩",), "油画", None)
+    (r,) = find_retractions("我女儿叫朵朵，不是甜甜")
+    assert (r.phrases, r.replacement, r.subject) == (("甜甜",), "朵朵", "daughter")

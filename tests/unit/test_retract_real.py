@@ -86,6 +86,14 @@ def holding(mem: Memory, user: str, word: str) -> list[MemoryItem]:
         ),
         # the replacement named beside the retracted value takes its slot
         (
+            ["我住在沈阳"],
+            "我喜欢画水彩",
+            "更正一下，我画的是油画，不是水彩",
+            "水彩",
+            "油画",
+            "我喜欢画什么画",
+        ),
+        (
             ["I'm a paralegal"],
             "I drink green tea",
             "I switched from green tea to rooibos because of the caffeine",

@@ -217,22 +217,32 @@ def _said(match: re.Match[str], clause: str) -> str | None:
     return clause[at : at + len(to)]
 
 
+# "我画的是油画，不是水彩": a clause that only denies a value, after one that states the right one.
+_ONLY_NOT = re.compile(rf"^(?:而|但)?不是(?P<x>{_ZH}{{1,8}}?)(?:了|啦|呀|哦|的)?$")
+_STATED = re.compile(rf".*(?:是|叫|在|喝|吃|养|玩|画|学)(?P<to>{_ZH}{{1,8}}?)$")
+
+
 def find_retractions(text: str) -> list[Retraction]:
     """The retracted phrases of a user message, clause by clause (see the module doc)."""
     out: list[Retraction] = []
     subject: str | None = None
+    previous, before = "", None
     for raw in _CLAUSES.split(to_simplified(text.replace("’", "'"))):
         clause = raw.strip()
         if not clause:
             continue
         named = _subject(clause)
-        subject = named or (subject if _PRONOUN.match(clause) else None)
+        before, subject = subject, named or (subject if _PRONOUN.match(clause) else None)
         cues = _EN_CUES if clause.isascii() else _ZH_CUES
         low = clause.lower()
         for kind, pattern in cues:
             for m in pattern.finditer(low):
                 if phrases := _readings(m):
                     out.append(Retraction(phrases, kind, subject, clause, _said(m, clause)))
+        if (denied := _ONLY_NOT.match(clause)) and (right := _STATED.match(previous)):
+            said = (denied.group("x"),)  # of whom the stating clause spoke
+            out.append(Retraction(said, "wrong", named or before, clause, right.group("to")))
+        previous = clause
     return out
 
 

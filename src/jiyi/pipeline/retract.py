@@ -119,15 +119,18 @@ def _retire(
     return MemoryEvent(event=Action.SUPERSEDE, memory=new or gone, previous=gone)
 
 
-def _swapped(old: MemoryItem, new: str) -> tuple[str, str, str] | None:
+def _swapped(old: MemoryItem, phrase: str, new: str) -> tuple[str, str, str] | None:
     """(topic, value, content) of ``old`` with ``new`` in place of what it holds: the value of
-    a valued slot, the object of a keyed one (pref.跑步 = like → pref.游泳 = like)."""
+    a valued slot, the object of a keyed one (pref.跑步 = like → pref.游泳 = like; its head
+    only when that is what was named: pref.画水彩 → pref.画油画)."""
     if not old.topic or not old.value:
         return None
     keyed = old.value in KEYED_VALUES
     said = old.topic.rsplit(".", 1)[-1].replace("_", " ") if keyed else old.value
+    if keyed and said != phrase and said.endswith(phrase):
+        said, new = phrase, new  # only the named head changes: 画水彩 → 画油画
     at = old.content.lower().find(said.lower())
-    obj = normalize_object(new)
+    obj = normalize_object(old.topic.rsplit(".", 1)[-1].replace(said, new) if keyed else new)
     if at < 0 or not obj:
         return None
     content = old.content[:at] + new + old.content[at + len(said) :]
@@ -136,12 +139,19 @@ def _swapped(old: MemoryItem, new: str) -> tuple[str, str, str] | None:
     return old.topic, new, content
 
 
-def _exactly(r: Retraction, m: MemoryItem) -> bool:
-    """Does ``m`` hold exactly what ``r`` retracts (not only its head: 美式 of 热美式)?"""
+def _exactly(r: Retraction, m: MemoryItem) -> str | None:
+    """The phrase of ``r`` that ``m`` holds exactly — or, for a keyed slot, as the head of
+    its object (水彩 of pref.画水彩) — None when only a value's head matches (美式 of 热美式:
+    the rest of the order is unknown)."""
     if not m.topic or not m.value:
-        return False
-    held = m.topic.rsplit(".", 1)[-1] if m.value in KEYED_VALUES else m.value
-    return normalize_object(held) in {normalize_object(p) for p in r.phrases}
+        return None
+    keyed = m.value in KEYED_VALUES
+    held = normalize_object(m.topic.rsplit(".", 1)[-1] if keyed else m.value)
+    for p in r.phrases:
+        said = normalize_object(p)
+        if said == held or (keyed and len(said) >= 2 and held.endswith(said)):
+            return p
+    return None
 
 
 def switched_values(
@@ -169,7 +179,7 @@ def switched_values(
             if len({m.topic for m in held}) != 1:
                 continue
             old = max(held, key=lambda m: (m.created_at, m.id))
-            new = _swapped(old, r.replacement)
+            new = _swapped(old, _exactly(r, old) or "", r.replacement)
             ours = [c for c in [*admitted, *out] if msg.id in c.source_message_ids]
             if new is None or any(c.topic == new[0] for c in ours):
                 continue  # the message itself fills the slot
