@@ -53,7 +53,9 @@ class Retraction:
     replacement: str | None = None  # what replaced it, when said (从X换成Y, switched from X to Y)
 
 
-_ZH_STATE_VERBS = r"喜欢|爱|吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|教|送|跑|种|是"
+_ZH_STATE_VERBS = (
+    r"喜欢|爱|吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|教|送|跑|种|叫|是"
+)
 _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "fine",
@@ -132,7 +134,8 @@ _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "stopped",
         re.compile(
-            r"\b(?:don't|do not|doesn't|does not|am not|'m not|isn't|is not|aren't) "
+            r"\b(?:don't|do not|doesn't|does not|am not|'m not|isn't|is not|'s not|aren't|are not|"
+            r"'re not) "
             r"(?:\w+ )?(?:in |at |a |an |my )?(?P<x>[a-z][a-z' -]{0,30}?) (?:anymore|any more)\b"
         ),
     ),
@@ -145,7 +148,7 @@ _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
         ),
     ),
-    ("wrong", re.compile(rf"\bnot (?:a|an) {_EN_NP}")),
+    ("wrong", re.compile(rf"\b(?:not|isn't|aren't|wasn't) (?:a|an) {_EN_NP}")),
 )
 # Words that end a retracted English phrase: "quit coffee because of my heart".
 _EN_STOP = re.compile(
