@@ -180,6 +180,13 @@ def test_retraction_that_binds_no_held_value_retires_nothing(
     ("facts", "correction", "query", "new"),
     [
         (["我妈叫刘红", "我在读大二"], "我已经大三了，这学期刚开学", "我现在读几年级", "大三"),
+        # the question says 姐姐, the new fact 姐; it asks where she lives, not about her
+        (
+            ["我有一个姐姐", "我姐姐住在西安"],
+            "我姐去年调到成都工作，现在一家人都在成都",
+            "我姐姐住在哪个城市",
+            "成都",
+        ),
         (
             ["My wife's name is Ellen", "I'm a sophomore in college"],
             "I'm a junior now, the semester just started",

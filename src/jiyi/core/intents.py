@@ -164,14 +164,18 @@ def slot_matches(topic: str | None, prefixes: tuple[str, ...]) -> bool:
 
 
 # Words for the same relative: a phone's contact list says 母亲 where a question says 妈妈.
-# Multi-character words only (a lone 妈 or 哥 is a fragment of many words).
+# The keyword index holds jieba tokens, so a lone 姐 matches only where jieba left 姐 a word
+# of its own (我姐调到成都 → 我/姐/调到), never inside 姐夫 or 大姐.
 _KIN: tuple[tuple[str, ...], ...] = (
-    ("妈妈", "母亲", "老妈"),
-    ("爸爸", "父亲", "老爸"),
+    ("妈妈", "母亲", "老妈", "妈"),
+    ("爸爸", "父亲", "老爸", "爸"),
     ("老公", "丈夫"),
     ("老婆", "妻子"),
     ("女儿", "闺女"),
-    ("哥哥", "兄长"),
+    ("哥哥", "兄长", "哥"),
+    ("姐姐", "姐"),
+    ("妹妹", "妹"),
+    ("弟弟", "弟"),
     ("爷爷", "祖父"),
     ("奶奶", "祖母"),
     ("外公", "姥爷"),
