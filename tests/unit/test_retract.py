@@ -19,7 +19,7 @@ def phrases(text: str) -> list[tuple[str, ...]]:
         ("我现在不吃素了，医生说我缺蛋白质", "吃素", "stopped"),
         ("我妈现在不在信阳了，搬去三亚养老了", "信阳", "stopped"),
         ("膝盖受伤以后跑不了步了，现在改成游泳了", "跑步", "stopped"),
-        ("我已經不在銀行做了", "银行", "stopped"),  # traditional, read as simplified
+        ("我已經不在銀行做了", "银行", "work"),  # traditional, read as simplified
         ("烟我已经戒了", "烟", "stopped"),
         ("我从美式换成拿铁了", "美式", "stopped"),
         ("不是围棋而是象棋", "围棋", "wrong"),
@@ -36,8 +36,8 @@ def phrases(text: str) -> list[tuple[str, ...]]:
         ("咖啡我已经不喝了", "咖啡", "stopped"),
         ("更正一下，我画的是油画，不是水彩", "水彩", "wrong"),
         ("我女儿不叫甜甜了，改名叫朵朵", "甜甜", "stopped"),
-        ("我不在腾讯上班了，现在在字节", "腾讯", "stopped"),
-        ("I don't work at Target anymore", "target", "stopped"),
+        ("我不在腾讯上班了，现在在字节", "腾讯", "work"),
+        ("I don't work at Target anymore", "target", "work"),
         ("She's not called Luna anymore", "luna", "stopped"),
         ("Bear isn't a lab", "lab", "wrong"),
         ("以前住北京，现在住上海", "北京", "stopped"),
@@ -101,6 +101,18 @@ def test_relative_named_in_the_clause_is_the_subject() -> None:
         ("My brother quit cooking", "family.brother.job", "chef", "User's brother is a chef", True),
         ("我爸不教书了", "family.father.job", "老师", "用户的爸是老师", True),
         ("我不教书了", "pref.书", "like", "用户喜欢看书", False),
+        # a stop said of a place of work touches the job, not where the user lives
+        ("我已经不在北京上班了", "location.home", "北京", "用户住在北京", False),
+        ("我已经不在北京上班了", "location.work", "北京", "用户在北京上班", True),
+        (
+            "I don't work in Boston anymore",
+            "location.home",
+            "Boston",
+            "User lives in Boston",
+            False,
+        ),
+        ("I no longer work at Target", "work.employer", "Target", "User works at Target", True),
+        ("I don't live in Boston anymore", "location.home", "Boston", "User lives in Boston", True),
         # another value of the slot, or a value that only contains the phrase
         ("虾没事", "health.allergy.螃蟹", "yes", "用户对螃蟹过敏", False),
         ("I gave up sugar", "diet.coffee.milk", "oat milk", "User takes oat milk", False),

@@ -15,6 +15,8 @@ Three kinds of cue, each with the slots it may touch:
   switched from X): something that held and ended — any slot but an allergy ("我不吃虾了" is
   no statement about an allergy to it).
 - ``wrong`` (不是X(而)是Y / not a X): the value was never right — any slot.
+- ``work`` (不在X上班了 / "don't work in X anymore"): a stop said of a place of work — only
+  the job's slots, never where the user lives.
 
 A clause that names a relative (我妈 / my brother, or 他/she continuing one) retracts only
 that relative's slots; a clause about the user never touches a relative's.
@@ -68,7 +70,7 @@ _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "stopped",
         re.compile(
             rf"(?:已经|现在|早就|也|都)?不再?(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}}?)"
-            r"(?:做|干|工作|上班)?了"
+            r"(?P<w>做|干|工作|上班)?了"
         ),
     ),
     ("stopped", re.compile(rf"不再(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}}?)了?$")),
@@ -130,13 +132,14 @@ _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("fine", re.compile(rf"\bi can (?:now |actually )?eat {_EN_NP}")),
     ("stopped", re.compile(rf"\bno more {_EN_NP}")),
     ("stopped", re.compile(rf"\b(?:left|moved away from|moved out of) {_EN_NP}")),
-    ("stopped", re.compile(rf"\bno longer (?:\w+ )?(?:in |at |to |a |an |my )?{_EN_NP}")),
+    ("stopped", re.compile(rf"\bno longer (?P<ev>\w+ )?(?:in |at |to |a |an |my )?{_EN_NP}")),
     (
         "stopped",
         re.compile(
             r"\b(?:don't|do not|doesn't|does not|am not|'m not|isn't|is not|'s not|aren't|are not|"
             r"'re not) "
-            r"(?:\w+ )?(?:in |at |a |an |my )?(?P<x>[a-z][a-z' -]{0,30}?) (?:anymore|any more)\b"
+            r"(?P<ev>\w+ )?(?:in |at |a |an |my )?(?P<x>[a-z][a-z' -]{0,30}?) "
+            r"(?:anymore|any more)\b"
         ),
     ),
     ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
@@ -241,12 +244,22 @@ def find_retractions(text: str) -> list[Retraction]:
         for kind, pattern in cues:
             for m in pattern.finditer(low):
                 if phrases := _readings(m):
-                    out.append(Retraction(phrases, kind, subject, clause, _said(m, clause)))
+                    to = _said(m, clause)
+                    out.append(Retraction(phrases, _kind(kind, m), subject, clause, to))
         if (denied := _ONLY_NOT.match(clause)) and (right := _STATED.match(previous)):
             said = (denied.group("x"),)  # of whom the stating clause spoke
             out.append(Retraction(said, "wrong", named or before, clause, right.group("to")))
         previous = clause
     return out
+
+
+def _kind(kind: str, match: re.Match[str]) -> str:
+    """``work`` for a stop said of a place of work (不在北京上班了, "don't work in Boston
+    anymore"): the job's slots only, never where the user lives."""
+    found = match.groupdict()
+    if found.get("w") or (found.get("ev") or "").strip() in ("work", "working"):
+        return "work"
+    return kind
 
 
 def _allowed(r: Retraction, topic: str, value: str | None) -> bool:
@@ -259,6 +272,8 @@ def _allowed(r: Retraction, topic: str, value: str | None) -> bool:
         return False
     if r.kind == "fine":
         return area == "health" or value in ("dislike", "no")
+    if r.kind == "work":
+        return area == "work" or topic == "location.work" or topic.endswith((".job", ".employer"))
     if r.kind == "stopped":
         return not topic.startswith("health.allergy.")
     return True
