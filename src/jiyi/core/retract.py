@@ -7,7 +7,7 @@ words and says which stored slot/value a phrase matches; the write path
 (:mod:`jiyi.pipeline.retract`) retires the memory that literally holds it. A phrase that no
 memory holds retires nothing, and embedding similarity never enters.
 
-Three kinds of cue, each with the slots it may touch:
+Four kinds of cue, each with the slots it may touch:
 
 - ``fine`` (X 没事 / X 不过敏 / X is fine): a risk or dislike withdrawn — only ``health.*``
   slots and dislikes; "虾没事" never retires "我喜欢吃虾".
