@@ -305,5 +305,6 @@ def test_a_relatives_new_employer_after_a_job_change(shared_real_mem: Memory, mo
     _say(mem, module_clock, user, "我老公在阿里工作", "我在美团上班")
     _say(mem, module_clock, user, "我老公换工作了，现在在腾讯")
     now = _active(mem, user)
-    assert now["family.husband.employer"] == "用户的老公现在在腾讯"
+    # the old sentence with the new value (core/slots.carry_over): 现在在腾讯 says no more
+    assert now["family.husband.employer"] == "用户的老公在腾讯工作"
     assert "美团" in now["work.employer"]  # the user's own job: untouched

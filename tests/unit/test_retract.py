@@ -62,6 +62,11 @@ def test_cue_binds_its_value(text: str, phrase: str, kind: str) -> None:
         "我不去上海了",
         "其实我更喜欢喝绿茶",
         "Actually I prefer green tea",
+        # a worry or a condition ends nothing
+        "我怕以后跑不了步了",
+        "如果不吃素了会不会胖",
+        "I'm worried I'll have to give up coffee",
+        "If I quit smoking I'd feel better",
         "I'm fine",
     ],
 )
@@ -146,6 +151,14 @@ def test_holds_only_the_literal_value_in_an_allowed_slot(
             "User lives in Denver now",
             "Denver",
             "User lives in Denver now",
+        ),
+        # one value inside the other: the old sentence would say both
+        (
+            "用户每天早上七点起床跑步",
+            "每天早上",
+            "用户每天早上六点起床跑步",
+            "每天早上六点",
+            "用户每天早上六点起床跑步",
         ),
         # keyed slots hold a polarity, not a value said in the text
         ("用户喜欢跑步", "like", "用户不喜欢跑步了", "dislike", "用户不喜欢跑步了"),

@@ -159,6 +159,12 @@ _EN_STOP = re.compile(
     r"after|when|people|though|last|in|at|on|ago|with|yesterday|today|recently)\b.*$"
 )
 _PRONOUN = re.compile(r"^(?:他|她|he\b|she\b|they\b)", re.IGNORECASE)
+# A worry or a condition states nothing that ended: 我怕以后跑不了步了, "if I quit coffee".
+_UNREAL = re.compile(
+    r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|\b(?:if|might|maybe|afraid|worried|worry|"
+    r"in case|could|would|should|wonder)\b",
+    re.IGNORECASE,
+)
 
 
 def _subject(clause: str) -> str | None:
@@ -241,6 +247,9 @@ def find_retractions(text: str) -> list[Retraction]:
         before, subject = subject, named or (subject if _PRONOUN.match(clause) else None)
         cues = _EN_CUES if clause.isascii() else _ZH_CUES
         low = clause.lower()
+        if _UNREAL.search(low):
+            previous = clause
+            continue
         for kind, pattern in cues:
             for m in pattern.finditer(low):
                 if phrases := _readings(m):

@@ -271,7 +271,8 @@ def fuse(
             if name and speaker_named(name, speakers, said, in_text=cfg.speaker_in_text)
             else 0.0
         )
-        slot = 1.0 if slot_matches(m.topic, plan.slots) else 0.0
+        # a habit the user stopped (habit.跑步 = no: 跑不了步了) does not answer what they do
+        slot = 1.0 if m.value != "no" and slot_matches(m.topic, plan.slots) else 0.0
         outdated = m.valid_to is not None and m.valid_to <= now
         w_rec = cfg.w_recency * (4.0 if recent_mode else 1.0)
         score = (

@@ -161,6 +161,8 @@ def carry_over(old_content: str, old_value: str | None, new_content: str, new: s
     low_old, low_new = old_content.lower(), new_content.lower()
     if old_value.lower() not in low_old or new.lower() not in low_new:
         return new_content
+    if old_value.lower() in new.lower() or new.lower() in old_value.lower():
+        return new_content  # 每天早上 → 每天早上六点: the old sentence would say both
     before, now = _rest(old_content, old_value), _rest(new_content, new)
     if not now <= before or before <= now:
         return new_content  # the new sentence says something else, or no less
