@@ -16,7 +16,15 @@ from jiyi.core.models import Candidate
 from jiyi.core.slots import PART_TEXTS, PARTS, same_value
 from jiyi.core.text import to_simplified, to_traditional
 
-__all__ = ["PARTS", "add_hit", "fold_apposition", "fold_parts", "in_script", "script_of"]
+__all__ = [
+    "PARTS",
+    "add_hit",
+    "drop_bare_echoes",
+    "fold_apposition",
+    "fold_parts",
+    "in_script",
+    "script_of",
+]
 
 # A clause that names the user (or their family).
 _SELF = re.compile(r"^(?:我|咱|i\b|i'm|i've|my\b|we\b|our\b)", re.IGNORECASE)
@@ -272,3 +280,22 @@ def add_hit(
     if previous is not None and previous.is_correction:
         cand.is_correction = True
     found[hit.topic] = cand
+
+
+def drop_bare_echoes(found: dict[str, Candidate]) -> None:
+    """A bare value ("I meant Columbus") said again in the same message with the words of
+    its slot ("I grew up in Columbus") belongs to that slot: the slot guessed from the kind
+    of value alone (a city → where the user lives) is dropped, or it would retire a fact
+    the user never corrected (the home city, in held-out set i)."""
+    named = {
+        (c.value or "").casefold()
+        for c in found.values()
+        if c.value and not str(c.metadata.get("rule", "")).startswith("bare.")
+    }
+    for topic in [
+        t
+        for t, c in found.items()
+        if str(c.metadata.get("rule", "")).startswith("bare.")
+        and (c.value or "").casefold() in named
+    ]:
+        del found[topic]

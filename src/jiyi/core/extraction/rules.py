@@ -30,6 +30,7 @@ from jiyi.core.extraction.markers import WRONG as _WRONG
 from jiyi.core.extraction.markers import prepare as _prepare
 from jiyi.core.extraction.merge import (
     add_hit,
+    drop_bare_echoes,
     fold_apposition,
     fold_parts,
     in_script,
@@ -380,6 +381,7 @@ class RuleExtractor:
                 # 原来我不是对海鲜过敏，是对尘螨过敏: the clause said only what was wrong; the
                 # right value comes next
                 pending, correcting, frame = replaces, True, clause
+        drop_bare_echoes(found)
         fold_apposition(found)
         fold_parts(found)
         _fold_relative_about(found, lang="zh" if has_cjk(text) else "en")

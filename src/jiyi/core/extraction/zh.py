@@ -262,6 +262,16 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     change = bool(CHANGE_RE.search(clause))
     mine = clause.startswith("我") and not re.match(rf"^我(?:的|家)?(?:{REL})", clause)
     expecting_text = ctx.extra.get("expecting_text", "")
+    if ctx.extra.get("family_zh") and not clause.startswith("我"):
+        # 我老婆今年考上公务员了，不在医院干了: a change with no subject of its own, said
+        # after a relative's clause, is the relative's; read as the user's, it retired the
+        # user's own job (held-out set h). Without a rule for the relative, nothing.
+        hits = [
+            h
+            for h in hits
+            if h.topic.startswith(("family.", "pet."))
+            or not (h.correction or change or (h.value or "").startswith("not "))
+        ]
     if hits and ctx.extra.get("slot") == open_slot:
         # a slot left open waits only over clauses that say nothing (快递不干了，太累，…)
         ctx.extra.pop("slot", None)
