@@ -110,6 +110,9 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m and m.group("x") and is_place_zh(place_value(m.group("x"))):
         # 我妹妹在上海读研究生: where she is (her city), the way a later move is said
         return [Hit(F, f"{key}.city", "family.city", value=place_value(m.group("x")))]
+    if m and m.group("y") and is_role(m.group("y")):
+        # 我老婆考上公务员了: a post won by exam is the job, not a school
+        return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("y")))]
     if m:
         return [
             Hit(
@@ -145,14 +148,21 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     m = re.match(r"^(?:现在|目前)?(?:是|当|做)(?:一名|一个|一位|个|名|位)?(?P<x>.+?)(?:的)?$", rest)
     if m and is_role(m.group("x")):
         return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]
+    m = re.match(
+        r"^(?:现在|目前|已经|后来|改|转行)*(?:在)?(?P<x>(?:开|跑|送)(?:网约车|出租车?|滴滴|货车|"
+        r"大货车|卡车|货拉拉|公交车?|外卖|快递))(?:了|呢)?$",
+        rest,
+    )
+    if m:  # 我哥现在开网约车 / 我爸跑货拉拉: what they do for a living, said with its verb
+        return [Hit(F, f"{key}.job", "family.job", value=m.group("x"))]
     if re.match(r"^(?:今年|已经|刚|刚刚)?退休(?:了)?$", rest):
         return [Hit(F, f"{key}.job", "family.job", value="退休")]
     m = re.match(r"^(?:现在|目前)?在(?P<x>.+?)(?:工作|上班|任职|打工)(?:了)?$", rest) or re.match(
         r"^(?:已经|刚|上个月|去年|今年)*(?:被)?(?:调到|调去|派到|外派到|搬到|搬去|搬回|回)(?P<x>[\u4e00-\u9fff]{2,6}?)"
-        r"(?:工作|上班|住|生活|定居)?(?:了|啦)?$",
+        r"(?:(?:跟|和|与)[^，,]{1,6}?一起)?(?:工作|上班|住|生活|定居)?(?:了|啦)?$",
         rest,
     )
-    if m:  # 我爸在北京工作 / 我爸调到天津了 / 我妹妹搬回长沙了
+    if m:  # 我爸调到天津了 / 我妹妹搬回长沙(跟我姐一起住)了
         where = clean_value(m.group("x"))
         slot = "city" if is_place_zh(where) else "employer"
         if slot == "city" and re.search(r"搬|住|生活|定居", rest):

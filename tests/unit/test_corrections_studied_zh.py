@@ -1,0 +1,84 @@
+"""Chinese changes said in new ways (issue 8, held-out set h studied once).
+
+A relative's move with whom they now live (搬到X和Y一起住了); a post won by exam (考上警察)
+or work said by its verb (跑货拉拉) as a relative's job; a pet called by its species alone
+(狗的名字其实叫…) or by 那只 with a breed; a change after a time lead (过完春节… / 九月开学…);
+a Cantonese move (搬咗去). The sentences are written for the rule each reads, not taken from
+the benchmark set; someone else's change, a plan or a school changes nothing. Behaviour runs
+on the real default embedder.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from jiyi import Memory
+from jiyi.core.extraction.rules import RuleExtractor
+from jiyi.core.models import MemoryKind, Message, Status
+
+NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
+
+
+def extract(text: str) -> dict[str, str | None]:
+    """slot → value for what the rules take from ``text``."""
+    out = RuleExtractor().extract([Message(role="user", content=text, timestamp=NOW)], now=NOW)
+    return {c.topic or "": c.value for c in out.candidates}
+
+
+def _active(mem: Memory, user: str) -> dict[str, str]:
+    return {
+        m.topic or "": m.content
+        for m in mem.list(user_id=user)
+        if m.kind != MemoryKind.EPISODE and m.status == Status.ACTIVE
+    }
+
+
+def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
+    for text in texts:
+        clock.advance(days=1)
+        mem.add(text, user_id=user)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我姐上个月搬到苏州和她老公一起住了", "family.sister.home", "苏州"),
+        ("我老公去年考上警察了", "family.husband.job", "警察"),
+        ("我爸现在在跑货拉拉", "family.father.job", "跑货拉拉"),
+    ],
+)
+def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value: str) -> None:
+    got = extract(text)
+    assert got.get(slot) == value, got
+
+
+@pytest.mark.parametrize(
+    ("text", "prefixes"),
+    [
+        ("我同事搬到苏州和她老公一起住了", ("family.", "location.")),  # not the user's relative
+        ("我妹妹考上复旦了", ("family.sister.job",)),  # a school, not a job
+        ("我朋友现在开网约车", ("family.", "work.")),  # not the user's relative
+    ],
+)
+def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:
+    got = extract(text)
+    assert not any(t.startswith(prefixes) for t in got), got
+
+
+def test_a_relatives_move_with_company_replaces_their_city(
+    shared_real_mem: Memory, module_clock
+) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-rel-move"
+    _say(mem, module_clock, user, "我对花生过敏", "我住在杭州", "我姐住在南京")
+    _say(mem, module_clock, user, "我同事搬到苏州和她老公一起住了")  # not the sister
+    assert "南京" in _active(mem, user)["family.sister.home"]
+    _say(mem, module_clock, user, "我姐上个月搬到苏州和她老公一起住了")
+    now = _active(mem, user)
+    assert "苏州" in now["family.sister.home"]
+    assert "南京" not in " ".join(now.values())
+    assert now["location.home"] == "用户住在杭州"
+    assert "health.allergy.花生" in now
+    top = mem.search("我姐住在哪", user_id=user, top_k=3)[0].memory
+    assert "苏州" in top.content
