@@ -47,6 +47,8 @@ def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no
         ("我姐上个月搬到苏州和她老公一起住了", "family.sister.home", "苏州"),
         ("我老公去年考上警察了", "family.husband.job", "警察"),
         ("我爸现在在跑货拉拉", "family.father.job", "跑货拉拉"),
+        ("说错了，狗的名字其实叫来福", "pet.dog.name", "来福"),
+        ("我家那条其实是柴犬", "pet.dog.breed", "柴犬"),
     ],
 )
 def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value: str) -> None:
@@ -60,6 +62,8 @@ def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value
         ("我同事搬到苏州和她老公一起住了", ("family.", "location.")),  # not the user's relative
         ("我妹妹考上复旦了", ("family.sister.job",)),  # a school, not a job
         ("我朋友现在开网约车", ("family.", "work.")),  # not the user's relative
+        ("邻居家那只其实是柴犬", ("pet.",)),  # someone else's pet
+        ("我家那只其实是猫", ("pet.",)),  # a species is no breed
     ],
 )
 def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:
@@ -82,3 +86,19 @@ def test_a_relatives_move_with_company_replaces_their_city(
     assert "health.allergy.花生" in now
     top = mem.search("我姐住在哪", user_id=user, top_k=3)[0].memory
     assert "苏州" in top.content
+
+
+def test_a_pet_named_by_its_species_or_breed(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-pet"
+    _say(mem, module_clock, user, "我住在厦门", "我家狗是柯基", "我家猫叫年糕")
+    _say(mem, module_clock, user, "哎呀记混了，我家那条其实是柴犬，跟柯基长得不像")
+    now = _active(mem, user)
+    assert "柴犬" in now["pet.dog.breed"]
+    assert "柯基" not in now["pet.dog.breed"]
+    _say(mem, module_clock, user, "说错了，猫的名字其实叫汤圆")
+    now = _active(mem, user)
+    assert "汤圆" in now["pet.cat.name"]
+    assert "年糕" not in " ".join(now.values())
+    assert now["location.home"] == "用户住在厦门"
+    top = mem.search("我家猫叫什么名字", user_id=user, top_k=3)[0].memory
+    assert "汤圆" in top.content

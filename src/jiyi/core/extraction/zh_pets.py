@@ -66,8 +66,11 @@ def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m := re.match(rf"^(?:它|牠)?{AGE}$", rest):
         age = m.group("n") + ("个月" if m.group("u") == "个月" else "")
         return [Hit(F, f"{key}.age", "pet.age", value=age, content=f"用户的{noun}{age}岁")]
-    m = re.match(rf"^(?:它|牠)?是(?:只|一只|条|一条|个)?(?P<x>{_PET})$", rest)
-    if m:
+    m = re.match(
+        rf"^(?:它|牠)?(?:其实|实际上|本来就|本来)*是(?:只|一只|条|一条|个)?(?P<x>{_PET})(?:啦|呀|哦)?$",
+        rest,
+    )
+    if m and m.group("x") not in PET_SPECIES:
         breed = m.group("x")
         return [Hit(F, f"{key}.breed", "pet.breed", value=breed, content=f"用户的{noun}是{breed}")]
     return []
@@ -140,14 +143,26 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
 
 def pet(c: str, ctx: Context) -> list[Hit]:
     """我养了一只布偶猫，叫雪球 / 家里有只两岁的柯基 / 我家狗今年五岁了 / 我家猫改名叫年糕了."""
-    m = re.match(
-        rf"^(?:我们家|我家|我的|我|我养的|家里|家里的)(?:的|养的)?(?:那只|这只|一只|只|那条|条)?"
-        rf"(?P<pet>{_PET})(?P<rest>.*)$",
-        c,
-    ) or re.match(  # 狗狗今年四岁了: said by its owner, the pet is theirs
-        r"^(?P<pet>狗狗|猫咪|猫猫|狗子|喵星人|汪星人)(?P<rest>(?:今年|现在|已经|其实)*(?:[\d一二两三四五六七八九十]+岁|"
-        r"叫|是只?|是一只).*)$",
-        c,
+    m = (
+        re.match(
+            rf"^(?:我们家|我家|我的|我|我养的|家里|家里的)(?:的|养的)?(?:那只|这只|一只|只|那条|条)?"
+            rf"(?P<pet>{_PET})(?P<rest>.*)$",
+            c,
+        )
+        or re.match(  # 狗狗今年四岁了: said by its owner, the pet is theirs
+            r"^(?P<pet>狗狗|猫咪|猫猫|狗子|喵星人|汪星人)(?P<rest>(?:今年|现在|已经|其实)*(?:[\d一二两三四五六七八九十]+岁|"
+            r"叫|是只?|是一只).*)$",
+            c,
+        )
+        or re.match(  # 猫的名字其实叫番薯: the species alone, by its owner, before its name
+            r"^(?P<pet>猫|狗)(?P<rest>的名字.*)$",
+            c,
+        )
+        or re.match(  # 我家那只其实是拉布拉多: the pet unnamed, its breed says which
+            rf"^(?:我们家|我家|家里)(?:的)?(?:那只|这只|那条|这条)"
+            rf"(?P<rest>(?:其实|实际上|本来就|本来)*是(?:只|一只|条|一条)?(?P<pet>{_PET})(?:啦|呀|哦)?)$",
+            c,
+        )
     )
     if m and not re.match(r"^(?:毛|粮|砂|罐头|窝|笼)", m.group("rest")):
         key = f"pet.{pet_key(m.group('pet'))}"
