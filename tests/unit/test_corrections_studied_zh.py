@@ -49,6 +49,9 @@ def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no
         ("我爸现在在跑货拉拉", "family.father.job", "跑货拉拉"),
         ("说错了，狗的名字其实叫来福", "pet.dog.name", "来福"),
         ("我家那条其实是柴犬", "pet.dog.breed", "柴犬"),
+        ("九月开学我就是高三的学生了", "education.stage", "高三"),
+        ("过完春节我女儿就是初三的学生了", "family.daughter.grade", "初三"),
+        ("我上個月搬咗去佛山", "location.home", "佛山"),
     ],
 )
 def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value: str) -> None:
@@ -64,6 +67,8 @@ def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value
         ("我朋友现在开网约车", ("family.", "work.")),  # not the user's relative
         ("邻居家那只其实是柴犬", ("pet.",)),  # someone else's pet
         ("我家那只其实是猫", ("pet.",)),  # a species is no breed
+        ("过完年我想搬去佛山", ("location.",)),  # a plan
+        ("我朋友搬咗去佛山", ("location.", "family.")),  # someone else's move
     ],
 )
 def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:
@@ -102,3 +107,19 @@ def test_a_pet_named_by_its_species_or_breed(shared_real_mem: Memory, module_clo
     assert now["location.home"] == "用户住在厦门"
     top = mem.search("我家猫叫什么名字", user_id=user, top_k=3)[0].memory
     assert "汤圆" in top.content
+
+
+def test_a_grade_after_a_time_lead_and_a_cantonese_move(
+    shared_real_mem: Memory, module_clock
+) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-lead"
+    _say(mem, module_clock, user, "我在读高二", "我住在广州", "我喜欢打羽毛球")
+    _say(mem, module_clock, user, "过完年我想搬去佛山")  # a plan changes nothing
+    assert "广州" in _active(mem, user)["location.home"]
+    _say(mem, module_clock, user, "九月开学我就是高三的学生了，压力好大")
+    _say(mem, module_clock, user, "我上個月搬咗去佛山")
+    now = _active(mem, user)
+    assert "高三" in now["education.stage"]
+    assert "佛山" in now["location.home"]
+    assert not any(o in " ".join(now.values()) for o in ("高二", "广州")), now
+    assert any(t.startswith("habit.") or ".like." in t or "羽毛球" in c for t, c in now.items())

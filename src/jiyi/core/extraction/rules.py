@@ -150,7 +150,7 @@ def _candidate(
 # A move said without "live" (搬回泉州住了 / we packed up and moved to Tucson): the value's
 # type (a known city after a verb of moving) names the slot. Not for plans.
 _MOVE_ZH = re.compile(
-    r"(?:搬|迁)(?:了)?(?:家)?(?:到|去|回|来|至)(?:了)?(?:老家)?(?P<x>[\u4e00-\u9fff]{2,4}?)"
+    r"(?:搬|迁)(?:了|咗)?(?:家)?(?:到|去|回|来|至)(?:了)?(?:老家)?(?P<x>[\u4e00-\u9fff]{2,4}?)"
     r"(?=住|定居|生活|安家|了|去|来|$|[，,])"
 )
 _MOVE_EN = re.compile(

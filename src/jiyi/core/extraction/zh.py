@@ -74,12 +74,17 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
 
 # A lead that frames a statement about the user without changing it: 上个月我搬到了西安.
 _LEAD = re.compile(
-    r"^(?:我(?=(?:辞职|离职|退休|毕业|结婚|生完孩子|过完生日)))?(?P<pre>(?:过完生日|过了年|毕业(?:以)?后|结婚(?:以)?后|生完孩子(?:以)?后|"
+    r"^(?:我(?=(?:辞职|离职|退休|毕业|结婚|生完孩子|过完生日)))?(?P<pre>(?:过完生日|过了年|过完(?:年|暑假|寒假|春节)(?:以后|后)?就?|"
+    r"(?:[一二三四五六七八九十]{1,2}|\d{1,2})?月?份?开学(?:以后|后)?就?|毕业(?:以)?后|结婚(?:以)?后|生完孩子(?:以)?后|"
     r"辞职(?:以)?后|离职(?:以)?后|"
     r"退休(?:以)?后|这几年|这些年|从小|"
     r"小时候|以前|后来|如今|现在|目前|说实话|老实说|本来|原来|另外|对了|其实|所以|"
     r"[上下这今去前明本][个]?(?:周|星期|礼拜|月|年|天)[一二三四五六日天末]?|昨天|前天|刚才|刚刚|最近)+)"
     r"(?P<rest>.+)$"
+)
+# A name then its new age after a lead (过完年豆豆就四岁啦): the name is the subject.
+_NAMED_AGE = re.compile(
+    r"^[\u4e00-\u9fff]{2,3}?(?:就|都|也|已经)*[\d一二三四五六七八九十两]{1,3}岁"
 )
 # A clause that goes on about the user without naming them: 今年31岁 / 是一名护士 / 对虾过敏.
 _ELIDED = re.compile(
@@ -240,6 +245,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     if not hits and (lead := _LEAD.match(clause)):
         rest = lead.group("rest")
         hits = _match_rules(rest if rest.startswith("我") else "我" + rest, ctx, _FACTS)
+        if not hits and _NAMED_AGE.match(rest):  # 过完年豆豆就四岁啦: a name, not the user
+            hits = _match_rules(rest, ctx, _FACTS)
     window = find_time_window(clause, ctx.ref)
     if not hits and window and not window.recent and clause.startswith("我"):
         # 我三月份刚从字节离职: the fact, without the time it was said to happen
