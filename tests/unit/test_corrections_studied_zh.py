@@ -123,3 +123,18 @@ def test_a_grade_after_a_time_lead_and_a_cantonese_move(
     assert "佛山" in now["location.home"]
     assert not any(o in " ".join(now.values()) for o in ("高二", "广州")), now
     assert any(t.startswith("habit.") or ".like." in t or "羽毛球" in c for t, c in now.items())
+
+
+def test_a_named_pets_age_after_a_time_lead(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-named-age"
+    _say(mem, module_clock, user, "我家猫叫咪咪", "我住在大连", "咪咪今年两岁")
+    _say(mem, module_clock, user, "过完春节阿福就五岁了")  # nobody the user named: nothing
+    assert "两岁" in _active(mem, user)["pet.cat.age"]
+    _say(mem, module_clock, user, "过完春节咪咪就三岁了，长得好快")
+    now = _active(mem, user)
+    assert "三岁" in now["pet.cat.age"]
+    assert "两岁" not in " ".join(now.values())
+    assert now["pet.cat.name"] == "用户的猫叫咪咪"
+    assert now["location.home"] == "用户住在大连"
+    top = mem.search("咪咪几岁了", user_id=user, top_k=3)[0].memory
+    assert "三岁" in top.content
