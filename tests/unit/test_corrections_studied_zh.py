@@ -52,6 +52,8 @@ def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no
         ("九月开学我就是高三的学生了", "education.stage", "高三"),
         ("过完春节我女儿就是初三的学生了", "family.daughter.grade", "初三"),
         ("我上個月搬咗去佛山", "location.home", "佛山"),
+        ("我现在租房子住在西安", "location.home", "西安"),
+        ("我住在大理🌞", "location.home", "大理"),
     ],
 )
 def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value: str) -> None:
@@ -69,6 +71,8 @@ def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value
         ("我家那只其实是猫", ("pet.",)),  # a species is no breed
         ("过完年我想搬去佛山", ("location.",)),  # a plan
         ("我朋友搬咗去佛山", ("location.", "family.")),  # someone else's move
+        ("我想租房在西安", ("location.",)),  # a wish
+        ("我朋友租房在西安", ("location.", "family.")),  # someone else's home
     ],
 )
 def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:
@@ -138,3 +142,14 @@ def test_a_named_pets_age_after_a_time_lead(shared_real_mem: Memory, module_cloc
     assert now["location.home"] == "用户住在大连"
     top = mem.search("咪咪几岁了", user_id=user, top_k=3)[0].memory
     assert "三岁" in top.content
+
+
+def test_a_rented_home_after_the_office_moved(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-rent"
+    _say(mem, module_clock, user, "我住在无锡", "我在银行上班", "我喜欢游泳")
+    _say(mem, module_clock, user, "单位去年整体搬到南京了，我跟着过去了，现在租房在南京🙃")
+    now = _active(mem, user)
+    assert "住在南京" in now["location.home"]
+    assert "无锡" not in " ".join(now.values())
+    top = mem.search("我现在住在哪里", user_id=user, top_k=3)[0].memory
+    assert "南京" in top.content
