@@ -54,6 +54,7 @@ def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no
         ("我上個月搬咗去佛山", "location.home", "佛山"),
         ("我现在租房子住在西安", "location.home", "西安"),
         ("我住在大理🌞", "location.home", "大理"),
+        ("换工作了，新单位在杭州滨江", "location.work", "杭州滨江"),
     ],
 )
 def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value: str) -> None:
@@ -73,6 +74,7 @@ def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value
         ("我朋友搬咗去佛山", ("location.", "family.")),  # someone else's move
         ("我想租房在西安", ("location.",)),  # a wish
         ("我朋友租房在西安", ("location.", "family.")),  # someone else's home
+        ("我朋友的新公司在杭州", ("location.",)),  # someone else's work
     ],
 )
 def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:
@@ -153,3 +155,17 @@ def test_a_rented_home_after_the_office_moved(shared_real_mem: Memory, module_cl
     assert "无锡" not in " ".join(now.values())
     top = mem.search("我现在住在哪里", user_id=user, top_k=3)[0].memory
     assert "南京" in top.content
+
+
+def test_a_new_office_city_keeps_the_home(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-new-office"
+    _say(mem, module_clock, user, "我住在嘉兴", "我在杭州上班", "我是会计")
+    _say(mem, module_clock, user, "我朋友的新公司在宁波")  # not the user's work
+    assert "杭州" in _active(mem, user)["location.work"]
+    _say(mem, module_clock, user, "换工作了，新单位在上海徐汇，坐高铁通勤")
+    now = _active(mem, user)
+    assert "上海" in now["location.work"]
+    assert "杭州" not in " ".join(now.values())
+    assert now["location.home"] == "用户住在嘉兴"
+    top = mem.search("我在哪个城市上班", user_id=user, top_k=3)[0].memory
+    assert "上海" in top.content

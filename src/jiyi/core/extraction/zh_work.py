@@ -106,6 +106,12 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m and is_place_zh(m.group("x")) and not re.search(r"明天|下周|下个月|要去|打算", c):
         return [Hit(F, "location.work", "work.commute", value=m.group("x"))]  # 每天搭高铁去台北上班
+    m = re.match(
+        r"^(?:我的?)?(?:新|现在的|新的)(?:公司|单位|办公室)(?:也)?(?:在|是在|位于)(?P<x>[^，,]{2,8}?)(?:了|啦)?$",
+        c,
+    )
+    if m and is_place_zh(m.group("x")):  # (跳槽了，)新公司在上海张江: the city of the work
+        return [Hit(F, "location.work", "work.city", value=m.group("x"), correction=True)]
     m = re.match(rf"^(?:我)?{ADV}(?:上班|工作|返工)(?:在|喺)(?P<x>.+)$", c)
     if m:  # 我上班在中环 (我返工喺中環)
         return [_workplace(m.group("x"), False, "employer")]
