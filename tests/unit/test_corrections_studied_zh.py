@@ -55,6 +55,7 @@ def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no
         ("我现在租房子住在西安", "location.home", "西安"),
         ("我住在大理🌞", "location.home", "大理"),
         ("换工作了，新单位在杭州滨江", "location.work", "杭州滨江"),
+        ("雅思不考了，明年转考托福", "goal.main", "考托福"),
     ],
 )
 def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value: str) -> None:
@@ -75,6 +76,8 @@ def test_a_change_said_another_way_lands_in_its_slot(text: str, slot: str, value
         ("我想租房在西安", ("location.",)),  # a wish
         ("我朋友租房在西安", ("location.", "family.")),  # someone else's home
         ("我朋友的新公司在杭州", ("location.",)),  # someone else's work
+        ("我同学今年改考教资了", ("goal.main",)),  # someone else's exam
+        ("我在想要不要改考教资", ("goal.main",)),  # only thinking about it
     ],
 )
 def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:
@@ -169,3 +172,17 @@ def test_a_new_office_city_keeps_the_home(shared_real_mem: Memory, module_clock)
     assert now["location.home"] == "用户住在嘉兴"
     top = mem.search("我在哪个城市上班", user_id=user, top_k=3)[0].memory
     assert "上海" in top.content
+
+
+def test_an_exam_switched_replaces_the_goal(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-exam"
+    _say(mem, module_clock, user, "我住在合肥", "我今年的目标是考过雅思")
+    _say(mem, module_clock, user, "我同学今年改考教资了")  # not the user's goal
+    assert "雅思" in _active(mem, user)["goal.main"]
+    _say(mem, module_clock, user, "雅思不考了，明年转考托福")
+    now = _active(mem, user)
+    assert "托福" in now["goal.main"]
+    assert "雅思" not in now["goal.main"]
+    assert now["location.home"] == "用户住在合肥"
+    top = mem.search("我打算考什么", user_id=user, top_k=3)[0].memory
+    assert "托福" in top.content

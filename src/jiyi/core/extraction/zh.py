@@ -31,7 +31,7 @@ from jiyi.core.extraction.zh_habits import habit, habit_change
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
 from jiyi.core.extraction.zh_people import family, new_name, pet, pet_continuation, renamed
 from jiyi.core.extraction.zh_tastes import avoid, drink, dropped, preference
-from jiyi.core.extraction.zh_timebound import past_event, plan, state
+from jiyi.core.extraction.zh_timebound import exam_switch, past_event, plan, state
 from jiyi.core.extraction.zh_work import _is_org as _is_org_zh
 from jiyi.core.extraction.zh_work import work
 from jiyi.core.models import MemoryKind
@@ -68,6 +68,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     habit_change,
     state,
     habit,
+    exam_switch,
     plan,
     past_event,
 )

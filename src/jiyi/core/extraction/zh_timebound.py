@@ -16,7 +16,7 @@ from jiyi.core.extraction.zh_common import REL, third_person_zh
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
-__all__ = ["past_event", "plan", "state"]
+__all__ = ["exam_switch", "past_event", "plan", "state"]
 
 G, E, S = MemoryKind.GOAL, MemoryKind.EVENT, MemoryKind.STATE
 
@@ -264,3 +264,16 @@ def past_event(c: str, ctx: Context) -> list[Hit]:
             value=window.start.date().isoformat(),
         )
     ]
+
+
+_EXAM_SWITCH = re.compile(
+    r"^我?(?:今年|明年|这学期|下半年|现在|目前)*(?:就|都)?(?:改|改成|换成|转)(?:考|备考)(?P<x>[^，,不]{2,8}?)(?:了|啦|吧)?$"
+)
+
+
+def exam_switch(c: str, ctx: Context) -> list[Hit]:
+    """改考法考了 / 今年改成考教资: the exam the user now aims for, the goal it replaces."""
+    m = _EXAM_SWITCH.match(c)
+    if not m or re.search(r"想|要不要|打算|吗|？|\?", c):
+        return []
+    return [Hit(G, "goal.main", "goal.exam", value=f"考{m.group('x')}", correction=True)]
