@@ -144,6 +144,15 @@ _EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
     ("stopped", re.compile(rf"\bused to (?:\w+ )(?:in |at |a |an )?{_EN_NP}")),
+    # "scrapped the half marathon plan": a plan or goal called off, named before "plan"
+    (
+        "stopped",
+        re.compile(
+            r"\b(?:scrapped|scrapping|ditched|ditching|dropped|dropping|abandoned|shelved|"
+            r"cancell?ed|called off|bailed on|gave up on|giving up on) (?:the |my |our )"
+            r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}?) (?:plans?|idea|goal|dream)\b"
+        ),
+    ),
     (
         "stopped",
         re.compile(
@@ -315,7 +324,22 @@ def holds(r: Retraction, topic: str | None, value: str | None, content: str) -> 
             return True
         if held is None and len(p) >= 2 and _in_text(phrase, to_simplified(content)):
             return True
+        if _breed_in_name(r, topic, phrase, content):
+            return True
     return False
+
+
+def _breed_in_name(r: Retraction, topic: str, phrase: str, content: str) -> bool:
+    """ "I have a husky named Luna" holds the breed in its name memory: "not a husky" (a
+    value that was never right) retires it, and the new breed's memory names Luna again."""
+    return (
+        r.kind == "wrong"
+        and topic.startswith("pet.")
+        and topic.endswith(".name")
+        and phrase.isascii()
+        and re.search(rf"\b(?:an?|my|our) {re.escape(phrase)} (?:named|called)\b", content, re.I)
+        is not None
+    )
 
 
 def _in_text(phrase: str, text: str) -> bool:

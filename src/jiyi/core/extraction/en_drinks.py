@@ -56,8 +56,12 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"^i(?:'ve| have)? (?:started|been|gone back to|switched to) (?:drinking|ordering|"
         r"getting|having) "
         r"(?P<z>.+)$|"
-        r"^my (?:usual|go-to|regular|standard|daily) (?:order|drink|coffee)? ?(?:is|"
-        r"'s) (?:an? )?(?P<w>.+)$|"
+        # "My usual Starbucks order is…": the shop's name before the order is no drink
+        r"^my (?:usual|go-to|regular|standard|daily) (?:[A-Z][\w'&]+ )?(?:order|drink|coffee)? ?"
+        r"(?:is|'s) (?:an? )?(?P<w>.+)$|"
+        # "switched my usual to a flat white": the order, said by what it changed to
+        r"^(?:i(?:'ve| have)? )?(?:just |finally )?(?:switched|changed) my (?:usual|go-to|"
+        r"regular|order|coffee order|drink order)(?: order)? (?:over )?to (?:an? )?(?P<r>.+)$|"
         r"^(?:i'm|i am) (?:more of |mostly |usually |really |definitely )?(?:an? )?(?P<v>.+?) "
         r"(?:person|girl|guy|drinker)(?: these days| now)?$|"
         r"^(?:now |these days |nowadays )?(?:it's|it is|"
@@ -87,7 +91,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     elif m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
         said = (
             m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
-            or m.group("u") or m.group("t") or m.group("s")
+            or m.group("u") or m.group("t") or m.group("s") or m.group("r")
         )  # fmt: skip
         word = clean_value(said).lower()
         word = re.sub(  # "two cups of green tea": the drink, not how much of it

@@ -160,8 +160,12 @@ def _renamed(c: str, ctx: Context) -> list[Hit]:
 
 # "Bear is actually a golden retriever": a breed said of a name alone. Whose pet Bear is the
 # write path decides from the user's stored pets (pipeline/subjects.py).
+# "we did a DNA test and Luna's actually a malamute mix": what the user did first, and a mix
+# of the breed is still the breed.
 _NAMED_BREED = re.compile(
-    rf"^(?P<n>[A-Z][a-z]+)(?:'s| is) (?:(?i:actually|really|in fact) )?(?i:an?) (?P<b>(?i:{_PET}))$"
+    r"^(?:(?i:we|i) [^,]+? (?i:and) )?"
+    rf"(?P<n>[A-Z][a-z]+)(?:'s| is) (?:(?i:actually|really|in fact) )?(?i:an?) (?P<b>(?i:{_PET}))"
+    r"(?P<mix> (?i:mix|cross))?$"
 )
 
 
@@ -170,9 +174,9 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         return hits
     b = _NAMED_BREED.match(c)
     if b and b.group("n").lower() not in RELATIONS_EN and b.group("b").lower() not in PET_SPECIES:
-        name, breed = b.group("n"), b.group("b").lower()
+        name, breed, mix = b.group("n"), b.group("b").lower(), b.group("mix") or ""
         return [Hit(F, "pet.pet.breed", "pet.named_breed", value=breed, subject=name,
-                    correction=True, content=f"{name} is a {breed}")]  # fmt: skip
+                    correction=True, content=f"{name} is a {breed}{mix.lower()}")]  # fmt: skip
     m = re.match(
         rf"^{_OWNER}(?i:{_DESC})(?P<pet>(?i:{_PET}))(?:,? (?P<name>[A-Z][a-z]+),?)?"
         r"(?P<rest>(?:'s)?\b.*)$",
