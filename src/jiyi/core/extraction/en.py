@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from jiyi.core.extraction.en_changes import changed
 from jiyi.core.extraction.en_common import CHANGE_RE, DESC, IM, third_person_en
 from jiyi.core.extraction.en_diet import restriction
 from jiyi.core.extraction.en_drinks import drink
@@ -285,6 +286,7 @@ def _state(c: str, ctx: Context) -> list[Hit]:
 
 _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     plan_change,
+    changed,
     profile_en,
     family,
     pet,
