@@ -9,35 +9,12 @@ not taken from the benchmark sets. Behaviour runs on the real default embedder.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from _writes import active_contents as _active
+from _writes import extract_slots as extract
+from _writes import say as _say
 
 from jiyi import Memory
-from jiyi.core.extraction.rules import RuleExtractor
-from jiyi.core.models import MemoryKind, Message, Status
-
-NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
-
-
-def extract(text: str) -> dict[str, str | None]:
-    """slot → value for what the rules take from ``text``."""
-    out = RuleExtractor().extract([Message(role="user", content=text, timestamp=NOW)], now=NOW)
-    return {c.topic or "": c.value for c in out.candidates}
-
-
-def _active(mem: Memory, user: str) -> dict[str, str]:
-    return {
-        m.topic or "": m.content
-        for m in mem.list(user_id=user)
-        if m.kind != MemoryKind.EPISODE and m.status == Status.ACTIVE
-    }
-
-
-def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
-    for text in texts:
-        clock.advance(days=1)
-        mem.add(text, user_id=user)
 
 
 @pytest.mark.parametrize(

@@ -12,19 +12,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from _writes import active_contents as _active
+from _writes import say as _say
 
 from jiyi import Memory
 from jiyi.core.models import MemoryKind, Status
 
 BACKGROUND = ("I'm allergic to shellfish", "I work as a paralegal", "My brother lives in Omaha")
-
-
-def _active(mem: Memory, user: str) -> dict[str, str]:
-    return {
-        m.topic or "": m.content
-        for m in mem.list(user_id=user)
-        if m.kind != MemoryKind.EPISODE and m.status == Status.ACTIVE
-    }
 
 
 def _holding(mem: Memory, user: str, old: str) -> set[str]:
@@ -34,12 +28,6 @@ def _holding(mem: Memory, user: str, old: str) -> set[str]:
         for m in mem.list(user_id=user)
         if m.kind != MemoryKind.EPISODE and m.status == Status.ACTIVE and old in m.content.split()
     }
-
-
-def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
-    for text in texts:
-        clock.advance(days=1)
-        mem.add(text, user_id=user)
 
 
 # (user, the old value, the fact, the change, slot, new content, question)
