@@ -9,7 +9,8 @@ A candidate's ``topic`` is its slot and ``value`` what it says about it (see
 2. **Same slot, different value** → SUPERSEDE the slot's newest active memory: the old one
    becomes ``superseded`` with ``valid_to`` and ``superseded_by``; the reason is
    ``user_correction`` when the user marked it as one (其实 / 说错了 / actually …), else
-   ``value_changed``. Timeline slots (past events) append instead: ADD.
+   ``value_changed``. Timeline slots (past events) append instead: ADD; so does a free
+   description (``family.husband.about``) when neither side holds a value to compare.
 3. **A correction that names the wrong value** ("I'm allergic to almonds, not walnuts",
    "我喜欢的是象棋，刚才说成围棋了") → SUPERSEDE the active memory of the sibling slot that
    holds the named value (``health.allergy.walnut`` for ``health.allergy.almond``), matched
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.models import Action, Candidate, MemoryItem
-from jiyi.core.slots import compatible, is_timeline_slot, same_value
+from jiyi.core.slots import compatible, is_free_slot, is_timeline_slot, same_value
 from jiyi.core.text import normalize
 
 __all__ = ["Decision", "reconcile"]
@@ -93,6 +94,8 @@ def reconcile(
         if is_timeline_slot(slot):
             return Decision(Action.ADD, candidate)
         head = max(same_slot, key=lambda m: (m.created_at, m.id))  # the chain's newest link
+        if is_free_slot(slot) and candidate.value is None and head.value is None:
+            return Decision(Action.ADD, candidate)  # "he works late" does not end "he's at Huawei"
         reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED
         return Decision(Action.SUPERSEDE, candidate, head, reason)
     wrong = [m for m in replaced or [] if m.kind == candidate.kind and m.topic != slot]

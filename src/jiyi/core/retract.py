@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.segment import is_third_party, strip_openers
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.text import to_simplified
 
@@ -247,13 +248,21 @@ def find_retractions(text: str) -> list[Retraction]:
     """The retracted phrases of a user message, clause by clause (see the module doc)."""
     out: list[Retraction] = []
     subject: str | None = None
-    previous, before = "", None
+    previous, before, other = "", None, False
     for raw in _CLAUSES.split(to_simplified(text.replace("’", "'"))):
         clause = raw.strip()
         if not clause:
             continue
         named = _subject(clause)
-        before, subject = subject, named or (subject if _PRONOUN.match(clause) else None)
+        pronoun = bool(_PRONOUN.match(strip_openers(clause)))
+        if is_third_party(clause) and not pronoun:
+            other = True  # "My friend Sarah switched from vegetarian to vegan": hers, not ours
+        elif not pronoun:
+            other = False
+        if other:
+            previous = clause
+            continue
+        before, subject = subject, named or (subject if pronoun else None)
         cues = _EN_CUES if clause.isascii() else _ZH_CUES
         low = clause.lower()
         if _UNREAL.search(low):

@@ -23,6 +23,7 @@ __all__ = [
     "PARTS",
     "PART_TEXTS",
     "compatible",
+    "is_free_slot",
     "is_timeline_slot",
     "normalize_value",
     "same_value",
@@ -103,6 +104,13 @@ def same_value(a: str | None, b: str | None) -> bool:
 def is_timeline_slot(slot: str) -> bool:
     """Slots whose values accumulate (past events) instead of replacing each other."""
     return slot.split(".", 1)[0] in _TIMELINE_AREAS
+
+
+def is_free_slot(slot: str) -> bool:
+    """Slots of free description with no value to compare (``family.husband.about``: "he
+    works late", "he used to work at a bank"): two of them say different things about the
+    same person, so one never replaces the other; only an explicit value can."""
+    return slot.rsplit(".", 1)[-1] == "about"
 
 
 def compatible(a: str, b: str) -> bool:

@@ -42,6 +42,7 @@ from jiyi.core.extraction.segment import (
     is_request_or_question,
     is_third_party,
     split_clauses,
+    strip_openers,
 )
 from jiyi.core.extraction.topics import clean_value, is_name
 from jiyi.core.extraction.zh import match_zh
@@ -314,7 +315,11 @@ class RuleExtractor:
                 correcting = correcting or pending is not None
                 continue
             family_pronoun = bool(ctx.extra) and bool(
-                re.match(r"^(?:她|他)(?!们)|^(?:he|she|he's|she's|his|her)\b", clause, re.I)
+                re.match(
+                    r"^(?:她|他)(?!们)|^(?:he|she|he's|she's|his|her)\b",
+                    strip_openers(clause),
+                    re.I,
+                )
             )
             # "Sorry, he's a malamute, not a husky": only a pet is a breed
             breed = re.match(r"^(?:he|she)(?:'s| is) (?:actually )?an? (.+)$", clause, re.I)
