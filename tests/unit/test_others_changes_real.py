@@ -73,3 +73,18 @@ def test_the_users_own_change_after_an_opener_still_applies(
     texts = [m.content.lower() for m in _active(mem, user).values()]
     assert not any(gone in t and now not in t for t in texts), texts
     assert any(now in t for t in texts), texts
+
+
+def test_a_corrected_description_replaces_one_of_the_past_adds(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    """其实 marks a correction of what she does now; 以前 tells what she did before."""
+    mem = shared_real_mem
+    _tell(mem, module_clock, "desc-now", "我姐在医院当护士", "我姐其实是在药店上班")
+    texts = [m.content for m in _active(mem, "desc-now").values()]
+    assert not any("医院" in t for t in texts), texts
+    assert any("药店" in t for t in texts), texts
+    _tell(mem, module_clock, "desc-past", "我姐在医院当护士", "我姐以前其实在药店上过班")
+    texts = [m.content for m in _active(mem, "desc-past").values()]
+    assert any("医院" in t for t in texts) and any("药店" in t for t in texts), texts

@@ -10,7 +10,8 @@ A candidate's ``topic`` is its slot and ``value`` what it says about it (see
    becomes ``superseded`` with ``valid_to`` and ``superseded_by``; the reason is
    ``user_correction`` when the user marked it as one (其实 / 说错了 / actually …), else
    ``value_changed``. Timeline slots (past events) append instead: ADD; so does a free
-   description (``family.husband.about``) when neither side holds a value to compare.
+   description (``family.husband.about``) when neither side holds a value to compare, unless
+   the user marked it as a correction of the present (其实她教的是数学; not 其实他以前…).
 3. **A correction that names the wrong value** ("I'm allergic to almonds, not walnuts",
    "我喜欢的是象棋，刚才说成围棋了") → SUPERSEDE the active memory of the sibling slot that
    holds the named value (``health.allergy.walnut`` for ``health.allergy.almond``), matched
@@ -27,6 +28,7 @@ A candidate's ``topic`` is its slot and ``value`` what it says about it (see
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from jiyi.core.calibration import Calibration
@@ -36,6 +38,13 @@ from jiyi.core.text import normalize
 
 __all__ = ["Decision", "reconcile"]
 
+# A description of someone's past ("他以前也在银行上过班", "she used to teach") adds to what
+# they are now; it corrects nothing even after 其实 / actually.
+_PAST = re.compile(
+    r"以前|之前|曾经|过去|早年|当年|那时候?|"
+    r"\b(?:used to|before that|back then|formerly|years ago)\b",
+    re.IGNORECASE,
+)
 USER_CORRECTION = "user_correction"
 VALUE_CHANGED = "value_changed"
 
@@ -60,6 +69,14 @@ def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:
     if candidate.value is not None and stored.value is not None:
         return same_value(candidate.value, stored.value)
     return _same_text(candidate.content, stored.content)
+
+
+def _adds_a_description(candidate: Candidate, head: MemoryItem) -> bool:
+    """A free description with nothing to compare ("he works late" beside "he's at Huawei")
+    that is not a correction of the present: it adds, it replaces nothing."""
+    if not is_free_slot(candidate.topic or "") or candidate.value or head.value:
+        return False
+    return not candidate.is_correction or bool(_PAST.search(candidate.quote or candidate.content))
 
 
 def reconcile(
@@ -94,8 +111,8 @@ def reconcile(
         if is_timeline_slot(slot):
             return Decision(Action.ADD, candidate)
         head = max(same_slot, key=lambda m: (m.created_at, m.id))  # the chain's newest link
-        if is_free_slot(slot) and candidate.value is None and head.value is None:
-            return Decision(Action.ADD, candidate)  # "he works late" does not end "he's at Huawei"
+        if _adds_a_description(candidate, head):
+            return Decision(Action.ADD, candidate)
         reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED
         return Decision(Action.SUPERSEDE, candidate, head, reason)
     wrong = [m for m in replaced or [] if m.kind == candidate.kind and m.topic != slot]
