@@ -8,6 +8,7 @@ compared with the labels on (kind, topic area) — the first dotted segment of t
     .venv/bin/python bench/extraction_blind.py --split    # also the two halves (odd/even ids)
     .venv/bin/python bench/extraction_blind.py --set 2    # the second blind set (blind2_*)
     .venv/bin/python bench/extraction_blind.py --set 3    # the third blind set (blind3_*)
+    .venv/bin/python bench/extraction_blind.py --set dev5 --langs en   # extraction_dev5_en
 
 Reported per language (and for the traditional-Chinese lines alone):
   precision / recall  over expected vs stored (kind, area) items;
@@ -40,7 +41,9 @@ NOW = datetime(2026, 5, 15, 6, 30, tzinfo=UTC)  # 14:30 in Shanghai, a weekday
 
 
 def load(lang: str, name: str = "") -> list[dict[str, Any]]:
-    path = DATA / f"extraction_blind{name}_{lang}.jsonl"
+    # A set named by digits is a blind set; any other name (dev5) is extraction_{name}_*.
+    stem = f"blind{name}" if name.isdigit() or not name else name
+    path = DATA / f"extraction_{stem}_{lang}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
@@ -107,7 +110,8 @@ def main() -> None:
         default="",
         dest="name",
         help="which blind set: '' = extraction_blind_{zh,en}.jsonl, any other name N ="
-        " extraction_blindN_{zh,en}.jsonl ('2', '3' held out)",
+        " extraction_blindN_{zh,en}.jsonl ('2', '3' held out), a non-numeric name such as dev5 ="
+        " extraction_dev5_{zh,en}.jsonl",
     )
     ap.add_argument("--langs", default="zh,en")
     ap.add_argument("--split", action="store_true", help="also score odd and even ids apart")
