@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from jiyi.core.extraction.en_changes import changed
 from jiyi.core.extraction.en_common import CHANGE_RE, DESC, IM, third_person_en
-from jiyi.core.extraction.en_diet import restriction
+from jiyi.core.extraction.en_diet import diet, restriction
 from jiyi.core.extraction.en_drinks import drink
 from jiyi.core.extraction.en_events import is_past, past_event
 from jiyi.core.extraction.en_facts import home, identity
@@ -23,7 +23,7 @@ from jiyi.core.extraction.en_pets import pet
 from jiyi.core.extraction.en_replies import reply_style
 from jiyi.core.extraction.en_school import education
 from jiyi.core.extraction.en_subject import resolve_subject
-from jiyi.core.extraction.en_tastes import avoid, diet, preference
+from jiyi.core.extraction.en_tastes import avoid, preference
 from jiyi.core.extraction.en_work import work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS, PETS_EN

@@ -1,4 +1,5 @@
-"""English rules for diet restrictions: what the user cannot or will not eat for a reason
+"""English rules for diets: the diet style ("I'm vegetarian", "I've gone back to eating meat",
+"I'm not keto anymore") and restrictions, what the user cannot or will not eat for a reason
 ("I can't eat gluten", "I don't eat pork for religious reasons").
 
 A restriction is a diet preference of its own slot, ``diet.no_<food>``, so two restrictions
@@ -11,13 +12,122 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.en_common import object_key
+from jiyi.core.extraction.en_common import IM, object_key
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.models import MemoryKind
 
-__all__ = ["restriction"]
+__all__ = ["diet", "restriction"]
 
 P = MemoryKind.PREFERENCE
+I_ = re.IGNORECASE
+_STYLES = (
+    r"vegetarian|vegan|pescatarian|pescetarian|plant-based|halal|kosher|keto|paleo|low-carb|"
+    r"mediterranean|intermittent fasting|carnivore|gluten-free|dairy-free|sugar-free|whole30|"
+    r"flexitarian|raw vegan|low-fodmap|low fodmap|low-fat|low fat|low-sugar|low-sodium|low-carb|"
+    r"low carb|calorie counting|counting calories|omad|16:8|5:2|atkins|dash|whole foods|"
+    r"lacto-ovo vegetarian|macro counting|counting macros"
+)
+
+
+# Foods a diet keeps out or lets back in ("avoiding red meat", "added dairy back in").
+_FOODS = (
+    r"(?:red |white |processed |fried |)meat|dairy|gluten|sugar|carbs|fish|seafood|pork|beef|"
+    r"chicken|eggs|wheat|refined sugar|processed food|fried food|junk food|meat and dairy|"
+    r"meat and fish|fish and dairy"
+)
+_DIET_CHANGE = re.compile(
+    rf"^i(?:'ve| have)? (?:gone back to|went back to|started|'m back to|am back to|returned to) "
+    rf"eating (?P<x>{_FOODS})(?: again)?(?: now)?$|"
+    rf"^i(?:'ve| have)? (?:added|brought|put) (?P<y>{_FOODS}) back(?: in(?:to my diet)?)?"
+    rf"(?: again)?(?: now)?$|"
+    rf"^(?:{IM} )?(?:(?:just|now|mostly|only|strictly) )*(?:avoiding|cutting out|staying away from)"
+    rf" (?P<z>{_FOODS})(?: now| these days| for now)?$",
+    I_,
+)
+
+
+def _diet_change(c: str) -> list[Hit]:
+    """What a diet now lets in or keeps out, said as a change of the diet itself: "I've gone
+    back to eating meat and dairy", "I'm just avoiding red meat these days" (diet.style)."""
+    if not (m := _DIET_CHANGE.match(c)):
+        return []
+    if m.group("z"):
+        food = m.group("z").lower()
+        return [Hit(P, "diet.style", "diet.change", value=f"no {food}", polarity="like",
+                    correction=True, content=f"User avoids {food}")]  # fmt: skip
+    food = (m.group("x") or m.group("y")).lower()
+    return [Hit(P, "diet.style", "diet.change", value=f"eats {food}", polarity="like",
+                correction=True, content=f"User eats {food} again")]  # fmt: skip
+
+
+def diet(c: str, ctx: Context) -> list[Hit]:
+    if hits := _diet_change(c):
+        return hits
+    m = re.match(
+        rf"^(?:{IM} (?:not|no longer) (?:a )?(?P<x>vegetarian|vegan|pescatarian|"
+        rf"keto)(?: any ?more)?|"
+        r"i(?:'ve| have)? stopped being (?:a )?(?P<y>vegetarian|vegan|pescatarian)|"
+        r"i(?:'ve| have)? (?:started )?eat(?:ing)? meat again|i eat meat now|i(?:'m| am) off keto)",
+        c,
+        I_,
+    )
+    m = (
+        m
+        or re.match(
+            rf"^i(?:'ve| have)? (?:gave|given|give) up (?:on )?(?:being )?(?:an? |"
+            rf"the )?(?P<x>{_STYLES})"
+            rf"(?: diet)?(?: now| any ?more)?$|"
+            rf"^i(?:'ve| have)? (?:quit|stopped|dropped|ditched|abandoned|ended) (?:doing |"
+            rf"being )?(?:an? |"
+            rf"the )?(?P<y>{_STYLES})(?: diet)?(?: now| any ?more)?$|"
+            rf"^(?P<z>{_STYLES})(?: diet)? (?:is|was) (?:over|done|not for me)\b",
+            c,
+            I_,
+        )
+        if re.search(rf"\b(?:{_STYLES})\b", c, I_)
+        else m
+    )
+    if m and not m.groupdict().get("x") and m.groupdict().get("z"):
+        style = m.group("z").lower()
+        return [Hit(P, "diet.style", "diet.style", value=f"not {style}", correction=True,
+                    content=f"User is no longer {style}")]  # fmt: skip
+    if m:  # "I'm not vegetarian anymore"
+        style = (m.group("x") or m.group("y") or "vegetarian").lower()
+        content = None if re.search(r"\bmeat\b", c, I_) else f"User is no longer {style}"
+        return [
+            Hit(
+                P,
+                "diet.style",
+                "diet.style",
+                content=content,
+                value=f"not {style}",
+                correction=True,
+            )
+        ]
+    m = re.match(
+        rf"^(?:{IM} (?:a |strictly |fully |mostly |now |also |basically |just |still )*|"
+        rf"i eat (?:an? )?|"
+        rf"i follow an? |i(?:'m| am) (?:just |now |still )*(?:doing |on an? |following an? )|"
+        rf"i keep |"
+        r"i(?:'m| am) on an? |i(?:'ve| have)? (?:switched|moved|changed) to (?:an? )?|i(?:'ve|"
+        r" have) gone |"
+        r"i went |i(?:'ve| have) become (?:an? )?|i became (?:an? )?|i(?:'m| am) doing |"
+        r"i(?:'ve| have) been doing |i(?:'ve| have) been (?:an? )?(?:strict |mostly )?|i do |"
+        r"i(?:'m| am) eating |we(?:'re| are) (?:a )?)"
+        rf"(?P<x>{_STYLES})\b",
+        c,
+        I_,
+    )
+    temporary = (
+        r"\b(?:this (?:month|week)|for (?:a|the|this) (?:month|week|few weeks)|for now|until)\b"
+    )
+    if m and re.search(temporary, c, I_):
+        return []  # "I'm doing Whole30 this month": a state, not a diet style
+    if m:
+        return [Hit(P, "diet.style", "diet.style", polarity="like", value=m.group("x").lower())]
+    return []
+
+
 _RESTRICTED = re.compile(
     r"^i (?:really |just |simply )?(?:can't|cannot|can not|am not allowed to|'m not allowed to|"
     r"am not supposed to|'m not supposed to|must not|mustn't|shouldn't|should not) "
