@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.segment import is_third_party, strip_openers
 from jiyi.core.extraction.topics import normalize_object
+from jiyi.core.retract_en import EN_CUES, EN_STOP, right_value, someone_else
 from jiyi.core.text import to_simplified
 
 __all__ = ["Retraction", "find_retractions", "holds"]
@@ -40,7 +41,6 @@ __all__ = ["Retraction", "find_retractions", "holds"]
 _KEYED = frozenset({"like", "dislike", "yes", "no"})
 _CLAUSES = re.compile(r"[，,。.;；!！?？—–:：]+|\s+-\s+|\bbut\b|但是|不过")
 _ZH = r"[\u4e00-\u9fffA-Za-z0-9]"
-_EN_NP = r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
 
 
 @dataclass(frozen=True)
@@ -116,58 +116,6 @@ _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("wrong", re.compile(rf"^(?:其实)?(?:已经)?不是(?P<x>{_ZH}{{1,8}}?)了$")),
 )
-_EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "fine",
-        re.compile(
-            rf"^(?:and |but |so )?(?:the )?{_EN_NP} (?:is|are|'s|'re) "
-            r"(?:totally |completely |actually )?(?:fine|ok|okay|safe|no problem|not a problem)\b"
-        ),
-    ),
-    (
-        "fine",
-        re.compile(
-            rf"\b(?:(?:i'm|i am) not (?:actually )?|(?:i'm |i am )?no longer )allergic to {_EN_NP}"
-        ),
-    ),
-    ("fine", re.compile(rf"\bi can (?:now |actually )?eat {_EN_NP}")),
-    ("stopped", re.compile(rf"\bno more {_EN_NP}")),
-    ("stopped", re.compile(rf"\b(?:left|moved away from|moved out of) {_EN_NP}")),
-    ("stopped", re.compile(rf"\bno longer (?P<ev>\w+ )?(?:in |at |to |a |an |my )?{_EN_NP}")),
-    (
-        "stopped",
-        re.compile(
-            r"\b(?:don't|do not|doesn't|does not|am not|'m not|isn't|is not|'s not|aren't|are not|"
-            r"'re not) "
-            r"(?P<ev>\w+ )?(?:in |at |a |an |my )?(?P<x>[a-z][a-z' -]{0,30}?) "
-            r"(?:anymore|any more)\b"
-        ),
-    ),
-    ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
-    ("stopped", re.compile(rf"\bused to (?:\w+ )(?:in |at |a |an )?{_EN_NP}")),
-    # "scrapped the half marathon plan": a plan or goal called off, named before "plan"
-    (
-        "stopped",
-        re.compile(
-            r"\b(?:scrapped|scrapping|ditched|ditching|dropped|dropping|abandoned|shelved|"
-            r"cancell?ed|called off|bailed on|gave up on|giving up on) (?:the |my |our )"
-            r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}?) (?:plans?|idea|goal|dream)\b"
-        ),
-    ),
-    (
-        "stopped",
-        re.compile(
-            rf"\b(?:switched|changed|moved) (?:over )?from {_EN_NP} to "
-            r"(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
-        ),
-    ),
-    ("wrong", re.compile(rf"\b(?:not|isn't|aren't|wasn't) (?:a|an) {_EN_NP}")),
-)
-# Words that end a retracted English phrase: "quit coffee because of my heart".
-_EN_STOP = re.compile(
-    r"\s+\b(?:because|since|so|and|but|to|for|now|anymore|any more|either|these|this|"
-    r"after|when|people|though|last|in|at|on|ago|with|yesterday|today|recently)\b.*$"
-)
 _PRONOUN = re.compile(r"^(?:他|她|he\b|she\b|they\b)", re.IGNORECASE)
 # A worry or a condition states nothing that ended: 我怕以后跑不了步了, "if I quit coffee".
 _UNREAL = re.compile(
@@ -215,7 +163,7 @@ _WORK_DONE = {
 def _readings(match: re.Match[str]) -> tuple[str, ...]:
     found = match.groupdict()
     raw = (found.get("x") or found.get("y") or "").strip()
-    x = _EN_STOP.sub("", raw).strip(" '")
+    x = EN_STOP.sub("", raw).strip(" '")
     if not x:
         return ()
     verb = found.get("v")
@@ -232,7 +180,7 @@ def _readings(match: re.Match[str]) -> tuple[str, ...]:
 
 def _said(match: re.Match[str], clause: str) -> str | None:
     """The replacement a cue names, as the user wrote it (case kept)."""
-    to = _EN_STOP.sub("", match.groupdict().get("to") or "").strip()
+    to = EN_STOP.sub("", match.groupdict().get("to") or "").strip()
     if not to:
         return None
     at = match.start("to")
@@ -246,6 +194,17 @@ _STATED = re.compile(rf".*(?:是|叫|在|喝|吃|养|玩|画|学)(?P<to>{_ZH}{{1
 
 def find_retractions(text: str) -> list[Retraction]:
     """The retracted phrases of a user message, clause by clause (see the module doc)."""
+    out = _find_retractions(text)
+    clauses = [c.strip() for c in _CLAUSES.split(to_simplified(text.replace("’", "'")))]
+    for i, r in enumerate(out):
+        if r.kind == "wrong" and r.replacement is None and r.clause.isascii():
+            later = clauses[clauses.index(r.clause) + 1 :] if r.clause in clauses else []
+            if right := right_value([c for c in later if c]):
+                out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right)
+    return out
+
+
+def _find_retractions(text: str) -> list[Retraction]:
     out: list[Retraction] = []
     subject: str | None = None
     previous, before, other = "", None, False
@@ -263,13 +222,15 @@ def find_retractions(text: str) -> list[Retraction]:
             previous = clause
             continue
         before, subject = subject, named or (subject if pronoun else None)
-        cues = _EN_CUES if clause.isascii() else _ZH_CUES
+        cues = EN_CUES if clause.isascii() else _ZH_CUES
         low = clause.lower()
         if _UNREAL.search(low):
             previous = clause
             continue
         for kind, pattern in cues:
             for m in pattern.finditer(low):
+                if clause.isascii() and someone_else(clause, m.start()):
+                    continue
                 if phrases := _readings(m):
                     to = _said(m, clause)
                     out.append(Retraction(phrases, _kind(kind, m), subject, clause, to))

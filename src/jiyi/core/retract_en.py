@@ -1,0 +1,130 @@
+"""English retraction cues (:mod:`jiyi.core.retract` reads them clause by clause).
+
+Each cue is ``(kind, pattern)`` over a lower-cased clause; ``x`` (or ``y``) is the retracted
+phrase, ``to`` the replacement when the clause names one ("switched from X to Y", "swapped X
+for Y"). A "wrong" cue without one takes the value a later clause names as the right one
+("the latex thing was wrong, … positive for nickel instead"). A cue said of someone who is
+neither the user nor a relative ("my boss moved from Denver to Boulder") retracts nothing.
+
+Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["EN_CUES", "EN_STOP", "right_value", "someone_else"]
+
+_EN_NP = r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
+EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "fine",
+        re.compile(
+            rf"^(?:and |but |so )?(?:the )?{_EN_NP} (?:is|are|'s|'re) "
+            r"(?:totally |completely |actually )?(?:fine|ok|okay|safe|no problem|not a problem)\b"
+        ),
+    ),
+    (
+        "fine",
+        re.compile(
+            rf"\b(?:(?:i'm|i am) not (?:actually )?|(?:i'm |i am )?no longer )allergic to {_EN_NP}"
+        ),
+    ),
+    ("fine", re.compile(rf"\bi can (?:now |actually )?eat {_EN_NP}")),
+    ("stopped", re.compile(rf"\bno more {_EN_NP}")),
+    ("stopped", re.compile(rf"\b(?:left|moved away from|moved out of) {_EN_NP}")),
+    ("stopped", re.compile(rf"\bno longer (?P<ev>\w+ )?(?:in |at |to |a |an |my )?{_EN_NP}")),
+    (
+        "stopped",
+        re.compile(
+            r"\b(?:don't|do not|doesn't|does not|am not|'m not|isn't|is not|'s not|aren't|are not|"
+            r"'re not) "
+            r"(?P<ev>\w+ )?(?:in |at |a |an |my )?(?P<x>[a-z][a-z' -]{0,30}?) "
+            r"(?:anymore|any more)\b"
+        ),
+    ),
+    ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
+    ("stopped", re.compile(rf"\bused to (?:\w+ )(?:in |at |a |an )?{_EN_NP}")),
+    # "scrapped the half marathon plan": a plan or goal called off, named before "plan"
+    (
+        "stopped",
+        re.compile(
+            r"\b(?:scrapped|scrapping|ditched|ditching|dropped|dropping|abandoned|shelved|"
+            r"cancell?ed|called off|bailed on|gave up on|giving up on) (?:the |my |our )"
+            r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}?) (?:plans?|idea|goal|dream)\b"
+        ),
+    ),
+    (
+        "stopped",
+        re.compile(
+            r"\b(?:switched|changed|moved|went|transferred|upgraded|downgraded|put|took|taken) "
+            rf"(?:me |us |myself )?(?:over )?from {_EN_NP} (?:over )?(?:to|onto) "
+            r"(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
+        ),
+    ),
+    # "swapped the green tea for rooibos", "traded my sedan for a pickup": one thing for another
+    (
+        "stopped",
+        re.compile(
+            r"\b(?:swap+ed|traded|replaced|exchanged|substituted) (?:out )?(?:the |my |our )?"
+            r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}?) (?:out )?(?:for|with) "
+            r"(?:an? |the |some )?"
+            r"(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
+        ),
+    ),
+    ("wrong", re.compile(rf"\b(?:not|isn't|aren't|wasn't) (?:a|an) {_EN_NP}")),
+    # "it was never shellfish", "the latex thing was wrong": a value that was never right
+    (
+        "wrong",
+        re.compile(
+            r"^(?:(?:so |and |but |turns out |it turns out |apparently )?(?:it|that)"
+            rf"(?:'s| is| was) (?:actually )?never {_EN_NP}$|"
+            r"(?:so |and |but |turns out |apparently )?(?:the |my )?(?P<y>[a-z][a-z'-]*"
+            r"(?: [a-z][a-z'-]*){0,2}?)(?: thing| part| one| bit)? (?:was|is) "
+            r"(?:all |totally |completely |just )?(?:wrong|a mistake|a misdiagnosis|"
+            r"a false alarm|a mix-?up|never right)$)"
+        ),
+    ),
+)
+# Words that end a retracted English phrase: "quit coffee because of my heart".
+EN_STOP = re.compile(
+    r"\s+\b(?:because|since|so|and|but|to|for|now|anymore|any more|either|these|this|"
+    r"after|when|people|though|last|in|at|on|ago|with|yesterday|today|recently)\b.*$"
+)
+
+
+# What a later clause names as the right value after "X was wrong": "it's sesame I react to",
+# "the test came back positive for nickel instead".
+_RIGHT_EN = re.compile(
+    r"\b(?:it's|it is|it was|its) (?:actually |really )?(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)"
+    r"(?= (?:i|i'm|that|which)\b|$)|"
+    r"\b(?:for|to|with|is|are|'s|got|have|has) (?:an? |the |some )?"
+    r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?) instead$"
+)
+_USER_EN = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|me|us|myself)\b")
+# People who are neither the user nor family: their changes are theirs.
+_OTHER_EN = re.compile(
+    r"\b(?:my|our|a|his|her|their) (?:best |old |new |close )?(?:friend|boss|co-?worker|"
+    r"colleague|neighbou?r|room-?mate|flatmate|housemate|buddy|pal|manager|teammate|classmate|"
+    r"landlord|landlady|ex|bestie|bff|supervisor|client|customer|tenant)s?\b|"
+    r"\b(?:someone|somebody|everyone|everybody|people|a lot of people)\b"
+)
+
+
+def someone_else(clause: str, at: int) -> bool:
+    """Is the English cue at ``at`` said of someone who is neither the user nor a relative?
+    "my boss just moved from Denver to Boulder", "a friend of mine switched from X to Y":
+    their change is no statement about the user's value, however equal the words."""
+    low = clause.lower()
+    if _USER_EN.search(low):
+        return False
+    return _OTHER_EN.search(clause[:at].lower()) is not None
+
+
+def right_value(clauses: list[str]) -> str | None:
+    """The value named as the right one in the clauses after a "wrong" cue, case kept."""
+    for clause in clauses:
+        if m := _RIGHT_EN.search(clause.lower()):
+            key = "to" if m.group("to") else "y"
+            return clause[m.start(key) : m.end(key)]
+    return None
