@@ -9,6 +9,8 @@ employers) and never decide a slot on their own — a rule still needs the phras
 from __future__ import annotations
 
 import re
+from functools import cache
+from importlib import resources
 
 from jiyi.core.extraction.lexicon import word_set
 
@@ -22,6 +24,7 @@ __all__ = [
     "MAJOR_RE_ZH",
     "ORG_SUFFIX_ZH",
     "is_place_zh",
+    "is_town_en",
 ]
 
 PROVINCES_ZH = word_set(
@@ -182,3 +185,20 @@ FIELDS_EN = word_set(
     admin administration customer service support nursing medicine policy
     """
 )
+
+
+@cache
+def _towns_en() -> frozenset[str]:
+    """~9,900 towns and cities of the US, Canada, the UK, Ireland, Australia and New Zealand
+    (places_en.txt, made by scripts/places_en.py from phonenumbers' area-code geodata); read
+    once, on the first question (100 kB, a few milliseconds)."""
+    said = resources.files("jiyi.core.extraction").joinpath("places_en.txt").read_text("utf-8")
+    return frozenset(line for line in said.splitlines() if line)
+
+
+def is_town_en(word: str) -> bool:
+    """Is ``word`` a known city or town ("Boulder", "San Marcos, TX")? Only for a word the
+    sentence already puts where a place goes ("I'm in X now"): the list holds towns named
+    like people and things (Madison, Hope), so it never says what a bare word is."""
+    w = word.strip().lower()
+    return w in CITIES_EN or w.split(",")[0].strip() in _towns_en()
