@@ -78,7 +78,7 @@ _FREELANCE = re.compile(
 )
 _PET = "|".join(sorted(map(re.escape, PETS_EN), key=len, reverse=True))
 _RENAMED = re.compile(
-    rf"\brenamed (?:the|my|our|her|his) (?P<p>{_PET})(?: to (?P<n>[A-Z][a-z]+))?$", I_
+    rf"\brenam(?:ed|ing) (?:the|my|our|her|his) (?P<p>{_PET})(?: (?:to )?(?P<n>[A-Z][a-z]+))?$", I_
 )
 _NOW_CALLED = re.compile(r"^(?:she|he|it)(?:'s| is) (?:now |called |named )*(?P<n>[A-Z][a-z]+)")
 

@@ -110,7 +110,7 @@ def diet(c: str, ctx: Context) -> list[Hit]:
         rf"i follow an? |i(?:'m| am) (?:just |now |still )*(?:doing |on an? |following an? )|"
         rf"i keep |"
         r"i(?:'m| am) on an? |i(?:'ve| have)? (?:switched|moved|changed) to (?:an? )?|i(?:'ve|"
-        r" have) gone |"
+        r" have) gone (?:fully |completely |totally |full |strictly |mostly )?|"
         r"i went |i(?:'ve| have) become (?:an? )?|i became (?:an? )?|i(?:'m| am) doing |"
         r"i(?:'ve| have) been doing |i(?:'ve| have) been (?:an? )?(?:strict |mostly )?|i do |"
         r"i(?:'m| am) eating |we(?:'re| are) (?:a )?)"

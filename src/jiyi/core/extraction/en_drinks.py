@@ -121,10 +121,13 @@ def drink(c: str, ctx: Context) -> list[Hit]:
             for attr in ("sugar", "milk")
         ]  # fmt: skip
     bare = re.match(
-        r"^(?:and |also |just |i (?:always |usually )?(?:take|have|put|add|use) )?"
+        r"^(?:and |also |just |i (?:always |usually |now )?(?:take|have|put|add|use) |"
+        # "I've switched to almond milk in my coffee": the add-in changed, said by its verb
+        r"i(?:'ve| have)? (?:now |just )?(?:switched|changed|moved|gone|went) (?:over )?to )?"
         r"(?P<x>oat milk|almond milk|soy milk|coconut milk|skim milk|"
         r"whole milk|milk|"
-        r"cream|sugar|honey|sweetener) in (?:my|the) (?P<d>coffee|tea|latte)s?(?: please)?$",
+        r"cream|sugar|honey|sweetener) (?:in|for|with) (?:my|the) (?P<d>coffee|tea|latte)s?"
+        r"(?: please| now| these days| instead)?$",
         c,
         I_,
     )

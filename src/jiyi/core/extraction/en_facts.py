@@ -20,7 +20,7 @@ from jiyi.core.extraction.en_common import (
 )
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import word_set
-from jiyi.core.extraction.lexicon_places import CITIES_EN, COMPANIES_EN
+from jiyi.core.extraction.lexicon_places import CITIES_EN, COMPANIES_EN, is_town_en
 from jiyi.core.extraction.topics import clean_value, slug
 from jiyi.core.models import MemoryKind
 
@@ -307,8 +307,8 @@ def home(c: str, ctx: Context) -> list[Hit]:
         r"since )?(?P<mv>moved)(?: back| over| out)?(?: from .+?)? to|"
         r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?P<mv2>relocated|settled down|"
         r"settled)(?: from .+?)? (?:to|in)|"
-        rf"(?:{IM}|we're|we are) (?:now |currently )?(?:based|living|settled|located) (?:in|"
-        rf"out of)|"
+        rf"(?:{IM}|we're|we are) (?:now |currently )?(?:based|living|settled|located|renting"
+        r"(?: an? (?:place|house|flat|apartment|condo))?) (?:in|out of)|"
         r"my home is in|home is|home for (?:me|us) is|(?:i|"
         r"we) call(?=\s.+\shome$))\s+(?P<x>.+?)(?: home)?$",
         c,
@@ -355,7 +355,7 @@ def home(c: str, ctx: Context) -> list[Hit]:
     )
     if (
         m
-        and is_place_en(m.group("x"))
+        and is_town_en(m.group("x"))
         and not re.search(r"\b(?:this week|today|for work|visiting|on business)\b", c, I_)
     ):
         where = place(m.group("x"))  # "I'm in Toronto these days"
@@ -363,10 +363,21 @@ def home(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^i (?:commute|drive|take the train|bike|"
         r"cycle) (?:in)?to (?P<x>[A-Z][\w .'-]+?)(?: for work| every day| daily)?$|"
-        r"^my (?:office|job|work) is (?:in|downtown in) (?P<y>.+)$",
+        r"^my (?:office|job|work) is (?:in|downtown in) (?P<y>.+)$|"
+        # "I work out of the Chicago office", "they moved me to the Milwaukee branch"
+        r"^(?:i (?:work|am based|'m based) (?:out of|from|at|in)|(?:they|the company|my company|"
+        r"work|my job|my employer|my boss|hr) (?:moved|transferred|relocated|sent) me|"
+        r"i(?:'ve| have| was|'ve been| got)? (?:been )?(?:moved|transferred|relocated|sent)) "
+        r"(?:over |back )?(?:to )?the (?P<z>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?) "
+        r"(?:office|branch|site|location|campus|plant|hq|headquarters|team)\b.*$",
         c,
         I_,
     )
+    if m and m.group("z"):
+        if not is_town_en(m.group("z")):
+            return []
+        where = place(m.group("z"))
+        return [Hit(F, "location.work", "work.city", value=where, content=f"User works in {where}")]
     if m and not re.match(
         r"^(?:work|school|the office|campus|class)\b", m.group("x") or m.group("y"), I_
     ):

@@ -35,10 +35,9 @@ _CHILDREN = frozenset(
 
 
 def _is_city(word: str) -> bool:
-    from jiyi.core.extraction.lexicon_places import CITIES_EN
+    from jiyi.core.extraction.lexicon_places import is_town_en
 
-    w = word.lower()
-    return w in CITIES_EN or w.split(",")[0] in CITIES_EN
+    return is_town_en(word)
 
 
 _ROLE_EN = re.compile(
@@ -93,7 +92,7 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         ]
     if (
         n := re.match(
-            r"^(?:is|'s) (?:now |actually |still )?(?:in|out in|down in|up in) "
+            r"^(?:is|'s|are|'re) (?:now |actually |still |both )?(?:in|out in|down in|up in) "
             r"(?P<x>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)(?: now| these days| nowadays)?$",
             rest.strip(),
             I_,
@@ -101,7 +100,8 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     ) and _is_city(w := place(n.group("x"))):
         return [Hit(F, f"{key}.home", "family.home", value=w)]  # "my brother's in Idaho now"
     rest = re.sub(
-        r"\s+(?:now|these days|currently|this year|last (?:week|month|year|night)|yesterday|today|"
+        r"\s+(?:now|these days|currently|this year|last (?:week|month|year|night|spring|summer|"
+        r"fall|autumn|winter)|yesterday|today|"
         r"recently|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|this (?:week|month|fall|autumn|"
         r"spring|summer|winter|semester|term|school year)|in (?:september|the fall))$",
         "",
@@ -221,16 +221,24 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         n := re.match(
             r"^(?:works|is working|is based) in (?P<x>.+?)(?: now)?$|^(?:got |was |has been |"
             r"just got )?"
-            r"(?:transferred|posted|relocated|sent) (?:to|out to) (?P<y>.+?)(?: for work| now)?$",
+            r"(?:transferred|posted|relocated|sent) (?:to|out to) (?P<y>.+?)(?: for work| now)?$|"
+            # "packed up and went to Tucson", "sold the house and retired up to Asheville"
+            # (a trip is no move: "went to Paris" alone says nothing about where they live)
+            r"^(?:(?:packed up|sold (?:the|their|her|his) (?:house|place|home)|upped sticks) "
+            r"and (?:went|headed|moved|took off|retired|settled)|retired|settled)"
+            r"(?: down| up| over| back| out)? "
+            r"(?:to|(?<=settled )in|(?<=down )in) "
+            r"(?P<z>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)$",
             rest,
             I_,
         )
-    ) and _is_city(w := place(n.group("x") or n.group("y"))):
+    ) and _is_city(w := place(n.group("x") or n.group("y") or n.group("z"))):
         return [Hit(F, f"{key}.home", "family.home", value=w)]  # "my dad got transferred to Dallas"
     if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_):
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
     if n := re.match(
-        r"^(?:(?:now |still |actually )?(?:lives|is living|is based)|(?:just |recently |finally )?"
+        r"^(?:(?:now |still |actually |both )?(?:lives|live|is living|are living|is based|are "
+        r"based)|(?:just |recently |finally )?"
         r"(?:has |'s )?(?:moved|relocated)(?: down| up| over| back| out| away| home)?)"
         r" (?:in|to|out in|out to) (?P<x>.+?)(?: now)?$",
         rest,

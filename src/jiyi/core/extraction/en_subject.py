@@ -36,7 +36,8 @@ _BASE_VERB = (
 _STATE_WORD = (
     r"allergic|vegan|vegetarian|pescatarian|pregnant|married|single|divorced|engaged|retired|"
     r"no longer|not|between|currently|originally|from|based|a huge|a big|super|really|pretty|"
-    r"kinda|kind of|sort of|obsessed|into|on|off|in|at|still|also|now|lactose|gluten|type"
+    r"kinda|kind of|sort of|obsessed|into|on|off|in|at|still|also|now|lactose|gluten|type|"
+    r"(?:big|huge|massive|long-time|lifelong) fan|fan of"
 )
 
 
@@ -46,12 +47,22 @@ _ADJECTIVES_ED = frozenset(
 )
 
 
+# A thing of the user's named without "my": "Birthday is March 3rd", "fav colour is teal".
+_OWN_THING = re.compile(
+    r"^(?:birthday|bday|b-day|hometown|home town|job title|major|usual order|go-to order)"
+    r"(?:'s| is| =|:)\s|^(?:fav|fave|favou?rite) [a-z]+(?: [a-z]+)? (?:is|are|=|:)\s",
+    I_,
+)
+
+
 def _lower(clause: str) -> str:
     return clause[:1].lower() + clause[1:]
 
 
 def _user_clause(clause: str) -> str | None:
     """The clause with the user put back as its subject, or None when it is not the user's."""
+    if _OWN_THING.match(clause):
+        return "my " + _lower(clause)  # "Birthday is March 3rd", "fav colour is teal"
     if re.match(
         r"^[\w'-]+ (?:is|are|was|were|has|have|had|'s|will|can|gets|got|makes|seems)\b", clause, I_
     ):
@@ -85,6 +96,14 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
         r"^(?=(?:mom|dad|mum|grandma|grandpa|nana|granny)(?:'s\b|\s+(?:is|was|has|had|moved|"
         r"lives|works|just|got|turned|loves|likes|hates|retired|started|still)\b))",
         "my ",
+        clause,
+        flags=I_,
+    )
+    # "Mom and Dad sold the house": both parents, as "my parents"
+    clause = re.sub(
+        r"^(?:my )?(?:mom|mum|mother) and (?:dad|father)\b|^(?:my )?(?:dad|father) and "
+        r"(?:mom|mum|mother)\b",
+        "my parents",
         clause,
         flags=I_,
     )

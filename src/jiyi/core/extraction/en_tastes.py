@@ -173,8 +173,9 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             if (k := object_key(p))
         ]
     f = re.match(
-        r"^my (?:absolute |all-time |personal )?(?:favou?rite|"
-        r"fave) (?P<cat>[a-z ]+?)(?: of all time)? (?:is|are) (?P<x>.+)$",
+        r"^my (?:absolute |all-time |personal )?(?:favou?rite|fave|fav) (?P<cat>[a-z ]+?)"
+        r"(?: of all time| these days| right now| at the moment| lately| now)? (?:is|are) "
+        r"(?:now |still )?(?P<x>.+)$",
         c,
         I_,
     ) or re.match(

