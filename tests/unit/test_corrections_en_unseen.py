@@ -124,3 +124,58 @@ def test_chat_shorthand_is_read_like_the_full_sentence(
 def test_shorthand_twins_store_no_such_slot(text: str) -> None:
     got = extract_slots(text)
     assert "birthday" not in got and "location.home" not in got
+
+
+@pytest.mark.parametrize(
+    ("facts", "say_", "gone", "new"),
+    [
+        # the one allergy on record, when a correction names another as the one meant
+        (["I'm allergic to codeine"], "My mistake, it's morphine I'm allergic to", "codeine",
+         "morphine"),
+        # a job's verb said as stopped ends the job, and is no routine of its own
+        (["I'm a piano teacher"], "I no longer teach, I'm a sound engineer now", "teacher",
+         "sound engineer"),
+    ],
+)  # fmt: skip
+def test_the_value_meant_retires_the_one_on_record(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    say_: str,
+    gone: str,
+    new: str,
+) -> None:
+    mem, user = shared_real_mem, f"meant-{say_}"
+    for text in ["I live in Leeds", *facts]:
+        say(mem, module_clock, user, text)
+    say(mem, module_clock, user, say_, days=7)
+    contents = [m.content.lower() for m in active(mem, user).values()]
+    assert not [c for c in contents if gone in c]
+    assert [c for c in contents if new in c]
+    assert "leeds" in " ".join(contents)
+    assert not [m for m in active(mem, user).values() if (m.topic or "").startswith("habit.")]
+
+
+@pytest.mark.parametrize(
+    ("facts", "remark"),
+    [
+        (["I'm allergic to codeine", "I'm allergic to latex"],
+         "Correction: it's morphine I'm allergic to"),  # which one was meant is unknown
+        (["I'm allergic to codeine"], "Correction: I'm allergic to bees too"),
+        (["I'm allergic to codeine"], "Sorry, forgot to say I'm allergic to bees"),
+        (["I'm a math teacher"], "my wife doesn't teach anymore"),
+    ],
+)  # fmt: skip
+def test_an_added_allergy_or_someone_elses_stop_keeps_the_record(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    remark: str,
+) -> None:
+    mem, user = shared_real_mem, f"meant-none-{remark}"
+    for text in facts:
+        say(mem, module_clock, user, text)
+    before = active(mem, user)
+    assert len(before) >= len(facts)
+    say(mem, module_clock, user, remark, days=7)
+    assert set(before) <= set(active(mem, user))

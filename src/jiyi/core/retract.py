@@ -175,7 +175,15 @@ def _readings(match: re.Match[str]) -> tuple[str, ...]:
         said += (" ".join(words[1:]),)
     if x != raw:  # "quit cooking at home" is no job given up
         return said
-    return said + tuple(job for s in said for job in _WORK_DONE.get(s, ()))
+    # "I don't teach anymore": the bare verb of a job, as "teaching" is
+    return said + tuple(job for s in said for job in _WORK_DONE.get(s, _WORK_DONE.get(_ing(s), ())))
+
+
+def _ing(verb: str) -> str:
+    """teach → teaching, drive → driving, code → coding (a one-word verb; else unchanged)."""
+    if " " in verb or not verb.isascii() or verb.endswith("ing"):
+        return verb
+    return (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
 
 
 def _said(match: re.Match[str], clause: str) -> str | None:

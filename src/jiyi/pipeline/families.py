@@ -4,8 +4,9 @@
 slots that one statement still makes untrue (or that hold its slot as a part), each by a
 property of the slots, never by embedding similarity: the sibling a correction names, the
 drink a switch replaces, the black coffee milk contradicts, the one specific slot a generic
-correction fits, the slots one memory holds together, the add-ins of a replaced order, the
-like of an activity the user stopped, the order of a drink given up.
+correction fits, the one allergy on record when a correction names another as the one meant,
+the slots one memory holds together, the add-ins of a replaced order, the like of an activity
+the user stopped, the order of a drink given up.
 """
 
 from __future__ import annotations
@@ -296,7 +297,37 @@ def replaced_by(
     replaced = active_in_slot(sibling, scope, store, pending) if sibling else []
     replaced = replaced or _drink_family(c, scope, store, pending)
     replaced = replaced or _milk_family(c, scope, store, pending)
+    replaced = replaced or _the_allergy_meant(c, scope, store)
     return replaced or _generic_family(c, scope, store, pending)
+
+
+# "Correction: it's penicillin I'm allergic to" / "my mistake, it's X I react to": the allergy
+# named is the one meant instead of the one on record; "too / also / another" adds one.
+_MEANT = re.compile(
+    r"\b(?:it's|it is|it was) (?:actually |really )?[a-z][a-z -]{1,30}? (?:that )?"
+    r"(?:i'm|i am) allergic to\b|\bcorrection\b|\bi meant\b|\bmixed (?:it|that|them) up\b|"
+    r"\bmy (?:bad|mistake)\b|\bi misspoke\b|\bgot (?:it|that) wrong\b",
+    re.IGNORECASE,
+)
+_ADDED = re.compile(r"\b(?:too|also|as well|another|other|new|more|plus|and|either)\b", re.I)
+
+
+def _the_allergy_meant(c: Candidate, scope: Scope, store: MemoryStore) -> list[MemoryItem]:
+    """The user's one allergy on record, when a correction says another allergen is the one
+    (never when two are on record: which one was meant is unknown)."""
+    said = c.quote or ""
+    if not (c.topic or "").startswith("health.allergy.") or c.value != "yes":
+        return []
+    if not (c.is_correction and _MEANT.search(said)) or _ADDED.search(said):
+        return []
+    held = [
+        m
+        for m in store.list(scope, _ACTIVE)
+        if (m.topic or "").startswith("health.allergy.")
+        and m.value == "yes"
+        and m.status == Status.ACTIVE
+    ]
+    return held if len(held) == 1 and held[0].topic != c.topic else []
 
 
 # A relative's move: where they work (family.X.city) and where they live (family.X.home) are

@@ -49,7 +49,9 @@ _STOPPED = re.compile(
     # "I don't really birdwatch anymore": any verb, when "anymore" says it stopped
     r"^i (?:don't|do not|no longer) (?:really |actually )?(?!(?:care|know|mind|understand|"
     r"remember|think|believe|want|need|feel|like|love|hate|get|see|trust|mean|have|do|use|talk|"
-    r"speak|live|work|bother|worry|agree|drink|eat|buy|own|go)\b)(?P<z>[a-z]+) any ?more$",
+    r"speak|live|work|bother|worry|agree|drink|eat|buy|own|go|"
+    # a verb that names a job ("I don't teach anymore") says the job ended, not a routine
+    r"teach|tutor|nurse|preach|lecture|farm|practice|practise)\b)(?P<z>[a-z]+) any ?more$",
     I_,
 )
 _ALL_NOW = re.compile(
