@@ -179,3 +179,36 @@ def test_an_added_allergy_or_someone_elses_stop_keeps_the_record(
     assert len(before) >= len(facts)
     say(mem, module_clock, user, remark, days=7)
     assert set(before) <= set(active(mem, user))
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        # a list about the user: a status, a count of children, a pet named in passing
+        ("About me: 41, divorced, two kids, a cat named Olive",
+         {"family.marital", "family.child", "pet.cat.name"}),
+        # working remote for an employer says both; a new job "as a" role names the role
+        ("Been working remotely for Shopify since 2020", {"work.mode", "work.employer"}),
+        ("I took a job at Target last week as a store manager", {"work.employer"}),
+    ],
+)  # fmt: skip
+def test_unseen_self_statements_are_stored(text: str, slots: set[str]) -> None:
+    assert slots <= set(extract_slots(text))
+
+
+def test_new_job_employer_holds_neither_the_date_nor_the_role() -> None:
+    got = extract_slots("Started at Costco on Tuesday as a pharmacist")
+    assert got.get("work.employer") == "Costco"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I shouldn't have mentioned it, forget that",  # a regret is no diet
+        "My neighbour has a dog named Rex, a cat named Tom",  # their pets, not the user's
+        "A dog barked all night",
+    ],
+)
+def test_regret_or_someone_elses_list_stores_nothing_of_the_user(text: str) -> None:
+    got = extract_slots(text)
+    assert not [s for s in got if s.startswith(("diet.", "pet.", "family."))]

@@ -140,10 +140,18 @@ _RESTRICTED = re.compile(
 )
 
 
+# "I shouldn't have shared it": something regretted, not a food kept out.
+_REGRET = re.compile(
+    r"^i (?:shouldn't|should not|mustn't|must not) have (?:been|gone|done|had|eaten|taken|given|"
+    r"seen|gotten|said|told|[a-z]+ed)\b",
+    re.IGNORECASE,
+)
+
+
 def restriction(c: str, ctx: Context) -> list[Hit]:
     """A food the user must keep out of their diet: ``diet.no_<food>``."""
     m = _RESTRICTED.match(c)
-    if m is None:
+    if m is None or _REGRET.match(c):
         return []
     food = m.group("x") or m.group("y") or m.group("z")
     if re.match(r"(?:it|that|this|them|those|anything|much|a lot|enough|more)\b", food, re.I):

@@ -55,6 +55,17 @@ _OWN_THING = re.compile(
 )
 
 
+# A bare count of children or pets in a list about the user: "one kid", "a dog named Ziggy",
+# "two cats, Salt and Pepper" (the noun phrase alone, nothing done).
+_HAD = re.compile(
+    r"(?:a|an|one|two|three|four|five|[1-5]) (?:[a-z]+ )?(?:kids?|child|children|boys?|girls?|"
+    r"sons?|daughters?|dogs?|cats?|puppy|puppies|kittens?|rabbits?|bunny|bunnies|hamsters?|"
+    r"parrots?|budgies?|tortoises?|turtles?|lizards?|snakes?|fish|goldfish|guinea pigs?)"
+    r"(?: (?:named|called) [A-Z][a-z]+(?: and [A-Z][a-z]+)?)?",
+    I_,
+)
+
+
 def _lower(clause: str) -> str:
     return clause[:1].lower() + clause[1:]
 
@@ -70,6 +81,13 @@ def _user_clause(clause: str) -> str | None:
     if re.match(r"^(?:just |please |you can )*call me\b", clause, I_):
         return None  # "just call me Liz": the name rule reads it as it is
     word = clause.split()[0].lower().strip(",:;") if clause.split() else ""
+    if re.fullmatch(
+        r"(?:happily |recently |newly )?(?:married|divorced|separated|widowed|"
+        r"engaged|single)(?: with (?:\w+ )?kids?)?",
+        clause,
+        I_,
+    ):
+        return "I'm " + _lower(clause)  # "…, married, one kid": a status, not "I married"
     if word == "been":
         return "I've " + _lower(clause)  # "Been vegan for about 5 years now"
     if re.match(r"^(?:just|finally|recently|already|literally)\s+\w+", clause, I_):
@@ -162,6 +180,8 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
         # "Sorry, he's a malamute, not a husky": said of the user's dog
         species = ctx.extra.get("pet_en", f"pet.{PETS_EN[breed.group('b').lower()]}").split(".")[1]
         clause = f"my {species.replace('_', ' ')} is a {breed.group('b')}"
+    if _HAD.fullmatch(clause) and not ctx.extra.get("pet_en"):
+        clause = "I have " + _lower(clause)  # "…, one kid, a dog named Ziggy": had, as listed
     subject = ctx.extra.get("family_en")
     inherited = False
     if (animal := ctx.extra.get("pet_en")) and not re.match(r"^(?:i|we|my|our)\b", clause, I_):

@@ -67,7 +67,17 @@ def _a(role: str) -> str:
     return f"{'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
 
 
+# When the job began, after the employer: "at Kaiser on Monday", "at Kroger since March".
+_WHEN_TAIL = re.compile(
+    r"\s+(?:on (?:mon|tues|wednes|thurs|fri|satur|sun)day|since \w+|(?:last|this) \w+|"
+    r"yesterday|today|in (?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december|\d{4}))$",
+    I_,
+)
+
+
 def _employer(said: str, rule: str, neg: bool = False) -> Hit:
+    said = _WHEN_TAIL.sub("", said)
     employer = place(re.sub(r"^(?:a |an )?new job (?:at|with) ", "", said, flags=I_))
     value = f"not {employer}" if neg else employer
     content = None if neg else f"User works at {employer}"
@@ -77,7 +87,8 @@ def _employer(said: str, rule: str, neg: bool = False) -> Hit:
 def work(c: str, ctx: Context) -> list[Hit]:
     if re.match(
         r"^(?:i|we)(?: now| mostly| mainly| usually| currently)?(?: work| am working|'m working|"
-        r"'m now working| went| have gone|'ve gone| are| 're| switched to| moved to)"
+        r"'m now working|'ve been working| have been working| went| have gone|'ve gone| are| 're|"
+        r" switched to| moved to)"
         r" (?:fully |100% |completely |mostly |full-time |full time )?"
         rf"(?:remotely|from home|remote|hybrid)\b|^(?:{IM} )?(?:fully |mostly )?(?:remote|wfh|"
         rf"hybrid)"
@@ -88,15 +99,16 @@ def work(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     ):
-        return [
-            Hit(
-                F,
-                "work.mode",
-                "work.remote",
-                value="hybrid" if re.search(r"hybrid|office", c, I_) else "yes",
-                correction=bool(re.search(r"\b(?:now|went|gone|switched|moved)\b", c, I_)),
-            )
-        ]
+        mode = Hit(
+            F,
+            "work.mode",
+            "work.remote",
+            value="hybrid" if re.search(r"hybrid|office", c, I_) else "yes",
+            correction=bool(re.search(r"\b(?:now|went|gone|switched|moved)\b", c, I_)),
+        )
+        # "(I've been) working remote for Atlassian since 2021": where, too
+        at = re.search(r"\b(?:for|at|with) (?P<x>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)", c)
+        return [mode, _employer(at.group("x"), "employer")] if at else [mode]
     m = re.match(
         r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "
         r"(?:nights |days |weekends |evenings |part[- ]time |full[- ]time |remotely |shifts )?"
@@ -161,7 +173,14 @@ def work(c: str, ctx: Context) -> list[Hit]:
             and said.lower() not in COMPANIES_EN
         )
     ):
-        return [_employer(said, "employer.change")]
+        # "Started a new job at Kaiser on Monday as a pharmacy tech": the role too
+        job = re.match(r"^(?P<e>.+?) as an? (?P<r>[a-z][a-z -]{2,40})$", _WHEN_TAIL.sub("", said))
+        if job is None:
+            return [_employer(said, "employer.change")]
+        role = job.group("r").strip()
+        said_role = f"User works as {'an' if role[0] in 'aeiou' else 'a'} {role}"
+        return [_employer(job.group("e"), "employer.change"),
+                Hit(F, "work.role", "role.change", value=role, content=said_role)]  # fmt: skip
     m = re.match(
         r"^(?i:(?:i(?:'ve| have)? )?(?:(?:left|quit) (?:my job at |my job with )?|(?:am |"
         r"'m )?no longer (?:at|with|working at|working for) |(?:i'm|i am) not (?:at|with|"
