@@ -212,3 +212,60 @@ def test_new_job_employer_holds_neither_the_date_nor_the_role() -> None:
 def test_regret_or_someone_elses_list_stores_nothing_of_the_user(text: str) -> None:
     got = extract_slots(text)
     assert not [s for s in got if s.startswith(("diet.", "pet.", "family."))]
+
+
+@pytest.mark.parametrize(
+    ("old", "say_", "gone", "new", "query"),
+    [
+        # a routine's day said of the day; "instead" says what changed, as "now" does
+        ("I do yoga every Monday evening", "My yoga night is Wednesday now", "monday",
+         "wednesday", "When do I do yoga?"),
+        ("I go to the gym at 6am", "I go to the gym at 8:15 instead", "6am", "8:15",
+         "When do I go to the gym?"),
+        # a child's name typed lower-case before their new age
+        ("My daughter Ava is nine", "ava's ten now, the party was a blast", "nine", "ten",
+         "How old is Ava?"),
+    ],
+)  # fmt: skip
+def test_routine_and_age_changes_in_chat_form(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    old: str,
+    say_: str,
+    gone: str,
+    new: str,
+    query: str,
+) -> None:
+    mem, user = shared_real_mem, f"chat-form-{say_}"
+    for text in ["I live in Leeds", old]:
+        say(mem, module_clock, user, text)
+    (held,) = [m for m in active(mem, user).values() if gone in m.content.lower()]
+    say(mem, module_clock, user, say_, days=7)
+    after = active(mem, user)
+    assert held.id not in after
+    assert [m for m in after.values() if "leeds" in m.content.lower()]
+    assert [m for m in after.values() if new in m.content.lower()]
+    # (the child's name memory may rank first for "How old is Ava?": the age is among the top 3)
+    hits = mem.search(query, user_id=user, top_k=3)
+    assert [h for h in hits if new in h.memory.content.lower()]
+
+
+@pytest.mark.parametrize(
+    ("old", "remark"),
+    [
+        ("I do yoga every Monday evening", "my sister's yoga night is Wednesday now"),
+        ("My daughter Ava is nine", "it's ten now, time for bed"),
+    ],
+)
+def test_chat_form_twins_change_nothing(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    old: str,
+    remark: str,
+) -> None:
+    mem, user = shared_real_mem, f"chat-form-none-{remark}"
+    say(mem, module_clock, user, old)
+    before = active(mem, user)
+    assert before
+    say(mem, module_clock, user, remark, days=7)
+    assert set(before) <= set(active(mem, user))

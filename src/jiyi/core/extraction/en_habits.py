@@ -220,7 +220,21 @@ def _switched(now: str, before: str | None) -> list[Hit]:
     return hits
 
 
+# "My swim day is Thursday now": the routine's day, said of the day
+_DAY_IS = re.compile(
+    r"^my (?P<a>[a-z]+) (?:day|night|morning|evening) (?:is|'s) (?:now |usually )?"
+    r"(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?(?P<now> now| these days)?$",
+    I_,
+)
+_DAY_VERB = {"gym": "go to the gym", "yoga": "do yoga", "pilates": "do pilates"}
+
+
 def habit(c: str, ctx: Context) -> list[Hit]:
+    # "I hit the gym at 7:30 now instead": instead says what changed, as "now" does
+    c = re.sub(r"(?:\s+now)?\s+instead$", " now", c, flags=I_)
+    if d := _DAY_IS.match(c):
+        verb = _DAY_VERB.get(d.group("a").lower(), d.group("a").lower())
+        c = f"I {verb} on {d.group('d')}s{d.group('now') or ''}"
     if hits := _fixture(c):
         return hits
     if p := _PROGRESSIVE.match(c):
@@ -313,7 +327,8 @@ def habit(c: str, ctx: Context) -> list[Hit]:
             I_,
         )
         or re.match(  # "I get up at 6 now": a routine said by its time of day
-            rf"^i (?:now )?(?P<x>(?:get up|wake up|go to bed|go to sleep|go to the gym|work out|"
+            rf"^i (?:now )?(?P<x>(?:get up|wake up|go to bed|go to sleep|go to the gym|hit the gym|"
+            rf"work out|"
             rf"run|swim|walk the dog|eat dinner|have dinner|eat lunch|have lunch|leave for work|"
             rf"start work)) {_AT_CLOCK}(?: now| instead| these days)?$",
             c,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.en_common import PAST_VERBS
+from jiyi.core.extraction.en_common import NUM_WORD, PAST_VERBS
 from jiyi.core.extraction.hit import Context
 from jiyi.core.extraction.lexicon import PETS_EN
 
@@ -116,6 +116,14 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
         "my ",
         clause,
         flags=I_,
+    )
+    # "leo's eight now": a name typed lower-case before an age is still a name
+    clause = re.sub(
+        r"^(?!(?:it|that|there|here|what|who|he|she|everything|everyone|nobody|one|this|"
+        r"mine|today|tomorrow|life|work|school)'s)([a-z]{2,})(?='s (?:just |already |now )?"
+        rf"(?:turned |turning )?(?:{NUM_WORD})\b)",
+        lambda m: m.group(1).capitalize(),
+        clause,
     )
     # "Mom and Dad sold the house": both parents, as "my parents"
     clause = re.sub(
