@@ -269,3 +269,32 @@ def test_chat_form_twins_change_nothing(
     assert before
     say(mem, module_clock, user, remark, days=7)
     assert set(before) <= set(active(mem, user))
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Quick intro: I'm a junior at Purdue", "education.stage"),
+        ("I've been totally hooked on crosswords lately", "pref.crossword"),
+        ("Liverpool is my club, since I was a kid", "favorite.club"),
+        ("We eat mainly plant based these days", "diet.style"),
+    ],
+)
+def test_lead_lasting_like_bare_favourite_and_household_diet_are_stored(
+    text: str, slot: str
+) -> None:
+    assert slot in extract_slots(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "only"),
+    [
+        ("Sarah is my sister", set()),  # a relative, no favourite
+        ("Love mangoes, smells like summer", {"pref.mango"}),  # why, not a second like
+    ],
+)
+def test_bare_my_x_and_a_reason_after_a_like_add_nothing(text: str, only: set[str]) -> None:
+    got = set(extract_slots(text))
+    assert not [s for s in got if s.startswith("favorite.")]
+    assert got <= only | {s for s in got if s.startswith("family.")}
+    assert only <= got

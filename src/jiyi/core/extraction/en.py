@@ -317,7 +317,9 @@ _NOT_ITEM = re.compile(
     r"^(?:i|i'm|i've|we|my|our|it|it's|this|that|they|he|she|you|not|no|but|though|so|"
     r"especially|except|even|lol|haha|thanks|please|be|keep|make|remember|watch|avoid|note|"
     r"check|just)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
-    r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though)\b",
+    r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though|"
+    # "…, tastes like soap to me": a clause that says why, not the next thing named
+    r"tastes?|looks?|sounds?|smells?|feels?|makes?|made|reminds?)\b",
     I_,
 )
 

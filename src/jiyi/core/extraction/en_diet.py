@@ -23,6 +23,7 @@ I_ = re.IGNORECASE
 _STYLES = (
     r"vegetarian|vegan|pescatarian|pescetarian|plant-based|halal|kosher|keto|paleo|low-carb|"
     r"mediterranean|intermittent fasting|carnivore|gluten-free|dairy-free|sugar-free|whole30|"
+    r"plant based|mostly plant-based|mostly plant based|"
     r"flexitarian|raw vegan|low-fodmap|low fodmap|low-fat|low fat|low-sugar|low-sodium|low-carb|"
     r"low carb|calorie counting|counting calories|omad|16:8|5:2|atkins|dash|whole foods|"
     r"lacto-ovo vegetarian|macro counting|counting macros"
@@ -113,7 +114,7 @@ def diet(c: str, ctx: Context) -> list[Hit]:
         r" have) gone (?:fully |completely |totally |full |strictly |mostly )?|"
         r"i went |i(?:'ve| have) become (?:an? )?|i became (?:an? )?|i(?:'m| am) doing |"
         r"i(?:'ve| have) been doing |i(?:'ve| have) been (?:an? )?(?:strict |mostly )?|i do |"
-        r"i(?:'m| am) eating |we(?:'re| are) (?:a )?)"
+        r"i(?:'m| am) eating |we(?:'re| are) (?:a )?|we eat (?:mostly |mainly |only )?)"
         rf"(?P<x>{_STYLES})\b",
         c,
         I_,

@@ -179,13 +179,15 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     ) or re.match(
-        r"^(?P<x>.+?) (?:is|are) my (?:absolute |all-time |personal )?(?:favou?rite|"
-        r"fave) (?P<cat>[a-z ]+)$",
+        r"^(?P<x>.+?) (?:is|are) my (?:absolute |all-time |personal )?(?:(?:favou?rite|"
+        r"fave) (?P<cat>[a-z ]+)|(?P<cat2>team|band|club|show|song|album|book|movie|artist|"
+        r"singer|drink|food|colou?r|game|podcast|sport))(?:,? always (?:has|have) been)?$",
         c,
         I_,
     )
     if f:
-        cat, fav = normalize_object(f.group("cat")), clean_value(f.group("x"))
+        cat = normalize_object(f.group("cat") or f.groupdict().get("cat2") or "")
+        fav = clean_value(f.group("x"))
         return [Hit(P, f"favorite.{cat}", "favorite", polarity="like", value=fav)]
     m = re.match(
         rf"^{IM} (?:a |an )?(?:really |super |huge |big |massive |die-hard |long-time |"
@@ -238,6 +240,14 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     )
     if m and (o := object_key(m.group("x"))):  # "I eat beef now": a dislike reversed
         return [Hit(P, f"pref.{o}", "pref.now", polarity="like", value="like", correction=True)]
+    # "I've been really into pottery lately": a like that has lasted a while
+    c = re.sub(
+        r"^i(?:'ve| have) been (?=(?:\w+ )?(?:into|obsessed with|hooked on|loving)\b)",
+        "I'm ",
+        c,
+        flags=I_,
+    )
+    c = re.sub(r"\s+(?:lately|recently|these days)$", "", c, flags=I_)
     m = re.match(rf"^i(?:'m| am)?\s*{ADV}(?P<v>{_NEG})\s+(?P<x>.+)$", c, I_)
     pol = "dislike"
     if not m:
