@@ -14,7 +14,9 @@ import pytest
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 CORRECTION_SETS = sorted(DATA.glob("corrections_*.jsonl"))
-BLIND_SETS = sorted(DATA.glob("extraction_blind*_*.jsonl"))
+BLIND_SETS = sorted(DATA.glob("extraction_blind*_*.jsonl")) + sorted(
+    DATA.glob("extraction_dev*_*.jsonl")
+)
 
 CORRECTION_KEYS = {
     "id", "lang", "type", "facts", "target", "say", "query", "new_value", "old_value", "note",

@@ -298,3 +298,22 @@ def test_bare_my_x_and_a_reason_after_a_like_add_nothing(text: str, only: set[st
     assert not [s for s in got if s.startswith("favorite.")]
     assert got <= only | {s for s in got if s.startswith("family.")}
     assert only <= got
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("I play the cello in a community orchestra", "pref.cello"),
+        ("I crochet", "pref.crocheting"),
+        ("I do archery for fun", "pref.archery"),
+    ],
+)
+def test_a_pastime_said_plainly_is_a_like(text: str, slot: str) -> None:
+    assert extract_slots(text).get(slot) == "like"
+
+
+@pytest.mark.parametrize(
+    "text", ["I play it by ear", "My daughter plays violin", "I play along with whatever"]
+)
+def test_no_pastime_of_the_user_when_the_object_is_none_or_theirs(text: str) -> None:
+    assert not [s for s in extract_slots(text) if s.startswith("pref.")]

@@ -298,7 +298,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"^my (?:job|profession|line of work|occupation) is (?:in )?(?P<x>[a-z][\w &-]+)$", c, I_
     ):
         return [Hit(F, "work.role", "role.is", value=clean_value(m.group("x")).lower())]
-    m = re.match(r"^i do (?P<x>[\w &-]+?) (?:for|at) (?P<y>(?:a|an|the) .+|[A-Z].+)$", c, I_)
+    # (an employer is named by its capital: "I do archery for fun" names none)
+    m = re.match(r"^i do (?P<x>[\w &-]+?) (?:for|at) (?P<y>(?:a|an|the) .+|(?-i:[A-Z]).+)$", c, I_)
     if m and not re.match(r"^(?:it|that|this|stuff|things|my|the|a lot)\b", m.group("x")):
         # "I do IT support for a hospital": the job, and where it is done
         return [
