@@ -116,3 +116,38 @@ def test_same_cues_about_someone_else_or_nothing_held_change_nothing(
     assert len(before) >= len(facts)
     say(mem, module_clock, user, remark, days=7)
     assert set(before) <= set(active(mem, user))
+
+
+def test_a_relatives_description_said_by_its_verb_is_retired_by_the_activity_stopped(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    """A free description keeps no value ("My husband coaches soccer at the high school"):
+    "he quit coaching" names it by its verb, and only his."""
+    mem, user = shared_real_mem, "retract-en-described"
+    for text in ["I live in Leeds", "My husband coaches soccer at the high school"]:
+        say(mem, module_clock, user, text)
+    (his,) = [m for m in active(mem, user).values() if "soccer" in m.content.lower()]
+    mine = {i for i, m in active(mem, user).items() if "leeds" in m.content.lower()}
+    assert mine
+    say(mem, module_clock, user, "My husband quit coaching, he drives for Uber now", days=7)
+    after = active(mem, user)
+    assert his.id not in after
+    assert mine <= set(after)
+
+
+@pytest.mark.parametrize(
+    "remark",
+    ["My husband quit cooking at home", "I quit coaching, it's too much"],
+)
+def test_another_activity_or_the_users_own_stop_keeps_the_relatives_description(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    remark: str,
+) -> None:
+    mem, user = shared_real_mem, f"retract-en-described-none-{remark}"
+    say(mem, module_clock, user, "My husband coaches soccer at the high school")
+    before = {i for i, m in active(mem, user).items() if "soccer" in m.content.lower()}
+    assert before
+    say(mem, module_clock, user, remark, days=7)
+    assert before <= set(active(mem, user))

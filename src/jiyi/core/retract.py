@@ -321,6 +321,11 @@ def _breed_in_name(r: Retraction, topic: str, phrase: str, content: str) -> bool
 
 
 def _in_text(phrase: str, text: str) -> bool:
-    if phrase.isascii():
-        return re.search(rf"\b{re.escape(phrase)}s?\b", text, re.IGNORECASE) is not None
-    return phrase in text
+    if not phrase.isascii():
+        return phrase in text
+    if re.search(rf"\b{re.escape(phrase)}s?\b", text, re.IGNORECASE):
+        return True
+    # "quit teaching" names what "teaches math at a high school" said by the verb
+    stem = phrase[:-3] if phrase.endswith("ing") and " " not in phrase else ""
+    stem = stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else stem  # running → run
+    return len(stem) >= 3 and bool(re.search(rf"\b{re.escape(stem)}(?:e|es|s|ed)?\b", text, re.I))

@@ -170,7 +170,8 @@ _THIRD_PARTY_RE = re.compile(
     rf"(?:{_OTHERS_ZH})|"
     r"隔壁|楼上|楼下|对门|(?:[^我]{1,4}的)?小[王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐]"
     r"(?=[^\s，,]{2})|老[王李张刘陈杨赵黄周吴](?=[^\s，,]{2})|"
-    # an impersonal "they" that acts on the user ("they moved me to the Reno office") is not
+    # an impersonal "they" that acts on the user ("they moved me to the Reno office") is no
+    # third party
     r"(?:he|she|they(?! (?:\w+ )?(?:me|us)\b)|he's|she's|they're|his|her|their|everyone|"
     r"somebody|someone|"
     r"(?:my|our|a|one of my) (?:friend|colleague|boss|coworker|co-worker|roommate|neighbou?r|"
