@@ -124,7 +124,8 @@ def main() -> None:
     )
     args = ap.parse_args()
     if args.out is None:
-        args.out = OUT.with_name(f"extraction_blind{args.name}.json")
+        stem = args.name if args.name and not args.name.isdigit() else f"blind{args.name}"
+        args.out = OUT.with_name(f"extraction_{stem}.json")  # dev5 → extraction_dev5.json
 
     report: dict[str, Any] = {"now": NOW.isoformat(), "results": {}}
     console = Console()
