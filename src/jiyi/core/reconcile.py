@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from jiyi.core.calibration import Calibration
 from jiyi.core.models import Action, Candidate, MemoryItem
 from jiyi.core.slots import compatible, is_free_slot, is_timeline_slot, same_value
-from jiyi.core.text import normalize
+from jiyi.core.text import normalize, to_simplified
 
 __all__ = ["Decision", "reconcile"]
 
@@ -43,6 +43,13 @@ __all__ = ["Decision", "reconcile"]
 _PAST = re.compile(
     r"以前|之前|曾经|过去|早年|当年|那时候?|"
     r"\b(?:used to|before that|back then|formerly|years ago)\b",
+    re.IGNORECASE,
+)
+# Words that correct what was said, as opposed to a change or a stop (quit, 不…了), which
+# names no description it replaces.
+_CORRECTS = re.compile(
+    r"其实|实际上|事实上|说错|记错|搞错|弄错|才是|应该是|不是|"
+    r"\b(?:actually|i meant|correction|in fact|rather)\b",
     re.IGNORECASE,
 )
 USER_CORRECTION = "user_correction"
@@ -76,7 +83,10 @@ def _adds_a_description(candidate: Candidate, head: MemoryItem) -> bool:
     that is not a correction of the present: it adds, it replaces nothing."""
     if not is_free_slot(candidate.topic or "") or candidate.value or head.value:
         return False
-    return not candidate.is_correction or bool(_PAST.search(candidate.quote or candidate.content))
+    said = to_simplified(candidate.quote or candidate.content)
+    if not candidate.is_correction or not _CORRECTS.search(said):
+        return True  # a stop or a change of something else ("he quit cooking at home") adds
+    return bool(_PAST.search(said))
 
 
 def reconcile(
