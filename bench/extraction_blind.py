@@ -9,6 +9,7 @@ compared with the labels on (kind, topic area) — the first dotted segment of t
     .venv/bin/python bench/extraction_blind.py --set 2    # the second blind set (blind2_*)
     .venv/bin/python bench/extraction_blind.py --set 3    # the third blind set (blind3_*)
     .venv/bin/python bench/extraction_blind.py --set dev5 --langs en   # extraction_dev5_en
+    .venv/bin/python bench/extraction_blind.py --set dev5 --langs zh   # dev set extraction_dev5_zh
 
 Reported per language (and for the traditional-Chinese lines alone):
   precision / recall  over expected vs stored (kind, area) items;

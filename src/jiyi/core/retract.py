@@ -19,7 +19,8 @@ Four kinds of cue, each with the slots it may touch:
   the job's slots, never where the user lives.
 
 A clause that names a relative (我妈 / my brother, or 他/she continuing one) retracts only
-that relative's slots; a clause about the user never touches a relative's.
+that relative's slots; a clause about the user never touches a relative's; a clause about
+someone outside the family (我同事 / my friend, and 他/she continuing them) retracts nothing.
 
 Pure functions, no I/O.
 """

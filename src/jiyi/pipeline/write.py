@@ -43,6 +43,7 @@ from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
 from jiyi.pipeline.retract import retire_retracted, switched_values
 from jiyi.pipeline.subjects import resolve_subject, resolve_time
+from jiyi.pipeline.typed_swap import typed_swaps
 
 __all__ = [
     "ADMISSION_FLOORS",
@@ -221,7 +222,8 @@ def _settle(
     """The candidates once the batch settled what it says about stored memories, before
     embedding: a goal reported done ("我跑完马拉松了": completed, not restated), the slot of a
     correction that names the wrong value ("I meant cashews, not peanuts"), and the
-    replacement of a retracted value ("switched from green tea to rooibos": the tea's slot)."""
+    replacement of a retracted value ("switched from green tea to rooibos": the tea's slot), and
+    a new value of a typed kind in the one fact of that kind (游泳挪到周五了: the swim's slot)."""
     scope, store = plan.scope, ports.store
     if plan.extracted:
         admitted = settle_goals(fresh, admitted, scope=scope, store=store, pending=pending)
@@ -232,6 +234,8 @@ def _settle(
     admitted = [r for c in admitted if (r := resolve_named(c, scope, store)) is not None]
     if plan.extracted:
         admitted += switched_values(fresh, admitted, scope=scope, store=store)
+        # 游泳挪到周五了: a new weekday / time / count in the one fact holding that kind
+        admitted += typed_swaps(fresh, admitted, scope=scope, store=store)
     return admitted
 
 

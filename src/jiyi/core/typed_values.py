@@ -1,0 +1,88 @@
+"""Values of a typed kind in Chinese text: a weekday, a clock time, a count with its measure.
+
+A change often names only the new value and leaves the slot to the listener: 游泳挪到周五了,
+跑步改到晚上八点, 现在一天就一杯了, 改成一天三顿了. The kind of the value (a weekday, a time of
+day, a number of cups) says which stored fact it changes: the one fact that holds a value of
+the same kind (the same measure word for a count) and shares a word with the message. This
+module only reads the words; :mod:`jiyi.pipeline.typed_swap` finds the fact and swaps the value.
+
+Pure functions, no I/O. Text is read in simplified characters (callers convert).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["TypedValue", "anchors", "change_clauses", "typed_values"]
+
+_NUM = r"[\d一二两三四五六七八九十]"
+# 每周三次 is how often, not a Wednesday: a weekday is not followed by a count word.
+_WEEKDAY = r"(?:周|星期|礼拜)[一二三四五六日天1-7](?![次回趟天个])"
+_CLOCK = rf"(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?{_NUM}{{1,3}}点(?:半|{_NUM}{{1,3}}分)?"
+_UNITS = r"杯|顿|次|包|勺|片|粒|颗|瓶|罐|支|根|公里|个小时|小时|趟|节课|碗"
+_COUNT = rf"(?<![\d一二两三四五六七八九十每周第])(?:{_NUM}{{1,3}}|半)(?P<unit>{_UNITS})"
+_TYPED = re.compile(rf"(?P<weekday>{_WEEKDAY})|(?P<clock>{_CLOCK})|(?P<count>{_COUNT})")
+# A change of what holds now, said with its verb or a "now" word: 改到 / 挪到 / 换成 / 现在.
+_CUE = re.compile(
+    r"(?:改|换|挪|调|推|延|提前|变|移|减|降|加)(?:到|成|为|在)|现在|如今|以后|从此|今后|"
+    r"从(?:这|下|本)(?:周|星期|礼拜|个?月)(?:起|开始)"
+)
+# A worry, a wish, a condition or a question states nothing that changed.
+_UNREAL = re.compile(
+    r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|想|打算|准备|考虑|吗|[?？]|(.)不\1"
+)
+# A clause with the mark that ends it (a question mark makes it a question).
+_CLAUSES = re.compile(r"(?P<c>(?:(?!但是|不过)[^，,。.;；!！?？])+)(?P<end>[，,。.;；!！?？]*)")
+# Time words and fillers that every routine shares: no anchor between two facts.
+_FILLER = re.compile(
+    r"用户|用戶|每天|每周|每晚|每早|天天|早上|上午|中午|下午|晚上|凌晨|傍晚|夜里|一天|一周|现在|"
+    r"只|都|就|去|的|了|在|要|会|我|喜欢"
+)
+
+
+@dataclass(frozen=True)
+class TypedValue:
+    """One value of a kind (``weekday``, ``clock``, ``count``) as said (``surface``); a
+    count's measure word (``unit``) and the word right after it (``after``: 咖啡 of 一杯咖啡)."""
+
+    kind: str
+    surface: str
+    unit: str = ""
+    after: str = ""
+
+
+def typed_values(text: str) -> list[TypedValue]:
+    """The weekday, clock and count values said in ``text``, in order."""
+    out: list[TypedValue] = []
+    for m in _TYPED.finditer(text):
+        kind = next(k for k in ("weekday", "clock", "count") if m.group(k))
+        unit = m.group("unit") or ""
+        after = re.match(r"[\u4e00-\u9fffA-Za-z]{0,4}", text[m.end() :])
+        said = (after.group(0) if after else "").removeprefix("了")
+        out.append(TypedValue(kind, m.group(0), unit, said if kind == "count" else ""))
+    return out
+
+
+def change_clauses(text: str) -> list[str]:
+    """The clauses of ``text`` that say a value changed (a change verb or a "now" word, and no
+    worry, wish, condition or question)."""
+    out = []
+    for m in _CLAUSES.finditer(text):
+        clause, said = m.group("c").strip(), m.group("c") + m.group("end")
+        if clause and _CUE.search(clause) and not _UNREAL.search(said):
+            out.append(clause)
+    return out
+
+
+def anchors(content: str, held: TypedValue) -> set[str]:
+    """Words of a stored fact that a message must repeat to be about it: its two-character
+    runs once its typed value, time words and fillers are gone, and the one-character verb
+    right before a count (喝 of 喝两杯)."""
+    rest = _FILLER.sub(" ", content.replace(held.surface, " "))
+    runs = re.findall(r"[\u4e00-\u9fff]{2,}", rest)
+    out = {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
+    at = content.find(held.surface)
+    if held.kind == "count" and at > 0 and re.match(r"[\u4e00-\u9fff]", content[at - 1]):
+        out.add(content[at - 1])
+    return out

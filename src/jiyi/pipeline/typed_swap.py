@@ -1,0 +1,126 @@
+"""A new value of a typed kind takes the place of the same kind in the one fact it changes.
+
+游泳挪到周五了 / 跑步改到晚上八点了 / 现在一天就一杯了 name the new weekday, clock time or
+count and leave the routine to the listener; the rules store such a clause as an event, a
+stray habit or nothing, so the old time stayed first. With a change said
+(:func:`jiyi.core.typed_values.change_clauses`), each typed value of the clause looks for
+the stored, active user fact that holds a value of the same kind (the same measure word for
+a count) and repeats one of its words in the message (:func:`jiyi.core.typed_values.anchors`;
+for a count said alone, its measure word is enough). Exactly one such slot: a candidate of
+that slot, the old sentence with the value swapped, decided like any other (same slot, new
+value: SUPERSEDE). Never by similarity; a relative's or someone else's clause, a worry or a
+condition, a fact of a relative or pet, or a slot the message fills itself changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from jiyi.core.extraction.lexicon import RELATIONS_ZH
+from jiyi.core.extraction.segment import is_third_party
+from jiyi.core.models import Candidate, MemoryItem, Message, Scope
+from jiyi.core.ports import MemoryStore
+from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.typed_values import TypedValue, anchors, change_clauses, typed_values
+from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES
+
+__all__ = ["typed_swaps"]
+
+# A condition anywhere in the message (要是周三加班，游泳就挪到周五): nothing changed yet.
+_CONDITION = re.compile(r"如果|要是|万一|假如|的话|除非|假设")
+
+
+def _about_user(clause: str) -> bool:
+    """Is ``clause`` about the user (no relative, pet or other person as its subject)?"""
+    lead = re.sub(r"^(?:其实|而且|对了|另外)+", "", clause)
+    if is_third_party(lead) or lead.startswith("它"):
+        return False
+    return not any(w in clause for w in RELATIONS_ZH if len(w) > 1 or w in "妈爸哥姐弟妹")
+
+
+def _held(m: MemoryItem, new: TypedValue) -> TypedValue | None:
+    """The value of ``new``'s kind that ``m`` states, if it states exactly one."""
+    same = [
+        v
+        for v in typed_values(to_simplified(m.content))
+        if v.kind == new.kind and (new.kind != "count" or v.unit == new.unit)
+    ]
+    return same[0] if len(same) == 1 else None
+
+
+def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue | None:
+    """The value ``new`` replaces in ``m``, when ``m`` is a user's fact the message is about."""
+    topic = m.topic or ""
+    if not topic or topic.startswith(("family.", "pet.")) or m.value in KEYED_VALUES:
+        return None
+    held = _held(m, new)
+    if held is None or held.surface == new.surface:
+        return None
+    content = to_simplified(m.content)
+    if new.after and new.after not in content:
+        return None  # 一天喝一杯奶茶 is not the coffee
+    if any(a in text for a in anchors(content, held)):
+        return held
+    return held if alone and new.kind == "count" else None
+
+
+def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str] | None:
+    """(value, content) of ``m`` told with ``new`` in place of ``held``."""
+    content = to_simplified(m.content)
+    at = content.find(held.surface)
+    if at < 0:
+        return None
+    told = m.content[:at] + new.surface + m.content[at + len(held.surface) :]
+    value = m.value or ""
+    value = value.replace(held.surface, new.surface) if held.surface in value else new.surface
+    return value, told
+
+
+def typed_swaps(
+    messages: Sequence[Message],
+    admitted: Sequence[Candidate],
+    *,
+    scope: Scope,
+    store: MemoryStore,
+) -> list[Candidate]:
+    """Candidates for the stored facts a message changes by naming a new value of their kind
+    (see the module doc); [] when nothing fits exactly one slot."""
+    out: list[Candidate] = []
+    stored: list[MemoryItem] | None = None
+    for msg in messages:
+        if msg.role != "user" or not msg.id or not msg.content or not has_cjk(msg.content):
+            continue
+        text = to_simplified(msg.content)
+        if _CONDITION.search(text):
+            continue
+        for clause in change_clauses(text):
+            if not _about_user(clause):
+                continue
+            said = typed_values(clause)
+            for new in said:
+                stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
+                alone = len(said) == 1 and not new.after
+                fits = [(m, h) for m in stored if (h := _fits(m, new, text, alone))]
+                if len({m.topic for m, _ in fits}) != 1:
+                    continue
+                old, held = max(fits, key=lambda f: (f[0].created_at, f[0].id))
+                ours = [c for c in [*admitted, *out] if msg.id in c.source_message_ids]
+                swap = _swapped(old, held, new)
+                if swap is None or any(c.topic == old.topic for c in ours):
+                    continue
+                out.append(
+                    Candidate(
+                        kind=old.kind,
+                        topic=old.topic,
+                        value=swap[0],
+                        content=swap[1],
+                        importance=old.importance,
+                        quote=clause,
+                        source_message_ids=[msg.id],
+                        is_correction=True,
+                        observed_at=msg.timestamp,
+                        metadata={"rule": "typed.swap", "lang": "zh"},
+                    )
+                )
+    return out
