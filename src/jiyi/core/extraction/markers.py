@@ -43,7 +43,10 @@ _FILLER_ZH = re.compile(
     r"(?:但|可|而|就)(?=我|他|她|它|最近|现在|后来)|"
     r"哈哈+|说真的|老实说|讲真|说实话|跟你说|告诉你|"
     # interjections before what is said: 哎呀我都30了 / 唉，我家猫改名了
-    r"(?:哎呀|哎哟|哎|唉|哇|诶|欸|呃|额|嗨|天哪|天啊|啊呀)+(?=[，,！!。\s~～]|我))[，,：:！!\s~～]*"
+    r"(?:哎呀|哎哟|哎|唉|哇|诶|欸|呃|额|嗨|天哪|天啊|啊呀)+(?=[，,！!。\s~～]|我)|"
+    # how the truth came out, before it: 结果不是花粉 / 查了才知道不是花粉
+    r"(?:结果|原来|后来才知道|查了才知道|一查才知道|检查发现|才发现|没想到)(?=(?:其实|而)?不是))"
+    r"[，,：:！!\s~～]*"
 )
 # Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).
 _FILLER_EN = re.compile(

@@ -285,6 +285,8 @@ class RuleExtractor:
             # "It's 1988, not 1987": the clause after names what this one corrects
             after = _prepare(clauses[i + 1]) if i + 1 < len(clauses) else ("", False, None)
             ahead = _WRONG.match(after[0]) if after[0] else None
+            then = _prepare(clauses[i + 2])[0] if i + 2 < len(clauses) else ""  # 查了，不是X，是Y:
+            ahead = None if re.match(r"^(?:而|只|其实)?是", then) else ahead  # Y, not 查了
             # "It's 1979, actually": a marker alone after the value marks this clause
             marker = marker or (not after[0] and after[1])
             correcting = correcting or marker

@@ -29,7 +29,14 @@ from jiyi.core.extraction.zh_common import (
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, regimen, traits
 from jiyi.core.extraction.zh_habits import habit, habit_change
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
-from jiyi.core.extraction.zh_people import family, new_name, pet, pet_continuation, renamed
+from jiyi.core.extraction.zh_people import (
+    aged_after_birthday,
+    family,
+    new_name,
+    pet,
+    pet_continuation,
+    renamed,
+)
 from jiyi.core.extraction.zh_tastes import avoid, drink, dropped, preference
 from jiyi.core.extraction.zh_timebound import exam_switch, past_event, plan, state
 from jiyi.core.extraction.zh_work import _is_org as _is_org_zh
@@ -80,6 +87,7 @@ _LEAD = re.compile(
     r"辞职(?:以)?后|离职(?:以)?后|"
     r"退休(?:以)?后|这几年|这些年|从小|"
     r"小时候|以前|后来|如今|现在|目前|说实话|老实说|本来|原来|另外|对了|其实|所以|"
+    r"从(?:[下这本今]个?(?:月|周|星期|礼拜|年)|今天|明天|[一二三四五六七八九十]{1,2}月)(?:份)?(?:起|开始)|"
     r"[上下这今去前明本][个]?(?:周|星期|礼拜|月|年|天)[一二三四五六日天末]?|昨天|前天|刚才|刚刚|最近)+)"
     r"(?P<rest>.+)$"
 )
@@ -190,7 +198,7 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         elif ctx.drink != category:
             ctx.drink_word = None
         ctx.drink = category
-    clause = normalise_zh(clause)
+    clause = aged_after_birthday(normalise_zh(clause), ctx)
     if place := ctx.extra.get("place_zh"):  # 我老家成都的，现在也还住在那: 那 is 成都
         # (公司把我调到无锡了，)这周已经搬过去住了: moved to the place just named
         clause = re.sub(

@@ -30,6 +30,11 @@ _YEAR = r"\d{4}|\d{2}|[一二三四五六七八九零〇]{2,4}"
 
 
 # ------------------------------------------------------------------ identity
+# 我英文名叫Tom / 英文名换成Jack了 / 我小名叫二丫: a name of its own slot
+_ALIAS = re.compile(
+    r"^(?:我的?)?(?P<k>英文名字?|网名|小名|乳名|昵称|外号|绰号|花名)(?:也|就|其实)?"
+    r"(?:是|叫|(?P<new>换成了?|改成了?|改叫|改为|换了?个?))(?P<x>[^，,]{1,12}?)(?:了|啦)?$"
+)
 
 
 def identity(c: str, ctx: Context) -> list[Hit]:
@@ -38,6 +43,13 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         r"^(?:你)?(?:以后|之后|今后)?(?:可以|就|直接)?(?:叫|喊|称呼)我(?P<z>.+?)(?:就行|就好|就可以|好了)?(?:了)?$",
         c,
     )
+    if alias := _ALIAS.match(c):
+        kind, name = alias["k"], name_value(alias["x"])
+        slot = "english_name" if kind.startswith("英文") else "nickname"
+        hit = Hit(F, f"identity.{slot}", "name.alias", value=name, correction=bool(alias["new"]))
+        hit.content = f"用户的{kind}叫{name}"
+        if name and len(name) <= 12 and not re.search(r"什么|啥|哪", name):
+            return [hit]
     if m and m.group("z") and ctx.extra.get("named"):
         return []  # 我姓林，叫我林先生就可以了: how to address the user, said with the name
     if m:

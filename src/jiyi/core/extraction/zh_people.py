@@ -34,6 +34,7 @@ from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
 __all__ = [
+    "aged_after_birthday",
     "family",
     "has_family",
     "mentioned_zh",
@@ -158,8 +159,9 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if re.match(r"^(?:今年|已经|刚|刚刚)?退休(?:了)?$", rest):
         return [Hit(F, f"{key}.job", "family.job", value="退休")]
     m = re.match(r"^(?:现在|目前)?在(?P<x>.+?)(?:工作|上班|任职|打工)(?:了)?$", rest) or re.match(
-        r"^(?:已经|刚|上个月|去年|今年)*(?:被)?(?:调到|调去|派到|外派到|搬到|搬去|搬回|回)(?P<x>[\u4e00-\u9fff]{2,6}?)"
-        r"(?:(?:跟|和|与)[^，,]{1,6}?一起)?(?:工作|上班|住|生活|定居)?(?:了|啦)?$",
+        r"^(?:已经|刚|上个月|去年|今年|(?:毕业|结婚|退休|离婚|工作)(?:以后|之后|后))*(?:被)?"
+        r"(?:调到|调去|派到|外派到|搬到|搬去|搬回|回)(?P<x>[\u4e00-\u9fff]{2,6}?)"
+        r"(?:(?:跟|和|与)[^，,]{1,6}?一起)?(?:工作|上班|住|生活|定居)?(?:去|来)?(?:了|啦)?$",
         rest,
     )
     if m:  # 我爸调到天津了 / 我妹妹搬回长沙(跟我姐一起住)了
@@ -267,10 +269,39 @@ def mentioned_zh(c: str, ctx: Context) -> list[Hit]:
                 content=f"用户的{b.group('r')}要过{b.group('n')}岁生日")]  # fmt: skip
 
 
-# 旺财今年五岁了 / 其实豆豆是四岁 / 豆豆四岁了: an age said of a name alone
+# 旺财今年五岁了 / 其实豆豆是四岁 / 豆豆四岁了 / 豆豆上周满四岁了: an age said of a name
+# alone, after when it was reached (上周 / 前天 / 这个月) and 满 (turned)
+_WHEN_AGED = r"上(?:个)?(?:周|星期|礼拜|月)|昨天|前天|前几天|这(?:个)?(?:周|星期|礼拜|月)|刚刚?|满"
 _NAMED_AGE = re.compile(
-    r"^(?:其实|实际上|对了|不对)?(?P<n>(?!今年|去年|明年|现在|已经|其实)[\u4e00-\u9fff]{2,3}?|[A-Za-z]{2,12})"
-    r"(?:今年|现在|已经|都|其实|也|实际上|是|才|就)*(?P<x>[\d一二两三四五六七八九十]+)岁(?:了|啦)?$"
+    r"^(?:其实|实际上|对了|不对)?(?P<n>(?!今年|去年|明年|现在|已经|其实|上个|上周|这个|昨天|前天)"
+    r"[\u4e00-\u9fff]{2,3}?|[A-Za-z]{2,12})"
+    rf"(?:今年|现在|已经|都|其实|也|实际上|是|才|就|{_WHEN_AGED})*(?P<x>[\d一二两三四五六七八九十]+)岁(?:了|啦)?$"
+)
+
+
+# 朵朵上个月过了生日，(六岁了): whose age the next clause says
+_BIRTHDAY_OF = re.compile(
+    r"^(?P<n>[\u4e00-\u9fff]{2,3}?)(?:上(?:个)?(?:周|星期|礼拜|月)|昨天|前天|前几天|刚刚?|已经)*"
+    r"过(?:了|完)(?:了)?(?:\d+|[一二三四五六七八九十]+)?(?:岁)?生日(?:了|啦)?$"
+)
+_BARE_AGE = re.compile(r"^(?:现在|已经|都|就|也|今年)*[\d一二两三四五六七八九十]+岁(?:了|啦)?$")
+
+
+def aged_after_birthday(c: str, ctx: Context) -> str:
+    """``c`` with its subject when it is a bare age after a name's birthday (朵朵过了生日，
+    六岁了 → 朵朵六岁了); remembers the name when ``c`` is that birthday."""
+    who = ctx.extra.pop("birthday_of", None)
+    if (b := _BIRTHDAY_OF.match(c)) and not re.match(rf"^(?:我|他|她|它|你|{PET_WORD})", b["n"]):
+        ctx.extra["birthday_of"] = b["n"]
+    elif who and _BARE_AGE.match(c):
+        return who + c
+    return c
+
+
+_FETCHED = re.compile(
+    rf"^(?:我们|我)?(?:已经|刚|刚刚|上个月|去年|今年|年初)*把(?:我|我们)?(?:家)?(?:的)?(?P<rel>{REL})"
+    r"(?:也)?(?:接|搬|带)(?:到|来|去|过来|回)了?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:来|去)?"
+    r"(?:(?:跟|和|与)(?:我|我们)(?:一起)?)?(?:住|生活|定居|养老)?(?:了|啦)?$"
 )
 
 
@@ -284,6 +315,11 @@ def family(c: str, ctx: Context) -> list[Hit]:
                 break
     if hits := has_family(c, ctx):
         return hits
+    if (j := _FETCHED.match(c)) and is_place_zh(where := place_value(j["x"])):
+        # 我把我妈接到天津跟我一起住了: where she lives now
+        rel = RELATIONS_ZH[j["rel"]]
+        return [Hit(F, f"family.{rel}.home", "family.home", value=where, correction=True,
+                    content=f"用户的{j['rel']}住在{where}")]  # fmt: skip
     m = re.match(rf"^(?:我们家|我家|我的|我)的?(?P<rel>{REL})(?P<rest>.*)$", c) or re.match(
         r"^(?P<rel>女儿|儿子|老婆|老公|孩子|闺女|媳妇|老大|老二|大宝|二宝|小宝|爸妈|父母|爸爸|妈妈|"
         r"老爸|老妈|先生|太太|宝宝|娃|小孩)(?P<rest>.+)$",

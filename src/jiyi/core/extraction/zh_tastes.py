@@ -1,4 +1,5 @@
-"""Chinese rules for tastes: drink orders, do-not-recommend, likes and dislikes, favourites.
+"""Chinese rules for tastes: do-not-recommend, likes and dislikes, favourites (drink orders:
+:mod:`jiyi.core.extraction.zh_drinks`, re-exported here).
 
 Every verb of liking (喜欢 / 爱 / 迷上 / 入坑 / 热衷) and of disliking (不喜欢 / 讨厌 / 受不了 /
 不吃 / 戒了) keys the same ``pref.<object>`` slot, so "我现在不吃辣了" replaces "我喜欢吃辣".
@@ -9,118 +10,15 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
+from jiyi.core.extraction.lexicon import DRINK_RE
 from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.extraction.zh_common import CHANGE_RE, object_key, third_person_zh
+from jiyi.core.extraction.zh_drinks import drink, drink_type_word
 from jiyi.core.models import MemoryKind
 
 __all__ = ["avoid", "drink", "drink_type_word", "preference"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
-_ADDIN = re.compile(
-    r"(?P<p>不加|不放|不要|别加|无|去|少|半|微|全|多加|加|要加|只加|换成?|正常|多|零|标准|"
-    r"[一二三四五六七八九\d]分)(?P<x>糖|燕麦奶|牛奶|脱脂奶|椰奶|豆奶|奶(?![油茶酪昔])|冰|奶盖)"
-)
-_NO_ADDIN = frozenset({"不加", "不放", "不要", "别加", "无", "去", "零"})
-_TYPE_LEAD = (
-    r"只|都|一般|通常|平时|现在|最近|改|开始|换成|改成|每天|天天|每天早上|早上|习惯|基本|基本上|"
-    r"一直|常|经常|总是|最常|固定"
-)
-_TYPE_RE = re.compile(
-    rf"(?:{_TYPE_LEAD})+(?:都)?(?:喝|点|要|是)(?P<x>[^，,。]+?)(?:了|的)?$|"
-    r"(?:咖啡|茶|奶茶)(?:的话)?(?:一般|通常|都|只|我)*(?:喝|要|点)(?P<y>.+)$|"
-    r"^(?:我)?(?:喝|点)(?P<z>[^，,。要加半少去无微多全]+?)(?=要加|加|不加|少|半|微|无|去|多|全|正常|"
-    r"[一二三四五六七八九\d]分)|"
-    r"(?:早上|每天|上午|下午|平时|每天早上|早餐)(?:都)?(?:来|喝|是)?(?:一杯|一壶|杯)(?P<u>[^，,。]+)$|"
-    # 我喝咖啡现在改成燕麦拿铁了: the category said first, the new drink after the change verb
-    r"(?:喝|点)(?:咖啡|茶|奶茶)(?:现在|最近|已经|都)*(?:改成|换成|改为|改喝|换)(?P<w>[^，,。]+?)(?:了)?$"
-)
-
-
-def drink_type_word(phrase: str) -> tuple[str, str] | None:
-    """The drink type named in ``phrase`` (燕麦拿铁 → coffee, 燕麦拿铁; 冷萃咖啡 → coffee, 冷萃),
-    or None. The category noun after a type is dropped, so both wordings share one value."""
-    word = clean_value(
-        re.sub(r"^(?:喝|点|要|来)?(?:一杯|一壶|杯|一瓶|一点|点|些|一些)?", "", clean_value(phrase))
-    )
-    word = re.sub(r"^(?:咖啡|茶|奶茶)?(?:都|也)?只(?:喝|点|要)", "", word)  # 茶只喝普洱 → 普洱
-    for key in sorted(DRINKS, key=len, reverse=True):
-        category, is_type = DRINKS[key]
-        if is_type and key in word.lower():
-            # 拿铁要加糖 / 美式不加糖: the drink, without how it is taken (an add-in slot)
-            end = word.lower().index(key) + len(key)
-            if re.match(
-                r"(?:要加|要|加|不加|不要|少|半|去|多|微|全|正常|无)(?!糖.|冰.)", word[end:]
-            ):
-                word = word[:end]
-        if is_type and key in word.lower() and len(word) <= len(key) + 4:
-            trimmed = re.sub(r"(?<=.)(?:咖啡|茶)$", "", word) if not word.endswith(key) else word
-            return category, trimmed if trimmed and key in trimmed.lower() else word
-    if re.fullmatch(r"[\u4e00-\u9fff]{1,3}(?<![奶果花凉])茶", word):
-        return "tea", word  # 岩茶 / 滇红茶: a tea by its last character, listed or not
-    return None
-
-
-_CATEGORY_NOUN = {"coffee": "咖啡", "tea": "茶"}
-
-
-def drink(c: str, ctx: Context) -> list[Hit]:
-    hits: list[Hit] = []
-    if re.search(r"今天|今早|刚才|刚刚|昨天|昨晚|这杯|那杯|了一杯|了杯", c):
-        return []  # 今天喝了一杯加冰的奶茶: one drink, not how the user orders it
-    t = _TYPE_RE.search(c)
-    found = (
-        drink_type_word(
-            t.group("w") or t.group("x") or t.group("y") or t.group("z") or t.group("u")
-        )
-        if t
-        else None
-    )
-    if t and found and not re.search(r"偶尔|有时|也喝|也会喝|试过|尝过", c):
-        category, word = found
-        content = (
-            None
-            if ctx.drink_word is None or ctx.drink_word in c
-            else f"用户喝{ctx.drink_word}只喝{word}"
-        )
-        noun = _CATEGORY_NOUN.get(category)
-        if content is None and noun and noun not in c:
-            # 改喝燕麦拿铁了 is asked about as 咖啡 (我喜欢喝什么咖啡): say the category too
-            content = re.sub(r"^用户", f"用户喝{noun}", third_person_zh(c), count=1)
-        hits.append(
-            Hit(
-                P,
-                f"diet.{category}.type",
-                "drink.type",
-                content=content,
-                polarity="like",
-                obj=word,
-                value=word,
-            )
-        )
-    adds = list(_ADDIN.finditer(c[t.end("z") :] if t and t.group("z") else c)) if ctx.drink else []
-    if hits and t is not None:  # 改喝无糖绿茶: 无糖 is part of the drink named, not an add-in
-        word = hits[0].value or ""
-        adds = [a for a in adds if a.group(0) not in word]
-    for m in adds:  # 三分糖去冰: one hit per add-in
-        attr = {"糖": "sugar", "冰": "ice", "奶盖": "topping"}.get(m.group("x"), "milk")
-        said = ctx.drink_word or (found[1] if found else None)
-        content = None if not said or said in c else f"用户喝{said}{clean_value(c[m.start() :])}"
-        if hits and said:
-            content = f"用户喝{said}{m.group('p')}{m.group('x')}"
-        pol = "dislike" if m.group("p") in _NO_ADDIN else "like"
-        value = m.group("p") + m.group("x")
-        hits.append(
-            Hit(
-                P,
-                f"diet.{ctx.drink}.{attr}",
-                "drink.addin",
-                content=content,
-                polarity=pol,
-                value=value,
-            )
-        )
-    return hits
 
 
 def avoid(c: str, ctx: Context) -> list[Hit]:
