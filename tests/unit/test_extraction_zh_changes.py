@@ -31,6 +31,11 @@ from _writes import say as _say
         ("我英文名其实是Lily", "identity.english_name", "Lily"),
         ("拿铁现在改成温的了", "diet.coffee.ice", "温"),
         ("体检查了，原来不是尘螨，是猫毛", "", "猫毛"),
+        ("我离婚快三年了", "family.marital", "离异"),
+        ("我哥也住在常州", "family.brother.home", "常州"),
+        ("我的拿铁要加一勺糖", "diet.coffee.sugar", "要加一勺糖"),
+        ("我们团队一直远程办公", "work.mode", "yes"),
+        ("身为一个湖南人，我特别能吃辣", "location.hometown", "湖南"),
     ],
 )
 def test_a_change_said_in_passing_lands_in_its_slot(text: str, slot: str, value: str) -> None:
@@ -49,11 +54,21 @@ def test_a_change_said_in_passing_lands_in_its_slot(text: str, slot: str, value:
         ("我同事上周过了生日，三十岁了", ("identity.", "family.")),  # not the user's family
         ("如果公司给我换到杭州的分公司，我就搬家", ("location.",)),  # a condition
         ("查了过敏原，结果还没出来", ("",)),  # no value replaced
+        ("我妹在杭州读研，学法律的", ("education.",)),  # the sister's major
+        ("我朋友公司全员远程办公", ("work.",)),  # someone else's company
+        ("作为一个过来人，我劝你别急", ("location.",)),  # no place
+        ("最近每天累得要命", ("habit.",)),  # a feeling, not a routine
+        ("我同事离婚两年了", ("family.",)),  # someone else's marriage
     ],
 )
 def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:
     got = extract(text)
     assert not any(t.startswith(prefixes) for t in got), got
+
+
+def test_a_state_for_the_next_weeks_is_kept_as_one() -> None:
+    assert any(t.startswith("state.") for t in extract("这两个月在备考雅思，周末都泡图书馆"))
+    assert not any(t.startswith("state.") for t in extract("我同事这两个月在备考雅思"))
 
 
 def test_changes_in_passing_replace_only_their_value(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]

@@ -113,6 +113,8 @@ _CONTINUE_PLAIN = re.compile(
     r"转行做|转岗做|转到|转(?=[\u4e00-\u9fff]{2})|读|学|念|改读|改学)(?P<x>[^，,不]{1,12}?)(?:专业)?"
     r"(?:了|上班|工作|住|啦)?$"
 )
+# The user's own facts, which a clause with no subject after a relative's does not state.
+_OWN_FACT = re.compile(r"^(?:identity|education|work|location|birthday)\.")
 # What someone does for a living said with its verb: 做房仲 / 跑滴滴 / 开出租 / 送外卖.
 _ROLE_VERB = re.compile(r"(?:做|当|干|跑|开|送)$")
 _TEMPLATES = {
@@ -282,11 +284,16 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         # 我老婆今年考上公务员了，不在医院干了: a change with no subject of its own, said
         # after a relative's clause, is the relative's; read as the user's, it retired the
         # user's own job (held-out set h). Without a rule for the relative, nothing.
+        # 我弟在德国读博，学机械的: nor is a fact with no subject at all the user's.
+        own = _OWN_FACT if "我" not in clause else None
         hits = [
             h
             for h in hits
             if h.topic.startswith(("family.", "pet."))
-            or not (h.correction or change or (h.value or "").startswith("not "))
+            or (
+                not (h.correction or change or (h.value or "").startswith("not "))
+                and not (own and own.match(h.topic))
+            )
         ]
     if hits and ctx.extra.get("slot") == open_slot:
         # a slot left open waits only over clauses that say nothing (快递不干了，太累，…)

@@ -109,6 +109,10 @@ def location(c: str, ctx: Context) -> list[Hit]:
         place = re.sub(r"(?:那边|这边|人)$", "", place)
         if place and not re.search(r"什么|哪", place):
             return [Hit(F, "location.hometown", "hometown", value=place)]
+    m = re.match(r"^(?:作为|身为)(?:一个|一名|一位)?(?P<x>[\u4e00-\u9fff]{2,5})人$", c)
+    if m and is_place_zh(m["x"]):  # 作为一个东北人，(受不了湿冷): where the user is from
+        said = f"用户是{m['x']}人"
+        return [Hit(F, "location.hometown", "hometown.as", value=m["x"], content=said)]
     m = re.match(r"^我(?:是)?(?:土生土长的|地道的|正宗的|纯正的)?(?P<x>[\u4e00-\u9fff]{2,5})人$", c)
     if m and not re.match(
         r"^(?:好|坏|男|女|成年|老年|年轻|病|有钱|穷|普通|一个|个|这种|那种|外地|本地|文化|读书|上班|打工|"

@@ -347,7 +347,10 @@ def family(c: str, ctx: Context) -> list[Hit]:
     rel = RELATIONS_ZH[m.group("rel")]
     ctx.extra["family_zh"] = c[: m.start("rest")]  # 我女儿叫朵朵，今年六岁: 六岁 is hers
     ctx.extra.pop("pet", None)
-    key, rest = f"family.{rel}", re.sub(r"^(?:都|也|还|一直)+(?=是|在|有|对)", "", m.group("rest"))
+    key, rest = (
+        f"family.{rel}",
+        re.sub(r"^(?:都|也|还|一直)+(?=是|在|有|对|住)", "", m.group("rest")),
+    )
     named = None
     if a := _APPOSITION.match(rest):  # 我女儿朵朵今年六岁: the name is part of the statement
         named, rest = a.group("name"), rest[a.end() :]

@@ -78,13 +78,15 @@ def work(c: str, ctx: Context) -> list[Hit]:
             hits.insert(0, Hit(F, "work.role", "role.home", value=m.group("x")))
         return hits
     if re.match(
-        r"^(?:我)?(?:现在|目前|平时|一般|基本|最近|一直)*(?:都)?(?:是|改|改成|开始|换成)?(?:全职)?(?:远程|在家|居家)"
+        r"^(?:我们公司|我们单位|我们团队|我们组|我)?(?:现在|目前|平时|一般|基本|最近|一直|全员|全部)*(?:都)?"
+        r"(?:是|改|改成|开始|换成)?(?:全职)?(?:远程|在家|居家)"
         r"(?:办公|工作|上班)|"
         r"^(?:我)?(?:现在)?WFH",
         c,
         re.I,
     ):
-        return [Hit(F, "work.mode", "work.remote", value="yes")]
+        said = "用户的公司远程办公" if c.startswith("我们") else None  # not 用户一家
+        return [Hit(F, "work.mode", "work.remote", value="yes", content=said)]
     m = re.match(
         r"^(?:我|我们|公司|我们公司)?(?:现在|目前|已经|开始)*(?:要求|改成|改为|换成|实行|是|都是)?"
         r"(?P<x>混合办公|弹性办公|坐班|去公司上班|回公司上班|回办公室上班|全勤坐班)(?:了|制)?$",
