@@ -36,6 +36,7 @@ from _writes import say as _say
         ("我的拿铁要加一勺糖", "diet.coffee.sugar", "要加一勺糖"),
         ("我们团队一直远程办公", "work.mode", "yes"),
         ("身为一个湖南人，我特别能吃辣", "location.hometown", "湖南"),
+        ("猫的名字我们改了，现在叫团子", "pet.cat.name", "团子"),
     ],
 )
 def test_a_change_said_in_passing_lands_in_its_slot(text: str, slot: str, value: str) -> None:
@@ -59,6 +60,7 @@ def test_a_change_said_in_passing_lands_in_its_slot(text: str, slot: str, value:
         ("作为一个过来人，我劝你别急", ("location.",)),  # no place
         ("最近每天累得要命", ("habit.",)),  # a feeling, not a routine
         ("我同事离婚两年了", ("family.",)),  # someone else's marriage
+        ("我同事家狗的名字我们改了，现在叫旺旺", ("pet.",)),  # someone else's dog
     ],
 )
 def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:
@@ -88,3 +90,15 @@ def test_changes_in_passing_replace_only_their_value(shared_real_mem, module_clo
     assert now["location.home"] == "用户住在兰州" and now["pet.dog.name"] == "用户的狗叫阿黄"
     top = mem.search("我爸现在住哪", user_id=user, top_k=3)[0].memory
     assert "兰州" in top.content
+
+
+def test_a_drinks_new_temperature_keeps_the_drink(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "zh-drink-temp"
+    _say(mem, module_clock, user, "我住在沈阳", "我喝燕麦拿铁要加冰")
+    _say(mem, module_clock, user, "我同事的燕麦拿铁改成温的了")  # not the user's order
+    assert "加冰" in " ".join(_active(mem, user).values())
+    _say(mem, module_clock, user, "天冷了，燕麦拿铁改成温的")
+    now = _active(mem, user)
+    joined = " ".join(now.values())
+    assert "温" in now["diet.coffee.ice"] and "加冰" not in joined, now
+    assert "燕麦拿铁" in now["diet.coffee.type"] and now["location.home"] == "用户住在沈阳"

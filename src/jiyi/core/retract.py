@@ -196,6 +196,8 @@ def _said(match: re.Match[str], clause: str) -> str | None:
     return clause[at : at + len(to)]
 
 
+# A temperature or sweetness, not a value of its own: 美式改成热的 / 奶茶换成少糖.
+_ATTRIBUTE = re.compile(r"^(?:热|冰|温|常温|去冰|少冰|多冰|无糖|少糖|半糖|全糖|微糖)的?$")
 # "我画的是油画，不是水彩": a clause that only denies a value, after one that states the right one.
 _ONLY_NOT = re.compile(rf"^(?:而|但)?不是(?P<x>{_ZH}{{1,8}}?)(?:了|啦|呀|哦|的)?$")
 _STATED = re.compile(rf".*(?:是|叫|在|喝|吃|养|玩|画|学)(?P<to>{_ZH}{{1,8}}?)$")
@@ -240,6 +242,8 @@ def _find_retractions(text: str) -> list[Retraction]:
             for m in pattern.finditer(low):
                 if clause.isascii() and someone_else(clause, m.start()):
                     continue
+                if _ATTRIBUTE.match(m.groupdict().get("to") or ""):
+                    continue  # 美式改成热的: how the drink is taken changed, not the drink
                 if phrases := _readings(m):
                     to = _said(m, clause)
                     out.append(Retraction(phrases, _kind(kind, m), subject, clause, to))

@@ -110,6 +110,9 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     if hits and t is not None:  # 改喝无糖绿茶: 无糖 is part of the drink named, not an add-in
         word = hits[0].value or ""
         adds = [a for a in adds if a.group(0) not in word]
+        if adds:  # 我喝美式要加冰: the type's own text leaves the ice to its slot, so a later
+            noun = _CATEGORY_NOUN.get(ctx.drink or "", "")  # 改成热的 leaves no 加冰 behind
+            hits[0].content = f"用户喝{noun}{'只喝' if noun else ''}{word}"
     if ctx.drink and not any(a.group("x") == "冰" for a in adds) and (w := _TEMP.search(c)):
         temp = _TEMPS.get(w["t"], w["t"])  # 奶茶现在都点热的了: how cold, the ice's slot
         drink_said = next((d.group(0) for d in DRINK_RE.finditer(c)), "") or ctx.drink_word or ""

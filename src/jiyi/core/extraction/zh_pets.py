@@ -225,7 +225,9 @@ _RENAME_ZH = re.compile(
     rf"(?P<d>{_PET})(?:我们|大家|家里人|现在|都|也)*(?=(?:管它叫|叫它|喊它|管牠叫|叫牠|喊牠))|"
     rf"(?:给|把)(?:我们家|我家|家里|家里的|我的)?(?:的)?(?:那只|这只|小)?(?P<a>{_PET})"
     rf"(?:换|改|起|取|重新起|重新取)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)|"
-    rf"(?P<b>{_PET})(?:的名字|的名)?(?:已经|也)?(?:换|改)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)"
+    rf"(?P<b>{_PET})(?:的名字|的名)?(?:已经|也)?(?:换|改)(?:了)?(?:个|一个)?(?:新)?(?:名字|名)|"
+    # 鹦鹉的名字我们改了: who changed it said between the name and the verb
+    rf"(?P<e>{_PET})的名字(?:我们|我|家里人|大家|孩子们)(?:已经|也|后来|最近)*(?:换|改)了(?=$|[，,])"
 )
 # …and the name it goes by now: 现在都喊它布丁了 / 大家管它叫布丁 / 改叫布丁.
 _CALLED_NOW = re.compile(
@@ -249,7 +251,7 @@ def new_name(c: str, ctx: Context) -> list[Hit]:
     m = _RENAME_ZH.search(c)
     if not m:
         return []
-    said = m.group("a") or m.group("b") or m.group("c") or m.group("d")
+    said = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
     word = re.search(rf"(?:{PET_WORD})$", said).group(0)  # type: ignore[union-attr]
     key = pet_key(word)
     ctx.extra["pet"], ctx.extra["pet_word"] = key, word
