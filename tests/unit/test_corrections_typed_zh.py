@@ -19,7 +19,7 @@ from jiyi.core.typed_values import change_clauses, typed_values
 
 def test_typed_values_are_read_by_kind() -> None:
     kinds = [(v.kind, v.surface, v.unit) for v in typed_values("每周二晚上七点半游两趟，每周三次")]
-    assert kinds == [("weekday", "周二", ""), ("clock", "晚上七点半", ""), ("count", "两趟", "趟")]
+    assert kinds == [("weekday", "周二晚上", ""), ("clock", "七点半", ""), ("count", "两趟", "趟")]
     assert change_clauses("网球改到周四了，要是下雨就算了") == ["网球改到周四了"]
     assert change_clauses("要不要改到周四？") == []
 
@@ -63,3 +63,18 @@ def test_a_colleagues_move_keeps_the_users_city(shared_real_mem: Memory, module_
     assert _active(mem, user)["location.home"] == "用户住在武汉"
     _say(mem, module_clock, user, "我也从武汉搬到长沙了")
     assert "长沙" in _active(mem, user)["location.home"]
+
+
+def test_a_wake_up_time_by_its_verb_and_a_day_keeps_its_evening(
+    shared_real_mem: Memory, module_clock
+) -> None:  # type: ignore[no-untyped-def]
+    mem, user = shared_real_mem, "typed-verb"
+    _say(mem, module_clock, user, "我每天早上七点半起床", "我每周三晚上去练拳", "我住在太原")
+    _say(mem, module_clock, user, "现在晚上十点就睡了，早上老是起不来")  # no new time to get up
+    assert "七点半" in " ".join(_active(mem, user).values())
+    _say(mem, module_clock, user, "天亮得早，现在早上六点就起了")
+    _say(mem, module_clock, user, "练拳挪到周五了，周三要值班")
+    joined = " ".join(_active(mem, user).values())
+    assert "早上六点" in joined and "七点半" not in joined
+    assert "周五晚上" in joined and "周三晚上" not in joined
+    assert "太原" in joined

@@ -37,6 +37,9 @@ from _writes import say as _say
         ("我们团队一直远程办公", "work.mode", "yes"),
         ("身为一个湖南人，我特别能吃辣", "location.hometown", "湖南"),
         ("猫的名字我们改了，现在叫团子", "pet.cat.name", "团子"),
+        ("我姐夫跳槽到平安了", "family.in_law.employer", "平安"),
+        ("闺女今年九月就上高中了", "family.daughter.grade", "高中"),
+        ("我爸年初跟我叔搬到了海口", "family.father.home", "海口"),
     ],
 )
 def test_a_change_said_in_passing_lands_in_its_slot(text: str, slot: str, value: str) -> None:
@@ -61,6 +64,8 @@ def test_a_change_said_in_passing_lands_in_its_slot(text: str, slot: str, value:
         ("最近每天累得要命", ("habit.",)),  # a feeling, not a routine
         ("我同事离婚两年了", ("family.",)),  # someone else's marriage
         ("我同事家狗的名字我们改了，现在叫旺旺", ("pet.",)),  # someone else's dog
+        ("我表哥去年全家搬去了厦门", ("location.",)),  # a cousin's move, not the user's
+        ("要是周五下雨，羽毛球就改到周日", ("event.", "habit.")),  # a condition
     ],
 )
 def test_look_alikes_store_no_such_slot(text: str, prefixes: tuple[str, ...]) -> None:

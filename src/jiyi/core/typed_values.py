@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["TypedValue", "anchors", "change_clauses", "typed_values"]
+__all__ = ["TypedValue", "anchors", "change_clauses", "typed_values", "verb_anchor"]
 
 _NUM = r"[\d一二两三四五六七八九十]"
 # 每周三次 is how often, not a Wednesday: a weekday is not followed by a count word.
-_WEEKDAY = r"(?:周|星期|礼拜)[一二三四五六日天1-7](?![次回趟天个])"
-_CLOCK = rf"(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?{_NUM}{{1,3}}点(?:半|{_NUM}{{1,3}}分)?"
+_PART = r"(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)"
+_WEEKDAY = rf"(?:周|星期|礼拜)[一二三四五六日天1-7](?![次回趟天个]){_PART}?"
+_CLOCK = rf"{_PART}?{_NUM}{{1,3}}点(?:半|{_NUM}{{1,3}}分)?"
 _UNITS = r"杯|顿|次|包|勺|片|粒|颗|瓶|罐|支|根|公里|个小时|小时|趟|节课|碗"
 _COUNT = rf"(?<![\d一二两三四五六七八九十每周第])(?:{_NUM}{{1,3}}|半)(?P<unit>{_UNITS})"
 _TYPED = re.compile(rf"(?P<weekday>{_WEEKDAY})|(?P<clock>{_CLOCK})|(?P<count>{_COUNT})")
@@ -44,12 +45,14 @@ _FILLER = re.compile(
 @dataclass(frozen=True)
 class TypedValue:
     """One value of a kind (``weekday``, ``clock``, ``count``) as said (``surface``); a
-    count's measure word (``unit``) and the word right after it (``after``: 咖啡 of 一杯咖啡)."""
+    count's measure word (``unit``) and the word right after it (``after``: 咖啡 of 一杯咖啡);
+    the part of the day a weekday or clock time names (``part``: 晚上 of 周四晚上)."""
 
     kind: str
     surface: str
     unit: str = ""
     after: str = ""
+    part: str = ""
 
 
 def typed_values(text: str) -> list[TypedValue]:
@@ -60,7 +63,16 @@ def typed_values(text: str) -> list[TypedValue]:
         unit = m.group("unit") or ""
         after = re.match(r"[\u4e00-\u9fffA-Za-z]{0,4}", text[m.end() :])
         said = (after.group(0) if after else "").removeprefix("了")
-        out.append(TypedValue(kind, m.group(0), unit, said if kind == "count" else ""))
+        part = re.search(_PART, m.group(0)) if kind != "count" else None
+        out.append(
+            TypedValue(
+                kind,
+                m.group(0),
+                unit,
+                said if kind == "count" else "",
+                part.group(0) if part else "",
+            )
+        )
     return out
 
 
@@ -77,12 +89,21 @@ def change_clauses(text: str) -> list[str]:
 
 def anchors(content: str, held: TypedValue) -> set[str]:
     """Words of a stored fact that a message must repeat to be about it: its two-character
-    runs once its typed value, time words and fillers are gone, and the one-character verb
-    right before a count (喝 of 喝两杯)."""
+    runs once its typed value, time words and fillers are gone."""
     rest = _FILLER.sub(" ", content.replace(held.surface, " "))
     runs = re.findall(r"[\u4e00-\u9fff]{2,}", rest)
-    out = {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
+    return {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
+
+
+def verb_anchor(content: str, held: TypedValue) -> str:
+    """The one character a fact says its typed value with: the verb after a clock time (起 of
+    七点起床) or before a count (喝 of 喝两杯); "" when there is none."""
     at = content.find(held.surface)
-    if held.kind == "count" and at > 0 and re.match(r"[\u4e00-\u9fff]", content[at - 1]):
-        out.add(content[at - 1])
-    return out
+    if at < 0:
+        return ""
+    near = content[at + len(held.surface) : at + len(held.surface) + 1]
+    if held.kind == "count":
+        near = content[at - 1 : at] if at > 0 else ""
+    elif held.kind != "clock":
+        return ""
+    return near if re.fullmatch(r"[\u4e00-\u9fff]", near) and not _FILLER.fullmatch(near) else ""

@@ -19,10 +19,16 @@ from collections.abc import Sequence
 
 from jiyi.core.extraction.lexicon import RELATIONS_ZH
 from jiyi.core.extraction.segment import is_third_party
-from jiyi.core.models import Candidate, MemoryItem, Message, Scope
+from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
 from jiyi.core.text import has_cjk, to_simplified
-from jiyi.core.typed_values import TypedValue, anchors, change_clauses, typed_values
+from jiyi.core.typed_values import (
+    TypedValue,
+    anchors,
+    change_clauses,
+    typed_values,
+    verb_anchor,
+)
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES
 
 __all__ = ["typed_swaps"]
@@ -54,6 +60,8 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
     topic = m.topic or ""
     if not topic or topic.startswith(("family.", "pet.")) or m.value in KEYED_VALUES:
         return None
+    if m.kind not in (MemoryKind.FACT, MemoryKind.PREFERENCE):
+        return None  # a routine or an order; a dated event or a plan keeps its day
     held = _held(m, new)
     if held is None or held.surface == new.surface:
         return None
@@ -61,6 +69,11 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
     if new.after and new.after not in content:
         return None  # 一天喝一杯奶茶 is not the coffee
     if any(a in text for a in anchors(content, held)):
+        return held
+    # 喝两杯 → 现在一天一杯 (喝 said before) / 七点起床 → 现在六点半就起了: the verb of the value
+    # is enough while the part of the day stays (晚上十点就睡了 is no new time to get up)
+    verb = verb_anchor(content, held)
+    if verb and verb in text and (not new.part or not held.part or new.part == held.part):
         return held
     return held if alone and new.kind == "count" else None
 
@@ -71,9 +84,12 @@ def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str
     at = content.find(held.surface)
     if at < 0:
         return None
-    told = m.content[:at] + new.surface + m.content[at + len(held.surface) :]
+    said = new.surface
+    if held.part and not new.part:  # 周四晚上 → 周六: still in the evening
+        said = held.part + said if held.kind == "clock" else said + held.part
+    told = m.content[:at] + said + m.content[at + len(held.surface) :]
     value = m.value or ""
-    value = value.replace(held.surface, new.surface) if held.surface in value else new.surface
+    value = value.replace(held.surface, said) if held.surface in value else said
     return value, told
 
 

@@ -3,7 +3,8 @@
 Said right after a correction marker or a "不是 X / not X", a bare value still names its
 slot by what kind of value it is: a year is the birth year, a city is where the user lives, a
 coffee or tea is the drink order. Anything else is left alone — a guessed slot could retire
-an unrelated fact.
+an unrelated fact. A move said without "live" (搬回泉州住了) names its slot the same way
+(:func:`moved_to`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
+from jiyi.core.extraction.zh_common import REL
 from jiyi.core.extraction.zh_tastes import drink_type_word
 from jiyi.core.models import MemoryKind
 
-__all__ = ["bare_replacement", "bare_value"]
+__all__ = ["bare_replacement", "bare_value", "moved_to"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
 _LEAD_ZH = r"^(?:应该|其实|而)?(?:是|在|住在|住|搬到|搬去|喝|叫)?"
@@ -89,3 +91,43 @@ def bare_replacement(clause: str, lang: str) -> Hit | None:
     if not ok:
         return None
     return Hit(F, "", "bare.replaces", value=text)
+
+
+# A move said without "live" (搬回泉州住了 / we packed up and moved to Tucson): the value's
+# type (a known city after a verb of moving) names the slot. Not for plans.
+_MOVE_ZH = re.compile(
+    r"(?:搬|迁)(?:了|咗)?(?:家)?(?:到|去|回|来|至)(?:了)?(?:老家)?(?P<x>[\u4e00-\u9fff]{2,4}?)"
+    r"(?=住|定居|生活|安家|了|去|来|$|[，,])"
+)
+_MOVE_EN = re.compile(
+    r"\b(?:moved|relocated|settled) (?:back |over |out |down |up |away )?(?:to|in) "
+    r"(?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
+)
+# The mover is a workplace (公司搬到了望京 / "my office relocated to Brooklyn"): where the user
+# works moved, not where they live.
+_WORKPLACE_MOVES = re.compile(
+    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店)(?:也|又|已经|最近|今年|去年|整体|都)*(?:搬|迁)|"
+    r"\b(?:office|company|firm|workplace|team|employer|headquarters|hq|lab|studio|store|shop)"
+    r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",
+    re.IGNORECASE,
+)
+# 我表姐去年全家搬去了深圳: a relative's move (with the user — 我和老公搬到了杭州 — it is theirs).
+_RELATIVE_MOVES = re.compile(rf"^(?:其实|对了|另外)*我(?:的|家|们家)?(?:{REL})")
+_NOT_YET = re.compile(
+    r"要|打算|准备|计划|想|将|下个?月|明年|下周|\b(?:will|going to|plan|next|soon|hope)\b"
+)
+
+
+def moved_to(clause: str, lang: str) -> Hit | None:
+    """The home a clause moves to, when a known city follows a verb of moving."""
+    if _NOT_YET.search(clause) or (lang == "zh" and _RELATIVE_MOVES.match(clause)):
+        return None
+    m = (_MOVE_ZH if lang == "zh" else _MOVE_EN).search(clause)
+    if m is None or not (is_place_zh if lang == "zh" else is_place_en)(m.group("x")):
+        return None
+    x = m.group("x")
+    if _WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home
+        said = f"用户在{x}上班" if lang == "zh" else f"User works in {x}"
+        return Hit(MemoryKind.FACT, "location.work", "work.moved", value=x, content=said)
+    said = f"用户住在{x}" if lang == "zh" else f"User lives in {x}"
+    return Hit(MemoryKind.FACT, "location.home", "home.moved", value=x, content=said)

@@ -23,7 +23,7 @@ from jiyi.core.extraction.en_people import mentioned_en
 from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
-from jiyi.core.extraction.infer import bare_replacement, bare_value
+from jiyi.core.extraction.infer import bare_replacement, bare_value, moved_to
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import WRONG as _WRONG
@@ -148,47 +148,6 @@ def _candidate(
     )
 
 
-# A move said without "live" (搬回泉州住了 / we packed up and moved to Tucson): the value's
-# type (a known city after a verb of moving) names the slot. Not for plans.
-_MOVE_ZH = re.compile(
-    r"(?:搬|迁)(?:了|咗)?(?:家)?(?:到|去|回|来|至)(?:了)?(?:老家)?(?P<x>[\u4e00-\u9fff]{2,4}?)"
-    r"(?=住|定居|生活|安家|了|去|来|$|[，,])"
-)
-_MOVE_EN = re.compile(
-    r"\b(?:moved|relocated|settled) (?:back |over |out |down |up |away )?(?:to|in) "
-    r"(?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
-)
-# The mover is a workplace (公司搬到了望京 / "my office relocated to Brooklyn"): where the user
-# works moved, not where they live.
-_WORKPLACE_MOVES = re.compile(
-    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店)(?:也|又|已经|最近|今年|去年|整体|都)*(?:搬|迁)|"
-    r"\b(?:office|company|firm|workplace|team|employer|headquarters|hq|lab|studio|store|shop)"
-    r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",
-    re.IGNORECASE,
-)
-_NOT_YET = re.compile(
-    r"要|打算|准备|计划|想|将|下个?月|明年|下周|\b(?:will|going to|plan|next|soon|hope)\b"
-)
-
-
-def _moved_to(clause: str, lang: str) -> Hit | None:
-    """The home a clause moves to, when a known city follows a verb of moving."""
-    from jiyi.core.extraction.en_facts import is_place_en
-    from jiyi.core.extraction.lexicon_places import is_place_zh
-
-    if _NOT_YET.search(clause):
-        return None
-    m = (_MOVE_ZH if lang == "zh" else _MOVE_EN).search(clause)
-    if m is None or not (is_place_zh if lang == "zh" else is_place_en)(m.group("x")):
-        return None
-    x = m.group("x")
-    if _WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home
-        said = f"用户在{x}上班" if lang == "zh" else f"User works in {x}"
-        return Hit(MemoryKind.FACT, "location.work", "work.moved", value=x, content=said)
-    said = f"用户住在{x}" if lang == "zh" else f"User lives in {x}"
-    return Hit(MemoryKind.FACT, "location.home", "home.moved", value=x, content=said)
-
-
 def parallel_value(old: str, new: str) -> str:
     """What differs in a contrast: 对海鲜过敏 against 是对尘螨过敏 → 海鲜 (不是A，是B says A and
     B in the same frame, so the shared head and tail are the frame, not the value)."""
@@ -294,6 +253,8 @@ class RuleExtractor:
                 ctx.extra["marked"] = "1"  # rules may read a statement as setting a value right
             strong = strong or bool(_STRONG_MARKER.search(raw))
             if not clause or is_chitchat(clause):
+                # 要是周二下雨，(网球就改到周四): weather talk, but still the condition
+                hypothetical = hypothetical or bool(_HYPOTHETICAL.match(clause))
                 continue
             spoken_before, spoken = spoken, spoken + 1
             is_forget, target = match_forget(clause)
@@ -370,7 +331,7 @@ class RuleExtractor:
             if (
                 all(h.kind in (MemoryKind.EVENT, MemoryKind.STATE) for h in hits)
                 and not is_third_party(clause)
-                and (moved := _moved_to(clause, "zh" if has_cjk(clause) else "en"))
+                and (moved := moved_to(clause, "zh" if has_cjk(clause) else "en"))
             ):  # 今年我们一家都搬回泉州住了: where the user lives now, by the value's type
                 hits = [*hits, moved]
             for hit in hits:
