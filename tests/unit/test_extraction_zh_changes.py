@@ -30,6 +30,7 @@ from _writes import say as _say
         ("我的网名改成了星河", "identity.nickname", "星河"),
         ("我英文名其实是Lily", "identity.english_name", "Lily"),
         ("拿铁现在改成温的了", "diet.coffee.ice", "温"),
+        ("奶茶以后都换成常温的吧", "diet.milk_tea.ice", "常温"),
         ("体检查了，原来不是尘螨，是猫毛", "", "猫毛"),
         ("我离婚快三年了", "family.marital", "离异"),
         ("我哥也住在常州", "family.brother.home", "常州"),
