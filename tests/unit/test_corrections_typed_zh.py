@@ -29,6 +29,7 @@ def test_a_new_weekday_replaces_the_routines_day(shared_real_mem: Memory, module
     _say(mem, module_clock, user, "我住在青岛", "我每周二下午去打网球", "我每天早上七点起床")
     _say(mem, module_clock, user, "我同事把网球课挪到周五了")  # not the user's
     _say(mem, module_clock, user, "要是周二下雨，网球就改到周四")  # a condition
+    _say(mem, module_clock, user, "网球场现在周三闭馆")  # the place's hours
     assert "周二" in _active(mem, user)["habit.网球"]
     _say(mem, module_clock, user, "教练周二没空，网球课以后改到周四下午")
     now = _active(mem, user)
@@ -49,7 +50,7 @@ def test_a_new_clock_time_and_a_count_said_alone(shared_real_mem: Memory, module
     assert "十点半" in " ".join(now.values())
     assert "十一点" not in " ".join(now.values())
     assert "三杯咖啡" in " ".join(now.values())
-    _say(mem, module_clock, user, "膝盖不太舒服，现在只跑三公里")
+    _say(mem, module_clock, user, "膝盖不太舒服，现在三公里就够了")
     now = _active(mem, user)
     assert "三公里" in " ".join(now.values())
     assert "五公里" not in " ".join(now.values())

@@ -31,7 +31,9 @@ _CUE = re.compile(
 )
 # A worry, a wish, a condition or a question states nothing that changed.
 _UNREAL = re.compile(
-    r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|想|打算|准备|考虑|吗|[?？]|(.)不\1"
+    r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|想|打算|准备|考虑|吗|[?？]|(.)不\1|"
+    # 游泳馆现在周一闭馆: the place's hours, not the user's routine
+    r"闭馆|关门|不开门|停业|歇业|放假|停课|维修"
 )
 # A clause with the mark that ends it (a question mark makes it a question).
 _CLAUSES = re.compile(r"(?P<c>(?:(?!但是|不过)[^，,。.;；!！?？])+)(?P<end>[，,。.;；!！?？]*)")
@@ -63,6 +65,7 @@ def typed_values(text: str) -> list[TypedValue]:
         unit = m.group("unit") or ""
         after = re.match(r"[\u4e00-\u9fffA-Za-z]{0,4}", text[m.end() :])
         said = (after.group(0) if after else "").removeprefix("了")
+        said = "" if re.match(r"[就都也了的吧啊呢哦还才够]", said) else said  # 一杯就够了: no noun
         part = re.search(_PART, m.group(0)) if kind != "count" else None
         out.append(
             TypedValue(
