@@ -9,10 +9,10 @@ thread finishes in the background) and the hits are fused from keywords alone an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from concurrent.futures import Executor
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, tzinfo
 
 from jiyi.core.calibration import Calibration
@@ -61,60 +61,130 @@ def recall(
     multiplied by its relevance factor (``0.995 ** days since last use``, component
     ``decay``)."""
     plan = plan_query(query, now, cfg)
-    dense: dict[str, float] = {}
-    keyword: dict[str, float] = {}
-    degraded = False
+    read = _Read(store, scope, flt, now, cfg, cal)
+    dense = _start_dense(read, embedder, query, budget)
+    _search_keywords(read, query, plan)  # while the query embedding runs
+    _finish_dense(read, dense, budget)
+    if cfg.day_expand > 0 and cfg.w_top_day > 0 and not plan.relates and read.memories:
+        _expand_top_day(read, plan, embedder.name)
+    return Recalled(_ranked(read, plan, top_k, life), read.degraded)
 
-    query_vector: list[Vector] = []  # kept for a second, day-bounded dense search
 
-    def dense_channel() -> dict[str, float]:
-        qv = embedder.embed_query(query)
-        query_vector.append(qv)
-        # Only vectors this embedder made are comparable with its query; the others (an
-        # embedder change the backfill has not caught up with) are found by keywords alone.
-        mine = replace(flt, embedder=embedder.name)
-        return dict(store.vector_search(scope, qv, mine, cfg.pool))
+@dataclass
+class _Read:
+    """One search's inputs and the candidates gathered so far (id → channel score)."""
 
-    future = budget.pool.submit(dense_channel) if cfg.use_dense and budget else None
-    if cfg.use_dense and budget is None:
-        dense = dense_channel()
-    memories: dict[str, MemoryItem] = {}
+    store: MemoryStore
+    scope: Scope
+    flt: SearchFilter
+    now: datetime
+    cfg: RetrievalConfig
+    cal: Calibration
+    dense: dict[str, float] = field(default_factory=dict)
+    keyword: dict[str, float] = field(default_factory=dict)
+    memories: dict[str, MemoryItem] = field(default_factory=dict)
+    query_vector: list[Vector] = field(default_factory=list)  # for a day-bounded search
+    degraded: bool = False
 
-    def fetch(ids: list[str]) -> None:
-        for m in store.get_many(scope, [i for i in ids if i not in memories]):
-            if m.expires_at is None or m.expires_at > now:
-                memories[m.id] = m
+    def fetch(self, ids: Iterable[str]) -> None:
+        """Read the memories of ``ids`` not read yet, leaving out the expired ones."""
+        todo = [i for i in ids if i not in self.memories]
+        for m in self.store.get_many(self.scope, todo):
+            if m.expires_at is None or m.expires_at > self.now:
+                self.memories[m.id] = m
 
-    if cfg.use_keyword:
-        terms = plan.terms + [e.lower() for e in plan.exact if e.lower() not in plan.terms]
-        keyword = dict(store.keyword_search(scope, terms, flt, cfg.pool))
-        if cfg.sub_questions > 0:
-            keyword = merge_keyword_rounds(
-                keyword, sub_question_rounds(store, scope, query, now, flt, cfg)
-            )
-        # Materialise the keyword hits while the query embedding is still running.
-        fetch(list(keyword))
-    if future is not None and budget is not None:
+    def fetch_dense(self, dense: Mapping[str, float]) -> None:
+        # A dense candidate below the calibrated floor with no keyword match could only be
+        # dropped by fusion (no relevance signal), so it is not worth reading from the store.
+        floor = self.cfg.min_relevance
+        self.fetch(i for i, c in dense.items() if self.cal.semantic(c) >= floor)
+
+
+_DenseResult = tuple[Vector, dict[str, float]]
+
+
+def _dense_channel(read: _Read, embedder: Embedder, query: str) -> _DenseResult:
+    qv = embedder.embed_query(query)
+    # Only vectors this embedder made are comparable with its query; the others (an
+    # embedder change the backfill has not caught up with) are found by keywords alone.
+    mine = replace(read.flt, embedder=embedder.name)
+    return qv, dict(read.store.vector_search(read.scope, qv, mine, read.cfg.pool))
+
+
+def _start_dense(
+    read: _Read, embedder: Embedder, query: str, budget: VectorBudget | None
+) -> Future[_DenseResult] | _DenseResult | None:
+    """The dense channel: run now (no budget), or started on the budget's pool."""
+    if not read.cfg.use_dense:
+        return None
+    if budget is None:
+        return _dense_channel(read, embedder, query)
+    return budget.pool.submit(_dense_channel, read, embedder, query)
+
+
+def _search_keywords(read: _Read, query: str, plan: QueryPlan) -> None:
+    """The keyword channel (and its sub-question rounds), its hits read from the store."""
+    cfg = read.cfg
+    if not cfg.use_keyword:
+        return
+    keyword = dict(read.store.keyword_search(read.scope, _terms(plan), read.flt, cfg.pool))
+    if cfg.sub_questions > 0:
+        rounds = sub_question_rounds(read.store, read.scope, query, read.now, read.flt, cfg)
+        keyword = merge_keyword_rounds(keyword, rounds)
+    read.keyword = keyword
+    read.fetch(keyword)
+
+
+def _finish_dense(
+    read: _Read, dense: Future[_DenseResult] | _DenseResult | None, budget: VectorBudget | None
+) -> None:
+    """Take the dense channel's result, or mark the read degraded if it missed its budget."""
+    if isinstance(dense, Future):
+        pending = dense
         try:
-            dense = future.result(timeout=budget.seconds)
+            dense = pending.result(timeout=budget.seconds if budget else None)
         except FutureTimeout:
-            future.cancel()
-            degraded = True
-    # A dense candidate below the calibrated floor with no keyword match could only be
-    # dropped by fusion (no relevance signal), so it is not worth reading from the store.
-    fetch([i for i, c in dense.items() if cal.semantic(c) >= cfg.min_relevance])
-    if cfg.day_expand > 0 and cfg.w_top_day > 0 and not plan.relates and memories:
-        top = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=1)
-        day = _day_filter(flt, top[0].memory, now) if top else None
-        vector = [] if degraded else query_vector  # past its budget: no second dense search
-        more = top_day_candidates(store, scope, plan, day, vector, embedder.name, cfg)
-        dense, keyword = more[0] | dense, more[1] | keyword  # the first round's scores win
-        fetch([*more[1], *(i for i, c in more[0].items() if cal.semantic(c) >= cfg.min_relevance)])
-    if life is None or not life.rank_decay:
-        hits = fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal, limit=top_k)
-        return Recalled(hits, degraded)
-    hits = decayed(fuse(plan, dense, keyword, memories, now=now, cfg=cfg, cal=cal), now, life)
-    return Recalled(hits[:top_k], degraded)
+            pending.cancel()
+            read.degraded = True
+            dense = None
+    if dense is not None:
+        read.query_vector.append(dense[0])
+        read.dense = dense[1]
+    read.fetch_dense(read.dense)
+
+
+def _expand_top_day(read: _Read, plan: QueryPlan, embedder_name: str) -> None:
+    """Add the best hit's day's candidates beyond the pools (``cfg.day_expand``)."""
+    cfg = read.cfg
+    top = fuse(
+        plan, read.dense, read.keyword, read.memories, now=read.now, cfg=cfg, cal=read.cal, limit=1
+    )
+    day = _day_filter(read.flt, top[0].memory, read.now) if top else None
+    vector = [] if read.degraded else read.query_vector  # past its budget: no second search
+    more = top_day_candidates(read.store, read.scope, plan, day, vector, embedder_name, cfg)
+    read.dense = more[0] | read.dense  # the first round's scores win
+    read.keyword = more[1] | read.keyword
+    read.fetch(more[1])
+    read.fetch_dense(more[0])
+
+
+def _ranked(
+    read: _Read, plan: QueryPlan, top_k: int, life: LifecycleConfig | None
+) -> list[SearchHit]:
+    """The fused ranking, cut at ``top_k`` (after the decay of ``life``, if it ranks)."""
+    decay = life is not None and life.rank_decay
+    hits = fuse(
+        plan, read.dense, read.keyword, read.memories,
+        now=read.now, cfg=read.cfg, cal=read.cal, limit=None if decay else top_k,
+    )  # fmt: skip
+    if life is None or not decay:
+        return hits
+    return decayed(hits, read.now, life)[:top_k]
+
+
+def _terms(plan: QueryPlan) -> list[str]:
+    """The query's keyword terms with its exact identifiers (lower-cased) added."""
+    return plan.terms + [e.lower() for e in plan.exact if e.lower() not in plan.terms]
 
 
 def _day_filter(flt: SearchFilter, anchor: MemoryItem, now: datetime) -> SearchFilter:
@@ -148,7 +218,7 @@ def top_day_candidates(
         mine = replace(day, embedder=embedder_name)
         dense = dict(store.vector_search(scope, query_vector[0], mine, cfg.day_expand))
     keyword: dict[str, float] = {}
-    terms = plan.terms + [e.lower() for e in plan.exact if e.lower() not in plan.terms]
+    terms = _terms(plan)
     if cfg.use_keyword and terms:
         keyword = dict(store.keyword_search(scope, terms, day, cfg.day_expand))
     return dense, keyword
