@@ -103,6 +103,53 @@ def test_a_batch_already_linked_by_adjacency_gains_nothing_from_its_day() -> Non
     assert _ids(q, keyword, items, w_top_day=0.1)[:3] == ["t0", "x", "t9"]
 
 
+def test_the_days_next_to_the_best_hits_day_lift_that_events_records() -> None:
+    # A class on the 12th: the costume bought the evening before, the note written the
+    # morning after. A stronger match from months earlier stays below the best hit's
+    # neighbours only when the near days count; a record three days off is not lifted.
+    day = datetime(2025, 5, 12, 19, 30, tzinfo=SHANGHAI)
+    items = {
+        "class": _item("class", day),
+        "costume": _item("costume", day - timedelta(hours=22)),
+        "note": _item("note", day + timedelta(hours=15)),
+        "later": _item("later", day + timedelta(days=3)),
+        "older": _item("older", day - timedelta(days=90)),
+    } | _others(4, day)
+    keyword = {"class": 10.0, "older": 6.0, "later": 5.6, "note": 5.5, "costume": 5.4}
+    keyword |= {f"z{i}": 1.0 for i in range(4)}
+    q = "和女儿玩角色扮演游戏时扮演了什么"
+    assert _ids(q, keyword, items)[:5] == ["class", "older", "later", "note", "costume"]
+    ranked = _ids(q, keyword, items, w_near_day=0.1)
+    assert ranked[:5] == ["class", "note", "costume", "older", "later"]
+    assert _ids(q, keyword, items, w_near_day=0.1, near_days=3)[:4] == [
+        "class", "later", "note", "costume",
+    ]  # fmt: skip
+
+
+def test_near_days_never_pass_the_best_hit_nor_lift_what_most_candidates_share() -> None:
+    day = datetime(2025, 5, 12, 19, 30, tzinfo=SHANGHAI)
+    items = {"best": _item("best", day), "next": _item("next", day + timedelta(days=1))}
+    items |= _others(3, day)
+    scores = {"best": 1.0, "next": 0.98, "z0": 0.3, "z1": 0.2, "z2": 0.2}
+    got = day_evidence(
+        scores, items, tz=SHANGHAI, w_top_day=0.0, w_same_day=0.0, relates=False, w_near_day=0.1
+    )
+    assert set(got) == {"next"} and 0.98 + got["next"] < 1.0
+    # Most candidates a day away (a batch of persona lines the day after): no evidence.
+    crowd = {f"c{i}": _item(f"c{i}", day + timedelta(days=1)) for i in range(4)}
+    crowded = {"best": 1.0} | {c: 0.5 for c in crowd}
+    got = day_evidence(
+        crowded,
+        {"best": items["best"]} | crowd,
+        tz=SHANGHAI,
+        w_top_day=0.0,
+        w_same_day=0.0,
+        relates=False,
+        w_near_day=0.1,
+    )
+    assert got == {}
+
+
 def test_each_event_of_a_question_relating_two_brings_its_days_records() -> None:
     first = datetime(2025, 5, 20, 9, 15, tzinfo=SHANGHAI)
     later = datetime(2025, 5, 25, 14, 30, tzinfo=SHANGHAI)

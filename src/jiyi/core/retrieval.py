@@ -100,6 +100,8 @@ class RetrievalConfig(BaseModel):
     # LifeBench R@5 +3.0 / +1.5 per user, LoCoMo and DuLeMon unchanged.
     w_top_day: float = 0.15  # memories of the best hit's day (records of one event) gain this
     w_same_day: float = 0.05  # questions relating events: borrow this × the best of the day
+    w_near_day: float = 0.0  # memories of the days next to the best hit's day gain this
+    near_days: int = 1  # …within this many calendar days
     day_expand: int = 0  # also search the best hit's day for this many more (0: off)
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
@@ -339,6 +341,8 @@ def fuse(
         w_same_day=cfg.w_same_day,
         relates=plan.relates,
         now=now,
+        w_near_day=cfg.w_near_day,
+        near_days=cfg.near_days,
     )
     ranked = sorted(
         (-round(t + day.get(mid, 0.0), 6), mid, signals[mid][0], signals[mid][1])
