@@ -19,6 +19,11 @@ half, with a verdict: kept only if it helps or is neutral (> −0.005) in both l
 
 Stores and document embeddings are kept in ``--work`` between runs (queries are embedded
 once per run and kept: nothing here is timed).
+
+``--keyword-side`` ranks every variant with its dense channel off, on stores built with the
+hashing embedder (no model: a LifeBench store in minutes instead of hours of a busy core).
+It measures what a change does to the rest of the fusion, not to jiyi's ranking:
+``bm25_only`` is exact there, ``dense_only`` meaningless.
 """
 
 from __future__ import annotations
@@ -30,8 +35,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from jiyi.core.ports import Embedder
 from jiyi.core.retrieval import PRESETS, RetrievalConfig
-from jiyi.embedders import default_embedder
+from jiyi.embedders import HashingEmbedder, default_embedder
 from jiyi.evaluation.embcache import DiskCachedEmbedder
 from jiyi.evaluation.runner import run_dulemon, run_lifebench, run_locomo
 
@@ -119,6 +125,12 @@ VARIANTS: dict[str, RetrievalConfig] = {
     # The best hit's day searched again beyond the pools (recall.top_day_candidates).
     "defaults+expand20": B.model_copy(update={"day_expand": 20}),
     "defaults+expand50": B.model_copy(update={"day_expand": 50}),
+    # The days next to the best hit's day (core/days.py, ``w_near_day``), off by default.
+    **{
+        f"defaults+near{n}@{w}": B.model_copy(update={"w_near_day": w, "near_days": n})
+        for n in (1, 3)
+        for w in (0.05, 0.1)
+    },
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0
@@ -134,11 +146,14 @@ def evaluate(
     name: str,
     data: Path,
     work: Path,
-    emb: DiskCachedEmbedder,
+    emb: Embedder,
     log: Callable[[str], None],
     datasets: tuple[str, ...] = ("locomo", "lifebench", "dulemon"),
+    keyword_side: bool = False,
 ) -> dict[str, Any]:
     cfg = VARIANTS[name]
+    if keyword_side:
+        cfg = cfg.model_copy(update={"use_dense": False})
     out: dict[str, Any] = {}
     if "locomo" in datasets:
         _locomo(name, cfg, data, work, emb, out)
@@ -157,7 +172,7 @@ def _locomo(
     cfg: RetrievalConfig,
     data: Path,
     work: Path,
-    emb: DiskCachedEmbedder,
+    emb: Embedder,
     out: dict[str, Any],
 ) -> None:
     loc = run_locomo(
@@ -185,7 +200,7 @@ def _lifebench(
     cfg: RetrievalConfig,
     data: Path,
     work: Path,
-    emb: DiskCachedEmbedder,
+    emb: Embedder,
     out: dict[str, Any],
 ) -> None:
     lb = run_lifebench(
@@ -337,6 +352,9 @@ def main() -> int:
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--datasets", default="locomo,lifebench,dulemon")
     ap.add_argument("--cv", action="store_true", help="cross-validate over the jiyi variants")
+    ap.add_argument(
+        "--keyword-side", action="store_true", help="dense channel off, hashing-embedder stores"
+    )
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument(
         "--rescore", type=Path, default=None, help="recompute --cv from a saved --out file"
@@ -347,12 +365,18 @@ def main() -> int:
         names = list(results)
     else:
         args.work.mkdir(parents=True, exist_ok=True)
-        emb = DiskCachedEmbedder(
-            default_embedder(), args.work / "embeddings.sqlite", keep_queries=True
+        emb: Embedder = (
+            HashingEmbedder()
+            if args.keyword_side
+            else DiskCachedEmbedder(
+                default_embedder(), args.work / "embeddings.sqlite", keep_queries=True
+            )
         )
         names = args.variants.split(",")
         sets = tuple(args.datasets.split(","))
-        results = {n: evaluate(n, args.data, args.work, emb, print, sets) for n in names}
+        results = {
+            n: evaluate(n, args.data, args.work, emb, print, sets, args.keyword_side) for n in names
+        }
     report: dict[str, Any] = {"variants": results}
     if args.cv:
         cands = [n for n in names if n not in BASELINES]
