@@ -131,6 +131,10 @@ VARIANTS: dict[str, RetrievalConfig] = {
         for n in (1, 3)
         for w in (0.05, 0.1)
     },
+    # The best hits' rare words searched again (core/links.py, ``w_linked``), off by default.
+    "defaults+linked.2": B.model_copy(update={"w_linked": 0.2}),
+    "defaults+linked.4": B.model_copy(update={"w_linked": 0.4}),
+    "defaults+near1@0.1+linked.2": B.model_copy(update={"w_near_day": 0.1, "w_linked": 0.2}),
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0

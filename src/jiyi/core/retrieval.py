@@ -103,6 +103,7 @@ class RetrievalConfig(BaseModel):
     w_near_day: float = 0.0  # memories of the days next to the best hit's day gain this
     near_days: int = 1  # …within this many calendar days
     day_expand: int = 0  # also search the best hit's day for this many more (0: off)
+    w_linked: float = 0.0  # the best hits' rare words searched again at this share (core/links)
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
     min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop

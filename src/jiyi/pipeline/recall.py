@@ -19,6 +19,7 @@ from jiyi.core.calibration import Calibration
 from jiyi.core.context import assemble_context
 from jiyi.core.evidence import SUB_QUESTION_POOL, merge_keyword_rounds, split_clauses
 from jiyi.core.lifecycle import LifecycleConfig, is_safety, relevance
+from jiyi.core.links import LINKED_FROM, LINKED_POOL, LINKED_TERMS, feedback_terms, fold_linked
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, SearchHit
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter, Vector
 from jiyi.core.profile import UserProfile
@@ -65,6 +66,8 @@ def recall(
     dense = _start_dense(read, embedder, query, budget)
     _search_keywords(read, query, plan)  # while the query embedding runs
     _finish_dense(read, dense, budget)
+    if cfg.w_linked > 0 and cfg.use_keyword and read.keyword:
+        _search_linked(read, plan)
     if cfg.day_expand > 0 and cfg.w_top_day > 0 and not plan.relates and read.memories:
         _expand_top_day(read, plan, embedder.name)
     return Recalled(_ranked(read, plan, top_k, life), read.degraded)
@@ -151,6 +154,23 @@ def _finish_dense(
         read.query_vector.append(dense[0])
         read.dense = dense[1]
     read.fetch_dense(read.dense)
+
+
+def _search_linked(read: _Read, plan: QueryPlan) -> None:
+    """One more keyword round with the best hits' words that are rare among the keyword
+    candidates (core/links.py), folded in at ``cfg.w_linked`` of the question's best score."""
+    cfg = read.cfg
+    top = fuse(
+        plan, read.dense, read.keyword, read.memories,
+        now=read.now, cfg=cfg, cal=read.cal, limit=LINKED_FROM,
+    )  # fmt: skip
+    pool = [read.memories[i].content for i in read.keyword if i in read.memories]
+    terms = feedback_terms(plan.terms, [h.memory.content for h in top], pool, LINKED_TERMS)
+    if not terms:
+        return
+    linked = dict(read.store.keyword_search(read.scope, terms, read.flt, LINKED_POOL))
+    read.keyword = fold_linked(read.keyword, linked, cfg.w_linked)
+    read.fetch(linked)
 
 
 def _expand_top_day(read: _Read, plan: QueryPlan, embedder_name: str) -> None:
