@@ -101,6 +101,8 @@ class RetrievalConfig(BaseModel):
     w_top_day: float = 0.15  # memories of the best hit's day (records of one event) gain this
     w_same_day: float = 0.05  # questions relating events: borrow this × the best of the day
     day_expand: int = 0  # also search the best hit's day for this many more (0: off)
+    # Kept by both LoCoMo folds (R@10 +0.9 / +3.0), LifeBench/DuLeMon never rewritten.
+    unname_speakers: bool = True  # a named speaker searched as "they" (core/speakers.py)
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
     pool: int = 100  # candidates taken from each channel
     min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop
@@ -131,6 +133,7 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_slot=0.0,
         w_top_day=0.0,
         w_same_day=0.0,
+        unname_speakers=False,
         outdated_factor=1.0,
     ),
     # Ranked by the raw cosine (its place in the pool): the calibrated score saturates at
@@ -153,6 +156,7 @@ PRESETS: dict[str, RetrievalConfig] = {
         w_slot=0.0,
         w_top_day=0.0,
         w_same_day=0.0,
+        unname_speakers=False,
         outdated_factor=1.0,
     ),
 }

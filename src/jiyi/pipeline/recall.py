@@ -24,6 +24,12 @@ from jiyi.core.ports import Embedder, MemoryStore, SearchFilter, Vector
 from jiyi.core.profile import UserProfile
 from jiyi.core.retrieval import QueryPlan, RetrievalConfig, fuse, plan_query
 from jiyi.core.users import TaskState
+from jiyi.pipeline.unnamed import (
+    SpeakerFree,
+    keyword_terms,
+    may_name_someone,
+    speaker_free_keywords,
+)
 
 
 @dataclass(frozen=True)
@@ -66,9 +72,24 @@ def recall(
     degraded = False
 
     query_vector: list[Vector] = []  # kept for a second, day-bounded dense search
+    memories: dict[str, MemoryItem] = {}
+
+    def fetch(ids: list[str]) -> dict[str, MemoryItem]:
+        for m in store.get_many(scope, [i for i in ids if i not in memories]):
+            if m.expires_at is None or m.expires_at > now:
+                memories[m.id] = m
+        return memories
+
+    # A query that may name a speaker: keywords first, to learn whether it does and, if so,
+    # to search both channels without the name (pipeline/unnamed.py).
+    first: SpeakerFree | None = None
+    if cfg.unname_speakers and cfg.use_keyword and may_name_someone(query):
+        terms = keyword_terms(plan)
+        first = speaker_free_keywords(store, scope, query, terms, flt, now, cfg, fetch)
+    dense_text = first.dense_text if first else query
 
     def dense_channel() -> dict[str, float]:
-        qv = embedder.embed_query(query)
+        qv = embedder.embed_query(dense_text)
         query_vector.append(qv)
         # Only vectors this embedder made are comparable with its query; the others (an
         # embedder change the backfill has not caught up with) are found by keywords alone.
@@ -78,16 +99,12 @@ def recall(
     future = budget.pool.submit(dense_channel) if cfg.use_dense and budget else None
     if cfg.use_dense and budget is None:
         dense = dense_channel()
-    memories: dict[str, MemoryItem] = {}
-
-    def fetch(ids: list[str]) -> None:
-        for m in store.get_many(scope, [i for i in ids if i not in memories]):
-            if m.expires_at is None or m.expires_at > now:
-                memories[m.id] = m
 
     if cfg.use_keyword:
-        terms = plan.terms + [e.lower() for e in plan.exact if e.lower() not in plan.terms]
-        keyword = dict(store.keyword_search(scope, terms, flt, cfg.pool))
+        terms = keyword_terms(plan)
+        keyword = (
+            first.keyword if first else dict(store.keyword_search(scope, terms, flt, cfg.pool))
+        )
         if cfg.sub_questions > 0:
             keyword = merge_keyword_rounds(
                 keyword, sub_question_rounds(store, scope, query, now, flt, cfg)
