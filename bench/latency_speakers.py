@@ -4,7 +4,9 @@ Run: ``.venv/bin/python bench/latency_speakers.py --store DIR/locomo.db --embed-
 DIR/embeddings.sqlite`` on a LoCoMo store ingested by ``bench/retrieval_ablation.py``. Every
 question is searched with the setting on and off, alternating which goes first, with the
 query embedding included (query vectors are never cached); prints p50/p95 per setting and
-for the questions the second round rewrites. Writes nothing.
+for the questions the second round rewrites. With ``--lifebench DIR`` it first counts the
+LifeBench questions the rewrite would touch (the speakers of each user's records; a Chinese
+question never is). Writes nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from jiyi.core.speakers import unnamed_query
 from jiyi.embedders import default_embedder
 from jiyi.evaluation.datasets import load_locomo
 from jiyi.evaluation.embcache import DiskCachedEmbedder
+from jiyi.evaluation.lifebench import load_lifebench
 from jiyi.memory import Memory
 
 
@@ -34,7 +37,12 @@ def main() -> None:
     ap.add_argument("--store", type=Path, required=True)
     ap.add_argument("--embed-cache", type=Path, required=True)
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--lifebench", type=Path, default=None)
     args = ap.parse_args()
+    for user in load_lifebench(args.lifebench) if args.lifebench else []:
+        spk = {r.speaker for r in user.records if r.speaker}
+        touched = sum(unnamed_query(q.text, spk) is not None for q in user.questions)
+        print(f"LifeBench {user.user_id}: {touched} of {len(user.questions)} questions rewritten")
     emb = DiskCachedEmbedder(default_embedder(), args.embed_cache)  # documents only
     base = Memory(args.store, embedder=emb)
     views = {
@@ -47,7 +55,8 @@ def main() -> None:
         )
         for flag in (False, True)
     }
-    lat: dict[tuple[bool, bool], list[float]] = {(f, r): [] for f in (False, True) for r in (0, 1)}
+    both = (False, True)
+    lat: dict[tuple[bool, bool], list[float]] = {(f, r): [] for f in both for r in both}
     convs = load_locomo(args.data)
     speakers = {c.user_id: {m["name"] for b in c.batches for m in b.messages} for c in convs}
     n = 0
@@ -64,6 +73,8 @@ def main() -> None:
     for flag in (False, True):
         every = lat[(flag, False)] + lat[(flag, True)]
         named = lat[(flag, True)]
+        if not every or not named:
+            continue  # --rounds 0: the LifeBench count alone
         print(
             f"unname_speakers={flag}: all {len(every)} p50/p95 "
             f"{statistics.median(every):.1f}/{_pct(every, 0.95):.1f} ms; rewritten {len(named)} "
