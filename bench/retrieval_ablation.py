@@ -57,8 +57,9 @@ OFF: dict[str, Any] = {
     "w_same_day": 0.0,
     # Measured on top of the defaults: ``defaults-dates_first``.
     "dates_first": False,
-    # Measured on top of the defaults: ``speakers_off+unname``.
+    # Measured on top of the defaults: ``speakers_off+unname``, ``unname+addressed…``.
     "unname_speakers": False,
+    "w_addressed": 0.0,
 }
 B = PRESETS["balanced"]
 
@@ -98,6 +99,10 @@ DAYS: dict[str, dict[str, Any]] = {
     "topday.1+sameday.05": {"w_top_day": 0.1, "w_same_day": 0.05},
 }
 SPEAKERS: dict[str, dict[str, Any]] = {"unname": {"unname_speakers": True}}
+# On top of ``unname``: a named speaker's turns that speak to the other (``w_addressed``).
+ADDRESSED: dict[str, dict[str, Any]] = {
+    f"addressed{w}": {"w_addressed": float(w)} for w in (".03", ".05", ".1", ".15")
+}
 KEPT = {"ranges", "dates_as_time", "kin", "text_dates"}
 VARIANTS: dict[str, RetrievalConfig] = {
     "before": _with(set()),
@@ -123,9 +128,15 @@ VARIANTS: dict[str, RetrievalConfig] = {
     "defaults+expand20": B.model_copy(update={"day_expand": 20}),
     "defaults+expand50": B.model_copy(update={"day_expand": 50}),
     # A speaker named in an English query searched as "they" (pipeline/unnamed.py), judged
-    # against the defaults without it: ``speaker_free`` in the JSON.
-    "speakers_off": B.model_copy(update={"unname_speakers": False}),
-    **{f"speakers_off+{n}": B.model_copy(update=upd) for n, upd in SPEAKERS.items()},
+    # against the defaults without it (``speaker_free`` in the JSON); then her turns that
+    # speak to the other, on top of it (``addressed``).
+    "speakers_off": B.model_copy(update={"unname_speakers": False, "w_addressed": 0.0}),
+    **{
+        f"speakers_off+{n}": B.model_copy(update={"w_addressed": 0.0} | upd)
+        for n, upd in SPEAKERS.items()
+    },
+    "unname": B.model_copy(update={"w_addressed": 0.0}),
+    **{f"unname+{n}": B.model_copy(update=upd) for n, upd in ADDRESSED.items()},
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0
@@ -381,6 +392,9 @@ def main() -> int:
         if "speakers_off" in results:
             report["speaker_free"] = cross_validate_multi(results, "speakers_off", SPEAKERS)
             print(json.dumps(report["speaker_free"], indent=1))
+        if "unname" in results:
+            report["addressed"] = cross_validate_multi(results, "unname", ADDRESSED)
+            print(json.dumps(report["addressed"], indent=1))
     if args.out:
         args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", "utf-8")
     return 0

@@ -17,8 +17,9 @@ import pytest
 
 from jiyi import Memory
 from jiyi.config import MemoryConfig
+from jiyi.core.models import MemoryItem, MemoryKind
 from jiyi.core.retrieval import PRESETS
-from jiyi.core.speakers import unnamed_query
+from jiyi.core.speakers import addressed_penalties, addressed_share, unnamed_query
 
 
 def test_a_named_speaker_becomes_a_pronoun() -> None:
@@ -131,3 +132,82 @@ def test_a_query_with_nothing_but_the_name_or_no_name_is_searched_as_it_is(
     query: str,  # type: ignore[no-untyped-def]
 ) -> None:
     assert top(chats, e5, query, unname=True, k=5) == top(chats, e5, query, unname=False, k=5)
+
+
+def test_who_a_turn_is_about_is_read_from_its_pronouns() -> None:
+    assert addressed_share("Wow, your garden is lovely! Did you plant it yourself?") == 1.0
+    assert addressed_share("We planted tomatoes in our backyard.") == 0.0
+    assert addressed_share("Thanks! I hope you like my scarf.") == pytest.approx(1 / 3)
+    assert addressed_share("Lovely weather.") == 0.0
+
+
+def _turn(mid: str, text: str) -> MemoryItem:
+    return MemoryItem(
+        id=mid, user_id="u", kind=MemoryKind.EPISODE, content=text, created_at=T0, observed_at=T0
+    )
+
+
+def test_only_the_named_speakers_turns_that_speak_to_the_other_lose() -> None:
+    memories = {
+        "reaction": _turn("reaction", "Your cake looks great, you should sell it!"),
+        "own": _turn("own", "I baked bread with my son."),
+        "other": _turn("other", "Your cake looks great, you should sell it!"),
+    }
+    parts = {"reaction": {"speaker": 1.0}, "own": {"speaker": 1.0}, "other": {"speaker": 0.0}}
+    query = "What has Ana baked?"
+    assert addressed_penalties(query, parts, memories, 0.1) == {"reaction": 0.1}
+    assert addressed_penalties(query, parts, memories, 0.0) == {}
+    assert addressed_penalties("Ana烤过什么？", parts, memories, 0.1) == {}
+
+
+# Ana reacts to Ben's cooking in second person; her own cooking is said in first person.
+KITCHEN = [
+    [
+        ("Ben", "Ana, I cooked a huge lasagna yesterday, look at this!"),
+        (
+            "Ana",
+            "Wow Ben, your lasagna looks amazing! Did you cook it from your grandmother's recipe?",
+        ),
+        ("Ben", "Yes, it took me all afternoon."),
+        ("Ana", "Last night I made a Thai green curry for my parents, they loved it."),
+    ],
+    [
+        ("Ben", "Ana, I tried cooking ramen from scratch this weekend."),
+        (
+            "Ana",
+            "You cooked ramen yourself? Your kitchen skills keep surprising me, you should open"
+            " a restaurant!",
+        ),
+        ("Ben", "Ha, maybe one day. What about you?"),
+        (
+            "Ana",
+            "We baked cinnamon rolls together on Sunday morning, the whole flat smelled great.",
+        ),
+    ],
+]
+
+
+def test_her_own_dishes_outrank_her_praise_of_his(tmp_path: Path, e5) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "kitchen.db"
+    mem = Memory(path, embedder=e5)
+    for i, turns in enumerate(KITCHEN):
+        mem.add(
+            [
+                {"role": "user", "content": t, "name": n, "id": f"k{i}:{j}"}
+                for j, (n, t) in enumerate(turns)
+            ],
+            user_id="u",
+            session_id=f"k{i}",
+            timestamp=T0 + timedelta(days=7 * i),
+        )
+    mem.close()
+    query = "What food has Ana prepared?"
+    curry, rolls = "k0:3", "k1:3"
+    for w, expected_top2 in ((0.1, True), (0.0, False)):
+        cfg = PRESETS["balanced"].model_copy(update={"w_addressed": w})
+        view = Memory(path, embedder=e5, config=MemoryConfig(retrieval=cfg))
+        hits = view.search(query, user_id="u", top_k=2, now=NOW)
+        view.close()
+        top2 = {h.memory.source_message_ids[0] for h in hits}
+        # Without the weight, "You cooked ramen yourself? …" (about Ben's cooking) is first.
+        assert (top2 == {curry, rolls}) is expected_top2, (w, top2)

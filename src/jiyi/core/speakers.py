@@ -21,8 +21,9 @@ sentence; and a phone's app names (Keep, 支付宝) are speakers too, so a lower
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from jiyi.core.models import MemoryItem
 from jiyi.core.text import has_cjk
 
 # A speaker name that can stand for a person in an English sentence: Latin letters,
@@ -43,3 +44,47 @@ def unnamed_query(text: str, speakers: Iterable[str]) -> str | None:
         out = re.sub(rf"(?<![\w-]){word}(?:'s|’s)(?![\w-])", "their", out)
         out = re.sub(rf"(?<![\w-]){word}(?![\w'’-])", "they", out)
     return None if out == text else out
+
+
+# Who a turn is about, by its pronouns: "I/my/we" the speaker, "you/your" the one spoken to.
+_FIRST = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
+_SECOND = frozenset({"you", "your", "yours", "yourself", "yourselves"})
+_WORD = re.compile(r"[a-z]+")
+
+
+def addressed_share(text: str) -> float:
+    """The share of second-person words among the first- and second-person words of ``text``
+    (0 when it has none): "Wow, that painting is awesome! What gave you the idea?" is 1.0,
+    "We love painting together lately" 0.0."""
+    low = text.lower()
+    if "you" not in low:  # no second person (the common case, and a cheap test)
+        return 0.0
+    first = second = 0
+    for word in _WORD.findall(low):
+        if word in _FIRST:
+            first += 1
+        elif word in _SECOND:
+            second += 1
+    return second / (first + second) if first + second else 0.0
+
+
+def addressed_penalties(
+    query: str,
+    parts: Mapping[str, Mapping[str, float]],
+    memories: Mapping[str, MemoryItem],
+    weight: float,
+) -> dict[str, float]:
+    """What each turn of a speaker ``query`` names (``parts[id]["speaker"]`` > 0) loses for
+    speaking to the other more than about themselves: ``weight`` × its second-person share,
+    when that share is above half; nothing for a Chinese query or ``weight`` 0. "What has
+    Melanie painted?" is answered by her "we love painting together lately", not by her
+    "that painting of yours is awesome!" — a reaction to the other's news, which matches the
+    question as well."""
+    if weight <= 0 or has_cjk(query):
+        return {}
+    out: dict[str, float] = {}
+    for mid, p in parts.items():
+        share = addressed_share(memories[mid].content) if p.get("speaker", 0.0) > 0 else 0.0
+        if share > 0.5:
+            out[mid] = round(weight * share, 6)
+    return out
