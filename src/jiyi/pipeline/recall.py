@@ -25,6 +25,12 @@ from jiyi.core.ports import Embedder, MemoryStore, SearchFilter, Vector
 from jiyi.core.profile import UserProfile
 from jiyi.core.retrieval import QueryPlan, RetrievalConfig, fuse, plan_query
 from jiyi.core.users import TaskState
+from jiyi.pipeline.unnamed import (
+    SpeakerFree,
+    keyword_terms,
+    may_name_someone,
+    speaker_free_keywords,
+)
 
 
 @dataclass(frozen=True)
@@ -63,8 +69,9 @@ def recall(
     ``decay``)."""
     plan = plan_query(query, now, cfg)
     read = _Read(store, scope, flt, now, cfg, cal)
-    dense = _start_dense(read, embedder, query, budget)
-    _search_keywords(read, query, plan)  # while the query embedding runs
+    first = _speaker_free(read, query, plan)  # a named speaker searched as "they"
+    dense = _start_dense(read, embedder, first.dense_text if first else query, budget)
+    _search_keywords(read, query, plan, first)  # while the query embedding runs
     _finish_dense(read, dense, budget)
     if cfg.w_linked > 0 and cfg.use_keyword and read.keyword:
         _search_linked(read, plan)
@@ -89,12 +96,14 @@ class _Read:
     query_vector: list[Vector] = field(default_factory=list)  # for a day-bounded search
     degraded: bool = False
 
-    def fetch(self, ids: Iterable[str]) -> None:
-        """Read the memories of ``ids`` not read yet, leaving out the expired ones."""
+    def fetch(self, ids: Iterable[str]) -> dict[str, MemoryItem]:
+        """Read the memories of ``ids`` not read yet, leaving out the expired ones; all the
+        memories read so far."""
         todo = [i for i in ids if i not in self.memories]
         for m in self.store.get_many(self.scope, todo):
             if m.expires_at is None or m.expires_at > self.now:
                 self.memories[m.id] = m
+        return self.memories
 
     def fetch_dense(self, dense: Mapping[str, float]) -> None:
         # A dense candidate below the calibrated floor with no keyword match could only be
@@ -125,12 +134,31 @@ def _start_dense(
     return budget.pool.submit(_dense_channel, read, embedder, query)
 
 
-def _search_keywords(read: _Read, query: str, plan: QueryPlan) -> None:
-    """The keyword channel (and its sub-question rounds), its hits read from the store."""
+def _speaker_free(read: _Read, query: str, plan: QueryPlan) -> SpeakerFree | None:
+    """For a query that may name a speaker: keywords first, to learn whether it does and, if
+    so, to search both channels without the name (pipeline/unnamed.py)."""
+    cfg = read.cfg
+    if not (cfg.unname_speakers and cfg.use_keyword and may_name_someone(query)):
+        return None
+    terms = keyword_terms(plan)
+    return speaker_free_keywords(
+        read.store, read.scope, query, terms, read.flt, read.now, cfg, read.fetch
+    )
+
+
+def _search_keywords(
+    read: _Read, query: str, plan: QueryPlan, first: SpeakerFree | None = None
+) -> None:
+    """The keyword channel (and its sub-question rounds), its hits read from the store;
+    ``first``: the round already searched without a speaker's name."""
     cfg = read.cfg
     if not cfg.use_keyword:
         return
-    keyword = dict(read.store.keyword_search(read.scope, _terms(plan), read.flt, cfg.pool))
+    keyword = (
+        first.keyword
+        if first
+        else dict(read.store.keyword_search(read.scope, keyword_terms(plan), read.flt, cfg.pool))
+    )
     if cfg.sub_questions > 0:
         rounds = sub_question_rounds(read.store, read.scope, query, read.now, read.flt, cfg)
         keyword = merge_keyword_rounds(keyword, rounds)
@@ -202,11 +230,6 @@ def _ranked(
     return decayed(hits, read.now, life)[:top_k]
 
 
-def _terms(plan: QueryPlan) -> list[str]:
-    """The query's keyword terms with its exact identifiers (lower-cased) added."""
-    return plan.terms + [e.lower() for e in plan.exact if e.lower() not in plan.terms]
-
-
 def _day_filter(flt: SearchFilter, anchor: MemoryItem, now: datetime) -> SearchFilter:
     """``flt`` narrowed to the calendar day (in ``now``'s time zone) ``anchor`` was observed."""
     local = anchor.observed_at.astimezone(now.tzinfo) if now.tzinfo else anchor.observed_at
@@ -238,7 +261,7 @@ def top_day_candidates(
         mine = replace(day, embedder=embedder_name)
         dense = dict(store.vector_search(scope, query_vector[0], mine, cfg.day_expand))
     keyword: dict[str, float] = {}
-    terms = _terms(plan)
+    terms = keyword_terms(plan)
     if cfg.use_keyword and terms:
         keyword = dict(store.keyword_search(scope, terms, day, cfg.day_expand))
     return dense, keyword
