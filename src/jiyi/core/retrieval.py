@@ -46,7 +46,9 @@ from jiyi.core.days import day_evidence, relates_events
 from jiyi.core.evidence import asks_for_several, spread_sessions
 from jiyi.core.intents import kin_synonyms, query_slots, slot_matches
 from jiyi.core.models import MemoryItem, SearchHit
-from jiyi.core.retrieval_config import PRESETS as PRESETS  # re-exported: callers import both from here
+
+# Re-exported: callers import the config and its presets from here.
+from jiyi.core.retrieval_config import PRESETS as PRESETS
 from jiyi.core.retrieval_config import RetrievalConfig as RetrievalConfig
 from jiyi.core.speakers import addressed_penalties
 from jiyi.core.text import has_cjk, normalize, query_terms, tokenize
