@@ -36,6 +36,9 @@ def _tell(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[n
         (["我不吃辣"], "对了，我闺蜜从吃素改成吃海鲜了"),
         (["我老婆在中学教数学"], "我老婆下班总是很晚"),
         (["My husband is a pilot"], "My husband used to drive a truck before that"),
+        # a stay with its purpose is a trip, not a home (read as home 上海出差 before)
+        (["我住在苏州"], "我现在在上海出差"),
+        (["我住在成都"], "我目前在三亚度假"),
     ],
 )
 def test_a_remark_about_someone_else_leaves_the_users_facts(

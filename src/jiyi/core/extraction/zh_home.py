@@ -34,6 +34,12 @@ _POSTED = re.compile(
 )
 
 
+# What a stay is for when it is no home: 在上海出差 / 在三亚度假 / 在北京开会.
+_VISIT = re.compile(
+    r"(?:出差|旅游|旅行|玩|开会|培训|度假|出游|看病|住院|探亲|办事|参展|比赛|考试)$"
+)
+
+
 def location(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:我们家|我们|我)?(?:已经|刚|刚刚|都)*(?:搬)?回(?:到)?(?:了)?老家(?P<x>[\u4e00-\u9fff]{2,6}?)(?:去|来)?(?:了|住了|定居了|生活了|发展了)$",
@@ -78,8 +84,8 @@ def location(c: str, ctx: Context) -> list[Hit]:
             r"^(?:我们|我)(?:一个人|自己|现在|目前|一直|常年|长期|如今|人)+在(?P<x>[\u4e00-\u9fff]{2,6})(?P<v>)$",
             c,
         )
-        if m and not is_place_zh(m.group("x")):
-            m = None
+        if m and (not is_place_zh(m.group("x")) or _VISIT.search(m.group("x"))):
+            m = None  # 我现在在上海出差: a trip, not where the user lives
     if m and not re.match(r"^(?:酒店|宾馆|民宿|院|哪|的|得)", m.group("x")):
         place = place_value(m.group("x"))
         neg = "neg" in m.groupdict() and bool(m.group("neg"))
