@@ -21,6 +21,7 @@ def test_en_values_and_change_cues_are_read() -> None:
         ("grade", "senior"),
         ("town", "Tacoma"),
     ]
+    assert en_values("Actually I'm a junior developer now") == []  # a rank at work
     assert change_said_en("Now I work from Portland")
     assert not change_said_en("Actually my friend moved to Denver")
     assert not change_said_en("I visited Boston last week")

@@ -19,7 +19,9 @@ __all__ = ["EnValue", "change_said_en", "content_words_en", "en_values", "grade_
 
 _GRADE = re.compile(
     r"\b(?P<g>freshman|sophomore|junior|senior|(?:\d{1,2}|first|second|third|fourth|fifth|sixth|"
-    r"seventh|eighth|ninth|tenth|eleventh|twelfth)(?:st|nd|rd|th)?[- ]grade(?:r)?)\b",
+    r"seventh|eighth|ninth|tenth|eleventh|twelfth)(?:st|nd|rd|th)?[- ]grade(?:r)?)\b"
+    # "a junior developer", "the senior partner": a rank at work, not a school year
+    r"(?!\s+(?!year\b|in\b|at\b|now\b|this\b|again\b|already\b)[a-z])",
     re.IGNORECASE,
 )
 # A town where a place goes: after in / to / from / it's, one to three capitalised words.
