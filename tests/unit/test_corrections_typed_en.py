@@ -22,6 +22,7 @@ def test_en_values_and_change_cues_are_read() -> None:
         ("town", "Tacoma"),
     ]
     assert en_values("Actually I'm a junior developer now") == []  # a rank at work
+    assert [v.surface for v in en_values("Actually I work out of Dallas now")] == ["Dallas"]
     assert change_said_en("Now I work from Portland")
     assert not change_said_en("Actually my friend moved to Denver")
     assert not change_said_en("I visited Boston last week")

@@ -24,8 +24,9 @@ _GRADE = re.compile(
     r"(?!\s+(?!year\b|in\b|at\b|now\b|this\b|again\b|already\b)[a-z])",
     re.IGNORECASE,
 )
-# A town where a place goes: after in / to / from / it's, one to three capitalised words.
-_TOWN = re.compile(r"\b(?:in|to|from|it's|it is)\s+(?P<t>[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2})")
+# A town where a place goes: after in / to / from / out of / it's, one to three capitalised
+# words.
+_TOWN = re.compile(r"\b(?:in|to|from|out of|it's|it is)\s+(?P<t>[A-Z][a-z]+(?:\s[A-Z][a-z]+){0,2})")
 _CUE = re.compile(
     r"\b(?:actually|now|these days|anymore|any more|switched|moved|relocated|changed|i meant|"
     r"not \w+ any ?more|no longer)\b",
