@@ -79,20 +79,3 @@ def test_a_wake_up_time_by_its_verb_and_a_day_keeps_its_evening(
     assert "早上六点" in joined and "七点半" not in joined
     assert "周五晚上" in joined and "周三晚上" not in joined
     assert "太原" in joined
-
-
-def test_a_new_city_replaces_the_place_that_shares_a_word(
-    shared_real_mem: Memory, module_clock
-) -> None:  # type: ignore[no-untyped-def]
-    mem, user = shared_real_mem, "typed-city"
-    _say(mem, module_clock, user, "我在深圳工作", "我住在东莞")
-    _say(mem, module_clock, user, "其实我挺喜欢上海的，工作机会多")  # a remark
-    _say(mem, module_clock, user, "这周工作调到上海出差了几天")  # a trip
-    _say(mem, module_clock, user, "我同事的工作调到杭州了")  # someone else's
-    now = _active(mem, user)
-    assert "深圳" in now["location.work"] and "东莞" in now["location.home"]
-    _say(mem, module_clock, user, "上个月工作调到广州了")
-    now = _active(mem, user)
-    assert "广州" in now["location.work"]
-    assert "深圳" not in " ".join(now.values())
-    assert "东莞" in now["location.home"]  # the other city is untouched

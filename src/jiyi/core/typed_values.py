@@ -14,8 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jiyi.core.extraction.lexicon_places import CITIES_ZH
-
 __all__ = ["TypedValue", "anchors", "change_clauses", "typed_values", "verb_anchor"]
 
 _NUM = r"[\d一二两三四五六七八九十]"
@@ -26,13 +24,9 @@ _CLOCK = rf"{_PART}?{_NUM}{{1,3}}点(?:半|{_NUM}{{1,3}}分)?"
 _UNITS = r"杯|顿|次|包|勺|片|粒|颗|瓶|罐|支|根|公里|个小时|小时|趟|节课|碗"
 _COUNT = rf"(?<![\d一二两三四五六七八九十每周第])(?:{_NUM}{{1,3}}|半)(?P<unit>{_UNITS})"
 _TYPED = re.compile(rf"(?P<weekday>{_WEEKDAY})|(?P<clock>{_CLOCK})|(?P<count>{_COUNT})")
-# A city where a place goes (在深圳 / 调到成都 / 住武汉; 从武汉 is where one left), the
-# longest name first; 老家 / 国外 say no city.
-_CITIES = sorted(CITIES_ZH - {"老家", "国外", "海外", "外地"}, key=len, reverse=True)
-_PLACE = re.compile(rf"(?<=[在到去回住来])(?:{'|'.join(_CITIES)})")
 # A change of what holds now, said with its verb or a "now" word: 改到 / 挪到 / 换成 / 现在.
 _CUE = re.compile(
-    r"(?:改|换|挪|调|推|延|提前|变|移|减|降|加|搬|转)(?:到|成|为|在)|现在|如今|以后|从此|今后|"
+    r"(?:改|换|挪|调|推|延|提前|变|移|减|降|加)(?:到|成|为|在)|现在|如今|以后|从此|今后|"
     r"从(?:这|下|本)(?:周|星期|礼拜|个?月)(?:起|开始)"
 )
 # A worry, a wish, a condition or a question states nothing that changed.
@@ -52,10 +46,9 @@ _FILLER = re.compile(
 
 @dataclass(frozen=True)
 class TypedValue:
-    """One value of a kind (``weekday``, ``clock``, ``count``, ``place``: a city) as said
-    (``surface``); a count's measure word (``unit``) and the word right after it (``after``:
-    咖啡 of 一杯咖啡); the part of the day a weekday or clock time names (``part``: 晚上 of
-    周四晚上)."""
+    """One value of a kind (``weekday``, ``clock``, ``count``) as said (``surface``); a
+    count's measure word (``unit``) and the word right after it (``after``: 咖啡 of 一杯咖啡);
+    the part of the day a weekday or clock time names (``part``: 晚上 of 周四晚上)."""
 
     kind: str
     surface: str
@@ -65,7 +58,7 @@ class TypedValue:
 
 
 def typed_values(text: str) -> list[TypedValue]:
-    """The weekday, clock and count values said in ``text``, in order, then its cities."""
+    """The weekday, clock and count values said in ``text``, in order."""
     out: list[TypedValue] = []
     for m in _TYPED.finditer(text):
         kind = next(k for k in ("weekday", "clock", "count") if m.group(k))
@@ -83,7 +76,7 @@ def typed_values(text: str) -> list[TypedValue]:
                 part.group(0) if part else "",
             )
         )
-    return out + [TypedValue("place", m.group(0)) for m in _PLACE.finditer(text)]
+    return out
 
 
 def change_clauses(text: str) -> list[str]:

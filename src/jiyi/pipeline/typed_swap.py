@@ -10,8 +10,6 @@ for a count said alone, its measure word is enough). Exactly one such slot: a ca
 that slot, the old sentence with the value swapped, decided like any other (same slot, new
 value: SUPERSEDE). Never by similarity; a relative's or someone else's clause, a worry or a
 condition, a fact of a relative or pet, or a slot the message fills itself changes nothing.
-A city (工作调到广州了) replaces the one place fact whose words the message repeats (工作 of
-用户在深圳工作); a trip (出差 / 旅游) moves nothing.
 """
 
 from __future__ import annotations
@@ -37,8 +35,6 @@ __all__ = ["typed_swaps"]
 
 # A condition anywhere in the message (要是周三加班，游泳就挪到周五): nothing changed yet.
 _CONDITION = re.compile(r"如果|要是|万一|假如|的话|除非|假设")
-# 现在在上海出差: a trip, not where one works or lives
-_TRIP = re.compile(r"出差|旅游|旅行|度假|探亲|玩|开会|参观|路过|转机|培训|看望")
 
 
 def _about_user(clause: str) -> bool:
@@ -67,8 +63,6 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
         return None  # a routine or an order; a dated event or a plan keeps its day
     held = _held(m, new)
     if held is None or held.surface == new.surface:
-        return None
-    if new.kind == "place" and _TRIP.search(text):
         return None
     content = to_simplified(m.content)
     if new.after and new.after not in content:
@@ -121,7 +115,7 @@ def typed_swaps(
             said = typed_values(clause)
             for new in said:
                 stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
-                alone = sum(v.kind != "place" for v in said) == 1 and not new.after
+                alone = len(said) == 1 and not new.after
                 fits = [(m, h) for m in stored if (h := _fits(m, new, text, alone))]
                 if len({m.topic for m, _ in fits}) != 1:
                     continue

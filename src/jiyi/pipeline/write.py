@@ -43,9 +43,7 @@ from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
 from jiyi.pipeline.retract import retire_retracted, switched_values
 from jiyi.pipeline.subjects import resolve_subject, resolve_time
-from jiyi.pipeline.typed_rename import pet_renames
 from jiyi.pipeline.typed_swap import typed_swaps
-from jiyi.pipeline.typed_swap_en import typed_swaps_en
 
 __all__ = [
     "ADMISSION_FLOORS",
@@ -238,8 +236,6 @@ def _settle(
         admitted += switched_values(fresh, admitted, scope=scope, store=store)
         # 游泳挪到周五了: a new weekday / time / count in the one fact holding that kind
         admitted += typed_swaps(fresh, admitted, scope=scope, store=store)
-        admitted += typed_swaps_en(fresh, admitted, scope=scope, store=store)
-        admitted += pet_renames(fresh, admitted, scope=scope, store=store)
     return admitted
 
 
