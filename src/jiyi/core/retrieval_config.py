@@ -62,52 +62,34 @@ class RetrievalConfig(BaseModel):
     use_dense: bool = True
 
 
-# The baselines are one channel over the plain query: no query rewriting either.
+# The baselines are one channel over the plain query: no query rewriting either, and none of
+# the fusion's other signals.
+_ONE_CHANNEL = RetrievalConfig(
+    w_importance=0.0,
+    w_recency=0.0,
+    w_exact=0.0,
+    w_time=0.0,
+    w_time_text=0.0,
+    time_ranges=False,
+    dates_as_time=False,
+    kin_synonyms=False,
+    w_neighbor=0.0,
+    w_speaker=0.0,
+    w_slot=0.0,
+    w_top_day=0.0,
+    w_same_day=0.0,
+    unname_speakers=False,
+    w_addressed=0.0,
+    outdated_factor=1.0,
+)
 PRESETS: dict[str, RetrievalConfig] = {
     "balanced": RetrievalConfig(),
-    "keyword_only": RetrievalConfig(
-        use_dense=False,
-        w_semantic=0.0,
-        w_keyword=1.0,
-        w_importance=0.0,
-        w_recency=0.0,
-        w_exact=0.0,
-        w_time=0.0,
-        w_time_text=0.0,
-        time_ranges=False,
-        dates_as_time=False,
-        kin_synonyms=False,
-        w_neighbor=0.0,
-        w_speaker=0.0,
-        w_slot=0.0,
-        w_top_day=0.0,
-        w_same_day=0.0,
-        unname_speakers=False,
-        w_addressed=0.0,
-        outdated_factor=1.0,
+    "keyword_only": _ONE_CHANNEL.model_copy(
+        update={"use_dense": False, "w_semantic": 0.0, "w_keyword": 1.0}
     ),
     # Ranked by the raw cosine (its place in the pool): the calibrated score saturates at
     # 1.0 for most Chinese candidates, which left a dense-only ranking to the tie-break.
-    "dense_only": RetrievalConfig(
-        use_keyword=False,
-        w_semantic=0.0,
-        w_semantic_pool=1.0,
-        w_keyword=0.0,
-        w_importance=0.0,
-        w_recency=0.0,
-        w_exact=0.0,
-        w_time=0.0,
-        w_time_text=0.0,
-        time_ranges=False,
-        dates_as_time=False,
-        kin_synonyms=False,
-        w_neighbor=0.0,
-        w_speaker=0.0,
-        w_slot=0.0,
-        w_top_day=0.0,
-        w_same_day=0.0,
-        unname_speakers=False,
-        w_addressed=0.0,
-        outdated_factor=1.0,
+    "dense_only": _ONE_CHANNEL.model_copy(
+        update={"use_keyword": False, "w_semantic": 0.0, "w_semantic_pool": 1.0, "w_keyword": 0.0}
     ),
 }
