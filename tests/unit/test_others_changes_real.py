@@ -10,6 +10,7 @@ here. One Memory per module; every test has its own user.
 from __future__ import annotations
 
 import pytest
+from _writes import say as _tell
 
 from jiyi import Memory
 from jiyi.core.models import MemoryItem, MemoryKind
@@ -17,12 +18,6 @@ from jiyi.core.models import MemoryItem, MemoryKind
 
 def _active(mem: Memory, user: str) -> dict[str, MemoryItem]:
     return {m.id: m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE}
-
-
-def _tell(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
-    for text in texts:
-        clock.advance(days=1)
-        mem.add(text, user_id=user)
 
 
 @pytest.mark.parametrize(
