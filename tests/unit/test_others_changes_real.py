@@ -34,6 +34,13 @@ def _active(mem: Memory, user: str) -> dict[str, MemoryItem]:
         # a stay with its purpose is a trip, not a home (read as home 上海出差 before)
         (["我住在苏州"], "我现在在上海出差"),
         (["我住在成都"], "我目前在三亚度假"),
+        # found on set n/o's first run: a neighbour called by surname, a past job (a
+        # retiree's) that replaced the present one
+        (["我住在温州", "我对花生过敏"], "说起来我家隔壁的赵阿姨上周搬去杭州了"),
+        (
+            ["I'm a retired nurse"],
+            "Actually before I retired I nursed in Leeds for a bit, long time ago now",
+        ),
     ],
 )
 def test_a_remark_about_someone_else_leaves_the_users_facts(
@@ -86,3 +93,15 @@ def test_a_corrected_description_replaces_one_of_the_past_adds(
     _tell(mem, module_clock, "desc-past", "我姐在医院当护士", "我姐以前其实在药店上过班")
     texts = [m.content for m in _active(mem, "desc-past").values()]
     assert any("医院" in t for t in texts) and any("药店" in t for t in texts), texts
+
+
+def test_a_workplace_moving_the_users_team_moves_no_home(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    """公司把我们组…迁到 X: where the user works changed, not where they live (set n)."""
+    mem, user = shared_real_mem, "team-moved"
+    _tell(mem, module_clock, user, "我住在昆山", "我在苏州上班", "公司把我们组从苏州迁到了无锡")
+    texts = [m.content for m in _active(mem, user).values()]
+    assert "用户住在昆山" in texts, texts
+    assert any("无锡" in t and "上班" in t for t in texts), texts

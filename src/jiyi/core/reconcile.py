@@ -45,6 +45,20 @@ _PAST = re.compile(
     r"\b(?:used to|before that|back then|formerly|years ago)\b",
     re.IGNORECASE,
 )
+# Only the past, nothing of now ("before I retired I taught in Sheffield, long time ago now";
+# 我退休前在青岛教过书): what was true then replaces nothing true today.
+_ONLY_PAST = re.compile(
+    r"以前|曾经|早年|当年|那时候?|年轻(?:的)?时候?|小时候|退休前|结婚前|上大学(?:的)?时候|"
+    r"\b(?:used to|back then|back in (?:the day|\d{4})|formerly|(?:a )?long time ago|"
+    r"years ago|before i (?:retired|moved|married|got married|had kids)|when i was (?:young|a kid|"
+    r"little|in (?:school|college|university))|in my (?:twenties|thirties|teens|youth))\b",
+    re.IGNORECASE,
+)
+_NOW = re.compile(
+    r"现在|目前|如今|这几年|最近|\b(?:currently|these days|nowadays|anymore|any more|"
+    r"no longer)\b|(?<!ago )\bnow\b",
+    re.IGNORECASE,
+)
 # Words that correct what was said, as opposed to a change or a stop (quit, 不…了), which
 # names no description it replaces.
 _CORRECTS = re.compile(
@@ -89,6 +103,12 @@ def _adds_a_description(candidate: Candidate, head: MemoryItem) -> bool:
     return bool(_PAST.search(said))
 
 
+def _only_past(candidate: Candidate) -> bool:
+    """Said of the past alone, with nothing of now: it adds, it replaces no current value."""
+    said = to_simplified(candidate.quote or candidate.content)
+    return bool(_ONLY_PAST.search(said)) and not _NOW.search(said)
+
+
 def reconcile(
     candidate: Candidate,
     same_slot: list[MemoryItem],
@@ -121,7 +141,7 @@ def reconcile(
         if is_timeline_slot(slot):
             return Decision(Action.ADD, candidate)
         head = max(same_slot, key=lambda m: (m.created_at, m.id))  # the chain's newest link
-        if _adds_a_description(candidate, head):
+        if _adds_a_description(candidate, head) or _only_past(candidate):
             return Decision(Action.ADD, candidate)
         reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED
         return Decision(Action.SUPERSEDE, candidate, head, reason)

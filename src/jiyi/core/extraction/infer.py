@@ -106,7 +106,8 @@ _MOVE_EN = re.compile(
 # The mover is a workplace (公司搬到了望京 / "my office relocated to Brooklyn"): where the user
 # works moved, not where they live.
 _WORKPLACE_MOVES = re.compile(
-    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店)(?:也|又|已经|最近|今年|去年|整体|都)*(?:搬|迁)|"
+    # 公司把我们整个部门从深圳搬去惠州了: the workplace moves whatever stands between
+    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店)[^，,。；;]{0,12}?(?:搬|迁)|"
     r"\b(?:office|company|firm|workplace|team|employer|headquarters|hq|lab|studio|store|shop)"
     r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",
     re.IGNORECASE,

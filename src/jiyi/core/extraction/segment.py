@@ -160,7 +160,8 @@ _OTHERS_ZH = (
 _OPENERS = (
     r"(?:(?:honestly|actually|so|well|btw|by the way|fyi|tbh|ngl|lol|haha|ok|okay|oh|also|and|"
     r"but|anyway|fun fact|guess what|funny thing|random but|other than that)\b[,!:]?\s*|"
-    r"(?:其实|说实话|说真的|对了|话说|顺便说一下|另外|还有|而且|不过|哈哈+|诶|哎|嗯)[，,!！：:]?\s*)*"
+    r"(?:其实|说实话|说真的|老实说|讲真|说起来|对了|话说|顺便说一下|另外|还有|而且|不过|哈哈+|诶|哎|嗯)"
+    r"[，,!！：:]?\s*)*"
 )
 _OPENER_RE = re.compile(rf"^{_OPENERS}", re.IGNORECASE)
 _THIRD_PARTY_RE = re.compile(
@@ -168,7 +169,10 @@ _THIRD_PARTY_RE = re.compile(
     rf"^{_OPENERS}(?:他|她|他们|她们|大家|别人|有人|有个人|某人|"
     rf"(?:我们|咱们|我|咱)(?:的)?(?:公司|单位|部门|班|组|学校|小区|团队)?(?:的)?(?:{_OTHERS_ZH})|"
     rf"(?:{_OTHERS_ZH})|"
-    r"隔壁|楼上|楼下|对门|(?:[^我]{1,4}的)?小[王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐]"
+    # 我楼下的王阿姨 / 隔壁李叔叔: neighbours, and an elder called by surname, are not family
+    r"(?:我们?|咱们?)?(?:家)?(?:隔壁|楼上|楼下|对门|对面)|"
+    r"[王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐](?:阿姨|叔叔|大爷|大妈|奶奶|爷爷|伯伯|婶婶?)|"
+    r"(?:[^我]{1,4}的)?小[王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐]"
     r"(?=[^\s，,]{2})|老[王李张刘陈杨赵黄周吴](?=[^\s，,]{2})|"
     # an impersonal "they" that acts on the user ("they moved me to the Reno office") is no
     # third party
