@@ -153,6 +153,8 @@ VARIANTS: dict[str, RetrievalConfig] = {
     },
     "unname": B.model_copy(update={"w_addressed": 0.0}),
     **{f"unname+{n}": B.model_copy(update=upd) for n, upd in ADDRESSED.items()},
+    # The user's later word on a topic above the older hits (core/newer.py), taken out.
+    "defaults-newer": B.model_copy(update={"newer_ratio": 0.0}),
     "bm25_only": PRESETS["keyword_only"],
     "dense_only": PRESETS["dense_only"],
     # The dense-only preset before this work: the calibrated score, which saturates at 1.0

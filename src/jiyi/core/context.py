@@ -71,8 +71,20 @@ COLD = {
     "history or preferences; ask when you need to know.",
 }
 _WORDS = {
-    "zh": {"before": "以前：", "outdated": "已过时", "said": "说于", "on": "日期"},
-    "en": {"before": "previously: ", "outdated": "outdated", "said": "said", "on": "on"},
+    "zh": {
+        "before": "以前：",
+        "outdated": "已过时",
+        "said": "说于",
+        "on": "日期",
+        "changed": "后来可能已变",
+    },
+    "en": {
+        "before": "previously: ",
+        "outdated": "outdated",
+        "said": "said",
+        "on": "on",
+        "changed": "may have changed since",
+    },
 }
 # A goal that is no longer pursued says so on its line (core/goals.py).
 _GOAL_STATUS = {
@@ -121,15 +133,20 @@ def _line(
     tz: tzinfo,
     now: datetime,
     previous: Mapping[str, MemoryItem],
+    followed: bool = False,
 ) -> str:
+    """One line; ``followed``: the user said later that this changed (core/newer.py)."""
     w = _WORDS[lang]
     said = _day(m.observed_at, tz)
     if m.kind == MemoryKind.EPISODE:
         who = m.speaker
         who = f"{who}: " if who else ""
         flag = f", {w['outdated']}" if _outdated(m, now) else ""
+        flag = flag or (f", {w['changed']}" if followed else "")
         return f"- ({said}{flag}) {who}{m.content}"
     text = m.content
+    if followed:
+        text += f"（{w['changed']}）" if lang == "zh" else f" ({w['changed']})"
     old = previous.get(m.supersedes or "")
     if old is not None and old.content != m.content:
         text += (
@@ -217,7 +234,7 @@ def assemble_context(
     chosen: list[tuple[SearchHit, str]] = []
     seen_lines: set[str] = set()
     for h in hits:  # hits arrive best first
-        line = _line(h.memory, lang, tz, ref, before)
+        line = _line(h.memory, lang, tz, ref, before, bool(h.scores.get("followed")))
         cost = estimate_tokens(line) + 1
         if line in seen_lines:
             continue

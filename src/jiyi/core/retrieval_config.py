@@ -55,6 +55,10 @@ class RetrievalConfig(BaseModel):
     unname_speakers: bool = True  # a named speaker searched as "they" (core/speakers.py)
     w_addressed: float = 0.1  # her turns that speak to the other ("your painting!") lose this
     outdated_factor: float = 0.5  # score kept by a memory whose valid_to has passed
+    # The user's later word that a thing changed, above the earlier hits on the same thing,
+    # if it scores this share of them (core/newer.py; 0: off), among the first newer_window.
+    newer_ratio: float = 0.4
+    newer_window: int = 10
     pool: int = 100  # candidates taken from each channel
     min_relevance: float = 0.02  # hits below this (no semantic, keyword or exact signal) drop
     recency_half_life_days: float = 30.0
@@ -76,6 +80,7 @@ _ONE_CHANNEL = RetrievalConfig(
     w_neighbor=0.0,
     w_speaker=0.0,
     w_slot=0.0,
+    newer_ratio=0.0,
     w_top_day=0.0,
     w_same_day=0.0,
     unname_speakers=False,

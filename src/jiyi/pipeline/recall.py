@@ -21,6 +21,7 @@ from jiyi.core.evidence import SUB_QUESTION_POOL, merge_keyword_rounds, split_cl
 from jiyi.core.lifecycle import LifecycleConfig, is_safety, relevance
 from jiyi.core.links import LINKED_FROM, LINKED_POOL, LINKED_TERMS, feedback_terms, fold_linked
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, SearchHit
+from jiyi.core.newer import newer_first
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter, Vector
 from jiyi.core.profile import UserProfile
 from jiyi.core.retrieval import QueryPlan, RetrievalConfig, fuse, plan_query
@@ -219,15 +220,18 @@ def _expand_top_day(read: _Read, plan: QueryPlan, embedder_name: str) -> None:
 def _ranked(
     read: _Read, plan: QueryPlan, top_k: int, life: LifecycleConfig | None
 ) -> list[SearchHit]:
-    """The fused ranking, cut at ``top_k`` (after the decay of ``life``, if it ranks)."""
+    """The fused ranking (after the decay of ``life``, if it ranks), with the user's newer
+    word on a topic above the older hits (core/newer.py), cut at ``top_k``."""
+    cfg = read.cfg
     decay = life is not None and life.rank_decay
+    deep = max(top_k, cfg.newer_window if cfg.newer_ratio > 0 else 0)
     hits = fuse(
         plan, read.dense, read.keyword, read.memories,
-        now=read.now, cfg=read.cfg, cal=read.cal, limit=None if decay else top_k,
+        now=read.now, cfg=cfg, cal=read.cal, limit=None if decay else deep,
     )  # fmt: skip
-    if life is None or not decay:
-        return hits
-    return decayed(hits, read.now, life)[:top_k]
+    if life is not None and decay:
+        hits = decayed(hits, read.now, life)
+    return newer_first(hits, cfg.newer_ratio, cfg.newer_window)[:top_k]
 
 
 def _day_filter(flt: SearchFilter, anchor: MemoryItem, now: datetime) -> SearchFilter:

@@ -1,0 +1,98 @@
+"""The user's newer word on a topic above the older hits (jiyi.core.newer), pure part."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from jiyi.core.models import MemoryItem, MemoryKind, SearchHit
+from jiyi.core.newer import newer_first
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _hit(
+    text: str, score: float, days: int, role: str = "user", kind: MemoryKind = MemoryKind.EPISODE
+) -> SearchHit:
+    at = T0 + timedelta(days=days)
+    m = MemoryItem(
+        id=text, user_id="u", kind=kind, content=text, created_at=at, observed_at=at, role=role
+    )
+    return SearchHit(memory=m, score=score, scores={})
+
+
+def _fact(text: str, score: float, days: int = 0) -> SearchHit:
+    at = T0 + timedelta(days=days)
+    m = MemoryItem(
+        id=text, user_id="u", kind=MemoryKind.FACT, content=text, created_at=at, observed_at=at
+    )
+    return SearchHit(memory=m, score=score, scores={})
+
+
+def _order(*hits: SearchHit, ratio: float = 0.4) -> list[str]:
+    return [h.memory.id for h in newer_first(hits, ratio, 10)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我每周四晚上去打羽毛球", "周四总开会，羽毛球就挪到周六上午了"),
+        ("我家仓鼠叫豆包", "仓鼠的名字孩子们后来改成了元宝，现在都这么叫"),
+        ("I play tennis on Mondays", "tennis moved to Wednesdays after the club changed courts"),
+        ("My brother lives in Leeds", "my brother packed up and went to Bristol in the spring"),
+        ("我在奶茶店点少冰", "奶茶我现在都点常温的"),
+        ("I live in Omaha", "we finally left Omaha, renting in Lincoln now"),
+    ],
+)
+def test_a_later_change_on_the_same_thing_goes_first(old: str, new: str) -> None:
+    other = _hit("我对芒果过敏", 0.5, 1)
+    order = _order(_hit(old, 0.95, 0), _fact(old + "!", 0.9), other, _hit(new, 0.6, 9))
+    assert order == [new, old, old + "!", "我对芒果过敏"]
+
+
+def test_between_messages_alone_a_later_now_lifts_nothing() -> None:
+    """Raw turns of a conversation ("…now") are left in the channels' order; a message whose
+    fact was corrected is not."""
+    old, new = "I play tennis on Mondays", "tennis moved to Wednesdays now"
+    assert _order(_hit(old, 0.9, 0), _hit(new, 0.6, 9)) == [old, new]
+    corrected = _hit(old, 0.9, 0)
+    corrected.memory.valid_to = T0 + timedelta(days=5)
+    assert _order(corrected, _hit(new, 0.6, 9)) == [new, old]
+
+
+def test_scores_stay_sorted_and_say_why() -> None:
+    hits = newer_first(
+        [_fact("我住在无锡", 0.9), _hit("我现在搬出无锡了，住常州", 0.5, 9)], 0.4, 10
+    )
+    assert [h.score for h in hits] == [0.9, 0.9]
+    assert hits[0].scores["newer"] == 1.0 and hits[1].scores["followed"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "我同事现在也去打羽毛球了，每周四",  # someone else
+        "以前我每周四都打羽毛球",  # the past
+        "羽毛球要不要改到周六呢？",  # a question
+        "我在考虑把羽毛球挪到周六",  # a plan being weighed
+        "我现在开始学游泳了",  # a change of something else
+    ],
+)
+def test_no_lift_without_the_users_change_of_the_same_thing(new: str) -> None:
+    old = "我每周四晚上去打羽毛球"
+    assert _order(_fact(old, 0.9), _hit(new, 0.6, 9)) == [old, new]
+
+
+def test_no_lift_for_an_older_or_weak_or_assistant_message() -> None:
+    old, new = "I play tennis on Mondays", "tennis moved to Wednesdays now"
+    assert _order(_fact(new, 0.9), _hit(old, 0.6, 9)) == [new, old]  # said first
+    assert _order(_fact(old, 0.9), _hit(new, 0.3, 9)) == [old, new]  # below the ratio
+    said = _hit(new, 0.6, 9, role="assistant")
+    assert _order(_fact(old, 0.9), said) == [old, new]
+    assert _order(_fact(old, 0.9), _hit(new, 0.6, 9), ratio=0.0) == [old, new]  # off
+
+
+def test_a_shared_single_character_or_short_word_is_no_topic() -> None:
+    old = "我女儿叫朵朵"  # shares only 叫 with a pet's new name
+    assert _order(_fact(old, 0.9), _hit("小狗现在叫旺财了", 0.6, 9)) == [old, "小狗现在叫旺财了"]
