@@ -31,9 +31,9 @@ import re
 from dataclasses import dataclass
 
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
-from jiyi.core.extraction.segment import is_third_party, strip_openers
+from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject, someone_else_before
 from jiyi.core.extraction.topics import normalize_object
-from jiyi.core.retract_en import EN_CUES, EN_STOP, right_value, someone_else
+from jiyi.core.retract_en import EN_CUES, EN_STOP, right_value
 from jiyi.core.text import to_simplified
 
 __all__ = ["Retraction", "find_retractions", "holds"]
@@ -117,7 +117,6 @@ _ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("wrong", re.compile(rf"^(?:其实)?(?:已经)?不是(?P<x>{_ZH}{{1,8}}?)了$")),
 )
-_PRONOUN = re.compile(r"^(?:他|她|he\b|she\b|they\b)", re.IGNORECASE)
 # A worry or a condition states nothing that ended: 我怕以后跑不了步了, "if I quit coffee".
 _UNREAL = re.compile(
     r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|\b(?:if|might|maybe|afraid|worried|worry|"
@@ -224,8 +223,9 @@ def _find_retractions(text: str) -> list[Retraction]:
         if not clause:
             continue
         named = _subject(clause)
-        pronoun = bool(_PRONOUN.match(strip_openers(clause)))
-        if is_third_party(clause) and not pronoun:
+        who = read_subject(clause)
+        pronoun = who in (Who.HE_SHE, Who.THEY)  # whoever was named before
+        if who in SOMEONE_ELSE and not pronoun:
             other = True  # "My friend Sarah switched from vegetarian to vegan": hers, not ours
         elif not pronoun:
             other = False
@@ -240,7 +240,7 @@ def _find_retractions(text: str) -> list[Retraction]:
             continue
         for kind, pattern in cues:
             for m in pattern.finditer(low):
-                if clause.isascii() and someone_else(clause, m.start()):
+                if clause.isascii() and someone_else_before(clause, m.start()):
                     continue
                 if _ATTRIBUTE.match(m.groupdict().get("to") or ""):
                     continue  # 美式改成热的: how the drink is taken changed, not the drink

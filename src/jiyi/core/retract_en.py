@@ -3,8 +3,9 @@
 Each cue is ``(kind, pattern)`` over a lower-cased clause; ``x`` (or ``y``) is the retracted
 phrase, ``to`` the replacement when the clause names one ("switched from X to Y", "swapped X
 for Y"). A "wrong" cue without one takes the value a later clause names as the right one
-("the latex thing was wrong, … positive for nickel instead"). A cue said of someone who is
-neither the user nor a relative ("my boss moved from Denver to Boulder") retracts nothing.
+("the latex thing was wrong, … positive for nickel instead"). Whether a cue is said of
+someone who is neither the user nor a relative ("my boss moved from Denver to Boulder") is
+read by :func:`jiyi.core.extraction.subject.someone_else_before`.
 
 Pure functions, no I/O.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EN_CUES", "EN_STOP", "right_value", "someone_else"]
+__all__ = ["EN_CUES", "EN_STOP", "right_value"]
 
 _EN_NP = r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
 EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -101,24 +102,6 @@ _RIGHT_EN = re.compile(
     r"\b(?:for|to|with|is|are|'s|got|have|has) (?:an? |the |some )?"
     r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?) instead$"
 )
-_USER_EN = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|me|us|myself)\b")
-# People who are neither the user nor family: their changes are theirs.
-_OTHER_EN = re.compile(
-    r"\b(?:my|our|a|his|her|their) (?:best |old |new |close )?(?:friend|boss|co-?worker|"
-    r"colleague|neighbou?r|room-?mate|flatmate|housemate|buddy|pal|manager|teammate|classmate|"
-    r"landlord|landlady|ex|bestie|bff|supervisor|client|customer|tenant)s?\b|"
-    r"\b(?:someone|somebody|everyone|everybody|people|a lot of people)\b"
-)
-
-
-def someone_else(clause: str, at: int) -> bool:
-    """Is the English cue at ``at`` said of someone who is neither the user nor a relative?
-    "my boss just moved from Denver to Boulder", "a friend of mine switched from X to Y":
-    their change is no statement about the user's value, however equal the words."""
-    low = clause.lower()
-    if _USER_EN.search(low):
-        return False
-    return _OTHER_EN.search(clause[:at].lower()) is not None
 
 
 def right_value(clauses: list[str]) -> str | None:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from jiyi.core.extraction.lexicon import RELATIONS_ZH
-from jiyi.core.extraction.segment import is_third_party, strip_openers
+from jiyi.core.extraction.subject import SOMEONE_ELSE, read_subject, strip_openers
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
 from jiyi.core.text import has_cjk, to_simplified
@@ -39,7 +39,7 @@ _CONDITION = re.compile(r"如果|要是|万一|假如|的话|除非|假设")
 
 def _about_user(clause: str) -> bool:
     """Is ``clause`` about the user (no relative, pet or other person as its subject)?"""
-    if is_third_party(clause) or strip_openers(clause).startswith("它"):
+    if read_subject(clause) in SOMEONE_ELSE or strip_openers(clause).startswith("它"):
         return False
     return not any(w in clause for w in RELATIONS_ZH if len(w) > 1 or w in "妈爸哥姐弟妹")
 

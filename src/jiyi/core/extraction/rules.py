@@ -40,10 +40,9 @@ from jiyi.core.extraction.segment import (
     is_chitchat,
     is_passive,
     is_request_or_question,
-    is_third_party,
     split_clauses,
-    strip_openers,
 )
+from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject
 from jiyi.core.extraction.topics import clean_value, is_name
 from jiyi.core.extraction.zh import match_zh
 from jiyi.core.extraction.zh_common import third_person_zh
@@ -71,8 +70,6 @@ _HYPOTHETICAL = re.compile(
     r"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b", re.IGNORECASE
 )
 _DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably not|never going to happen)\b")
-# A clause that names the user (or their family) again after one about someone else.
-_SELF = re.compile(r"^(?:我|咱|i\b|i'm|i've|my\b|we\b|our\b)", re.IGNORECASE)
 
 _NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
 _ORDER = re.compile(
@@ -277,13 +274,8 @@ class RuleExtractor:
                 pending = None if found else (said or None)  # "不是成都，是绵阳": 绵阳 comes next
                 correcting = correcting or pending is not None
                 continue
-            family_pronoun = bool(ctx.extra) and bool(
-                re.match(
-                    r"^(?:她|他)(?!们)|^(?:he|she|he's|she's|his|her)\b",
-                    strip_openers(clause),
-                    re.I,
-                )
-            )
+            who = read_subject(clause)
+            family_pronoun = bool(ctx.extra) and who is Who.HE_SHE
             # "Sorry, he's a malamute, not a husky": only a pet is a breed
             breed = re.match(r"^(?:he|she)(?:'s| is) (?:actually )?an? (.+)$", clause, re.I)
             family_pronoun = family_pronoun or bool(
@@ -294,11 +286,11 @@ class RuleExtractor:
             if _HYPOTHETICAL.match(clause):
                 hypothetical = True  # "如果可以的话，我也想养只猫": what follows is not a plan
                 continue
-            if is_third_party(clause) and not family_pronoun:
+            if who in SOMEONE_ELSE and not family_pronoun:
                 other = True  # "我闺蜜最近在减肥，每天只吃沙拉": both clauses are hers
                 continue
-            if other and not _SELF.match(clause):
-                continue
+            if other and who not in (Who.USER, Who.FAMILY):
+                continue  # until a clause names the user (or their family) again
             other = False
             if is_request_or_question(clause):
                 # "帮我女儿挑个生日礼物吧，她下个月满八岁": the request names who "她" is
@@ -330,7 +322,7 @@ class RuleExtractor:
                 hits = [named]  # I meant cashews, not peanuts: the slot that holds "peanuts"
             if (
                 all(h.kind in (MemoryKind.EVENT, MemoryKind.STATE) for h in hits)
-                and not is_third_party(clause)
+                and who not in SOMEONE_ELSE
                 and (moved := moved_to(clause, "zh" if has_cjk(clause) else "en"))
             ):  # 今年我们一家都搬回泉州住了: where the user lives now, by the value's type
                 hits = [*hits, moved]

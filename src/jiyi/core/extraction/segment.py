@@ -16,9 +16,7 @@ __all__ = [
     "is_chitchat",
     "is_passive",
     "is_request_or_question",
-    "is_third_party",
     "split_clauses",
-    "strip_openers",
 ]
 
 # Clause boundaries: sentence punctuation, plus conjunctions that start a new statement.
@@ -150,39 +148,6 @@ _QUESTION_EN_RE = re.compile(
     r"i'm looking for a (?!job))\b",
     re.IGNORECASE,
 )
-_OTHERS_ZH = (
-    r"朋友|同事|老板|领导|同学|室友|邻居|客户|闺蜜|发小|哥们|网友|前任|上司|下属|组长|经理|舍友|"
-    r"学长|学姐|学弟|学妹|队友|老师|同桌|房东|合伙人|搭档|老乡|战友|师兄|师姐|师弟|师妹|导师|教练|"
-    r"班主任|主管|总监|老总|HR"
-)
-# Words that open a clause without being its subject: "Honestly my buddy Tom moved to
-# Seattle" is still Tom's move, 说实话我同事… still the colleague's.
-_OPENERS = (
-    r"(?:(?:honestly|actually|so|well|btw|by the way|fyi|tbh|ngl|lol|haha|ok|okay|oh|also|and|"
-    r"but|anyway|fun fact|guess what|funny thing|random but|other than that)\b[,!:]?\s*|"
-    r"(?:其实|说实话|说真的|老实说|讲真|说起来|对了|话说|顺便说一下|另外|还有|而且|不过|哈哈+|诶|哎|嗯)"
-    r"[，,!！：:]?\s*)*"
-)
-_OPENER_RE = re.compile(rf"^{_OPENERS}", re.IGNORECASE)
-_THIRD_PARTY_RE = re.compile(
-    # 我们老板 / 我们公司的同事 / 咱们班主任: people of the user's circle, not family
-    rf"^{_OPENERS}(?:他|她|他们|她们|大家|别人|有人|有个人|某人|"
-    rf"(?:我们|咱们|我|咱)(?:的)?(?:公司|单位|部门|班|组|学校|小区|团队)?(?:的)?(?:{_OTHERS_ZH})|"
-    rf"(?:{_OTHERS_ZH})|"
-    # 我楼下的王阿姨 / 隔壁李叔叔: neighbours, and an elder called by surname, are not family
-    r"(?:我们?|咱们?)?(?:家)?(?:隔壁|楼上|楼下|对门|对面)|"
-    r"[王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐](?:阿姨|叔叔|大爷|大妈|奶奶|爷爷|伯伯|婶婶?)|"
-    r"(?:[^我]{1,4}的)?小[王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐]"
-    r"(?=[^\s，,]{2})|老[王李张刘陈杨赵黄周吴](?=[^\s，,]{2})|"
-    # an impersonal "they" that acts on the user ("they moved me to the Reno office") is no
-    # third party
-    r"(?:he|she|they(?! (?:\w+ )?(?:me|us)\b)|he's|she's|they're|his|her|their|everyone|"
-    r"somebody|someone|"
-    r"(?:my|our|a|one of my) (?:friend|colleague|boss|coworker|co-worker|roommate|neighbou?r|"
-    r"classmate|client|best friend|buddy|bestie|pal|mate|bff|ex|manager|teammate|landlord|teacher|"
-    r"supervisor|tenant|housemate|flatmate|workmate)s?)\b)",
-    re.IGNORECASE,
-)
 
 
 def _bare(text: str) -> str:
@@ -255,13 +220,3 @@ def is_request_or_question(clause: str) -> bool:
             r"(?:别|不要|不用|避开|避免)(?:再)?(?:给我)?(?:推荐|推|安排|选)", stripped
         )
     return bool(_QUESTION_EN_RE.search(stripped))
-
-
-def strip_openers(clause: str) -> str:
-    """The clause without the words that open it without being its subject (honestly, 其实)."""
-    return _OPENER_RE.sub("", clause.strip(), count=1)
-
-
-def is_third_party(clause: str) -> bool:
-    """True if the clause is about someone other than the user or their family."""
-    return bool(_THIRD_PARTY_RE.search(clause.strip()))

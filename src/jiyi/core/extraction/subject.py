@@ -1,0 +1,137 @@
+"""Whose clause is it: the user's, their family's or pet's, or someone else's?
+
+:func:`read_subject` reads the person a clause opens with, past the words that open it
+without being its subject (其实 / 说实话 / honestly / tbh), in both languages and either
+Chinese script, from the one person lexicon (:mod:`.lexicon_people`). It is what the rule
+extractor skips ("我闺蜜最近在减肥"), what retraction leaves alone ("My friend Sarah
+switched from vegetarian to vegan") and what the typed swap never moves. A possessive names
+the last person in it: "my friend's dog" and 我妈的同事 are someone else's, "my sister's
+cat" the family's. :func:`someone_else_before` is the looser English reading retraction needs
+for a cue deep in a clause ("funny, my boss just moved from Denver to Boulder").
+
+:mod:`.en_subject` is a different question: who an English clause that names nobody is about.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from jiyi.core.extraction.en_common import DESC
+from jiyi.core.extraction.lexicon_people import (
+    ADJ_EN,
+    ANYONE_EN,
+    ANYONE_ZH,
+    CIRCLES_ZH,
+    KIN_EN,
+    KIN_ZH,
+    NEARBY_ZH,
+    OTHERS_EN,
+    OTHERS_ZH,
+    SURNAMES_ZH,
+    words_re,
+)
+from jiyi.core.text import has_cjk, to_simplified
+
+__all__ = ["SOMEONE_ELSE", "Who", "read_subject", "someone_else_before", "strip_openers"]
+
+
+class Who(StrEnum):
+    """Whom a clause is said of, by the person it opens with."""
+
+    USER = "user"  # 我… / I'm… / my job… / we… / "they moved me to Reno" (done to the user)
+    FAMILY = "family"  # 我老公 / my wife / our cat / my sister's dog
+    OTHER = "other"  # 我同事 / a friend of mine / my friend's / someone / 小王 / 隔壁
+    HE_SHE = "he_she"  # 他 / 她 / he / she / his / her: whoever was named just before
+    THEY = "they"  # 他们 / they / their: a group named before
+    UNSAID = "unsaid"  # no person first: 游泳挪到周五了 / "Moved to Chicago last fall"
+
+
+# Whom the old "third party" test meant: a clause with one of these subjects is not the user's
+# (callers that know a relative was just named read HE_SHE as that relative).
+SOMEONE_ELSE = frozenset({Who.OTHER, Who.HE_SHE, Who.THEY})
+
+# Words that open a clause without being its subject: "Honestly my buddy Tom moved to
+# Seattle" is still Tom's move, 说实话我同事… still the colleague's.
+_OPENERS = (
+    r"(?:(?:honestly|actually|so|well|btw|by the way|fyi|tbh|ngl|lol|haha|ok|okay|oh|also|and|"
+    r"but|anyway|fun fact|guess what|funny thing|random but|other than that)\b[,!:]?\s*|"
+    r"(?:其实|说实话|说真的|对了|话说|顺便说一下|另外|还有|而且|不过|哈哈+|诶|哎|嗯)[，,!！：:]?\s*)*"
+)
+_OPENER_RE = re.compile(rf"^{_OPENERS}", re.IGNORECASE)
+
+_ME_ZH = r"(?:我们|咱们|我|咱)"
+_OTHER_ZH = words_re(OTHERS_ZH)
+_KIN_ZH = words_re(KIN_ZH)
+_ADJ = rf"(?:(?:{words_re(ADJ_EN)})\s+)?"
+_OTHER_EN = rf"{_ADJ}(?:{words_re(OTHERS_EN, plural=True)})"
+_KIN_EN = rf"{DESC}(?:{words_re(KIN_EN)})"
+# A possessive step between two people: 我妈的同事, "my sister's friend".
+_OF = r"(?:的|'s\s+|s'\s+)"
+
+_HE_SHE = re.compile(r"(?:他|她)(?!们)|(?:he|she|he's|she's|his|her)\b", re.IGNORECASE)
+# "they moved me to the Reno office": an impersonal "they" that acts on the user
+_IMPERSONAL = re.compile(r"they (?:\w+ )?(?:me|us)\b", re.IGNORECASE)
+_THEY = re.compile(r"他们|她们|(?:they|they're|their)\b", re.IGNORECASE)
+_OTHER = re.compile(
+    # 我们老板 / 我们公司的同事 / 咱们班主任: people of the user's circle, not family
+    rf"(?:{_ME_ZH}的?(?:{words_re(CIRCLES_ZH)})?的?)?(?:{_OTHER_ZH})|"
+    rf"{words_re(ANYONE_ZH)}|{words_re(NEARBY_ZH)}|"
+    rf"(?:[^我]{{1,4}}的)?小[{SURNAMES_ZH}](?=[^\s，,]{{2}})|老[{SURNAMES_ZH}](?=[^\s，,]{{2}})|"
+    rf"(?:(?:my|our|a|one of my|one of our) {_OTHER_EN}|(?:{words_re(ANYONE_EN)}))",
+    re.IGNORECASE,
+)
+_FAMILY = re.compile(rf"{_ME_ZH}家?的?(?:{_KIN_ZH})|(?:my|our) {_KIN_EN}", re.IGNORECASE)
+# After a relative, a possessive that leads on to someone who is not: 我妈的同事.
+_FAMILY_OF_OTHER = re.compile(rf"{_OF}(?:{_OTHER_ZH}|{_OTHER_EN})", re.IGNORECASE)
+_USER = re.compile(
+    rf"{_ME_ZH}|(?:i|i'm|i've|i'd|i'll|im|ive|me|my|myself|we|we're|we've|we'd|we'll|our|us)\b",
+    re.IGNORECASE,
+)
+
+# Anywhere in an English clause: a non-family person, "a friend of mine", "my sister's boss"
+# ("used to be a teacher" is the user's job, not a teacher).
+_OTHER_ANYWHERE_EN = re.compile(
+    r"\b(?:(?:my|our|(?<!\bas )(?<!\bbe )(?<!\bwas )(?<!\bbeing )(?<!\bbecame )a|his|her|their|"
+    rf"[a-z]+'s) {_OTHER_EN}|(?:{words_re(ANYONE_EN)}))"
+)
+_USER_EN = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|me|us|myself)\b")
+
+
+def strip_openers(clause: str) -> str:
+    """The clause without the words that open it without being its subject (honestly, 其实)."""
+    return _OPENER_RE.sub("", clause.strip(), count=1)
+
+
+def read_subject(clause: str) -> Who:
+    """Whom ``clause`` is said of, by the person it opens with (see :class:`Who`).
+
+    Pronouns come first (a caller that knows who was just named may read 他 / "she" as that
+    relative), then someone else, then family (unless a possessive leads from the relative to
+    someone else), then the user; a clause that opens with none of them is ``UNSAID``.
+    """
+    text = strip_openers(to_simplified(clause) if has_cjk(clause) else clause)
+    if _HE_SHE.match(text):
+        return Who.HE_SHE
+    if _IMPERSONAL.match(text):
+        return Who.USER
+    if _THEY.match(text):
+        return Who.THEY
+    if _OTHER.match(text):
+        return Who.OTHER
+    if family := _FAMILY.match(text):
+        return Who.OTHER if _FAMILY_OF_OTHER.match(text, family.end()) else Who.FAMILY
+    if _USER.match(text):
+        return Who.USER
+    return Who.UNSAID
+
+
+def someone_else_before(clause: str, at: int) -> bool:
+    """Is an English clause, up to ``at``, said of someone who is neither the user nor a
+    relative? "my boss just moved from Denver to Boulder", "a friend of mine switched from X
+    to Y": their change is no statement about the user's value. A clause that names the user
+    anywhere ("my friend and I …") is the user's too."""
+    low = clause.lower()
+    if _USER_EN.search(low):
+        return False
+    return _OTHER_ANYWHERE_EN.search(low[:at]) is not None
