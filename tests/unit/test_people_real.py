@@ -26,6 +26,7 @@ def _active(mem: Memory, user: str) -> dict[str, MemoryItem]:
         "My landlady is allergic to cats",
         "My sister's friend is allergic to peanuts",
         "我妈的朋友对花生过敏",
+        "我妹的男友对花生过敏",
         "說實話我房東對貓過敏",
     ],
 )

@@ -60,6 +60,9 @@ def test_a_person_word_is_kin_someone_else_or_no_person(word: str, kind: str | N
         ("我爸的同学在广州开店", Who.OTHER),
         ("my brother's roommate is vegan", Who.OTHER),
         ("my daughter's hamster is two", Who.FAMILY),
+        ("我妹的男友对花生过敏", Who.OTHER),
+        ("my son's girlfriend is vegan", Who.OTHER),
+        ("My nephew's coach lives in Denver", Who.OTHER),
         # pronouns: whoever was named before
         ("他不喝酒", Who.HE_SHE),
         ("其实她早就不吃肉了", Who.HE_SHE),

@@ -14,6 +14,7 @@ from jiyi.core.extraction.en_common import DESC, NUM_WORD, number, third_person_
 from jiyi.core.extraction.en_relatives import attributes as _attributes
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_EN
+from jiyi.core.extraction.lexicon_people import ADJ_EN, OTHERS_EN, PARTNERS_EN, words_re
 from jiyi.core.models import MemoryKind
 
 __all__ = ["family"]
@@ -40,8 +41,7 @@ _OWNED = re.compile(
 )
 # Someone of theirs is not family: "my sister's boyfriend works at Apple".
 _OTHER_PERSON = re.compile(
-    r"^'s (?:new |best |old )?(?:boyfriend|girlfriend|friends?|boss|coworkers?|colleagues?|"
-    r"teacher|coach|roommates?|neighbou?rs?|in-laws|ex|classmates?)\b",
+    rf"^'s (?:(?:{words_re(ADJ_EN)}) )?(?:{words_re(OTHERS_EN | PARTNERS_EN, plural=True)})",
     re.IGNORECASE,
 )
 _NOT_NAMES = frozenset(

@@ -20,6 +20,7 @@ from typing import Literal
 from jiyi.core.extraction.lexicon import PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH, word_set
 
 __all__ = [
+    "ADJ_EN",
     "ANYONE_EN",
     "ANYONE_ZH",
     "CIRCLES_ZH",
@@ -28,6 +29,8 @@ __all__ = [
     "NEARBY_ZH",
     "OTHERS_EN",
     "OTHERS_ZH",
+    "PARTNERS_EN",
+    "PARTNERS_ZH",
     "SURNAMES_ZH",
     "person_kind",
     "words_re",
@@ -48,11 +51,15 @@ OTHERS_EN = word_set(
     """
     friend colleague boss coworker co-worker roommate room-mate neighbor neighbour classmate
     client customer buddy bestie pal mate bff ex manager teammate landlord landlady teacher
-    supervisor tenant housemate flatmate workmate
+    supervisor tenant housemate flatmate workmate coach
     """
 )
 # Words before an English non-family word that keep it one person: "my best friend".
 ADJ_EN = word_set("best old new close good former")
+# After a relative's "'s" / 的, a partner of theirs is no relative of the user's: "my sister's
+# boyfriend works at Apple", 我妹的男友对花生过敏 (as OTHERS_*: "my brother's roommate").
+PARTNERS_ZH = word_set("男朋友 女朋友 男友 女友")
+PARTNERS_EN = word_set("boyfriend girlfriend in-laws")
 # Nobody in particular, or everybody: what they do is no fact of the user's.
 ANYONE_ZH = word_set("大家 别人 有人 有个人 某人")
 ANYONE_EN = word_set("someone somebody everyone everybody people") | {"a lot of people"}

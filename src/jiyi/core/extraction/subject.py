@@ -28,6 +28,8 @@ from jiyi.core.extraction.lexicon_people import (
     NEARBY_ZH,
     OTHERS_EN,
     OTHERS_ZH,
+    PARTNERS_EN,
+    PARTNERS_ZH,
     SURNAMES_ZH,
     words_re,
 )
@@ -82,8 +84,12 @@ _OTHER = re.compile(
     re.IGNORECASE,
 )
 _FAMILY = re.compile(rf"{_ME_ZH}家?的?(?:{_KIN_ZH})|(?:my|our) {_KIN_EN}", re.IGNORECASE)
-# After a relative, a possessive that leads on to someone who is not: 我妈的同事.
-_FAMILY_OF_OTHER = re.compile(rf"{_OF}(?:{_OTHER_ZH}|{_OTHER_EN})", re.IGNORECASE)
+# After a relative, a possessive that leads on to someone who is not: 我妈的同事, 我妹的男友,
+# "my sister's boyfriend".
+_FAMILY_OF_OTHER = re.compile(
+    rf"{_OF}(?:{_OTHER_ZH}|{words_re(PARTNERS_ZH)}|{_OTHER_EN}|{words_re(PARTNERS_EN)})",
+    re.IGNORECASE,
+)
 _USER = re.compile(
     rf"{_ME_ZH}|(?:i|i'm|i've|i'd|i'll|im|ive|me|my|myself|we|we're|we've|we'd|we'll|our|us)\b",
     re.IGNORECASE,
