@@ -30,7 +30,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 from functools import lru_cache
 
-from jiyi.core.extraction.segment import is_request_or_question, is_third_party, split_clauses
+from jiyi.core.extraction.segment import is_request_or_question, split_clauses
+from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.models import MemoryItem, MemoryKind, SearchHit
 from jiyi.core.text import STOPWORDS, has_cjk, tokenize
 
@@ -123,7 +124,7 @@ def _clause_words(text: str) -> tuple[frozenset[str], ...]:
     clauses = split_clauses(text)
     out = []
     for k, clause in enumerate(clauses):
-        if is_request_or_question(clause) or _NOT_NOW.search(clause) or is_third_party(clause):
+        if is_request_or_question(clause) or _NOT_NOW.search(clause) or _others(clause):
             continue
         if _CHANGE_ZH.search(clause) or _CHANGE_EN.search(clause):
             near = clauses[max(0, k - 1) : k + 2]
@@ -144,6 +145,11 @@ def _words(text: str) -> frozenset[str]:
             continue
         keep.add(t)
     return frozenset(keep)
+
+
+def _others(clause: str) -> bool:
+    """Said of someone outside the family (他/she may be the relative just named: kept)."""
+    return read_subject(clause) in (Who.OTHER, Who.THEY)
 
 
 def _marker(word: str) -> bool:

@@ -24,6 +24,7 @@ __all__ = [
     "ANYONE_EN",
     "ANYONE_ZH",
     "CIRCLES_ZH",
+    "ELDERS_ZH",
     "KIN_EN",
     "KIN_ZH",
     "NEARBY_ZH",
@@ -65,8 +66,10 @@ ANYONE_ZH = word_set("大家 别人 有人 有个人 某人")
 ANYONE_EN = word_set("someone somebody everyone everybody people") | {"a lot of people"}
 # 我们公司的同事 / 咱们班主任: the circle between "我们" and the person.
 CIRCLES_ZH = word_set("公司 单位 部门 班 组 学校 小区 团队")
-# 隔壁 / 楼上 (邻居): neighbours named by where they live.
-NEARBY_ZH = word_set("隔壁 楼上 楼下 对门")
+# 隔壁 / 楼上 / 我楼下的 (邻居): neighbours named by where they live.
+NEARBY_ZH = word_set("隔壁 楼上 楼下 对门 对面")
+# 王阿姨 / 李叔叔: an elder called by surname is a neighbour or an acquaintance, not kin.
+ELDERS_ZH = word_set("阿姨 叔叔 大爷 大妈 奶奶 爷爷 伯伯 婶 婶婶")
 # 小王 / 老李: an acquaintance called by surname.
 SURNAMES_ZH = "王李张刘陈杨赵黄周吴徐孙马朱胡郭何林罗高郑梁谢宋唐"
 

@@ -23,6 +23,7 @@ from jiyi.core.extraction.lexicon_people import (
     ANYONE_EN,
     ANYONE_ZH,
     CIRCLES_ZH,
+    ELDERS_ZH,
     KIN_EN,
     KIN_ZH,
     NEARBY_ZH,
@@ -58,7 +59,8 @@ SOMEONE_ELSE = frozenset({Who.OTHER, Who.HE_SHE, Who.THEY})
 _OPENERS = (
     r"(?:(?:honestly|actually|so|well|btw|by the way|fyi|tbh|ngl|lol|haha|ok|okay|oh|also|and|"
     r"but|anyway|fun fact|guess what|funny thing|random but|other than that)\b[,!:]?\s*|"
-    r"(?:其实|说实话|说真的|对了|话说|顺便说一下|另外|还有|而且|不过|哈哈+|诶|哎|嗯)[，,!！：:]?\s*)*"
+    r"(?:其实|说实话|说真的|老实说|讲真|说起来|对了|话说|顺便说一下|另外|还有|而且|不过|哈哈+|诶|哎|嗯)"
+    r"[，,!！：:]?\s*)*"
 )
 _OPENER_RE = re.compile(rf"^{_OPENERS}", re.IGNORECASE)
 
@@ -78,7 +80,8 @@ _THEY = re.compile(r"他们|她们|(?:they|they're|their)\b", re.IGNORECASE)
 _OTHER = re.compile(
     # 我们老板 / 我们公司的同事 / 咱们班主任: people of the user's circle, not family
     rf"(?:{_ME_ZH}的?(?:{words_re(CIRCLES_ZH)})?的?)?(?:{_OTHER_ZH})|"
-    rf"{words_re(ANYONE_ZH)}|{words_re(NEARBY_ZH)}|"
+    rf"{words_re(ANYONE_ZH)}|(?:{_ME_ZH}家?的?)?(?:{words_re(NEARBY_ZH)})|"
+    rf"[{SURNAMES_ZH}](?:{words_re(ELDERS_ZH)})|"
     rf"(?:[^我]{{1,4}}的)?小[{SURNAMES_ZH}](?=[^\s，,]{{2}})|老[{SURNAMES_ZH}](?=[^\s，,]{{2}})|"
     rf"(?:(?:my|our|a|one of my|one of our) {_OTHER_EN}|(?:{words_re(ANYONE_EN)}))",
     re.IGNORECASE,
