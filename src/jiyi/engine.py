@@ -45,7 +45,7 @@ from jiyi.core.users import MemorySwitch
 from jiyi.deferred_ops import DeferredOps
 from jiyi.identity_ops import IdentityOps
 from jiyi.maintenance import MaintenanceOps
-from jiyi.pipeline.access import ReadLedger
+from jiyi.pipeline.access import ReadLedger, close_ledgers
 from jiyi.pipeline.edit import delete_memory, embedded_texts, update_memory
 from jiyi.pipeline.ingest import IngestOptions, Ports, ingest
 from jiyi.pipeline.recall import ContextOptions, Recalled, VectorBudget, recall, recall_context
@@ -307,6 +307,10 @@ class Engine(UserTierOps, ProfileOps, IdentityOps, MaintenanceOps, DeferredOps):
         return self.store.users(tenant, after=after, limit=limit)
 
     def close(self) -> None:
+        # Every engine's write-backs on this store, not only ours: a Memory built on our
+        # store with another config has its own ledger, and its last reads would otherwise
+        # be lost or written to a closed store ("could not record access").
+        close_ledgers(self.store)
         self.reads.close()
         if self.budget is not None:
             self.budget.pool.shutdown(wait=False, cancel_futures=True)

@@ -7,6 +7,11 @@ reinforcement (a read that reached the caller: importance up, at most once a day
 :meth:`ReadLedger.settle` writes what is pending, so a caller that reads stored rows right
 after a search sees its own reads.
 
+Several engines may write back to one store (a :class:`~jiyi.Memory` built on another's
+``store`` with its own config, as the benchmarks do): :func:`close_ledgers` writes all of
+their pending reads before that store closes, so a read is never lost and no write-back
+runs against a closed store.
+
 The audit log (:mod:`jiyi.core.audit`: one row per read or write of a user's data) rides
 on the same write-back: a search costs no extra transaction on the read path, and a failed
 audit append never fails the call that caused it — it is logged and counted
@@ -18,6 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from collections import Counter
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -30,7 +36,20 @@ from jiyi.core.ports import AuditTier, Clock, MemoryStore
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ReadLedger"]
+__all__ = ["ReadLedger", "close_ledgers"]
+
+# The open ledgers of each store, by id(store): a ledger holds its store, so the id is not
+# reused while one is alive. Weak, so a Memory dropped without close() frees its ledger.
+_OPEN: dict[int, weakref.WeakSet[ReadLedger]] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def close_ledgers(store: MemoryStore) -> None:
+    """Write back and close every open ledger of ``store`` (call it before closing it)."""
+    with _OPEN_LOCK:
+        ledgers = list(_OPEN.pop(id(store), ()))
+    for ledger in ledgers:
+        ledger.close()
 
 
 class ReadLedger:
@@ -55,14 +74,19 @@ class ReadLedger:
         self._lock = threading.Lock()
         self._flushed = time.monotonic()
         self._audit: dict[str, list[AuditEntry]] = {}
+        self._closed = False
         #: Audit appends that failed (their rows are lost; the calls went through).
         self.audit_failures = 0
+        with _OPEN_LOCK:
+            _OPEN.setdefault(id(store), weakref.WeakSet()).add(self)
 
     def audit(self, tenant: str, entry: AuditEntry) -> None:
         """Queue one audit row of ``tenant``; written with the next write-back."""
         if not isinstance(self._store, AuditTier):
             return
         with self._lock:
+            if self._closed:
+                return
             self._audit.setdefault(tenant, []).append(entry)
         self._due()
 
@@ -84,6 +108,8 @@ class ReadLedger:
         if not ids:
             return
         with self._lock:
+            if self._closed:
+                return
             self._reads.setdefault(scope, Counter()).update(ids)
             self._at = self._clock()
         self._due()
@@ -94,14 +120,19 @@ class ReadLedger:
         if not ids or self._life is None or not self._life.reinforce:
             return
         with self._lock:
+            if self._closed:
+                return
             self._uses.setdefault(scope, set()).update(ids)
             self._at = self._clock()
         self._due()
 
     def _due(self) -> None:
-        idle = self._running is None or self._running.done()
-        if idle and time.monotonic() - self._flushed >= self._every:
-            self._running = self._pool.submit(self.flush)
+        # Submitted under the lock that close() sets _closed under: a write-back is either
+        # submitted before close (which then waits for it) or not at all.
+        with self._lock:
+            idle = self._running is None or self._running.done()
+            if not self._closed and idle and time.monotonic() - self._flushed >= self._every:
+                self._running = self._pool.submit(self.flush)
 
     def flush(self) -> None:
         """Write every pending count now (one ``touch`` per scope)."""
@@ -137,5 +168,15 @@ class ReadLedger:
             self.flush()
 
     def close(self) -> None:
-        self.settle()
+        """Wait for the running write-back, write what is pending, then take no more reads.
+
+        Idempotent. Reads counted after close are dropped (their store is closing)."""
+        with self._lock:
+            self._closed = True
         self._pool.shutdown(wait=True)
+        self._running = None
+        self.flush()
+        with _OPEN_LOCK:
+            mine = _OPEN.get(id(self._store))
+            if mine is not None:
+                mine.discard(self)
