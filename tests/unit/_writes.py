@@ -1,5 +1,7 @@
-"""Helpers shared by the write-path behaviour tests (corrections, named subjects): what the
-rules extract from one message, what a user holds, and saying messages a day apart."""
+"""Helpers shared by the write-path behaviour tests (corrections, retractions, named
+subjects): what the rules extract from one message, what a user holds, and saying messages
+some time apart. ``Memory.list`` returns active non-episode memories by default; the helpers
+filter again so a change of that default cannot widen what the tests compare."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from datetime import UTC, datetime
 
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor
-from jiyi.core.models import MemoryKind, Message, Status
+from jiyi.core.models import AddResult, MemoryItem, MemoryKind, Message, Status
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 
@@ -18,17 +20,36 @@ def extract_slots(text: str) -> dict[str, str | None]:
     return {c.topic or "": c.value for c in out.candidates}
 
 
-def active_contents(mem: Memory, user: str) -> dict[str, str]:
-    """slot → content of the user's active non-episode memories."""
+def active(mem: Memory, user: str) -> dict[str, MemoryItem]:
+    """id → item of the user's active non-episode memories, oldest first."""
     return {
-        m.topic or "": m.content
+        m.id: m
         for m in mem.list(user_id=user)
         if m.kind != MemoryKind.EPISODE and m.status == Status.ACTIVE
     }
 
 
-def say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
-    """Each text a day after the one before (the clock is the test's fake clock)."""
-    for text in texts:
-        clock.advance(days=1)
-        mem.add(text, user_id=user)
+def active_contents(mem: Memory, user: str) -> dict[str, str]:
+    """slot → content of the user's active non-episode memories."""
+    return {m.topic or "": m.content for m in active(mem, user).values()}
+
+
+def active_values(mem: Memory, user: str) -> dict[str, str]:
+    """slot → value ("" when none) of the user's active non-episode memories."""
+    return {m.topic or "": m.value or "" for m in active(mem, user).values()}
+
+
+def active_texts(mem: Memory, user: str) -> list[str]:
+    """The contents of the user's active non-episode memories, oldest first."""
+    return [m.content for m in active(mem, user).values()]
+
+
+def say(  # type: ignore[no-untyped-def]
+    mem: Memory, clock, user: str, text: str, *more: str, days: float = 1, hours: float = 0
+) -> AddResult:
+    """The user says each text ``days`` (+ ``hours``) after the one before (the clock is the
+    test's fake clock); returns what the last one did."""
+    for said in (text, *more):
+        clock.advance(days=days, hours=hours)
+        result = mem.add(said, user_id=user)
+    return result

@@ -8,27 +8,18 @@ home city, the slot a bare city is guessed to be. One Memory per module; one use
 
 from __future__ import annotations
 
+from _writes import active_texts, say
+
 from jiyi import Memory
-from jiyi.core.models import MemoryKind
-
-
-def _contents(mem: Memory, user: str) -> list[str]:
-    return [m.content for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE]
-
-
-def _say(mem: Memory, clock, user: str, texts: list[str]) -> None:  # type: ignore[no-untyped-def]
-    for text in texts:
-        clock.advance(days=1)
-        mem.add(text, user_id=user)
 
 
 def test_a_relatives_change_without_a_subject_keeps_the_users_job(
     shared_real_mem: Memory, module_clock
 ) -> None:  # type: ignore[no-untyped-def]
     user = "subj-zh-1"
-    _say(shared_real_mem, module_clock, user, ["我在银行上班", "我老公是老师"])
-    _say(shared_real_mem, module_clock, user, ["我老公今年调去教育局了，不在学校干了"])
-    kept = _contents(shared_real_mem, user)
+    say(shared_real_mem, module_clock, user, "我在银行上班", "我老公是老师")
+    say(shared_real_mem, module_clock, user, "我老公今年调去教育局了，不在学校干了")
+    kept = active_texts(shared_real_mem, user)
     assert any("银行" in c for c in kept), kept
     assert not any("不在学校" in c and "老公" not in c for c in kept), kept
 
@@ -37,9 +28,9 @@ def test_the_users_own_change_after_a_relatives_clause_still_applies(
     shared_real_mem: Memory, module_clock
 ) -> None:  # type: ignore[no-untyped-def]
     user = "subj-zh-2"
-    _say(shared_real_mem, module_clock, user, ["我在银行上班", "我老公是老师"])
-    _say(shared_real_mem, module_clock, user, ["我老公还在学校，我不在银行干了"])
-    kept = _contents(shared_real_mem, user)
+    say(shared_real_mem, module_clock, user, "我在银行上班", "我老公是老师")
+    say(shared_real_mem, module_clock, user, "我老公还在学校，我不在银行干了")
+    kept = active_texts(shared_real_mem, user)
     assert not any("在银行上班" in c for c in kept), kept
 
 
@@ -47,16 +38,16 @@ def test_a_bare_value_said_again_with_its_slot_leaves_the_home_alone(
     shared_real_mem: Memory, module_clock
 ) -> None:  # type: ignore[no-untyped-def]
     user = "subj-en-1"
-    _say(shared_real_mem, module_clock, user, ["I live in Denver", "I'm originally from Austin"])
-    _say(shared_real_mem, module_clock, user, ["sorry I meant Dallas, I grew up in Dallas"])
-    kept = _contents(shared_real_mem, user)
+    say(shared_real_mem, module_clock, user, "I live in Denver", "I'm originally from Austin")
+    say(shared_real_mem, module_clock, user, "sorry I meant Dallas, I grew up in Dallas")
+    kept = active_texts(shared_real_mem, user)
     assert "User lives in Denver" in kept, kept
     assert any("Dallas" in c for c in kept) and not any("Austin" in c for c in kept), kept
 
 
 def test_a_bare_city_alone_still_corrects_the_home(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
     user = "subj-en-2"
-    _say(shared_real_mem, module_clock, user, ["I live in Denver"])
-    _say(shared_real_mem, module_clock, user, ["Sorry, I meant Chicago"])
-    kept = _contents(shared_real_mem, user)
+    say(shared_real_mem, module_clock, user, "I live in Denver")
+    say(shared_real_mem, module_clock, user, "Sorry, I meant Chicago")
+    kept = active_texts(shared_real_mem, user)
     assert not any("Denver" in c for c in kept) and any("Chicago" in c for c in kept), kept

@@ -11,10 +11,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _writes import active_contents as _active
+from _writes import say as _say
 
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor
-from jiyi.core.models import MemoryKind, Message, Status
+from jiyi.core.models import Message
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)  # a Tuesday
 
@@ -89,20 +91,6 @@ def test_age_then_a_second_predicate_is_two_facts() -> None:
     got = extract("I'm 15 and in 10th grade")
     assert got["identity.age"][0] == "15"
     assert any(t.startswith("education.") for t in got), got
-
-
-def _active(mem: Memory, user: str) -> dict[str, str]:
-    return {
-        m.topic or "": m.content
-        for m in mem.list(user_id=user)
-        if m.kind != MemoryKind.EPISODE and m.status == Status.ACTIVE
-    }
-
-
-def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
-    for text in texts:
-        clock.advance(days=1)
-        mem.add(text, user_id=user)
 
 
 def test_a_generic_correction_takes_the_one_slot_it_fits(real_mem: Memory, clock) -> None:  # type: ignore[no-untyped-def]

@@ -10,19 +10,9 @@ One Memory per module; every test has its own user.
 from __future__ import annotations
 
 import pytest
-from tests.unit._writes import extract_slots
+from _writes import active, extract_slots, say
 
 from jiyi import Memory
-from jiyi.core.models import MemoryItem, MemoryKind
-
-
-def say(mem: Memory, clock, user: str, text: str, days: float = 1) -> None:  # type: ignore[no-untyped-def]
-    clock.advance(days=days)
-    mem.add(text, user_id=user)
-
-
-def active(mem: Memory, user: str) -> dict[str, MemoryItem]:
-    return {m.id: m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE}
 
 
 @pytest.mark.parametrize(

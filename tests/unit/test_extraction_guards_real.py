@@ -5,21 +5,10 @@ moved is not the user's home."""
 from __future__ import annotations
 
 import pytest
+from _writes import active_values, say
 
 from jiyi import Memory
 from jiyi.core.extraction.topics import is_name
-
-
-def _facts(mem: Memory, user: str) -> dict[str, str]:
-    return {
-        m.topic or "": m.value or "" for m in mem.list(user_id=user) if m.kind.value != "episode"
-    }
-
-
-def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
-    for text in texts:
-        clock.advance(hours=1)
-        mem.add([{"role": "user", "content": text}], user_id=user)
 
 
 @pytest.mark.parametrize(
@@ -42,10 +31,10 @@ def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no
 def test_a_remark_about_a_name_keeps_the_name(  # type: ignore[no-untyped-def]
     real_mem: Memory, clock, facts: list[str], remark: str, slot: str, value: str
 ) -> None:
-    _say(real_mem, clock, "u", *facts)
-    assert _facts(real_mem, "u").get(slot) == value
-    _say(real_mem, clock, "u", remark)
-    assert _facts(real_mem, "u").get(slot) == value
+    say(real_mem, clock, "u", *facts, days=0, hours=1)
+    assert active_values(real_mem, "u").get(slot) == value
+    say(real_mem, clock, "u", remark, days=0, hours=1)
+    assert active_values(real_mem, "u").get(slot) == value
 
 
 @pytest.mark.parametrize(
@@ -64,8 +53,8 @@ def test_a_remark_about_a_name_keeps_the_name(  # type: ignore[no-untyped-def]
 def test_a_workplace_move_is_not_a_home_move(  # type: ignore[no-untyped-def]
     real_mem: Memory, clock, home: str, work: str, moved: str, home_value: str, work_value: str
 ) -> None:
-    _say(real_mem, clock, "u", home, work, moved)
-    facts = _facts(real_mem, "u")
+    say(real_mem, clock, "u", home, work, moved, days=0, hours=1)
+    facts = active_values(real_mem, "u")
     assert facts.get("location.home") == home_value, facts
     assert facts.get("location.work") == work_value, facts
 
@@ -87,4 +76,4 @@ def test_is_name() -> None:
 )
 def test_nothing_long_term_from(mem: Memory, text: str) -> None:  # fresh user: no similarity
     mem.add([{"role": "user", "content": text}], user_id="u")
-    assert _facts(mem, "u") == {}
+    assert active_values(mem, "u") == {}

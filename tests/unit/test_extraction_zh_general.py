@@ -13,10 +13,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from _writes import active_texts, say
 
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor, parallel_value
-from jiyi.core.models import Candidate, MemoryKind, Message
+from jiyi.core.models import Candidate, Message
 from jiyi.core.text import is_traditional, to_simplified
 
 NOW = datetime(2026, 5, 13, 6, 0, tzinfo=UTC)  # a Wednesday
@@ -202,21 +203,16 @@ def test_a_taste_one_has_tired_of() -> None:
 BACKGROUND = ["我对花生过敏", "我住在南宁", "我家猫叫球球", "我在人民医院当护士", "我喜欢打网球"]
 
 
-def _active(mem: Memory, user: str) -> list[str]:
-    return [m.content for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE]
-
-
 def _seed(mem: Memory, clock, user: str) -> None:  # type: ignore[no-untyped-def]
-    for text in BACKGROUND:
-        clock.advance(days=1)
-        mem.add(text, user_id=user)
+    """The background a day apart, then a week's pause."""
+    say(mem, clock, user, *BACKGROUND)
     clock.advance(days=7)
 
 
 def test_a_new_role_retires_the_memory_that_held_the_old_one(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
     _seed(shared_real_mem, module_clock, "role")
     shared_real_mem.add("我不当护士了，现在改做药剂师", user_id="role")
-    now = _active(shared_real_mem, "role")
+    now = active_texts(shared_real_mem, "role")
     assert not any("当护士" in c for c in now), now
     assert any("药剂师" in c for c in now)
     assert sum("南宁" in c or "花生" in c or "球球" in c or "网球" in c for c in now) == 4
@@ -225,14 +221,14 @@ def test_a_new_role_retires_the_memory_that_held_the_old_one(shared_real_mem, mo
 def test_the_same_job_said_again_is_one_memory(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
     _seed(shared_real_mem, module_clock, "again")
     shared_real_mem.add("我在人民医院当护士", user_id="again")
-    now = _active(shared_real_mem, "again")
+    now = active_texts(shared_real_mem, "again")
     assert sum("护士" in c for c in now) == 1, now
 
 
 def test_a_denied_allergy_is_retired_by_what_it_really_is(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
     _seed(shared_real_mem, module_clock, "allergy")
     shared_real_mem.add("医生说我其实不是花生过敏，只是乳糖不耐受", user_id="allergy")
-    now = _active(shared_real_mem, "allergy")
+    now = active_texts(shared_real_mem, "allergy")
     assert not any("花生" in c for c in now), now
     assert any("南宁" in c for c in now) and any("网球" in c for c in now)
 
@@ -240,7 +236,7 @@ def test_a_denied_allergy_is_retired_by_what_it_really_is(shared_real_mem, modul
 def test_a_pastime_given_up_retires_the_like(shared_real_mem, module_clock) -> None:  # type: ignore[no-untyped-def]
     _seed(shared_real_mem, module_clock, "hobby")
     shared_real_mem.add("膝盖不行了，最近不怎么打网球了，迷上了钓鱼", user_id="hobby")
-    now = _active(shared_real_mem, "hobby")
+    now = active_texts(shared_real_mem, "hobby")
     assert "用户喜欢打网球" not in now, now
     assert any("钓鱼" in c for c in now)
     assert any("护士" in c for c in now) and any("花生" in c for c in now)
@@ -251,7 +247,7 @@ def test_a_switch_of_drink_retires_the_order_of_the_old_type(shared_real_mem, mo
     shared_real_mem.add("我的摩卡要换成脱脂奶", user_id="drink")
     module_clock.advance(days=3)
     shared_real_mem.add("最近改喝美式了，什么都不加", user_id="drink")
-    now = _active(shared_real_mem, "drink")
+    now = active_texts(shared_real_mem, "drink")
     assert not any("摩卡" in c for c in now), now
     assert any("美式" in c for c in now)
     assert sum("南宁" in c or "花生" in c or "球球" in c or "网球" in c for c in now) == 4

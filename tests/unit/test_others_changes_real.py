@@ -10,14 +10,9 @@ here. One Memory per module; every test has its own user.
 from __future__ import annotations
 
 import pytest
-from _writes import say as _tell
+from _writes import active, say
 
 from jiyi import Memory
-from jiyi.core.models import MemoryItem, MemoryKind
-
-
-def _active(mem: Memory, user: str) -> dict[str, MemoryItem]:
-    return {m.id: m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE}
 
 
 @pytest.mark.parametrize(
@@ -50,11 +45,11 @@ def test_a_remark_about_someone_else_leaves_the_users_facts(
     remark: str,
 ) -> None:
     mem, user = shared_real_mem, f"others-{remark}"
-    _tell(mem, module_clock, user, *facts)
-    before = _active(mem, user)
+    say(mem, module_clock, user, *facts)
+    before = active(mem, user)
     assert len(before) >= len(facts)
-    _tell(mem, module_clock, user, remark)
-    after = _active(mem, user)
+    say(mem, module_clock, user, remark)
+    after = active(mem, user)
     assert set(before) <= set(after), [before[i].content for i in set(before) - set(after)]
 
 
@@ -74,8 +69,8 @@ def test_the_users_own_change_after_an_opener_still_applies(
     now: str,
 ) -> None:
     mem, user = shared_real_mem, f"own-{change}"
-    _tell(mem, module_clock, user, *facts, change)
-    texts = [m.content.lower() for m in _active(mem, user).values()]
+    say(mem, module_clock, user, *facts, change)
+    texts = [m.content.lower() for m in active(mem, user).values()]
     assert not any(gone in t and now not in t for t in texts), texts
     assert any(now in t for t in texts), texts
 
@@ -86,12 +81,12 @@ def test_a_corrected_description_replaces_one_of_the_past_adds(
 ) -> None:
     """其实 marks a correction of what she does now; 以前 tells what she did before."""
     mem = shared_real_mem
-    _tell(mem, module_clock, "desc-now", "我姐在医院当护士", "我姐其实是在药店上班")
-    texts = [m.content for m in _active(mem, "desc-now").values()]
+    say(mem, module_clock, "desc-now", "我姐在医院当护士", "我姐其实是在药店上班")
+    texts = [m.content for m in active(mem, "desc-now").values()]
     assert not any("医院" in t for t in texts), texts
     assert any("药店" in t for t in texts), texts
-    _tell(mem, module_clock, "desc-past", "我姐在医院当护士", "我姐以前其实在药店上过班")
-    texts = [m.content for m in _active(mem, "desc-past").values()]
+    say(mem, module_clock, "desc-past", "我姐在医院当护士", "我姐以前其实在药店上过班")
+    texts = [m.content for m in active(mem, "desc-past").values()]
     assert any("医院" in t for t in texts) and any("药店" in t for t in texts), texts
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from _writes import active, say
 
 from jiyi import Memory
 from jiyi.core.models import Action, AddResult, MemoryItem, MemoryKind, Status
@@ -18,18 +19,8 @@ from jiyi.core.slots import same_value
 BACKGROUND = ["我对花生过敏", "我喜欢打篮球", "I love hiking"]
 
 
-def say(mem: Memory, clock, user: str, text: str, days: float = 1) -> AddResult:  # type: ignore[no-untyped-def]
-    """The user says ``text`` ``days`` after the previous message."""
-    clock.advance(days=days)
-    return mem.add(text, user_id=user)
-
-
 def facts(res: AddResult) -> list[MemoryItem]:
     return [e.memory for e in res.events if e.memory.kind != MemoryKind.EPISODE]
-
-
-def active(mem: Memory, user: str) -> dict[str, MemoryItem]:
-    return {m.id: m for m in mem.list(user_id=user)}
 
 
 @dataclass(frozen=True)

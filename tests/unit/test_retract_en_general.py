@@ -9,18 +9,9 @@ One Memory per module; every test has its own user.
 from __future__ import annotations
 
 import pytest
+from _writes import active, say
 
 from jiyi import Memory
-from jiyi.core.models import MemoryItem, MemoryKind
-
-
-def say(mem: Memory, clock, user: str, text: str, days: float = 1) -> None:  # type: ignore[no-untyped-def]
-    clock.advance(days=days)
-    mem.add(text, user_id=user)
-
-
-def active(mem: Memory, user: str) -> dict[str, MemoryItem]:
-    return {m.id: m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE}
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,10 @@ One Memory per module; every test has its own user.
 from __future__ import annotations
 
 import pytest
+from _writes import active, say
 
 from jiyi import Memory
-from jiyi.core.models import AddResult, MemoryItem, MemoryKind, Status
-
-
-def say(mem: Memory, clock, user: str, text: str, days: float = 1) -> AddResult:  # type: ignore[no-untyped-def]
-    clock.advance(days=days)
-    return mem.add(text, user_id=user)
-
-
-def active(mem: Memory, user: str) -> dict[str, MemoryItem]:
-    return {m.id: m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE}
+from jiyi.core.models import MemoryItem, MemoryKind, Status
 
 
 def holding(mem: Memory, user: str, word: str) -> list[MemoryItem]:

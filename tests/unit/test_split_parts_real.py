@@ -9,21 +9,10 @@ collateral). A new drink, by contrast, takes its old sugar/milk with it (they de
 from __future__ import annotations
 
 import pytest
+from _writes import active_values, say
 
 from jiyi import Memory
 from jiyi.core.slots import remainder
-
-
-def _active(mem: Memory, user: str) -> dict[str, str]:
-    return {
-        m.topic or "": m.value or "" for m in mem.list(user_id=user) if m.kind.value != "episode"
-    }
-
-
-def _say(mem: Memory, clock, user: str, *texts: str) -> None:  # type: ignore[no-untyped-def]
-    for text in texts:
-        clock.advance(days=1)
-        mem.add([{"role": "user", "content": text}], user_id=user)
 
 
 @pytest.mark.parametrize(
@@ -51,11 +40,11 @@ def test_changing_one_slot_keeps_the_other(  # type: ignore[no-untyped-def]
     changed: tuple[str, str],
     kept: tuple[str, str],
 ) -> None:
-    _say(real_mem, clock, "u", first)
-    before = _active(real_mem, "u")
+    say(real_mem, clock, "u", first)
+    before = active_values(real_mem, "u")
     assert before.get("work.employer") == "人民医院"  # one memory, the role as a part
-    _say(real_mem, clock, "u", change)
-    after = _active(real_mem, "u")
+    say(real_mem, clock, "u", change)
+    after = active_values(real_mem, "u")
     assert after.get(changed[0]) == changed[1]
     assert after.get(kept[0]) == kept[1], after
     # the kept slot is findable by its own words, and the superseded text is history
