@@ -364,7 +364,8 @@ class Memory(MemoryReads, MemoryEdits, MemoryProfile, MemoryIdentity):
         return self.engine.history(self.config.tenant, mid)
 
     def close(self) -> None:
-        """Release the engine (a view from :meth:`on` leaves the shared engine open)."""
+        """Release the engine and close its store, after writing back the counted reads of
+        every Memory on that store (a view from :meth:`on` leaves the shared engine open)."""
         if self._owns_engine:
             self.engine.close()
 

@@ -180,3 +180,5 @@ class ReadLedger:
             mine = _OPEN.get(id(self._store))
             if mine is not None:
                 mine.discard(self)
+                if not mine:
+                    del _OPEN[id(self._store)]
