@@ -96,7 +96,7 @@ def test_a_workplace_moving_the_users_team_moves_no_home(
 ) -> None:
     """公司把我们组…迁到 X: where the user works changed, not where they live (set n)."""
     mem, user = shared_real_mem, "team-moved"
-    _tell(mem, module_clock, user, "我住在昆山", "我在苏州上班", "公司把我们组从苏州迁到了无锡")
-    texts = [m.content for m in _active(mem, user).values()]
+    say(mem, module_clock, user, "我住在昆山", "我在苏州上班", "公司把我们组从苏州迁到了无锡")
+    texts = [m.content for m in active(mem, user).values()]
     assert "用户住在昆山" in texts, texts
     assert any("无锡" in t and "上班" in t for t in texts), texts
