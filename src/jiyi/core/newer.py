@@ -55,7 +55,7 @@ _CHANGE_ZH = re.compile(
 _CHANGE_EN = re.compile(
     r"\b(?:now|nowadays|these days|any ?more|no longer|instead|switched|switching|swapped|"
     r"changed|moved|relocated|transferred|left|quit|dropped|scrapped|gave up|renamed|"
-    r"go by|turned|as of|since|from now on|started|stopped|packed up|went back|ended up|"
+    r"go by|turned|as of|from now on|started|stopped|packed up|went back|ended up|"
     r"upgraded|downgraded|promoted|took over|turns out|not \w+(?: \w+)? but)\b",
     re.IGNORECASE,
 )
@@ -91,8 +91,11 @@ def newer_first(hits: Sequence[SearchHit], ratio: float, window: int) -> list[Se
 
 
 def _settled(m: MemoryItem) -> bool:
-    """A fact, preference or other extracted memory, or a message whose fact was corrected."""
-    return m.kind != MemoryKind.EPISODE or m.valid_to is not None
+    """A stored fact or preference, or a message whose fact was corrected. Not a plan, goal or
+    event: "I went to the conference" later tells what became of a plan, it changes nothing."""
+    if m.kind == MemoryKind.EPISODE:
+        return m.valid_to is not None
+    return m.kind in (MemoryKind.FACT, MemoryKind.PREFERENCE)
 
 
 def _follows(
