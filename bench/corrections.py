@@ -13,7 +13,10 @@ the query is searched. Reported per half, language and type:
   collateral  memories of the *other* facts that the correction or remark deactivated or
               deleted (target: 0);
   extracted   corrections whose old fact had been stored at all (a miss here is an extraction
-              gap, not a reconciliation error).
+              gap, not a reconciliation error);
+  remark first  remarks with a query whose first search hit is the remark itself (the
+              newer-word step must not make a remark the answer; ``--no-newer`` ranks without
+              that step, for comparison).
 Writes bench/results/corrections.json.
 """
 
@@ -33,7 +36,9 @@ from rich.progress import Progress
 from rich.table import Table
 
 from jiyi import Memory
+from jiyi.config import MemoryConfig
 from jiyi.core.models import MemoryKind
+from jiyi.core.retrieval import PRESETS
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
@@ -69,6 +74,9 @@ def run_case(mem: Memory, case: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"id": case["id"], "lang": case["lang"], "type": case["type"]}
     out["collateral"] = len(lost)
     if case["type"] != "correction":
+        if case.get("query"):  # a remark must not become the answer to its slot's question
+            hits = mem.search(case["query"], user_id=user, top_k=1, now=said_at + timedelta(days=1))
+            out["remark_first"] = bool(hits) and hits[0].memory.observed_at >= said_at
         return out
     new_value = case["new_value"].lower()
     # The old value must be gone: the target's memories that state it (a target such as
@@ -104,6 +112,8 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "top1": rate("top1"),
         "extracted": rate("extracted"),
         "collateral_facts_lost": sum(r["collateral"] for r in rows),
+        "remarks_asked": sum("remark_first" in r for r in rem),
+        "remark_first": sum(bool(r.get("remark_first")) for r in rem),
         "collateral_in_remarks": sum(r["collateral"] for r in rem),
     }
 
@@ -114,6 +124,9 @@ def main() -> None:
     ap.add_argument("--embedder", choices=["default", "hashing"], default="default")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--show-failures", action="store_true")
+    ap.add_argument(
+        "--no-newer", action="store_true", help="rank without the newer-word step (newer_ratio 0)"
+    )
     args = ap.parse_args()
 
     console = Console()
@@ -125,7 +138,13 @@ def main() -> None:
             from jiyi.embedders import HashingEmbedder
 
             embedder = HashingEmbedder()
-        mem = Memory(Path(tmp) / "corrections.db", embedder=embedder)
+        config = MemoryConfig()
+        if args.no_newer:
+            config = MemoryConfig(
+                retrieval=PRESETS["balanced"].model_copy(update={"newer_ratio": 0})
+            )
+        report["newer"] = not args.no_newer
+        mem = Memory(Path(tmp) / "corrections.db", embedder=embedder, config=config)
         report["embedder_name"] = mem.embedder.name
         cases = [(h, c) for h in args.halves.split(",") for c in load(h)]
         rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -155,6 +174,7 @@ def main() -> None:
         "top-1",
         "extracted",
         "remarks",
+        "remark first",
         "collateral lost",
     ):
         table.add_column(col, justify="left" if col in ("half", "lang") else "right")
@@ -168,6 +188,7 @@ def main() -> None:
                 f"{s['top1']:.1%}",
                 f"{s['extracted']:.1%}",
                 str(s["remarks"]),
+                f"{s['remark_first']}/{s['remarks_asked']}",
                 str(s["collateral_facts_lost"]),
             )
     console.print(table)

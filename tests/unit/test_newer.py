@@ -96,3 +96,15 @@ def test_no_lift_for_an_older_or_weak_or_assistant_message() -> None:
 def test_a_shared_single_character_or_short_word_is_no_topic() -> None:
     old = "我女儿叫朵朵"  # shares only 叫 with a pet's new name
     assert _order(_fact(old, 0.9), _hit("小狗现在叫旺财了", 0.6, 9)) == [old, "小狗现在叫旺财了"]
+
+
+def test_the_message_a_stored_fact_came_from_counts_as_stored() -> None:
+    """ "I go to the gym every day at 6am" (its fact ranked lower) is followed like the fact."""
+    old, new = "I go to the gym every day at 6am", "gym is at lunchtime now"
+    said = _hit(old, 0.9, 0)
+    said.memory.source_message_ids = ["m1"]
+    fact = _fact("User goes to the gym every day at 6am", 0.5)
+    fact.memory.source_message_ids = ["m1"]
+    assert _order(said, _hit(new, 0.6, 9), fact) == [new, old, fact.memory.id]
+    said.memory.source_message_ids = ["m0"]  # a message no stored fact came from
+    assert _order(said, _hit(new, 0.6, 9), fact) == [old, new, fact.memory.id]

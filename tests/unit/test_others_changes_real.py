@@ -32,6 +32,8 @@ from jiyi import Memory
         # found on set n/o's first run: a neighbour called by surname, a past job (a
         # retiree's) that replaced the present one
         (["我住在温州", "我对花生过敏"], "说起来我家隔壁的赵阿姨上周搬去杭州了"),
+        # found on development set p: a rename meant but not made
+        (["我家猫叫年糕"], "其实我本来打算把猫的名字改成可乐，最后还是叫它年糕"),
         (
             ["I'm a retired nurse"],
             "Actually before I retired I nursed in Leeds for a bit, long time ago now",
@@ -100,3 +102,23 @@ def test_a_workplace_moving_the_users_team_moves_no_home(
     texts = [m.content for m in active(mem, user).values()]
     assert "用户住在昆山" in texts, texts
     assert any("无锡" in t and "上班" in t for t in texts), texts
+
+
+def test_a_relatives_move_said_after_her_name_is_hers(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    """我爸…，今年开春搬到厦门了: the second clause names nobody, so it is still the father's
+    move — the user's home stays (set p: 我妈受不了东北的冬天，去年年底搬到三亚养老了)."""
+    mem, user = shared_real_mem, "kin-moved"
+    say(
+        mem,
+        module_clock,
+        user,
+        "我住在南京",
+        "我爸住在郑州",
+        "我爸嫌郑州太干燥，今年开春搬到厦门了",
+    )
+    texts = [m.content for m in active(mem, user).values()]
+    assert "用户住在南京" in texts, texts
+    assert any("厦门" in t and "爸" in t for t in texts), texts

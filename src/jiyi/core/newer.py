@@ -33,7 +33,7 @@ from functools import lru_cache
 from jiyi.core.extraction.segment import is_request_or_question, split_clauses
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.models import MemoryItem, MemoryKind, SearchHit
-from jiyi.core.text import STOPWORDS, has_cjk, tokenize
+from jiyi.core.text import STOPWORDS, has_cjk, to_simplified, tokenize
 
 __all__ = ["newer_first"]
 
@@ -45,11 +45,22 @@ _FRAME = frozenset(
     """user users user's 用户 用戶 their they've they're lives live living works work working
     called named name is are has have every usually always""".split()
 )
+# Words every topic shares: time, quantity, filler. A shared 上个月 or "old" is no topic.
+_GENERIC = frozenset(
+    """old new lol haha since thing things stuff year years month months week weeks day days
+    time times today yesterday tomorrow wasn isn didn doesn don can't won't back lot really
+    已经 上个 上个月 这个月 下个月 去年 今年 明年 年底 年初 那天 这天 今天 昨天 最近 过去 好多
+    一直 时候 现在 以后 之后 后来 开始 那边 这边 我而家 而家 觉得 感觉 有点 实在 因为 所以 哈哈
+    不了""".split()
+)
+# 我哥 / 用户的哥哥 / 哥: one relative, however written.
+_KIN_CHAR = {c: c + c for c in "哥姐弟妹妈爸"}
 _CHANGE_ZH = re.compile(
     r"现在|現在|如今|目前|这阵子|這陣子|最近开始|最近開始|从此|從此|以后|以後|后来|後來|"
     r"改成|改为|改為|改到|改叫|改口|改名|改喝|改吃|改点|改點|换成|換成|换到|換到|换了|換了|"
-    r"挪到|调到|調到|转到|轉到|搬到|搬去|搬来|搬來|搬家|搬走|搬咗|转去|轉去|跳槽|辞职|辭職|离职|離職|"
+    r"挪到|调到|調到|调去|調去|转到|轉到|搬到|搬去|搬来|搬來|搬家|搬走|转去|轉去|跳槽|辞职|辭職|离职|離職|"
     r"退租|不再|再也不|已经不|已經不|早就不|不\S{1,4}了|没再|沒再|变成|變成|升到|升上|升了|"
+    r"升\S{1,3}(?:年级|年級|级|級)|而家|\S咗|"
     r"满\S{1,3}岁|滿\S{1,3}歲|开始|開始|从\S{1,8}起|從\S{1,8}起|不是\S{1,12}[，,]?(?:而)?是"
 )
 _CHANGE_EN = re.compile(
@@ -76,6 +87,7 @@ def newer_first(hits: Sequence[SearchHit], ratio: float, window: int) -> list[Se
     out = list(hits)
     if ratio <= 0 or len(out) < 2:
         return out
+    told = _told(out[:window])
     for j in range(1, min(window, len(out))):
         newer = out[j]
         clauses = _changed_clauses(newer.memory)
@@ -84,10 +96,21 @@ def newer_first(hits: Sequence[SearchHit], ratio: float, window: int) -> list[Se
         same = [i for i in range(j) if _follows(newer, out[i], clauses, ratio)]
         # Only past a stored fact (or a corrected message) on the same thing: between raw
         # messages a later "now" is a conversation going on (LoCoMo R@1 48.3 → 38.5).
-        if same and any(_settled(out[i].memory) for i in same):
+        if same and any(_settled(out[i].memory) or out[i].memory.id in told for i in same):
             i = same[0]
             out[i : j + 1] = [_lifted(newer, out[i].score), *map(_followed, out[i:j])]
     return out
+
+
+def _told(hits: Sequence[SearchHit]) -> set[str]:
+    """The messages among ``hits`` that a stored fact or preference among them came from
+    ("I go to the gym every day at 6am" beside "User goes to the gym every day at 6am")."""
+    sources = {i for h in hits if _settled(h.memory) for i in h.memory.source_message_ids}
+    return {
+        h.memory.id
+        for h in hits
+        if h.memory.kind == MemoryKind.EPISODE and sources & set(h.memory.source_message_ids)
+    }
 
 
 def _settled(m: MemoryItem) -> bool:
@@ -124,7 +147,7 @@ def _clause_words(text: str) -> tuple[frozenset[str], ...]:
     名字是我女儿起的，后来她改口叫它阿呆了" is about the turtle)."""
     if _QUESTION.search(text):
         return ()
-    clauses = split_clauses(text)
+    clauses = split_clauses(to_simplified(text) if has_cjk(text) else text)
     out = []
     for k, clause in enumerate(clauses):
         if is_request_or_question(clause) or _NOT_NOW.search(clause) or _others(clause):
@@ -138,21 +161,31 @@ def _clause_words(text: str) -> tuple[frozenset[str], ...]:
 @lru_cache(maxsize=4096)
 def _words(text: str) -> frozenset[str]:
     """Content words that can name a topic: no function words or fact wording, no single
-    Chinese character (住, 叫, 岁 name no topic), no English word under four letters."""
+    Chinese character (住, 叫, 岁 name no topic), no English word under three letters;
+    Chinese in simplified script, English without its ending."""
     keep = set()
     for tok in tokenize(text):
         t = tok.lower()
-        if t in STOPWORDS or t in _FRAME or t.isdigit() or _marker(t):
+        t = _KIN_CHAR.get(t.removeprefix("我"), t) if has_cjk(t) else t
+        if t in STOPWORDS or t in _FRAME or t in _GENERIC or t.isdigit() or _marker(t):
             continue
-        if (has_cjk(t) and len(t) < 2) or (not has_cjk(t) and len(t) < 4):
+        if (has_cjk(t) and len(t) < 2) or (not has_cjk(t) and len(t) < 3):
             continue
-        keep.add(t)
+        keep.add(to_simplified(t) if has_cjk(t) else _stem(t))
     return frozenset(keep)
 
 
 def _others(clause: str) -> bool:
     """Said of someone outside the family (他/she may be the relative just named: kept)."""
     return read_subject(clause) in (Who.OTHER, Who.THEY)
+
+
+def _stem(word: str) -> str:
+    """climbing / climbs / climbed → climb: one English word, whatever its ending."""
+    for end in ("ing", "ed", "es", "s"):
+        if word.endswith(end) and len(word) - len(end) >= 3 and not word.endswith("ss"):
+            return word[: -len(end)]
+    return word
 
 
 def _marker(word: str) -> bool:

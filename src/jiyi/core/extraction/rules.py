@@ -70,6 +70,13 @@ _HYPOTHETICAL = re.compile(
     r"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b", re.IGNORECASE
 )
 _DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably not|never going to happen)\b")
+# An intention not carried out (其实我本来想把狗狗的名字改成小白，后来还是叫阿福): that clause
+# changes nothing; what follows it says what holds.
+_MEANT_TO = re.compile(
+    r"本来(?:想|打算|要|准备)|原本(?:想|打算|要|准备)|原来(?:想|打算)|本想|差点(?:就)?|"
+    r"\b(?:was going to|were going to|almost|nearly|meant to|was about to)\b",
+    re.IGNORECASE,
+)
 
 _NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
 _ORDER = re.compile(
@@ -78,6 +85,15 @@ _ORDER = re.compile(
     r"^(?:my )?(?:usual|order|go-to)\s*:",
     re.IGNORECASE,
 )
+
+
+def _mover_home(moved: Hit, who: Who, ctx: Context) -> list[Hit]:
+    """Whose home a move names: the relative still the subject of a clause that names
+    nobody (我妈受不了东北的冬天，去年年底搬到三亚养老了: the mother's), else the user's."""
+    kin = ctx.extra.get("family_zh")
+    if who != Who.UNSAID or not kin or moved.topic != "location.home":
+        return [moved]
+    return [h for h in match_zh(f"{kin}住在{moved.value}", ctx) if h.topic.startswith("family.")]
 
 
 def _full_year(value: str, now: datetime) -> str:
@@ -299,7 +315,7 @@ class RuleExtractor:
                 for hit in hits:
                     found[hit.topic] = _candidate(hit, raw, clause, lang, msg, observed, False)
                 continue
-            if hypothetical or _DOUBT.search(clause):
+            if hypothetical or _DOUBT.search(clause) or _MEANT_TO.search(clause):
                 continue
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
             contrast = re.match(r"^(?:只|而|其实|应该)?是(?=.{2})", clause) if pending else None
@@ -325,7 +341,7 @@ class RuleExtractor:
                 and who not in SOMEONE_ELSE
                 and (moved := moved_to(clause, "zh" if has_cjk(clause) else "en"))
             ):  # 今年我们一家都搬回泉州住了: where the user lives now, by the value's type
-                hits = [*hits, moved]
+                hits = [*hits, *_mover_home(moved, who, ctx)]
             for hit in hits:
                 if hit.value is not None and _NO_VALUE.fullmatch(hit.value.strip()):
                     continue  # "我住在那边" with nothing named before: no value to keep
