@@ -77,6 +77,7 @@ def test_scores_stay_sorted_and_say_why() -> None:
         "羽毛球要不要改到周六呢？",  # a question
         "我在考虑把羽毛球挪到周六",  # a plan being weighed
         "我现在开始学游泳了",  # a change of something else
+        "其实我年轻时天天打羽毛球，现在退休了",  # the topic only in a clause of the past
     ],
 )
 def test_no_lift_without_the_users_change_of_the_same_thing(new: str) -> None:

@@ -72,9 +72,11 @@ _CHANGE_EN = re.compile(
 )
 # The past, a wish or a plan being weighed: no change of what holds now.
 _NOT_NOW = re.compile(
-    r"以前|之前|曾经|曾經|当年|當年|小时候|小時候|想过|想過|考虑|考慮|打算|如果|要是|假如|也许|也許|"
+    r"以前|之前|曾经|当年|小时候|年轻时|年轻的时候|想过|考虑|打算|如果|要是|假如|也许|"
+    r"本来想|原本想|本想|差点|"
     r"\b(?:used to|back then|back when|when i was|thinking about|thought about|considered|"
-    r"considering|might|maybe|if|would|wish|planning to|plan to)\b",
+    r"considering|might|maybe|if|would|wish|planning to|plan to|almost|nearly|was going to|"
+    r"meant to|ago)\b",
     re.IGNORECASE,
 )
 _OPENERS = frozenset("其实 其實 说实话 說實話 actually honestly".split())
@@ -153,7 +155,7 @@ def _clause_words(text: str) -> tuple[frozenset[str], ...]:
         if is_request_or_question(clause) or _NOT_NOW.search(clause) or _others(clause):
             continue
         if _CHANGE_ZH.search(clause) or _CHANGE_EN.search(clause):
-            near = clauses[max(0, k - 1) : k + 2]
+            near = [c for c in clauses[max(0, k - 1) : k + 2] if not _NOT_NOW.search(c)]
             out.append(frozenset().union(*map(_words, near)))
     return tuple(out)
 
