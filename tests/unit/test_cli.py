@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 from jiyi.cli import options
@@ -117,6 +121,8 @@ def test_forget_user_asks_first_unless_yes(db: str) -> None:
     ("args", "field"),
     [
         (("add", "我对花生过敏", "--user", ""), "user_id"),
+        (("add", "", "--user", "u1"), "text"),
+        (("add", "  ", "--user", "u1"), "text"),
         (("search", "花生", "--user", "   "), "user_id"),
         (("search", "花生", "--user", "u1", "--top-k", "0"), "top_k"),
         (("search", "花生", "--user", "u1", "--kind", "nonsense"), "kinds"),
@@ -141,6 +147,35 @@ def test_bad_input_is_one_line_on_stderr_with_exit_2(
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
         assert "(field: " in lines[0] and field in lines[0]
+
+
+def _leaf_commands(command: Any, ctx: Any) -> Iterator[tuple[str, Any]]:
+    """(name, command) of every leaf, fetched the way ``--help`` fetches them."""
+    for name in command.list_commands(ctx):
+        sub = command.get_command(ctx, name)
+        if getattr(sub, "commands", None):
+            yield from _leaf_commands(sub, ctx)
+        else:
+            yield name, sub
+
+
+def test_help_texts_survive_rich_rendering() -> None:
+    group = typer.main.get_command(app)
+    with click.Context(group) as ctx:
+        leaves = list(_leaf_commands(group, ctx))
+    assert {"import", "rotate", "calibrate"} <= {n for n, _ in leaves}  # the walk works
+    for name, command in leaves:
+        # A docstring's line break stayed a line break: help broke mid-sentence.
+        for paragraph in (command.help or "").split("\n\n"):
+            assert "\n" not in paragraph, (name, paragraph)
+        # Rich reads "[default: …]" as a markup tag and drops it.
+        for param in command.params:
+            assert not re.search(r"(?<!\\)\[\w[^\]]*\]", getattr(param, "help", "") or ""), (
+                name,
+                param.help,
+            )
+    shown = jiyi("calibrate", "--help")
+    assert shown.exit_code == 0 and "calibration.json" in shown.stdout
 
 
 def test_version() -> None:

@@ -128,13 +128,15 @@ def calibrate(
             "-o",
             dir_okay=False,
             show_default=False,
-            help="Where to write it [default: $JIYI_HOME/calibration.json].",
+            help="Where to write it (default: $JIYI_HOME/calibration.json).",
         ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Measure the configured embedder's cosine calibration (floor, ceiling, related,
-    duplicate) on the development sets and write it where jiyi will use it."""
+    """Measure the embedder's score calibration on the development sets.
+
+    Embeds --locomo and/or --dulemon, measures the cosine floor, ceiling, related and
+    duplicate thresholds, and writes them where jiyi will use them."""
     if locomo is None and dulemon is None:
         raise InvalidInputError(
             "give --locomo and/or --dulemon (e.g. ../shared/data/locomo/locomo_dev.json)",

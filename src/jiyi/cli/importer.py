@@ -145,10 +145,11 @@ def import_(
         typer.Option("--remap", help="An export document: take another user's as --user's."),
     ] = False,
 ) -> None:
-    """Import a chat history (JSONL messages, OpenAI messages, LoCoMo); resumable: a re-run
-    stores only messages not imported before. A ``jiyi export`` document is imported as
-    one user, in one transaction (same ids; importing it twice stores it once), whether
-    JSON or its JSON Lines layout (``jiyi export --format jsonl``)."""
+    """Import a chat history (JSONL, OpenAI messages, LoCoMo) or a 'jiyi export' document.
+
+    A chat history is resumable: a re-run stores only messages not imported before. An
+    export (JSON, or JSON Lines from 'jiyi export --format jsonl') is imported as one user,
+    in one transaction (same ids; importing it twice stores it once)."""
     if is_export(file):
         import_export(file, user, remap, path)
         return

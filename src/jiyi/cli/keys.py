@@ -137,8 +137,9 @@ def keys_revoke(
 def keys_rotate(
     key_id: Annotated[str, typer.Argument(metavar="KEY_ID", help="The key's id (jiyi keys list).")],
 ) -> None:
-    """Replace a key: a new one (printed once) with the same tenant, agent, admin flag and
-    expiry; the old one is revoked at the same moment."""
+    """Replace a key: a new one, the old one revoked at the same moment.
+
+    The new key (printed once) keeps the tenant, agent, admin flag and expiry."""
     with _key_store() as keys:
         rotated = keys.rotate(key_id)
         if rotated is None:

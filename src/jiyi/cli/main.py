@@ -87,6 +87,13 @@ def add(
     as_json: JsonOpt = False,
 ) -> None:
     """Remember a message: extract facts/preferences, redact PII, reconcile."""
+    # The library skips an empty message in a batch; typed alone (an unset shell variable),
+    # it is a mistake, not a message.
+    if not text.strip():
+        raise InvalidInputError(
+            'text is empty; give the message to remember, e.g. jiyi add "我对花生过敏" --user ID',
+            field="text",
+        )
     with open_memory(path) as mem:
         result = mem.add(
             [{"role": role, "content": text}],

@@ -54,8 +54,9 @@ def maintain(
     path: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Run the memory lifecycle now: decay, archive, purge, merge (and with --only: weekly
-    roll-up, profile reflection, embedding backfill)."""
+    """Run the memory lifecycle now: decay, archive, purge, merge.
+
+    With --only: also the weekly roll-up, profile reflection or embedding backfill."""
     steps = parse_steps(only)
     reports: list[MaintenanceReport] = []
     err = make_console(stderr=True)
@@ -130,8 +131,10 @@ def health(
     path: PathOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Memory health: counts by status, stale, never used, expiring, due for archive/purge,
-    vectors left to backfill; per user, or per tenant with --tenant."""
+    """Memory health per user, or per tenant with --tenant.
+
+    Counts by status, stale, never used, expiring, due for archive or purge, and vectors
+    left to backfill."""
     with open_memory(path) as mem:
         if tenant is not None:
             total = Memory.on(mem.engine, tenant).tenant_health()

@@ -35,10 +35,10 @@ def mcp(
     ] = None,
     tenant: Annotated[
         str | None,
-        typer.Option(help="stdio: the tenant [default: JIYI_BOOTSTRAP_TENANT, 'default']."),
+        typer.Option(help="stdio: the tenant (default: JIYI_BOOTSTRAP_TENANT, 'default')."),
     ] = None,
-    host: Annotated[str | None, typer.Option(help="--http: address [default: JIYI_HOST].")] = None,
-    port: Annotated[int | None, typer.Option(help="--http: port [default: JIYI_PORT].")] = None,
+    host: Annotated[str | None, typer.Option(help="--http: address (default: JIYI_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="--http: port (default: JIYI_PORT).")] = None,
 ) -> None:
     """Run jiyi as an MCP server: tools remember, recall, context, forget (stdio or --http)."""
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import threading
 from collections.abc import Iterator, Sequence
@@ -73,6 +74,22 @@ class JiyiGroup(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         with one_line_errors():
             return super().invoke(ctx)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command, its help (and its subcommands') rewrapped by paragraph: typer's rich
+        help keeps a docstring's line breaks, so ``jiyi import --help`` broke mid-sentence."""
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _unwrap_help(command)
+        return command
+
+
+def _unwrap_help(command: Any) -> None:
+    if command.help:
+        paragraphs = inspect.cleandoc(command.help).split("\n\n")
+        command.help = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+    for sub in (getattr(command, "commands", None) or {}).values():
+        _unwrap_help(sub)
 
 
 # -- opening a Memory ------------------------------------------------------------------------

@@ -26,9 +26,9 @@ def _key_store(settings: Settings) -> KeyStore:
 
 def serve(
     host: Annotated[
-        str | None, typer.Option(help="Address to listen on [default: 127.0.0.1, or JIYI_HOST].")
+        str | None, typer.Option(help="Address to listen on (default: 127.0.0.1, or JIYI_HOST).")
     ] = None,
-    port: Annotated[int | None, typer.Option(help="Port [default: 8765, or JIYI_PORT].")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default: 8765, or JIYI_PORT).")] = None,
     workers: Annotated[
         int | None,
         typer.Option(
@@ -36,13 +36,14 @@ def serve(
             "-w",
             min=1,
             max=64,
-            help="Server processes sharing the port and the store [default: 1, or "
-            "JIYI_WORKERS]; more than one needs JIYI_REDIS.",
+            help="Server processes sharing the port and the store (default: 1, or "
+            "JIYI_WORKERS); more than one needs JIYI_REDIS.",
         ),
     ] = None,
 ) -> None:
-    """Run the REST service (OpenAPI docs at /docs). At first start, creates and prints an
-    API key rather than running open."""
+    """Run the REST service (OpenAPI docs at /docs).
+
+    At first start it creates and prints an API key rather than running open."""
     try:
         import uvicorn
 

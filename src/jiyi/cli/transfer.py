@@ -33,9 +33,11 @@ def export(
         ),
     ] = ExportFormat.JSON,
 ) -> None:
-    """Write everything stored about a user on stdout (memories with history and vectors,
-    tasks, the memory switch, hashed aliases, identity log): one JSON document, or with
-    ``--format jsonl`` a header line (version, tenant, user, counts) and one record a line."""
+    """Write everything stored about a user on stdout, as one versioned document.
+
+    Memories with history and vectors, tasks, the memory switch, hashed aliases and the
+    identity log: one JSON document, or with --format jsonl a header line (version,
+    tenant, user, counts) and one record a line."""
     with open_memory(path) as mem:
         doc = mem.export(user)
     if fmt is ExportFormat.JSONL:
