@@ -79,3 +79,46 @@ def test_the_context_says_the_older_word_may_have_changed(
     older = next(i for i, t in enumerate(lines) if "无锡" in t and "常州" not in t)
     assert first < older, text
     assert "后来可能已变" in lines[older], text
+
+
+@pytest.mark.parametrize(
+    ("fact", "change", "query", "new", "old", "label"),
+    [  # README's examples, said casually: no rule places them, the old fact stays
+        (
+            "我表哥住在青岛",
+            "对了，我表哥现在调去深圳了",
+            "我表哥在哪",
+            "深圳",
+            "青岛",
+            "（后来可能已变）",
+        ),
+        (
+            "My brother lives in Boston",
+            "oh btw my brother's in Denver now",
+            "where does my brother live",
+            "Denver",
+            "Boston",
+            " (may have changed since)",
+        ),
+    ],
+)
+def test_a_casual_change_reads_above_the_labelled_older_line(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    fact: str,
+    change: str,
+    query: str,
+    new: str,
+    old: str,
+    label: str,
+) -> None:
+    mem, user = shared_real_mem, f"newer-casual-{old}"
+    say(mem, module_clock, user, fact, change)
+    text = mem.context(query, user_id=user).text
+    # The memory lines: after the profile lines, which the query does not rank.
+    memories = text.split("\n[", 2)[-1].splitlines()
+    first = next(i for i, t in enumerate(memories) if new in t)
+    older = next(i for i, t in enumerate(memories) if old in t)
+    assert first < older, text
+    assert memories[older].endswith(label), text
+    assert memories[first].count("（") + memories[first].count("(may") == 0, text
