@@ -44,7 +44,9 @@ def _one_model_and_no_default_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
 @pytest.fixture
 def db(tmp_path: Path) -> str:
-    return str(tmp_path / "mem.db")
+    path = tmp_path / "mem.db"
+    path.touch()  # an empty SQLite file: the reading commands refuse a --path with none
+    return str(path)
 
 
 def jiyi(*args: str, input: str | None = None) -> Any:
@@ -147,6 +149,40 @@ def test_bad_input_is_one_line_on_stderr_with_exit_2(
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
         assert "(field: " in lines[0] and field in lines[0]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("search", "花生", "--user", "u1"),
+        ("list", "--user", "u1"),
+        ("context", "推荐个菜", "--user", "u1"),
+        ("history", "some-id"),
+        ("forget", "some-id"),
+        ("export", "--user", "u1"),
+        ("health", "--user", "u1"),
+        ("maintain", "--user", "u1"),
+    ],
+)
+def test_reading_a_mistyped_path_is_refused_not_created(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    missing = tmp_path / "typo" / "mem.db"
+    result = jiyi(*args, "--path", str(missing))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == (
+        f"error: no memory store at {missing}; check --path "
+        "('jiyi add' or 'jiyi import' creates one) (field: path)"
+    )
+    assert not missing.parent.exists()
+
+
+def test_add_creates_the_store_a_path_names(tmp_path: Path) -> None:
+    fresh = tmp_path / "new" / "mem.db"
+    ok_json("add", "我对花生过敏", "--user", "u1", "--path", str(fresh))
+    assert [m["content"] for m in ok_json("list", "--user", "u1", "--path", str(fresh))] == [
+        "用户对花生过敏"
+    ]
 
 
 def _leaf_commands(command: Any, ctx: Any) -> Iterator[tuple[str, Any]]:

@@ -126,7 +126,7 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Hybrid search (keywords + meaning + time words), best first."""
-    with open_memory(path) as mem:
+    with open_memory(path, existing=True) as mem:
         hits = mem.search(query, user_id=user, agent_id=agent, top_k=top_k, kinds=kind or None)
     if as_json:
         echo_json(hits)
@@ -145,7 +145,7 @@ def list_(
     as_json: JsonOpt = False,
 ) -> None:
     """A user's memories, oldest first."""
-    with open_memory(path) as mem:
+    with open_memory(path, existing=True) as mem:
         items = mem.list(
             user_id=user, agent_id=agent, include_superseded=all_, include_episodes=all_
         )
@@ -184,7 +184,7 @@ def forget(
             typer.confirm(
                 f"Delete everything stored about user {user!r}? This cannot be undone", abort=True
             )
-    with open_memory(path) as mem:
+    with open_memory(path, existing=True) as mem:
         if user is not None:
             receipt = mem.delete_user(user)
         else:
@@ -208,7 +208,7 @@ def history(
     as_json: JsonOpt = False,
 ) -> None:
     """The audit trail of a memory, oldest first (content is erased after a delete)."""
-    with open_memory(path) as mem:
+    with open_memory(path, existing=True) as mem:
         entries = mem.history(memory_id)
     if as_json:
         echo_json(entries)
@@ -226,7 +226,7 @@ def context(
     as_json: JsonOpt = False,
 ) -> None:
     """The memory block for a system prompt: what is relevant to QUERY, within budget."""
-    with open_memory(path) as mem:
+    with open_memory(path, existing=True) as mem:
         block = mem.context(query, user_id=user, agent_id=agent, token_budget=budget)
     if as_json:
         echo_json(block)

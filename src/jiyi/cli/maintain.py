@@ -69,7 +69,7 @@ def maintain(
         transient=as_json,
     )
     t0 = time.perf_counter()
-    with open_memory(path) as mem, bar:
+    with open_memory(path, existing=True) as mem, bar:
         users = _users(mem, user)
         task = bar.add_task("users", total=len(users) * len(steps))
         for uid in users:
@@ -135,7 +135,7 @@ def health(
 
     Counts by status, stale, never used, expiring, due for archive or purge, and vectors
     left to backfill."""
-    with open_memory(path) as mem:
+    with open_memory(path, existing=True) as mem:
         if tenant is not None:
             total = Memory.on(mem.engine, tenant).tenant_health()
         else:

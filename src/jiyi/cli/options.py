@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.ports import Embedder
-from jiyi.errors import JiyiError
+from jiyi.errors import InvalidInputError, JiyiError
 from jiyi.memory import Memory
 from jiyi.settings import load_settings
 
@@ -157,8 +157,17 @@ def cli_embedder() -> Embedder:
 
 
 @contextmanager
-def open_memory(path: Path | None) -> Iterator[Memory]:
-    """A Memory on ``path`` (None: Memory's default path), closed afterwards."""
+def open_memory(path: Path | None, *, existing: bool = False) -> Iterator[Memory]:
+    """A Memory on ``path`` (None: Memory's default path), closed afterwards.
+
+    ``existing`` (the commands that read or tidy a store): a ``--path`` with no file is
+    refused, not created — a mistyped path made an empty store and read "no memories".
+    """
+    if existing and path is not None and not path.exists():
+        raise InvalidInputError(
+            f"no memory store at {path}; check --path ('jiyi add' or 'jiyi import' creates one)",
+            field="path",
+        )
     mem = Memory(path, embedder=cli_embedder())
     try:
         yield mem

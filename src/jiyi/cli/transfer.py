@@ -38,7 +38,7 @@ def export(
     Memories with history and vectors, tasks, the memory switch, hashed aliases and the
     identity log: one JSON document, or with --format jsonl a header line (version,
     tenant, user, counts) and one record a line."""
-    with open_memory(path) as mem:
+    with open_memory(path, existing=True) as mem:
         doc = mem.export(user)
     if fmt is ExportFormat.JSONL:
         for line in dump_lines(doc):
