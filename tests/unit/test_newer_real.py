@@ -122,3 +122,39 @@ def test_a_casual_change_reads_above_the_labelled_older_line(
     assert first < older, text
     assert memories[older].endswith(label), text
     assert memories[first].count("（") + memories[first].count("(may") == 0, text
+
+
+@pytest.mark.parametrize(
+    ("fact", "change", "query", "new", "old"),
+    [  # the later word shares no keyword with the turn and is not close enough on its own
+        (
+            "我每天晚上跑步",
+            "跑步最近改成早上了，晚上太热",
+            "我一般什么时候运动",
+            "改成早上",
+            "晚上跑步",
+        ),
+        (
+            "I work at Deloitte",
+            "quit deloitte in the spring, freelancing now",
+            "where do I work",
+            "freelancing",
+            "at Deloitte",
+        ),
+    ],
+)
+def test_the_context_shows_the_change_its_label_speaks_of(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    fact: str,
+    change: str,
+    query: str,
+    new: str,
+    old: str,
+) -> None:
+    mem, user = shared_real_mem, f"newer-shown-{old}"
+    say(mem, module_clock, user, fact, change)
+    lines = mem.context(query, user_id=user).text.splitlines()
+    first = [i for i, t in enumerate(lines) if new in t]
+    older = [i for i, t in enumerate(lines) if old in t]
+    assert first and older and first[0] < older[-1], lines

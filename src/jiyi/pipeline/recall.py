@@ -14,6 +14,7 @@ from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, tzinfo
+from itertools import takewhile
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.context import assemble_context
@@ -326,6 +327,19 @@ def relevant(h: SearchHit, opts: ContextOptions) -> bool:
     return lexical or s.get("semantic", 0.0) >= opts.min_semantic
 
 
+def relevant_hits(hits: Sequence[SearchHit], opts: ContextOptions) -> list[SearchHit]:
+    """The hits worth a context line (:func:`relevant`), and the user's newer word on a
+    topic whenever an older hit it went above is among them (core/newer.py puts it
+    directly above them): labelling "阿橘" as "后来可能已变" while dropping "阿橘现在改叫
+    橘座了" (semantic .66, no shared keyword) told the agent of a change it could not see."""
+    keep = [relevant(h, opts) for h in hits]
+    for k, h in enumerate(hits):
+        if h.scores.get("newer") and not keep[k]:
+            older = takewhile(lambda o: o.scores.get("followed"), hits[k + 1 :])
+            keep[k] = any(relevant(o, opts) for o in older)
+    return [h for h, kept in zip(hits, keep, strict=True) if kept]
+
+
 def recall_context(
     store: MemoryStore,
     scope: Scope,
@@ -344,7 +358,7 @@ def recall_context(
     does not mention them — "推荐个菜" must still see "对花生过敏" — and the previous versions
     of corrected facts, to label them. ``tasks`` (the active tasks the query is about) go
     first, after the ``profile``'s lines."""
-    hits = [h for h in found.hits if relevant(h, opts)]
+    hits = relevant_hits(found.hits, opts)
     seen = {h.memory.id for h in hits}
     critical = SearchFilter(
         kinds=(MemoryKind.FACT, MemoryKind.PREFERENCE), min_importance=opts.pin_importance
