@@ -210,7 +210,10 @@ def print_history(console: Console, entries: Sequence[HistoryEntry]) -> None:
 def print_context(console: Console, block: ContextBlock) -> None:
     # Printed as-is (no panel, no wrapping) so it can be pasted into a prompt.
     console.print(Text(block.text), soft_wrap=True)
-    console.print(Text(f"({block.tokens} tokens, {len(block.memories)} memories)", style="dim"))
+    n = len(block.memories)
+    console.print(
+        Text(f"({block.tokens} tokens, {n} memor{'y' if n == 1 else 'ies'})", style="dim")
+    )
 
 
 def print_receipt(console: Console, receipt: DeletionReceipt) -> None:
