@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from jiyi.core.models import MemoryItem, MemoryKind, SearchHit
-from jiyi.core.newer import newer_first
+from jiyi.core.newer import newer_first, says_changed
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -109,3 +109,19 @@ def test_the_message_a_stored_fact_came_from_counts_as_stored() -> None:
     assert _order(said, _hit(new, 0.6, 9), fact) == [new, old, fact.memory.id]
     said.memory.source_message_ids = ["m0"]  # a message no stored fact came from
     assert _order(said, _hit(new, 0.6, 9), fact) == [old, new, fact.memory.id]
+
+
+def test_an_older_fact_already_below_the_newer_word_is_labelled_in_place() -> None:
+    old, new = "我表哥住在青岛", "我表哥现在调去深圳了"
+    hits = newer_first([_hit(new, 0.9, 9), _fact(old, 0.8)], 0.4, 10)
+    assert [h.memory.id for h in hits] == [new, old] and [h.score for h in hits] == [0.9, 0.8]
+    assert hits[1].scores.get("followed") == 1.0 and hits[0].scores.get("newer") == 1.0
+    other = newer_first([_hit(new, 0.9, 9), _fact("我对芒果过敏", 0.8)], 0.4, 10)
+    assert "followed" not in other[1].scores
+
+
+def test_says_changed_reads_two_texts_like_two_hits() -> None:
+    assert says_changed("用户的表哥住在青岛", "我表哥现在调去深圳了")
+    assert says_changed("User's brother lives in Boston", "my brother's in Denver now")
+    assert not says_changed("用户的表哥住在青岛", "我同事现在调去深圳了")
+    assert not says_changed("用户对芒果过敏", "我表哥现在调去深圳了")

@@ -126,3 +126,24 @@ def test_an_expired_state_not_yet_archived_is_not_in_the_profile() -> None:
     )
     assert [v.slot for v in derive_profile("u", [tired], now=T0).states] == ["state.累"]
     assert derive_profile("u", [tired], now=T0.replace(hour=13)).states == []
+
+
+def test_a_list_item_a_later_one_says_changed_is_labelled() -> None:
+    """表哥住在青岛 beside the later 表哥现在调去深圳了: both stay (nothing placed the change in
+    the first one's slot), the older one labelled as the context block labels it."""
+    from datetime import timedelta
+
+    later = T0 + timedelta(days=9)
+    p = derive_profile(
+        "u",
+        [
+            memory("family.cousin.home", "青岛", "用户的表哥住在青岛"),
+            memory("family.cousin.about", None, "用户的表哥现在调去深圳了").model_copy(
+                update={"observed_at": later}
+            ),
+            memory("family.daughter.name", "朵朵", "用户的女儿叫朵朵"),
+        ],
+    )
+    (family,) = [line for line in profile_lines(p, "zh", 200) if line.startswith("- 家人")]
+    assert "表哥住在青岛（后来可能已变）" in family, family
+    assert "表哥现在调去深圳了（" not in family and "女儿叫朵朵（" not in family, family

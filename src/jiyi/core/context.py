@@ -28,6 +28,7 @@ from datetime import UTC, datetime, tzinfo
 
 from jiyi.core.extraction.segment import is_chitchat
 from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, SearchHit
+from jiyi.core.newer import CHANGED_LABEL
 from jiyi.core.profile import UserProfile
 from jiyi.core.profile_lines import PROFILE_LABEL, profile_lines
 from jiyi.core.tasks import task_line
@@ -76,14 +77,14 @@ _WORDS = {
         "outdated": "已过时",
         "said": "说于",
         "on": "日期",
-        "changed": "后来可能已变",
+        "changed": CHANGED_LABEL["zh"],
     },
     "en": {
         "before": "previously: ",
         "outdated": "outdated",
         "said": "said",
         "on": "on",
-        "changed": "may have changed since",
+        "changed": CHANGED_LABEL["en"],
     },
 }
 # A goal that is no longer pursued says so on its line (core/goals.py).

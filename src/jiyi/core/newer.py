@@ -35,7 +35,10 @@ from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.models import MemoryItem, MemoryKind, SearchHit
 from jiyi.core.text import STOPWORDS, has_cjk, to_simplified, tokenize
 
-__all__ = ["newer_first"]
+__all__ = ["CHANGED_LABEL", "newer_first", "says_changed"]
+
+# How a context block labels what the user's newer word says has changed.
+CHANGED_LABEL = {"zh": "后来可能已变", "en": "may have changed since"}
 
 # A later message must be this much later to count as newer (one message split in two is not).
 _LATER = timedelta(minutes=1)
@@ -101,7 +104,31 @@ def newer_first(hits: Sequence[SearchHit], ratio: float, window: int) -> list[Se
         if same and any(_settled(out[i].memory) or out[i].memory.id in told for i in same):
             i = same[0]
             out[i : j + 1] = [_lifted(newer, out[i].score), *map(_followed, out[i:j])]
+    _label_below(out, min(window, len(out)), told, ratio)
     return out
+
+
+def _label_below(hits: list[SearchHit], window: int, told: set[str], ratio: float) -> None:
+    """Label a stored fact the user's newer word already outranks on its own, as a lifted one
+    is labelled: the block must not show "表哥住在青岛" as current below "表哥现在调去深圳了"."""
+    for i, older in enumerate(hits[:window]):
+        m = older.memory
+        if "followed" in older.scores or not (_settled(m) or m.id in told):
+            continue
+        for k in range(i):
+            newer = hits[k]
+            clauses = _changed_clauses(newer.memory)
+            if clauses and _follows(newer, older, clauses, ratio):
+                hits[k] = _lifted(newer, newer.score)
+                hits[i] = _followed(older)
+                break
+
+
+def says_changed(older: str, newer: str) -> bool:
+    """Does ``newer`` say, in a clause of now, that the thing ``older`` is about changed
+    (the test :func:`newer_first` applies to two hits, on two texts)?"""
+    words = _words(older)
+    return any(words & c for c in _clause_words(newer))
 
 
 def _told(hits: Sequence[SearchHit]) -> set[str]:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from jiyi.core.models import GoalStatus
+from jiyi.core.newer import CHANGED_LABEL, says_changed
 from jiyi.core.profile import ProfileValue, UserProfile
 from jiyi.core.text import estimate_tokens
 
@@ -74,6 +75,15 @@ def _said(v: ProfileValue) -> str:
     return _SUBJECT.sub("", v.text).strip()
 
 
+def _changed(v: ProfileValue, values: Sequence[ProfileValue], lang: str) -> str:
+    """The label of an item a later one of the list says has changed (表哥住在青岛 beside
+    表哥现在调去深圳了), as the context block labels such a hit (core/newer.py)."""
+    later = [u for u in values if u.updated_at > v.updated_at]
+    if not v.text or not any(u.text and says_changed(v.text, u.text) for u in later):
+        return ""
+    return f"（{CHANGED_LABEL['zh']}）" if lang == "zh" else f" ({CHANGED_LABEL['en']})"
+
+
 def _items(p: UserProfile, name: str, lang: str) -> list[str]:
     if name == "goals":
         out = []
@@ -87,7 +97,7 @@ def _items(p: UserProfile, name: str, lang: str) -> list[str]:
         return out
     value = getattr(p, name)
     if isinstance(value, list):
-        return [s for v in value if (s := _said(v))]
+        return [s + _changed(v, value, lang) for v in value if (s := _said(v))]
     return [value.value] if value is not None and value.value else []
 
 

@@ -14,7 +14,6 @@ from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, tzinfo
-from itertools import takewhile
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.context import assemble_context
@@ -335,7 +334,7 @@ def relevant_hits(hits: Sequence[SearchHit], opts: ContextOptions) -> list[Searc
     keep = [relevant(h, opts) for h in hits]
     for k, h in enumerate(hits):
         if h.scores.get("newer") and not keep[k]:
-            older = takewhile(lambda o: o.scores.get("followed"), hits[k + 1 :])
+            older = (o for o in hits[k + 1 :] if o.scores.get("followed"))
             keep[k] = any(relevant(o, opts) for o in older)
     return [h for h, kept in zip(hits, keep, strict=True) if kept]
 
