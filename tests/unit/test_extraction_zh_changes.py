@@ -41,6 +41,9 @@ from _writes import say as _say
         ("我姐夫跳槽到平安了", "family.in_law.employer", "平安"),
         ("闺女今年九月就上高中了", "family.daughter.grade", "高中"),
         ("我爸年初跟我叔搬到了海口", "family.father.home", "海口"),
+        # a job left, said topic first (found by the new-user pass: 银行那份工作我不干了)
+        ("招商银行那份工作我不干了", "work.employer", "not 招商银行"),
+        ("快递这份工作我不干了", "work.role", "not 快递"),
     ],
 )
 def test_a_change_said_in_passing_lands_in_its_slot(text: str, slot: str, value: str) -> None:

@@ -78,7 +78,8 @@ _NOT_NOW = re.compile(
     r"以前|之前|曾经|当年|小时候|年轻时|年轻的时候|想过|考虑|打算|如果|要是|假如|也许|"
     r"本来想|原本想|本想|差点|"
     r"\b(?:used to|back then|back when|when i was|thinking about|thought about|considered|"
-    r"considering|might|maybe|if|would|wish|planning to|plan to|almost|nearly|was going to|"
+    r"considering|might|maybe|if|would|wish|planning to|plan to|was going to|"
+    r"(?:almost|nearly) (?:\w+ed|took|went|got|left|quit|bought|sold|gave|made|ran)|"
     r"meant to|ago)\b",
     re.IGNORECASE,
 )

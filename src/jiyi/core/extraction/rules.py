@@ -74,7 +74,8 @@ _DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably n
 # changes nothing; what follows it says what holds.
 _MEANT_TO = re.compile(
     r"本来(?:想|打算|要|准备)|原本(?:想|打算|要|准备)|原来(?:想|打算)|本想|差点(?:就)?|"
-    r"\b(?:was going to|were going to|almost|nearly|meant to|was about to)\b",
+    r"\b(?:was going to|were going to|meant to|was about to|"
+    r"(?:almost|nearly) (?:\w+ed|took|went|got|left|quit|bought|sold|gave|made|ran))\b",
     re.IGNORECASE,
 )
 

@@ -211,16 +211,21 @@ def work(c: str, ctx: Context) -> list[Hit]:
     if (
         m := re.match(
             rf"^(?:我)?{ADV}(?:已经)?不(?:再)?(?:做|当|干)(?P<x>.+?)了$|"
-            rf"^(?!这|那)(?P<y>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:这行|这份工作|这活|的活|的工作)?(?:我)?{ADV}"
+            rf"^(?!这|那)(?P<y>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?:这行|[这那]份工作|[这那]份活|这活|的活|的工作)?(?:我)?{ADV}"
             r"(?P<v>不干|不做|不当|干不下去|做不下去)了$",
             c,
         )
         if not re.match(r"^(?!我)[^，,]{2,8}?(?:不做|不当|做不下去)了$", c)
         or is_role(
-            re.sub(r"(?:这行|这份工作|这活|的活|的工作)?(?:我)?(?:不做|不当|做不下去)了$", "", c)
+            re.sub(
+                r"(?:这行|[这那]份工作|这活|的活|的工作)?(?:我)?(?:不做|不当|做不下去)了$", "", c
+            )
         )
         else None
     ):  # 我不当老师了 / 快递不干了: the job is over, what comes next replaces it
+        if (y := m.group("y")) and _is_org(y):  # 银行那份工作我不干了: the employer is left
+            ctx.extra["slot"] = "work.employer"
+            return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {y}")]
         ctx.extra["slot"] = "work.role"
         return [
             Hit(
