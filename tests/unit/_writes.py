@@ -53,3 +53,24 @@ def say(  # type: ignore[no-untyped-def]
         clock.advance(days=days, hours=hours)
         result = mem.add(said, user_id=user)
     return result
+
+
+def assert_keeps_all(  # type: ignore[no-untyped-def]
+    mem: Memory,
+    clock,
+    user: str,
+    facts: list[str],
+    remark: str,
+    *,
+    days: float = 1,
+    stored: int | None = None,
+) -> None:
+    """The user says ``facts`` a day apart, then ``remark`` ``days`` later: every memory
+    active before the remark is still active after it. At least ``stored`` memories
+    (default: one per fact) must have been stored first, or the check would be empty."""
+    say(mem, clock, user, *facts)
+    before = active(mem, user)
+    assert len(before) >= (len(facts) if stored is None else stored), before
+    say(mem, clock, user, remark, days=days)
+    after = active(mem, user)
+    assert set(before) <= set(after), [before[i].content for i in set(before) - set(after)]

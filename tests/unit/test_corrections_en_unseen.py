@@ -10,7 +10,7 @@ One Memory per module; every test has its own user.
 from __future__ import annotations
 
 import pytest
-from _writes import active, extract_slots, say
+from _writes import active, assert_keeps_all, extract_slots, say
 
 from jiyi import Memory
 
@@ -77,13 +77,8 @@ def test_twin_that_names_no_change_of_the_users_value_changes_nothing(
     facts: list[str],
     remark: str,
 ) -> None:
-    mem, user = shared_real_mem, f"unseen-none-{remark}"
-    for text in facts:
-        say(mem, module_clock, user, text)
-    before = active(mem, user)
-    assert len(before) >= len(facts)
-    say(mem, module_clock, user, remark, days=7)
-    assert set(before) <= set(active(mem, user))
+    user = f"unseen-none-{remark}"
+    assert_keeps_all(shared_real_mem, module_clock, user, facts, remark, days=7)
 
 
 @pytest.mark.parametrize(
@@ -162,13 +157,8 @@ def test_an_added_allergy_or_someone_elses_stop_keeps_the_record(
     facts: list[str],
     remark: str,
 ) -> None:
-    mem, user = shared_real_mem, f"meant-none-{remark}"
-    for text in facts:
-        say(mem, module_clock, user, text)
-    before = active(mem, user)
-    assert len(before) >= len(facts)
-    say(mem, module_clock, user, remark, days=7)
-    assert set(before) <= set(active(mem, user))
+    user = f"meant-none-{remark}"
+    assert_keeps_all(shared_real_mem, module_clock, user, facts, remark, days=7)
 
 
 @pytest.mark.parametrize(
@@ -253,12 +243,8 @@ def test_chat_form_twins_change_nothing(
     old: str,
     remark: str,
 ) -> None:
-    mem, user = shared_real_mem, f"chat-form-none-{remark}"
-    say(mem, module_clock, user, old)
-    before = active(mem, user)
-    assert before
-    say(mem, module_clock, user, remark, days=7)
-    assert set(before) <= set(active(mem, user))
+    user = f"chat-form-none-{remark}"
+    assert_keeps_all(shared_real_mem, module_clock, user, [old], remark, days=7)
 
 
 @pytest.mark.parametrize(

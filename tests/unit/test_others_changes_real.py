@@ -10,7 +10,7 @@ here. One Memory per module; every test has its own user.
 from __future__ import annotations
 
 import pytest
-from _writes import active, say
+from _writes import active, assert_keeps_all, say
 
 from jiyi import Memory
 
@@ -46,13 +46,7 @@ def test_a_remark_about_someone_else_leaves_the_users_facts(
     facts: list[str],
     remark: str,
 ) -> None:
-    mem, user = shared_real_mem, f"others-{remark}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
-    assert len(before) >= len(facts)
-    say(mem, module_clock, user, remark)
-    after = active(mem, user)
-    assert set(before) <= set(after), [before[i].content for i in set(before) - set(after)]
+    assert_keeps_all(shared_real_mem, module_clock, f"others-{remark}", facts, remark)
 
 
 @pytest.mark.parametrize(

@@ -9,15 +9,10 @@ another; the sentences are not from any bench set. One Memory per module, a user
 from __future__ import annotations
 
 import pytest
-from _writes import extract_slots
+from _writes import active, assert_keeps_all, extract_slots
 from _writes import say as _tell
 
 from jiyi import Memory
-from jiyi.core.models import MemoryItem, MemoryKind
-
-
-def _active(mem: Memory, user: str) -> dict[str, MemoryItem]:
-    return {m.id: m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE}
 
 
 @pytest.mark.parametrize(
@@ -49,13 +44,7 @@ def test_someone_elses_change_leaves_the_users_facts(
     facts: list[str],
     remark: str,
 ) -> None:
-    mem, user = shared_real_mem, f"people-{remark}"
-    _tell(mem, module_clock, user, *facts)
-    before = _active(mem, user)
-    assert len(before) >= len(facts)
-    _tell(mem, module_clock, user, remark)
-    after = _active(mem, user)
-    assert set(before) <= set(after), [before[i].content for i in set(before) - set(after)]
+    assert_keeps_all(shared_real_mem, module_clock, f"people-{remark}", facts, remark)
 
 
 def test_the_users_own_change_after_an_opener_still_applies(
@@ -65,6 +54,6 @@ def test_the_users_own_change_after_an_opener_still_applies(
     """The same cue said of the user (after an opener) still retires the old value."""
     mem, user = shared_real_mem, "people-own"
     _tell(mem, module_clock, user, "I live in Austin", "tbh I moved from Austin to Tulsa")
-    texts = [m.content.lower() for m in _active(mem, user).values()]
+    texts = [m.content.lower() for m in active(mem, user).values()]
     assert not any("austin" in t and "tulsa" not in t for t in texts), texts
     assert any("tulsa" in t for t in texts), texts

@@ -9,7 +9,7 @@ One Memory per module; every test has its own user.
 from __future__ import annotations
 
 import pytest
-from _writes import active, say
+from _writes import active, assert_keeps_all, say
 
 from jiyi import Memory
 
@@ -100,13 +100,8 @@ def test_same_cues_about_someone_else_or_nothing_held_change_nothing(
     facts: list[str],
     remark: str,
 ) -> None:
-    mem, user = shared_real_mem, f"retract-en-none-{remark}"
-    for text in facts:
-        say(mem, module_clock, user, text)
-    before = active(mem, user)
-    assert len(before) >= len(facts)
-    say(mem, module_clock, user, remark, days=7)
-    assert set(before) <= set(active(mem, user))
+    user = f"retract-en-none-{remark}"
+    assert_keeps_all(shared_real_mem, module_clock, user, facts, remark, days=7)
 
 
 def test_a_relatives_description_said_by_its_verb_is_retired_by_the_activity_stopped(
