@@ -45,7 +45,7 @@ _LATER = timedelta(minutes=1)
 # Words of a stored fact's wording ("User's sister lives in…", "用户的…") that name nobody's
 # topic.
 _FRAME = frozenset(
-    """user users user's 用户 用戶 their they've they're lives live living works work working
+    """user users user's 用户 their they've they're lives live living works work working
     called named name is are has have every usually always""".split()
 )
 # Words every topic shares: time, quantity, filler. A shared 上个月 or "old" is no topic.
@@ -58,13 +58,14 @@ _GENERIC = frozenset(
 )
 # 我哥 / 用户的哥哥 / 哥: one relative, however written.
 _KIN_CHAR = {c: c + c for c in "哥姐弟妹妈爸"}
+# Matched on simplified text (_clause_words simplifies first).
 _CHANGE_ZH = re.compile(
-    r"现在|現在|如今|目前|这阵子|這陣子|最近开始|最近開始|从此|從此|以后|以後|后来|後來|"
-    r"改成|改为|改為|改到|改叫|改口|改名|改喝|改吃|改点|改點|换成|換成|换到|換到|换了|換了|"
-    r"挪到|调到|調到|调去|調去|转到|轉到|搬到|搬去|搬来|搬來|搬家|搬走|转去|轉去|跳槽|辞职|辭職|离职|離職|"
-    r"退租|不再|再也不|已经不|已經不|早就不|不\S{1,4}了|没再|沒再|变成|變成|升到|升上|升了|"
-    r"升\S{1,3}(?:年级|年級|级|級)|而家|\S咗|"
-    r"满\S{1,3}岁|滿\S{1,3}歲|开始|開始|从\S{1,8}起|從\S{1,8}起|不是\S{1,12}[，,]?(?:而)?是"
+    r"现在|如今|目前|这阵子|最近开始|从此|以后|后来|"
+    r"改成|改为|改到|改叫|改口|改名|改喝|改吃|改点|换成|换到|换了|"
+    r"挪到|调到|调去|转到|搬到|搬去|搬来|搬家|搬走|转去|跳槽|辞职|离职|"
+    r"退租|不再|再也不|已经不|早就不|不\S{1,4}了|没再|变成|升到|升上|升了|"
+    r"升\S{1,3}(?:年级|级)|而家|\S咗|"
+    r"满\S{1,3}岁|开始|从\S{1,8}起|不是\S{1,12}[，,]?(?:而)?是"
 )
 _CHANGE_EN = re.compile(
     r"\b(?:now|nowadays|these days|any ?more|no longer|instead|switched|switching|swapped|"
@@ -83,8 +84,8 @@ _NOT_NOW = re.compile(
     r"meant to|ago)\b",
     re.IGNORECASE,
 )
-_OPENERS = frozenset("其实 其實 说实话 說實話 actually honestly".split())
-_QUESTION = re.compile(r"[?？]\s*$|吗\s*$|嗎\s*$")
+_OPENERS = frozenset("其实 说实话 actually honestly".split())
+_QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 
 
 def newer_first(hits: Sequence[SearchHit], ratio: float, window: int) -> list[SearchHit]:
@@ -175,9 +176,10 @@ def _changed_clauses(m: MemoryItem) -> list[frozenset[str]]:
 def _clause_words(text: str) -> tuple[frozenset[str], ...]:
     """Per clause that says a thing changed: its content words and its neighbours' ("乌龟那个
     名字是我女儿起的，后来她改口叫它阿呆了" is about the turtle)."""
+    text = to_simplified(text) if has_cjk(text) else text
     if _QUESTION.search(text):
         return ()
-    clauses = split_clauses(to_simplified(text) if has_cjk(text) else text)
+    clauses = split_clauses(text)
     out = []
     for k, clause in enumerate(clauses):
         if is_request_or_question(clause) or _NOT_NOW.search(clause) or _others(clause):
@@ -194,14 +196,13 @@ def _words(text: str) -> frozenset[str]:
     Chinese character (住, 叫, 岁 name no topic), no English word under three letters;
     Chinese in simplified script, English without its ending."""
     keep = set()
-    for tok in tokenize(text):
-        t = tok.lower()
-        t = _KIN_CHAR.get(t.removeprefix("我"), t) if has_cjk(t) else t
+    for tok in tokenize(text):  # normalised: simplified, lower case
+        t = _KIN_CHAR.get(tok.removeprefix("我"), tok) if has_cjk(tok) else tok
         if t in STOPWORDS or t in _FRAME or t in _GENERIC or t.isdigit() or _marker(t):
             continue
         if (has_cjk(t) and len(t) < 2) or (not has_cjk(t) and len(t) < 3):
             continue
-        keep.add(to_simplified(t) if has_cjk(t) else _stem(t))
+        keep.add(t if has_cjk(t) else _stem(t))
     return frozenset(keep)
 
 
