@@ -86,22 +86,26 @@ CLIMBING, KAYAKING = "s0:1", "s1:1"
 NOW = T0 + timedelta(days=40)
 
 
-@pytest.fixture
-def chats(tmp_path: Path, e5) -> Iterator[Path]:  # type: ignore[no-untyped-def]
-    path = tmp_path / "chat.db"
+def _store(path: Path, sessions: list[list[tuple[str, str]]], prefix: str, e5) -> Path:  # type: ignore[no-untyped-def]
+    """One add per session, a week apart; turn ``j`` of session ``i`` has id ``{prefix}i:j``."""
     mem = Memory(path, embedder=e5)
-    for i, turns in enumerate(SESSIONS):
+    for i, turns in enumerate(sessions):
         mem.add(
             [
-                {"role": "user", "content": t, "name": n, "id": f"s{i}:{j}"}
+                {"role": "user", "content": t, "name": n, "id": f"{prefix}{i}:{j}"}
                 for j, (n, t) in enumerate(turns)
             ],
             user_id="u",
-            session_id=f"s{i}",
+            session_id=f"{prefix}{i}",
             timestamp=T0 + timedelta(days=7 * i),
         )
     mem.close()
-    yield path
+    return path
+
+
+@pytest.fixture
+def chats(tmp_path: Path, e5) -> Iterator[Path]:  # type: ignore[no-untyped-def]
+    yield _store(tmp_path / "chat.db", SESSIONS, "s", e5)
 
 
 def top(path: Path, e5, query: str, *, unname: bool, k: int = 2) -> list[str]:  # type: ignore[no-untyped-def]
@@ -188,19 +192,7 @@ KITCHEN = [
 
 
 def test_her_own_dishes_outrank_her_praise_of_his(tmp_path: Path, e5) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "kitchen.db"
-    mem = Memory(path, embedder=e5)
-    for i, turns in enumerate(KITCHEN):
-        mem.add(
-            [
-                {"role": "user", "content": t, "name": n, "id": f"k{i}:{j}"}
-                for j, (n, t) in enumerate(turns)
-            ],
-            user_id="u",
-            session_id=f"k{i}",
-            timestamp=T0 + timedelta(days=7 * i),
-        )
-    mem.close()
+    path = _store(tmp_path / "kitchen.db", KITCHEN, "k", e5)
     query = "What food has Ana prepared?"
     curry, rolls = "k0:3", "k1:3"
     for w, expected_top2 in ((0.1, True), (0.0, False)):
