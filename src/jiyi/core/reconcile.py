@@ -40,17 +40,16 @@ __all__ = ["Decision", "reconcile"]
 
 # A description of someone's past ("他以前也在银行上过班", "she used to teach") adds to what
 # they are now; it corrects nothing even after 其实 / actually.
-_PAST = re.compile(
-    r"以前|之前|曾经|过去|早年|当年|那时候?|"
-    r"\b(?:used to|before that|back then|formerly|years ago)\b",
-    re.IGNORECASE,
-)
+# Words of the past both tests below know.
+_THEN_ZH = r"以前|曾经|早年|当年|那时候?"
+_THEN_EN = r"used to|back then|formerly|years ago"
+_PAST = re.compile(rf"{_THEN_ZH}|之前|过去|\b(?:{_THEN_EN}|before that)\b", re.IGNORECASE)
 # Only the past, nothing of now ("before I retired I taught in Sheffield, long time ago now";
 # 我退休前在青岛教过书): what was true then replaces nothing true today.
 _ONLY_PAST = re.compile(
-    r"以前|曾经|早年|当年|那时候?|年轻(?:的)?时候?|小时候|退休前|结婚前|上大学(?:的)?时候|"
-    r"\b(?:used to|back then|back in (?:the day|\d{4})|formerly|(?:a )?long time ago|"
-    r"years ago|before i (?:retired|moved|married|got married|had kids)|when i was (?:young|a kid|"
+    rf"{_THEN_ZH}|年轻(?:的)?时候?|小时候|退休前|结婚前|上大学(?:的)?时候|"
+    rf"\b(?:{_THEN_EN}|back in (?:the day|\d{{4}})|(?:a )?long time ago|"
+    r"before i (?:retired|moved|married|got married|had kids)|when i was (?:young|a kid|"
     r"little|in (?:school|college|university))|in my (?:twenties|thirties|teens|youth))\b",
     re.IGNORECASE,
 )
