@@ -145,17 +145,18 @@ def _line(
         flag = f", {w['outdated']}" if _outdated(m, now) else ""
         flag = flag or (f", {w['changed']}" if followed else "")
         return f"- ({said}{flag}) {who}{m.content}"
-    text = m.content
-    if followed:
-        text += f"（{w['changed']}）" if lang == "zh" else f" ({w['changed']})"
+    notes: list[str] = []
     old = previous.get(m.supersedes or "")
     if old is not None and old.content != m.content:
-        text += (
-            f"（{w['before']}{old.content}）" if lang == "zh" else f" ({w['before']}{old.content})"
-        )
+        notes.append(f"{w['before']}{old.content}")
+    if followed:
+        notes.append(w["changed"])
     status = _GOAL_STATUS[lang].get(m.goal_status or "")
     if m.kind == MemoryKind.GOAL and status:
-        text += f"（{status}）" if lang == "zh" else f" ({status})"
+        notes.append(status)
+    text = m.content
+    if notes:  # one bracket, however many notes: "（以前：…；后来可能已变）"
+        text += f"（{'；'.join(notes)}）" if lang == "zh" else f" ({'; '.join(notes)})"
     if m.kind in (MemoryKind.EVENT, MemoryKind.STATE, MemoryKind.GOAL):
         when = m.valid_from if m.kind != MemoryKind.STATE and m.valid_from else None
         if when is not None and _day(when, tz) != said:
