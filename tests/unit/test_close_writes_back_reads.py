@@ -16,6 +16,7 @@ import pytest
 from jiyi import AsyncMemory, Memory, MemoryConfig
 from jiyi.core.models import Scope
 from jiyi.embedders import HashingEmbedder
+from jiyi.evaluation.runner import still
 from jiyi.storage.sqlite import SqliteMemoryStore
 
 QUERIES = ["peanuts", "where do I live", "allergy", "Berlin"]
@@ -110,3 +111,20 @@ def test_async_close_writes_back_a_views_reads(
         asyncio.run(main())
     assert returned and no_write_back_warnings(caplog) == []
     assert recorded(path, returned) == dict(returned)
+
+
+def test_a_benchmark_view_leaves_the_store_as_it_was(tmp_path: Path) -> None:
+    # evaluation.runner.still: reads and reinforcement off, so a question's reads cannot
+    # move the next question's ranking (nor a kept store's next run).
+    path = tmp_path / "m.db"
+    mem = Memory(path, embedder=HashingEmbedder())
+    mem.add("I'm allergic to peanuts and I live in Berlin", user_id="u")
+    before = {m.id: m for m in mem.list(user_id="u", include_episodes=True, limit=100)}
+    view = Memory(store=mem.store, embedder=mem.embedder, config=still(MemoryConfig()))
+    returned = Counter(h.memory.id for q in QUERIES for h in view.search(q, user_id="u"))
+    view.context("where do I live", user_id="u")
+    mem.close()
+    with Memory(path, embedder=HashingEmbedder()) as again:
+        after = {m.id: m for m in again.list(user_id="u", include_episodes=True, limit=100)}
+    assert returned and set(returned) <= set(after)
+    assert after == before

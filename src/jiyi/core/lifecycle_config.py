@@ -56,6 +56,9 @@ class LifecycleConfig(BaseModel):
     rank_decay_kinds: tuple[MemoryKind, ...] = tuple(
         k for k in MemoryKind if k != MemoryKind.EPISODE
     )
+    # Reads keep a used memory fresh in the ranking (last read, read count). Benchmarks turn
+    # this and ``reinforce`` off, so one question's reads cannot move the next one's ranking.
+    track_reads: bool = True
     reinforce: bool = True
     reinforce_step: float = Field(0.1, ge=0.0, le=1.0)
     reinforce_cap: float = Field(0.95, ge=0.0, le=1.0)

@@ -45,6 +45,15 @@ def _pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
+def still(config: MemoryConfig) -> MemoryConfig:
+    """``config`` with reads and reinforcement off: a benchmark's questions must not change
+    the store they are scored on (a read keeps a memory fresh in the ranking; written back
+    on a timer, it made the next question's ranking depend on timing and on earlier runs
+    of a kept store)."""
+    life = config.lifecycle.model_copy(update={"track_reads": False, "reinforce": False})
+    return config.model_copy(update={"lifecycle": life})
+
+
 def _default_configs() -> dict[str, RetrievalConfig]:
     return {
         "jiyi": PRESETS["balanced"],
@@ -72,7 +81,7 @@ def run_locomo(
     """
     configs = configs or _default_configs()
     convs = load_locomo(path)
-    base_cfg = memory_config or MemoryConfig()
+    base_cfg = still(memory_config or MemoryConfig())
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(store_path) if store_path else Path(tmp) / "bench.db"
         reuse = db.exists()
@@ -168,7 +177,9 @@ def run_dulemon(
     }
     with tempfile.TemporaryDirectory() as tmp:
         mem = Memory(
-            Path(tmp) / "bench.db", config=MemoryConfig(episode_context_turns=0), embedder=embedder
+            Path(tmp) / "bench.db",
+            config=still(MemoryConfig(episode_context_turns=0)),
+            embedder=embedder,
         )
         msgs = [{"role": "user", "content": t, "id": pid} for pid, t in personas.items()]
         t0 = time.perf_counter()
@@ -179,7 +190,7 @@ def run_dulemon(
             view = Memory(
                 store=mem.store,
                 embedder=mem.embedder,
-                config=MemoryConfig(retrieval=rcfg, episode_context_turns=0),
+                config=still(MemoryConfig(retrieval=rcfg, episode_context_turns=0)),
             )
             rec: dict[int, list[float]] = {k: [] for k in (1, 3, 5, 10)}
             lat: list[float] = []
@@ -265,7 +276,7 @@ def run_lifebench(
             folder.mkdir(parents=True, exist_ok=True)
             mem = Memory(
                 folder / f"{u.user_id}.db",
-                config=MemoryConfig(timezone="Asia/Shanghai"),
+                config=still(MemoryConfig(timezone="Asia/Shanghai")),
                 embedder=embedder,
             )
             if not _complete(mem, u):

@@ -105,7 +105,7 @@ class ReadLedger:
     def record(self, scope: Scope, memory_ids: Iterable[str]) -> None:
         """Count one read of each id; schedule a write-back when one is due."""
         ids = list(memory_ids)
-        if not ids:
+        if not ids or (self._life is not None and not self._life.track_reads):
             return
         with self._lock:
             if self._closed:
