@@ -116,3 +116,27 @@ def test_a_relatives_move_said_after_her_name_is_hers(
     texts = [m.content for m in active(mem, user).values()]
     assert "用户住在南京" in texts, texts
     assert any("厦门" in t and "爸" in t for t in texts), texts
+
+
+def test_a_relatives_move_after_and_is_theirs_in_english(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    """ "my brother packed his bags and moved to Denver": the clause after "and" names nobody,
+    so the move is the brother's; the user's home stays. "I … and moved" is still the user's."""
+    mem, user = shared_real_mem, "kin-moved-en"
+    say(
+        mem,
+        module_clock,
+        user,
+        "I live in Austin",
+        "My brother lives in Boise",
+        "my brother finally packed his bags and moved to Denver",
+    )
+    texts = [m.content for m in active(mem, user).values()]
+    assert "User lives in Austin" in texts, texts
+    assert any("Denver" in t and "brother" in t for t in texts), texts
+    assert not any("Boise" in t for t in texts), texts
+    say(mem, module_clock, user, "I sold the flat and moved to Tucson")
+    texts = [m.content for m in active(mem, user).values()]
+    assert "User lives in Tucson" in texts and "User lives in Austin" not in texts, texts

@@ -88,13 +88,16 @@ _ORDER = re.compile(
 )
 
 
-def _mover_home(moved: Hit, who: Who, ctx: Context) -> list[Hit]:
+def _mover_home(moved: Hit, who: Who, ctx: Context, lang: str) -> list[Hit]:
     """Whose home a move names: the relative still the subject of a clause that names
-    nobody (我妈受不了东北的冬天，去年年底搬到三亚养老了: the mother's), else the user's."""
-    kin = ctx.extra.get("family_zh")
+    nobody (我妈受不了东北的冬天，去年年底搬到三亚养老了 / "my brother packed his bags and
+    moved to Denver": theirs), else the user's."""
+    kin = ctx.extra.get(f"family_{lang}")
     if who != Who.UNSAID or not kin or moved.topic != "location.home":
         return [moved]
-    return [h for h in match_zh(f"{kin}住在{moved.value}", ctx) if h.topic.startswith("family.")]
+    said = f"{kin}住在{moved.value}" if lang == "zh" else f"{kin} lives in {moved.value}"
+    hits = match_zh(said, ctx) if lang == "zh" else match_en(said, ctx)
+    return [h for h in hits if h.topic.startswith("family.")]
 
 
 def _full_year(value: str, now: datetime) -> str:
@@ -340,9 +343,9 @@ class RuleExtractor:
             if (
                 all(h.kind in (MemoryKind.EVENT, MemoryKind.STATE) for h in hits)
                 and who not in SOMEONE_ELSE
-                and (moved := moved_to(clause, "zh" if has_cjk(clause) else "en"))
+                and (moved := moved_to(clause, said_in := "zh" if has_cjk(clause) else "en"))
             ):  # 今年我们一家都搬回泉州住了: where the user lives now, by the value's type
-                hits = [*hits, *_mover_home(moved, who, ctx)]
+                hits = [*hits, *_mover_home(moved, who, ctx, said_in)]
             for hit in hits:
                 if hit.value is not None and _NO_VALUE.fullmatch(hit.value.strip()):
                     continue  # "我住在那边" with nothing named before: no value to keep
