@@ -14,13 +14,14 @@ import re
 from jiyi.core.extraction.en_drinks import drink_type
 from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Hit
+from jiyi.core.extraction.lexicon_people import KIN_EN, KIN_ZH
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import REL
 from jiyi.core.extraction.zh_tastes import drink_type_word
 from jiyi.core.models import MemoryKind
 
-__all__ = ["bare_replacement", "bare_value", "moved_to"]
+__all__ = ["bare_replacement", "bare_value", "moved_to", "renamed"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
 _LEAD_ZH = r"^(?:应该|其实|而)?(?:是|在|住在|住|搬到|搬去|喝|叫)?"
@@ -132,3 +133,31 @@ def moved_to(clause: str, lang: str) -> Hit | None:
         return Hit(MemoryKind.FACT, "location.work", "work.moved", value=x, content=said)
     said = f"用户住在{x}" if lang == "zh" else f"User lives in {x}"
     return Hit(MemoryKind.FACT, "location.home", "home.moved", value=x, content=said)
+
+
+# A rename said by the old name ("we renamed Biscuit to Waffles", 把阿福改名叫旺财了): the
+# slot is the one that holds the old name, resolved by value on write like bare_replacement.
+_RENAMED_EN = re.compile(
+    r"\b(?:renamed|re-named) (?P<old>[A-Za-z][\w'-]*) (?:to|as) (?P<new>[A-Z][\w'-]*)"
+    r"|\bchanged (?P<old2>[A-Za-z][\w'-]*)'s name to (?P<new2>[A-Z][\w'-]*)",
+    re.IGNORECASE,
+)
+_RENAMED_ZH = re.compile(
+    r"(?:^(?:我们|我|咱们|家里人|孩子们)?(?:把|将)?|把|将)(?P<old>[\u4e00-\u9fffA-Za-z]{1,4}?)(?:的名字)?(?:改名|改成|改叫|改为|更名)"
+    r"(?:了)?(?:叫|为|成)?(?P<new>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=了|啦|哈|$|[，,。！!])"
+)
+_KIN = frozenset(w.lower() for w in KIN_ZH | KIN_EN)
+_NOT_OLD_NAME = re.compile(r"^(?:我|我们|我家|他|她|它|名字|the|our|my|his|her|its|their|him|it)")
+
+
+def renamed(clause: str, lang: str) -> tuple[Hit, str] | None:
+    """A rename that names the old name: a slot-less hit holding the new name, and the old
+    name it replaces. None when the clause names the pet or person by kind instead."""
+    m = (_RENAMED_ZH if lang == "zh" else _RENAMED_EN).search(clause)
+    if m is None:
+        return None
+    old = m.group("old") or m.groupdict().get("old2") or ""
+    new = m.group("new") or m.groupdict().get("new2") or ""
+    if not old or not new or _NOT_OLD_NAME.match(old) or old.lower() in _KIN:
+        return None  # "renamed the cat Waffles", 把猫改名叫小白: other rules read the slot
+    return Hit(F, "", "bare.replaces", value=new), old

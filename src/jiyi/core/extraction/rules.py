@@ -23,7 +23,7 @@ from jiyi.core.extraction.en_people import mentioned_en
 from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
-from jiyi.core.extraction.infer import bare_replacement, bare_value, moved_to
+from jiyi.core.extraction.infer import bare_replacement, bare_value, moved_to, renamed
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import WRONG as _WRONG
@@ -340,6 +340,8 @@ class RuleExtractor:
                 and (named := bare_replacement(clause, lang))
             ):
                 hits = [named]  # I meant cashews, not peanuts: the slot that holds "peanuts"
+            if not hits and (rename := renamed(clause, "zh" if has_cjk(clause) else "en")):
+                hits, replaces = [rename[0]], rename[1]  # renamed Biscuit to Waffles: Biscuit's
             if (
                 all(h.kind in (MemoryKind.EVENT, MemoryKind.STATE) for h in hits)
                 and who not in SOMEONE_ELSE

@@ -93,6 +93,13 @@ def _named_breed(c: str) -> list[Hit]:
                 correction=True, content=f"{name}是{breed}")]  # fmt: skip
 
 
+# What is renamed besides pets: a company, school, shop, street, group chat or account.
+_RENAMED_THING = re.compile(
+    r"(?:公司|单位|集团|学校|学院|大学|中学|小学|医院|店|馆|厂|群|号|名|路|街|巷|小区|村|镇|区|县|市|"
+    r"站|队|团|部|app|App|APP)$"
+)
+
+
 def renamed(c: str, ctx: Context) -> list[Hit]:
     """它改名叫大黄了 / 奶茶现在改名叫布丁了: a pet renamed, said without naming its kind.
 
@@ -125,6 +132,8 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
     )
     if not m or (m.group("old") and re.match(r"^[我你他她]", m.group("old"))):
         return []
+    if m.group("old") and _RENAMED_THING.search(m.group("old")):
+        return []  # 公司改名叫字节了 / 我们群改名了: places, shops and accounts are renamed too
     key = f"pet.{ctx.extra['pet']}.name" if "pet" in ctx.extra else "pet.pet.name"
     name = name_value(m.group("x"))
     old = m.group("old") or ctx.extra.get("pet_old")
