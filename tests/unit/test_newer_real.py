@@ -158,3 +158,36 @@ def test_the_context_shows_the_change_its_label_speaks_of(
     first = [i for i, t in enumerate(lines) if new in t]
     older = [i for i, t in enumerate(lines) if old in t]
     assert first and older and first[0] < older[-1], lines
+
+
+@pytest.mark.parametrize(
+    ("facts", "change", "query", "new"),
+    [
+        (
+            ["我对芒果过敏", "我表哥住在青岛"],
+            "哦对了，我表哥现在调去深圳了",
+            "我表哥住在哪",
+            "深圳",
+        ),
+        (
+            ["I'm allergic to kiwi", "My daughter's school is Elm Park Primary"],
+            "oh wait, she switched schools, she's at Hillcrest Academy now",
+            "what school does my daughter go to",
+            "hillcrest",
+        ),
+    ],
+)
+def test_a_change_said_seconds_after_the_fact_still_answers_first(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    query: str,
+    new: str,
+) -> None:
+    """In a live chat the change can follow within the same minute (20 s here)."""
+    mem, user = shared_real_mem, f"newer-soon-{new}"
+    say(mem, module_clock, user, *facts, days=0, hours=20 / 3600)
+    say(mem, module_clock, user, change, days=0, hours=20 / 3600)
+    texts = [h.memory.content.lower() for h in mem.search(query, user_id=user, top_k=5)]
+    assert new in texts[0], texts

@@ -40,8 +40,9 @@ __all__ = ["CHANGED_LABEL", "newer_first", "says_changed"]
 # How a context block labels what the user's newer word says has changed.
 CHANGED_LABEL = {"zh": "后来可能已变", "en": "may have changed since"}
 
-# A later message must be this much later to count as newer (one message split in two is not).
-_LATER = timedelta(minutes=1)
+# A later message must be this much later to count as newer: not a fact and the message it
+# came from, nor two messages of one batch without their own times (they share one time).
+_LATER = timedelta(seconds=1)
 # Words of a stored fact's wording ("User's sister lives in…", "用户的…") that name nobody's
 # topic.
 _FRAME = frozenset(
