@@ -36,6 +36,12 @@ from jiyi import Memory
          "whole milk", "oat milk", "What milk do I take in my tea?"),
         ("I'm vegetarian", "ive gone completely vegan this year", "vegetarian", "vegan",
          "What is my diet?"),
+        # a reason after the change names the old value: it is why, not the order
+        ("I take my coffee black", "ive started adding a bit of almond milk to my coffee, "
+         "black coffee was giving me heartburn", "black", "almond milk",
+         "How do I take my coffee?"),
+        ("I drink Earl Grey tea", "I switched to rooibos because strong black tea was keeping "
+         "me up at night", "earl grey", "rooibos", "What tea do I drink?"),
     ],
 )  # fmt: skip
 def test_change_in_an_unseen_phrasing_replaces_the_old_value(

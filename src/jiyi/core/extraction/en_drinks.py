@@ -43,9 +43,23 @@ _WHIM = re.compile(
 )
 
 
+# "green tea because coffee keeps me up": why the order changed, not the order
+_REASON_AFTER = re.compile(r"\s+(?:because|since|'cause|cuz) (?!(?:then|college|school|\d))", I_)
+# "(since) black coffee was upsetting my stomach": the drink is what the clause is about,
+# the subject of another verb, not an order of the user's
+_DRINK_SUBJECT = re.compile(
+    r"^(?:the |that |this )?(?:(?!my\b)[a-z-]+ ){1,2}(?:coffee|tea|latte|espresso|drink)s? "
+    r"(?:(?:was|were|is|are|has been|had been) (?:too|so|really|getting|making|upsetting|giving|"
+    r"keeping|hurting|bad|awful|terrible)|kept|keeps|made|makes|gave|gives|upset|upsets|hurt|"
+    r"hurts|tastes?|tasted)\b",
+    I_,
+)
+
+
 def drink(c: str, ctx: Context) -> list[Hit]:
     if _WHIM.match(c):
         return []
+    c = _REASON_AFTER.split(c, maxsplit=1)[0]
     hits: list[Hit] = []
     m = re.match(
         r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically|still)? ?(?:drink|"
@@ -122,11 +136,14 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         ]  # fmt: skip
     bare = re.match(
         r"^(?:and |also |just |i (?:always |usually |now )?(?:take|have|put|add|use) |"
+        # "I've started adding a bit of almond milk to my coffee": a habit begun
+        r"i(?:'ve| have|ve)? (?:started|begun|been|taken to) (?:adding|putting|using|taking) "
+        r"(?:a bit of |a splash of |a little |a dash of |some )?|"
         # "I've switched to almond milk in my coffee": the add-in changed, said by its verb
         r"i(?:'ve| have)? (?:now |just )?(?:switched|changed|moved|gone|went) (?:over )?to )?"
         r"(?P<x>oat milk|almond milk|soy milk|coconut milk|skim milk|"
         r"whole milk|milk|"
-        r"cream|sugar|honey|sweetener) (?:in|for|with) (?:my|the) (?P<d>coffee|tea|latte)s?"
+        r"cream|sugar|honey|sweetener) (?:in|into|to|for|with) (?:my|the) (?P<d>coffee|tea|latte)s?"
         r"(?: please| now| these days| instead)?$",
         c,
         I_,
@@ -142,7 +159,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         value, word = shot.group(0).lower(), (ctx.drink_word or ctx.drink).lower()
         took = f"User takes {word} {value}"
         hits.append(Hit(P, f"diet.{ctx.drink}.shots", "drink.shots", value=value, content=took))
-    if ctx.drink:
+    if ctx.drink and not _DRINK_SUBJECT.match(c):
         for a in _ADDIN.finditer(c):
             if hits and hits[0].value and a.group(0).lower() in hits[0].value.split():
                 continue  # "black coffee" is the drink named, not an add-in
@@ -177,7 +194,11 @@ def drink(c: str, ctx: Context) -> list[Hit]:
 def drink_type(word: str, clause: str) -> Hit | None:
     """A drink order: "oat milk lattes" → diet.coffee.type = oat milk latte; None when the
     phrase names no known drink type."""
-    words = re.sub(r"s$", "", re.sub(r"^(?:a |an |the |my )", "", word)).split()
+    bare = re.sub(r"^(?:a |an |the |my )", "", word)
+    # "lattes" → latte, but "rooibos" is one
+    words = (
+        bare if bare.split()[-1:] and bare.split()[-1] in DRINKS else re.sub(r"s$", "", bare)
+    ).split()
     # "oat milk lattes": the drink is the head noun at the end.
     kind = next(
         (DRINKS[" ".join(words[i:])] for i in range(len(words)) if " ".join(words[i:]) in DRINKS),
