@@ -76,6 +76,13 @@ _REMEMBER = re.compile(
 
 
 # Asides at the end of an English clause: "i'm 29 btw", "born in 1987 if that helps".
+# Emoji and laughter after what is said (我三十三岁了😅 / 住杭州哈哈 / "in Leeds now 😊"):
+# tone, not content.
+_TRAILING_NOISE = re.compile(
+    r"(?:[\s~～,，!！.。]*(?:[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+|"
+    r"哈{2,}|呵{2,}|嘿{2,}|嘻{2,}|嘿嘿|(?<![a-z])(?:lol|lmao|haha+|hehe+)))+$",
+    re.IGNORECASE,
+)
 _TRAILING_EN = re.compile(
     r"(?:,?\s+(?:btw|lol|haha|fyi|if that helps|just so you know|by the way|though|tbh|honestly|"
     r"to be honest|if that matters|for what it's worth|fwiw|i guess|anyway|"
@@ -165,7 +172,7 @@ def prepare(clause: str) -> tuple[str, bool, str | None]:
             stripped = stripped.strip()
             corrected = corrected or stripped != text
             text = stripped
-    text = _TRAILING_EN.sub("", text).strip()
+    text = _TRAILING_EN.sub("", _TRAILING_NOISE.sub("", text)).strip()
     # "I'm 59 actually", "it's 1992, actually": a trailing "actually" sets a value right
     if (tail := _ACTUALLY_TAIL_EN.search(text)) and tail.start() > 0:
         text, corrected = text[: tail.start()].strip(), True

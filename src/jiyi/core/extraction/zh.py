@@ -88,7 +88,9 @@ _LEAD = re.compile(
     r"退休(?:以)?后|这几年|这些年|从小|"
     r"小时候|以前|后来|如今|现在|目前|说实话|老实说|本来|原来|另外|对了|其实|所以|"
     r"从(?:[下这本今]个?(?:月|周|星期|礼拜|年)|今天|明天|[一二三四五六七八九十]{1,2}月)(?:份)?(?:起|开始)|"
-    r"[上下这今去前明本][个]?(?:周|星期|礼拜|月|年|天)[一二三四五六日天末]?|昨天|前天|刚才|刚刚|最近)+)"
+    # 上周三 / 这礼拜天; a day after 天 / 月 / 年 is no weekday (前天三十九岁了)
+    r"[上下这今去前明本][个]?(?:(?:周|星期|礼拜)[一二三四五六日天末]?|月|年|天)|昨天|前天|刚才|刚刚|"
+    r"最近)+)"
     r"(?P<rest>.+)$"
 )
 # A name then its new age after a lead (过完年豆豆就四岁啦): the name is the subject.
@@ -99,6 +101,12 @@ _NAMED_AGE = re.compile(
 _ELIDED = re.compile(
     r"^(?:今年|已经|是|在|对|有|住|姓|属|来自|从小在|做|当|现在|目前|平时|一直)"
     r"|^[\d一二三四五六七八九十]{1,3}岁$"  # 26岁，UI设计师: an age in a self-introduction
+    r"|^(?:满|都|已经|正式|就)[\d一二两三四五六七八九十]{1,3}岁"  # 刚过完生日，正式三十三岁了
+    r"|^[\d一二两三四五六七八九十]{1,3}岁(?:了|啦|咯|喽)"
+)
+# An age said alone (满四岁啦): whose, the clauses before tell
+_BARE_AGE = re.compile(
+    r"^(?:满|都|已经|正式|就)?[\d一二两三四五六七八九十]{1,3}(?:周)?岁(?:了|啦|咯|喽)?"
 )
 _CONTINUE = re.compile(
     r"^(?:现在|目前|后来|如今|已经|都|其实|然后|就|改|转|也|开始)*"
@@ -271,6 +279,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         hits = [
             h for h in _match_rules(undated, ctx, _FACTS) if not h.topic.endswith(".about")
         ] or hits
+    if not hits and _BARE_AGE.match(clause) and ctx.extra.get("pet"):
+        hits = _match_rules("它" + clause, ctx, _FACTS)  # 给狗子过了生日，满四岁啦: the dog's
     if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
         hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
     if not hits:

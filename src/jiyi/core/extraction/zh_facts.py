@@ -74,7 +74,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["named"] = "1"
         return [Hit(F, "identity.surname", "surname", value=m.group("x"))]
     m = re.match(
-        rf"^我{ADV}(?:是)?(?:快|刚|满|才|刚满|快满|虚岁|周岁)*(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|"
+        rf"^我{ADV}(?:是)?(?:快|刚|满|才|刚满|快满|虚岁|周岁|正式)*(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|"
         rf"^我(?:今年|已经|都|快)?(?P<y>{NUM})了$|^我{ADV}(?:刚满|满|快满|刚过)(?P<z>{NUM})(?:了)?$|"
         r"^我今年(?P<w>[1-9]\d)$",
         c,

@@ -337,7 +337,12 @@ def family(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, "family.unknown.age", "family.named_age", value=age, correction=True,
                     subject=nn, content=f"{nn}（用户的家人）今年{age}岁")]  # fmt: skip
     aged = None if m else _NAMED_AGE.match(c)
-    if aged and not re.match(rf"^(?:我|他|她|它|你|这|那|谁|{REL}|{PET_WORD})", aged.group("n")):
+    if aged and re.fullmatch(r"[\d一二两三四五六七八九十百]+", aged.group("n")):
+        aged = None  # 三十三岁了: a number, not 三十 aged 三
+    if aged and not re.match(
+        rf"^(?:我|他|她|它|你|这|那|谁|正式|已经|都|就|满|才|快|刚|{REL}|{PET_WORD})",
+        aged.group("n"),
+    ):
         # 旺财今年五岁了: any name, but kept only for the pet or relative the user stored
         # under it (pipeline/subjects.py), never guessed
         who, age = aged.group("n"), aged.group("x")

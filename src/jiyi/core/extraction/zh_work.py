@@ -23,6 +23,8 @@ F = MemoryKind.FACT
 # ------------------------------------------------------------------ work
 
 _WORK_VERB = r"工作|上班|任职|实习|打工|做事|办公|就职|供职|搬砖|上工|上夜班|上白班|值班|倒班|轮班"
+# 过完年我跳去比亚迪了: the time a job changed, said first
+_AFTER_NEW_YEAR = r"(?:过完年|过年后|年后|节后|开春|开年)"
 
 
 def _workplace(where: str, neg: bool, rule: str) -> Hit:
@@ -138,13 +140,14 @@ def work(c: str, ctx: Context) -> list[Hit]:
         hits = [Hit(F, "work.role", "role.at", content=f"用户的工作是{role}", value=role)]
         return [_workplace(m.group("x"), False, "employer.role"), *hits]
     m = re.match(
-        r"^(?:我)?(?:已经|刚|刚刚|最近|上个月|去年|现在|今年|其实)*(?:从[^\s搬迁]{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|转到|换到|去了|"
+        rf"^{_AFTER_NEW_YEAR}?(?:我)?(?:已经|刚|刚刚|最近|上个月|去年|现在|今年|其实)*"
+        r"(?:从[^\s搬迁]{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|跳去|转到|换到|去了|"
         r"进了|到了)"
         r"(?:到|去)?(?:了)?(?P<x>.+)$",
         c,
     )
     if m and (
-        not re.match(r"^(?:我)?(?:去了|进了|到了)", c)
+        not re.match(rf"^{_AFTER_NEW_YEAR}?(?:我)?(?:去了|进了|到了)", c)
         or _is_org(m.group("x"))
         or ctx.extra.get("slot") == "work.employer"
     ):

