@@ -65,3 +65,30 @@ def test_a_birthday_age_or_a_job_hop_replaces_the_old_value(
     held = active_values(mem, user)
     assert new in held[slot], held
     assert not any(old in text for text in active_contents(mem, user).values())
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("our corgi turned five last week 🥳 spoiled him rotten", "pet.dog.age", "5"),
+        ("finally turned 40 yesterday lol so old", "identity.age", "40"),
+        ("我住杭州哈哈哈现在在阿里上班", "work.employer", "阿里"),
+    ],
+)
+def test_an_emoji_or_laughter_between_thoughts_ends_a_clause(
+    text: str, slot: str, value: str
+) -> None:
+    slots = extract_slots(text)
+    assert value in (slots.get(slot) or ""), slots
+
+
+def test_a_pets_birthday_with_its_day_replaces_its_age(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    mem, user = shared_real_mem, "tails-corgi"
+    say(mem, module_clock, user, "I'm allergic to cats", "My corgi is four years old")
+    say(
+        mem, module_clock, user, "our corgi turned five on saturday 🥳🐶 spoiled him rotten", days=7
+    )
+    assert active_values(mem, user)["pet.dog.age"] == "5"

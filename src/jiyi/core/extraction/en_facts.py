@@ -92,10 +92,10 @@ def identity(c: str, ctx: Context) -> list[Hit]:
             ctx.extra["named"] = "1"
             return [Hit(F, "identity.name", "name.im", value=m.group("x"))]
     m = re.match(
-        rf"^(?:{IM} (?:actually |now |almost |nearly |about |only |just )?|(?:i )?just turned |"
-        rf"i turned |i've just turned |i have just turned |"
-        rf"i'll be |i'm turning |i am turning )(?P<x>{NUM_WORD})(?: years old| yrs old| yo| y/o|"
-        rf" years young)?"
+        rf"^(?:{IM} (?:actually |now |almost |nearly |about |only |just )?|"
+        rf"(?:i )?(?:just|finally|officially) turned |i turned |i've just turned |"
+        rf"i have just turned |i'll be |i'm turning |i am turning )(?P<x>{NUM_WORD})"
+        rf"(?: years old| yrs old| yo| y/o| years young)?"
         r"(?: now| this year| next month| soon| last week| last month| yesterday| today| this week|"
         r" in (?:january|february|march|april|may|june|july|august|september|october|november|"
         r"december)|"

@@ -48,7 +48,11 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
         ]
     m = re.match(
         rf"^(?:is|just turned|turned|'s) (?:now |about |almost )?(?P<x>{NUM_WORD})(?: and a half)?"
-        r"(?: years? old| months? old| yrs?(?: old)?)?$",
+        r"(?: years? old| months? old| yrs?(?: old)?)?"
+        # "turned three on sunday": when the birthday was
+        r"(?: (?:on (?:mon|tues|wednes|thurs|fri|satur|sun)day|on (?:the )?\d{1,2}(?:st|nd|rd|th)?|"
+        r"last (?:week|month|weekend)|this (?:week|month|weekend)|yesterday|today|"
+        r"over the weekend))?$",
         rest,
         I_,
     )

@@ -23,6 +23,10 @@ __all__ = [
 # English "and"/"but" only split when a new subject or verb follows, so "salt and pepper"
 # stays one object.
 _SPLIT_RE = re.compile(
+    # an emoji, or laughter between words, ends a thought in chat ("turned three on sunday
+    # 🎉🐶 we got him a pup cup", "turned thirty yesterday haha feeling old")
+    r"\s*[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+\s*|\s+(?:haha+|lol|lmao|hehe+)\s+|"
+    r"(?<=[\u4e00-\u9fff])(?:哈{2,}|呵{2,}|嘿{2,})(?=[\u4e00-\u9fff])|"
     r"[，,。；;！!？?\n…~～]+|(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bJr)(?<!\bMt)"
     r"\.(?=\s|$)|\s+-\s+|\s*[—–]+\s*"
     r"|(?:而且|并且|但是|不过(?!敏)|可是|另外|还有就是|然后)"
