@@ -36,6 +36,9 @@ from jiyi import Memory
          "whole milk", "oat milk", "What milk do I take in my tea?"),
         ("I'm vegetarian", "ive gone completely vegan this year", "vegetarian", "vegan",
          "What is my diet?"),
+        # the workplace moving, said of the office; a part of town before the city
+        ("I work in downtown Portland", "our office got relocated to Beaverton last month",
+         "portland", "beaverton", "Where do I work?"),
         # a reason after the change names the old value: it is why, not the order
         ("I take my coffee black", "ive started adding a bit of almond milk to my coffee, "
          "black coffee was giving me heartburn", "black", "almond milk",

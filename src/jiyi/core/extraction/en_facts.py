@@ -382,4 +382,17 @@ def home(c: str, ctx: Context) -> list[Hit]:
         r"^(?:work|school|the office|campus|class)\b", m.group("x") or m.group("y"), I_
     ):
         return [Hit(F, "location.work", "work.city", value=place(m.group("x") or m.group("y")))]
+    m = _WORKPLACE_MOVED.match(c)  # "My office was moved out to Schaumburg in January"
+    if m and is_town_en(m.group("x")):
+        where = place(m.group("x"))
+        return [Hit(F, "location.work", "work.moved", value=where, correction=True,
+                    content=f"User works in {where}")]  # fmt: skip
     return []
+
+
+_WORKPLACE_MOVED = re.compile(
+    r"^(?:my|our) (?:office|workplace|company|team|department|job) (?:has |had |was |got |just |"
+    r"recently |finally )*(?:moved|relocated)(?: out| over| back| up| down)? to "
+    r"(?P<x>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?)\b(?: in \w+| last \w+| this \w+)?$",
+    I_,
+)

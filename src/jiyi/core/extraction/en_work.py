@@ -133,8 +133,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
         where = place(m.group("x"))
         value = f"not {where}" if neg else where
         if m.group("prep").lower() == "in":
-            if is_place_en(where) or (
-                where[:1].isupper() and where.lower() not in FIELDS_EN and not where.isupper()
+            # "downtown Seattle": the part of town before the place
+            town = re.sub(r"^(?:downtown|uptown|midtown|central|greater)\s+", "", where, flags=I_)
+            if is_place_en(town) or (
+                town[:1].isupper() and town.lower() not in FIELDS_EN and not town.isupper()
             ):
                 return [Hit(F, "location.work", "work.in", correction=neg, value=value)]
             return [Hit(F, "work.field", "work.field", correction=neg, value=value.lower())]
