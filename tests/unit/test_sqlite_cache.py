@@ -69,3 +69,23 @@ def test_a_write_by_another_process_invalidates_the_cache(tmp_path: Path) -> Non
     writer.apply(U, ChangeSet(deletes=[new.id]))
     assert reader.get_many(U, [new.id]) == []
     assert reader.vector_search(U, EMB.embed_query("上海"), SearchFilter(), 5) == []
+
+
+def test_a_repeated_filter_follows_importance_changes_and_new_rows(tmp_path: Path) -> None:
+    store = SqliteMemoryStore(tmp_path / "a.db")
+    tea, coffee = item("喜欢 红茶"), item("喜欢 咖啡").model_copy(update={"importance": 0.9})
+    put(store, tea, coffee)
+    important = SearchFilter(min_importance=0.8)
+    q = EMB.embed_query("红茶")
+    assert [h[0] for h in store.vector_search(U, q, important, 5)] == [coffee.id]
+    store.apply(U, ChangeSet(updates=[tea.model_copy(update={"importance": 0.95})]))
+    assert {h[0] for h in store.vector_search(U, q, important, 5)} == {tea.id, coffee.id}
+    later = item("喜欢 乌龙茶").model_copy(
+        update={"importance": 0.9, "observed_at": T.replace(day=9)}
+    )
+    put(store, later)
+    assert later.id in {h[0] for h in store.vector_search(U, q, important, 5)}
+    # The same repeated part with a window on top: the window is applied on every search.
+    window = SearchFilter(min_importance=0.8, since=T.replace(day=5))
+    assert [h[0] for h in store.vector_search(U, q, window, 5)] == [later.id]
+    assert len(store.vector_search(U, q, important, 5)) == 3

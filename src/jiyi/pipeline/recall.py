@@ -24,7 +24,7 @@ from jiyi.core.models import ContextBlock, MemoryItem, MemoryKind, Scope, Search
 from jiyi.core.newer import newer_first
 from jiyi.core.ports import Embedder, MemoryStore, SearchFilter, Vector
 from jiyi.core.profile import UserProfile
-from jiyi.core.retrieval import QueryPlan, RetrievalConfig, fuse, plan_query
+from jiyi.core.retrieval import QueryPlan, Ranking, RetrievalConfig, fuse, plan_query, rank
 from jiyi.core.users import TaskState
 from jiyi.pipeline.unnamed import (
     SpeakerFree,
@@ -223,14 +223,15 @@ def _ranked(
     """The fused ranking (after the decay of ``life``, if it ranks), with the user's newer
     word on a topic above the older hits (core/newer.py), cut at ``top_k``."""
     cfg = read.cfg
-    decay = life is not None and life.rank_decay
+    # The newer step moves hits only within its window, so the first ``deep`` are enough.
     deep = max(top_k, cfg.newer_window if cfg.newer_ratio > 0 else 0)
-    hits = fuse(
-        plan, read.dense, read.keyword, read.memories,
-        now=read.now, cfg=cfg, cal=read.cal, limit=None if decay else deep,
-    )  # fmt: skip
-    if life is not None and decay:
-        hits = decayed(hits, read.now, life)
+    ranking = rank(
+        plan, read.dense, read.keyword, read.memories, now=read.now, cfg=cfg, cal=read.cal
+    )
+    if life is not None and life.rank_decay:
+        hits = decayed(ranking, read.now, life, deep)
+    else:
+        hits = ranking.hits(deep)
     return newer_first(hits, cfg.newer_ratio, cfg.newer_window)[:top_k]
 
 
@@ -289,21 +290,20 @@ def sub_question_rounds(
     return rounds
 
 
-def decayed(hits: list[SearchHit], now: datetime, life: LifecycleConfig) -> list[SearchHit]:
-    """``hits`` with each decaying kind's score × its relevance factor, best first again
-    (ties keep the fused order)."""
-    out: list[tuple[float, int, SearchHit]] = []
-    for rank, h in enumerate(hits):
-        factor = relevance(h.memory, now, life) if h.memory.kind in life.rank_decay_kinds else 1.0
-        if factor != 1.0:
-            h = SearchHit.model_construct(
-                memory=h.memory,
-                score=round(h.score * factor, 6),
-                scores=h.scores | {"decay": factor},
-            )
-        out.append((-h.score, rank, h))
-    out.sort(key=lambda t: (t[0], t[1]))
-    return [h for _, _, h in out]
+def decayed(ranking: Ranking, now: datetime, life: LifecycleConfig, limit: int) -> list[SearchHit]:
+    """The best ``limit`` hits of ``ranking`` after each decaying kind's score × its
+    relevance factor (component ``decay``), best first again (ties keep the fused order).
+    Every candidate is rescored, but only the kept ones become hits."""
+    order: list[tuple[float, int, float]] = []
+    for k, (neg, mid, _, _) in enumerate(ranking.order):
+        m = ranking.memories[mid]
+        factor = relevance(m, now, life) if m.kind in life.rank_decay_kinds else 1.0
+        order.append((neg if factor == 1.0 else -round(-neg * factor, 6), k, factor))
+    order.sort(key=lambda t: (t[0], t[1]))
+    return [
+        ranking.hit(k) if factor == 1.0 else ranking.hit(k, -neg, decay=factor)
+        for neg, k, factor in order[:limit]
+    ]
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from jiyi.storage._rows import ts
 _STATUS = "<U10"  # longest value: "superseded"
 _KIND = "<U10"  # longest value: "preference"
 _TIME = "<U27"  # ts(): 2026-11-29T14:00:00.000000Z
+_MAX_MASKS = 16  # base masks kept per scope (a few filters repeat: search, context, kinds)
 
 
 @dataclass
@@ -42,6 +43,8 @@ class ScopeCache:
     # The embedder that made each matrix row ("": unrecorded), for SearchFilter.embedder.
     made_by: npt.NDArray[Any] = field(default_factory=lambda: np.zeros(0, dtype=object))
     mat: npt.NDArray[np.float32] | None = None
+    # Base masks by the filter's repeated part (see mask); emptied whenever a row changes.
+    _masks: dict[tuple[Any, ...], npt.NDArray[np.bool_]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -55,6 +58,7 @@ class ScopeCache:
     def _append(self, items: Sequence[tuple[MemoryItem, bytes, str | None]]) -> None:
         if not items:
             return
+        self._masks.clear()
         new = np.frombuffer(b"".join(v for _, v, _ in items), dtype=np.float32)
         new = new.reshape(len(items), -1)
         if self.mat is not None and self.mat.shape[1] != new.shape[1]:
@@ -82,6 +86,7 @@ class ScopeCache:
         follow it (deletes, re-embedded rows) and must be reloaded instead."""
         if changes.deletes or any(i.memory.id in self.rows for i in changes.upserts):
             return False
+        self._masks.clear()
         for m in changes.updates:
             if m.id not in self.rows:
                 continue
@@ -121,7 +126,32 @@ class ScopeCache:
         return out
 
     def mask(self, scope: Scope, flt: SearchFilter) -> npt.NDArray[np.bool_]:
-        """Matrix rows that ``scope`` and ``flt`` admit."""
+        """Matrix rows that ``scope`` and ``flt`` admit (a new array: the caller may keep it).
+
+        The part of the filter every search repeats (agent, statuses, kinds, importance,
+        embedder) is kept per filter until the rows change: comparing 10k embedder labels
+        and statuses cost ~0.4 ms of each search at 10k memories, the cached lookup ~µs."""
+        key = (scope.agent_id, flt.statuses, flt.kinds, flt.min_importance, flt.embedder)
+        base = self._masks.get(key)
+        if base is None:
+            base = self._base_mask(scope, flt)
+            if len(self._masks) >= _MAX_MASKS:
+                self._masks.clear()
+            self._masks[key] = base
+        mask = base.copy()
+        if flt.since is not None:
+            mask &= self.observed >= ts(flt.since)
+        if flt.until is not None:
+            mask &= self.observed < ts(flt.until)
+        if flt.after_id is not None:
+            mask &= np.array([i.encode() > flt.after_id.encode() for i in self.ids], dtype=bool)
+        if flt.where:
+            # Caller conditions (columns, metadata): the rule core.filters states, in Python.
+            rows = self.rows
+            mask &= np.array([matches(flt.where, rows[i]) for i in self.ids], dtype=bool)
+        return mask
+
+    def _base_mask(self, scope: Scope, flt: SearchFilter) -> npt.NDArray[np.bool_]:
         mask = np.ones(len(self.ids), dtype=bool)
         if scope.agent_id is not None:
             mask &= (self.agent == "") | (self.agent == scope.agent_id)
@@ -129,18 +159,8 @@ class ScopeCache:
             mask &= np.isin(self.status, [s.value for s in flt.statuses])
         if flt.kinds:
             mask &= np.isin(self.kind, [k.value for k in flt.kinds])
-        if flt.since is not None:
-            mask &= self.observed >= ts(flt.since)
-        if flt.until is not None:
-            mask &= self.observed < ts(flt.until)
         if flt.min_importance is not None:
             mask &= self.importance >= flt.min_importance
         if flt.embedder is not None:
             mask &= (self.made_by == "") | (self.made_by == flt.embedder)
-        if flt.after_id is not None:
-            mask &= np.array([i.encode() > flt.after_id.encode() for i in self.ids], dtype=bool)
-        if flt.where:
-            # Caller conditions (columns, metadata): the rule core.filters states, in Python.
-            rows = self.rows
-            mask &= np.array([matches(flt.where, rows[i]) for i in self.ids], dtype=bool)
         return mask

@@ -92,12 +92,16 @@ class SqliteSearch:
     ) -> list[tuple[str, float]]:
         q = as_vector(query)
         check_dim(dim, int(q.shape[0]), query=True)
-        cached = self.cache(scope)
-        if cached is None or cached.mat is None:
-            return []
-        check_dim(int(cached.mat.shape[1]), int(q.shape[0]), query=True)
-        mask = cached.mask(scope, flt)
-        return [(cached.ids[i], s) for i, s in top_k_cosine(cached.mat, q, mask, limit)]
+        # The matrix and its mask are taken together under the lock a write patches them
+        # under (the mask's cached part is emptied by the patch); the product runs outside.
+        with self._lock:
+            cached = self.cache(scope)
+            if cached is None or cached.mat is None:
+                return []
+            mat, ids = cached.mat, cached.ids
+            check_dim(int(mat.shape[1]), int(q.shape[0]), query=True)
+            mask = cached.mask(scope, flt)
+        return [(ids[i], s) for i, s in top_k_cosine(mat, q, mask, limit)]
 
     def visible(self, scope: Scope, memory_ids: Sequence[str]) -> list[MemoryItem]:
         if not memory_ids:
