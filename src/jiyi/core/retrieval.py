@@ -211,8 +211,10 @@ def rank(
         sem = cal.semantic(dense[mid]) if mid in dense else 0.0
         rel = (dense[mid] - lo_cos) / spread if mid in dense and spread > 0 else 0.0
         kw = keyword.get(mid, 0.0) / top_kw if top_kw > 0 else 0.0
-        low = m.content.lower()
-        ex = 1.0 if exact and any(e in low for e in exact) else 0.0
+        ex = 0.0
+        if exact:  # lower-cased only when the query names an identifier
+            low = m.content.lower()
+            ex = 1.0 if any(e in low for e in exact) else 0.0
         if max(sem, kw, ex) < cfg.min_relevance:
             continue
         rec = _recency(m, now, cfg.recency_half_life_days)
@@ -284,7 +286,8 @@ def rank(
         batch, pos = m.batch, m.position
         nb = sess = 0.0
         if isinstance(batch, str) and isinstance(pos, int):
-            nb = max(base.get(by_pos.get((batch, pos + d), ""), 0.0) for d in (-1, 1))
+            before, after = by_pos.get((batch, pos - 1), ""), by_pos.get((batch, pos + 1), "")
+            nb = max(base.get(before, 0.0), base.get(after, 0.0))
             sess = top_session[batch] / best_session if best_session > 0 else 0.0
         nb = max(nb, thread.get(mid, 0.0))
         totals[mid] = score + cfg.w_neighbor * nb + cfg.w_session * sess
