@@ -11,7 +11,8 @@ A candidate's ``topic`` is its slot and ``value`` what it says about it (see
    ``user_correction`` when the user marked it as one (其实 / 说错了 / actually …), else
    ``value_changed``. Timeline slots (past events) append instead: ADD; so does a free
    description (``family.husband.about``) when neither side holds a value to compare, unless
-   the user marked it as a correction of the present (其实她教的是数学; not 其实他以前…).
+   the user marked it as a correction of the present (其实她教的是数学; not 其实他以前…) or
+   the write path found the one description it changes (``CHANGES``, core/anaphora.py).
 3. **A correction that names the wrong value** ("I'm allergic to almonds, not walnuts",
    "我喜欢的是象棋，刚才说成围棋了") → SUPERSEDE the active memory of the sibling slot that
    holds the named value (``health.allergy.walnut`` for ``health.allergy.almond``), matched
@@ -36,7 +37,7 @@ from jiyi.core.models import Action, Candidate, MemoryItem
 from jiyi.core.slots import compatible, is_free_slot, is_timeline_slot, same_value
 from jiyi.core.text import normalize, to_simplified
 
-__all__ = ["Decision", "reconcile"]
+__all__ = ["CHANGES", "Decision", "reconcile"]
 
 # A description of someone's past ("他以前也在银行上过班", "she used to teach") adds to what
 # they are now; it corrects nothing even after 其实 / actually.
@@ -66,6 +67,9 @@ _CORRECTS = re.compile(
     re.IGNORECASE,
 )
 USER_CORRECTION = "user_correction"
+# The metadata key naming the stored memory a candidate changes (core/anaphora.py): a free
+# description that says how that one description changed replaces it instead of adding.
+CHANGES = "changes"
 VALUE_CHANGED = "value_changed"
 
 
@@ -140,6 +144,10 @@ def reconcile(
         if is_timeline_slot(slot):
             return Decision(Action.ADD, candidate)
         head = max(same_slot, key=lambda m: (m.created_at, m.id))  # the chain's newest link
+        changed = [m for m in same_slot if m.id == candidate.metadata.get(CHANGES)]
+        if changed and not _only_past(candidate):  # the one description it changes (anaphora)
+            reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED
+            return Decision(Action.SUPERSEDE, candidate, changed[0], reason)
         if _adds_a_description(candidate, head) or _only_past(candidate):
             return Decision(Action.ADD, candidate)
         reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED

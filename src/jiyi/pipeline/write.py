@@ -36,6 +36,7 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore
+from jiyi.pipeline.anaphora import changed_facts
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.goals import settle_goals
@@ -223,7 +224,8 @@ def _settle(
     embedding: a goal reported done ("我跑完马拉松了": completed, not restated), the slot of a
     correction that names the wrong value ("I meant cashews, not peanuts"), and the
     replacement of a retracted value ("switched from green tea to rooibos": the tea's slot), and
-    a new value of a typed kind in the one fact of that kind (游泳挪到周五了: the swim's slot)."""
+    a new value of a typed kind in the one fact of that kind (游泳挪到周五了: the swim's slot),
+    and a change no rule made a fact of in the slot of the one fact it is about."""
     scope, store = plan.scope, ports.store
     if plan.extracted:
         admitted = settle_goals(fresh, admitted, scope=scope, store=store, pending=pending)
@@ -236,6 +238,9 @@ def _settle(
         admitted += switched_values(fresh, admitted, scope=scope, store=store)
         # 游泳挪到周五了: a new weekday / time / count in the one fact holding that kind
         admitted += typed_swaps(fresh, admitted, scope=scope, store=store)
+        # 羽毛球场地换到奥森了, no fact of its own: said in the one badminton fact's slot,
+        # found by a shared word, never by similarity
+        admitted += changed_facts(admitted, fresh, scope=scope, store=store)
     return admitted
 
 

@@ -1,0 +1,177 @@
+"""A change no rule made a fact of, placed in the slot of the one fact it is about (pure).
+
+"羽毛球场地换到奥森了", "孙子升四年级了", "I switched my climbing over to Vital": the rules
+extract nothing from such a message, so the old fact stayed active and true. Here a clause of
+such a message changes the stored fact it is about when all of these hold:
+
+1. the clause says a thing changed (:mod:`jiyi.core.changes`: not the past, a wish, a plan, a
+   question or someone else's news) with a **verb of change** (换 / 改 / 挪 / 升 / 辞 /
+   switched / moved / quit …), not "now" alone, and is no addition (也 / also / too) and no
+   news of a place (关门 / 在修 / closed); the message states no condition (要是 / if);
+2. it is about **one subject**: the relative, pet or stored name it says (我妈 / my sister /
+   Jake), else the user;
+3. exactly one active fact or preference of that subject shares a content word with the
+   clause (and its neighbours): no kin or pet word, no name, no word every routine, liking
+   or fact wording shares (周末, 喜欢, drinks, goes). Two or more: nothing, as which one
+   changed is unknowable;
+4. the clause names a word that fact does not hold (the new value), the fact is no name, no
+   health fact and no timeline, the message does not name its value without leaving it
+   (陈太搬咗去元朗，我哋仲係住喺沙田), and does not retract it outright ("left Phoenix"),
+   which :mod:`jiyi.pipeline.retract` closes as before.
+
+Similarity decides nothing here; words and slots do. A candidate the rules *did* extract in
+another slot of the same subject is not moved: that lost a fact on a held-out set (issue 8,
+2026-12-02, see bench/README.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from jiyi.core.changes import changed_clauses, content_words, stem
+from jiyi.core.extraction.lexicon import PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.subject import Who, read_subject
+from jiyi.core.models import MemoryItem, MemoryKind
+from jiyi.core.retract import find_retractions, holds
+from jiyi.core.slots import PARTS, is_timeline_slot, normalize_value
+from jiyi.core.text import to_simplified, tokenize
+
+__all__ = ["USER", "clause_targets", "subject_of"]
+
+USER = "user"
+_KEYED = frozenset({"like", "dislike", "yes", "no"})
+# Words naming the relative or pet itself: every fact of that subject shares them.
+_KIN = frozenset(RELATIONS_ZH) | frozenset(RELATIONS_EN) | frozenset(PETS_ZH) | frozenset(PETS_EN)
+_KIN_WORDS = _KIN | frozenset(stem(w) for w in _KIN)
+# Words every routine or liking shares, and the verbs facts are worded with: a new weekend job
+# is no change of the weekend hobby, a new favourite singer none of the liked guitar, "I drink
+# a lot of water these days" none of the coffee ("drinks", "goes", "likes" as stemmed).
+_SHARED = frozenset(
+    """周末 每天 每周 天天 早上 上午 中午 下午 晚上 平时 经常 喜欢 最喜欢 爱好 喜爱 爱喝 爱吃 一杯
+    喝一杯 一只 一家 家有 上班 工作 公司 weekend weekday morning evening night daily week like
+    lik love lov enjoy favorite favourite prefer drink go goe do doe play tak take use get make
+    have""".split()
+)
+# An addition, not a change: 也 / 又 / 另外 / also / too / as well.
+_ADDS = re.compile(r"也|又|另外|同时|\b(?:also|too|as well|another|additionally)\b", re.IGNORECASE)
+# The message leaves the old value behind (辞了银行的工作, left Tesla, 不在…了, from X to Y).
+_LEAVES = re.compile(
+    r"辞|离开|离职|退|不再|不\S{0,6}了|没再|卸|换掉|戒|删|卖|从\S{1,8}(?:搬|调|转|换|改)|"
+    r"\b(?:quit|left|leaving|no longer|not|anymore|stopped|gave up|dropped|sold|from)\b|n't",
+    re.IGNORECASE,
+)
+# A verb of change: "now" alone, with nothing of the message placed, changes nothing.
+_CHANGES = re.compile(
+    r"改|换|挪|调|转|搬|辞|离开|离职|退|卸|删|卖|戒|不再|不\S{0,6}了|没再|变成|升|"
+    r"\b(?:switched|swapped|changed|moved|transferred|left|quit|dropped|stopped|gave up|sold|"
+    r"deleted|no longer|anymore|instead|turned|replaced|retired|promoted)\b",
+    re.IGNORECASE,
+)
+# A place's hours or repairs, not the user's change (the hall is closed now, 朝阳公园在修).
+_PLACE_NEWS = re.compile(
+    r"关门|闭馆|停业|歇业|装修|在修|维修|倒闭|拆了|"
+    r"\b(?:closed|closing|shut|shuts|renovat\w*|under construction|out of business)\b",
+    re.IGNORECASE,
+)
+# A condition anywhere in the message (要是周二下雨，网球就改到周四): nothing changed yet.
+_CONDITION = re.compile(
+    r"如果|要是|万一|假如|的话|除非|假设|\b(?:if|unless|in case)\b", re.IGNORECASE
+)
+_TARGETS = (MemoryKind.FACT, MemoryKind.PREFERENCE)
+
+
+def subject_of(topic: str) -> str:
+    """Whom a slot is about: ``family.brother`` / ``pet.dog`` for a relative's or pet's
+    slot, :data:`USER` for every other (events included)."""
+    parts = topic.split(".")
+    if parts[0] in ("family", "pet") and len(parts) >= 3:
+        return ".".join(parts[:2])
+    return USER
+
+
+def _named(stored: Iterable[MemoryItem]) -> dict[str, frozenset[str]]:
+    """The stored name of each relative and pet (``family.son`` → {jake}), as words."""
+    out: dict[str, frozenset[str]] = {}
+    for m in stored:
+        # a name said in passing ("My daughter Mia goes to Oak Primary") is a part
+        for slot, value in {m.topic or "": m.value, **(m.metadata.get(PARTS) or {})}.items():
+            if slot.startswith(("family.", "pet.")) and slot.endswith(".name") and value:
+                who = slot.rsplit(".", 1)[0]
+                words = {t for w in tokenize(str(value)) for t in (w, stem(w))}
+                out[who] = out.get(who, frozenset()) | words
+    return out
+
+
+def _said_zh(word: str, clause: str) -> bool:
+    return (len(word) > 1 and word in clause) or ("我" + word) in clause
+
+
+def _subjects(clause: str, named: dict[str, frozenset[str]]) -> set[str]:
+    """Whom ``clause`` is about, by the relative, pet or stored name it says (我妈 / my
+    sister / 狗子 / Jake), else the user when it opens with the user or no one."""
+    words = set(tokenize(clause))
+    out = {f"family.{RELATIONS_EN[w]}" for w in words if w in RELATIONS_EN}
+    out |= {f"pet.{PETS_EN[w]}" for w in words if w in PETS_EN}
+    out |= {f"family.{k}" for w, k in RELATIONS_ZH.items() if w in words or _said_zh(w, clause)}
+    out |= {f"pet.{k}" for w, k in PETS_ZH.items() if w in words or _said_zh(w, clause)}
+    out |= {who for who, name in named.items() if name & words}
+    if not out and read_subject(clause) in (Who.USER, Who.UNSAID):
+        out.add(USER)
+    return out
+
+
+def _can_hold(m: MemoryItem, subject: str) -> bool:
+    topic = m.topic or ""
+    return (
+        m.kind in _TARGETS
+        and bool(topic)
+        and subject_of(topic) == subject
+        and not topic.endswith(".name")
+        and not topic.startswith("health.")
+        and not is_timeline_slot(topic)
+    )
+
+
+def _restates(old: MemoryItem, message: str) -> bool:
+    """The message names the old value and does not leave it: the user's value stands."""
+    if not old.value or old.value in _KEYED:
+        return False
+    value = normalize_value(old.value)
+    return bool(value) and value in message.lower() and not _LEAVES.search(message)
+
+
+def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str, MemoryItem]]:
+    """(clause, fact) for each clause of ``message`` (a user message no fact was extracted
+    from) that changes the one stored fact it is about (see the module doc); ``clause`` is
+    in simplified script.
+
+    Args:
+        message: the user's message as said.
+        stored: the user's active memories.
+    """
+    named = _named(stored)
+    drop = _KIN_WORDS | frozenset().union(*named.values()) | _SHARED
+    plain = to_simplified(message)
+    if _CONDITION.search(plain):
+        return []
+    out: list[tuple[str, MemoryItem]] = []
+    for clause, near in changed_clauses(message):
+        if _PLACE_NEWS.search(clause) or _ADDS.search(clause) or not _CHANGES.search(clause):
+            continue
+        subjects = _subjects(clause, named)
+        if len(subjects) != 1:
+            continue
+        (subject,) = subjects
+        near = near - drop
+        held = [m for m in stored if _can_hold(m, subject) and content_words(m.content) & near]
+        if len(held) != 1:
+            continue
+        old = held[0]
+        new = content_words(clause) - drop - content_words(old.content)
+        if not new or _restates(old, plain):
+            continue
+        if any(holds(r, old.topic, old.value, old.content) for r in find_retractions(message)):
+            continue  # retracted outright ("left Phoenix"): the retraction step closes it
+        out.append((clause, old))
+    return out

@@ -1,0 +1,73 @@
+"""Before reconciliation: a change no rule made a fact of, in the slot of the fact it changes.
+
+A user message that yielded no fact at all but says, in a clause, that the one fact of its
+subject sharing a word with it changed, naming a new word ("羽毛球场地换到奥森了"), is stored
+as that clause in the fact's slot (:func:`changed_facts`; when, :mod:`jiyi.core.anaphora`):
+what the user said, in place of the value it replaced. :func:`jiyi.pipeline.decide.decide`
+then supersedes the old fact with history (``CHANGES`` names it, so a free description is
+replaced, not added to).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jiyi.core.anaphora import clause_targets
+from jiyi.core.models import Candidate, MemoryItem, Message, Scope
+from jiyi.core.ports import MemoryStore
+from jiyi.core.reconcile import CHANGES
+from jiyi.core.text import has_cjk, to_simplified
+from jiyi.pipeline.decide import ACTIVE_MEMORIES
+
+__all__ = ["changed_facts"]
+
+
+def _as_said(clause: str, text: str) -> str:
+    """``clause`` (simplified) in the script the user wrote it in."""
+    plain = to_simplified(text)
+    at = plain.find(clause)
+    if at < 0 or len(plain) != len(text):
+        return clause
+    return text[at : at + len(clause)]
+
+
+def changed_facts(
+    admitted: Sequence[Candidate],
+    messages: Sequence[Message],
+    *,
+    scope: Scope,
+    store: MemoryStore,
+) -> list[Candidate]:
+    """Candidates for the clauses of messages without any fact that change the one fact of
+    their subject (:func:`jiyi.core.anaphora.clause_targets`); [] when none."""
+    placed = {i for c in admitted for i in c.source_message_ids}
+    taken = {c.topic for c in admitted}
+    stored: list[MemoryItem] | None = None
+    out: list[Candidate] = []
+    for msg in messages:
+        if msg.role != "user" or not msg.id or not msg.content or msg.id in placed:
+            continue
+        stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
+        for clause, old in clause_targets(msg.content, stored):
+            if old.topic in taken:
+                continue
+            taken.add(old.topic)
+            said = _as_said(clause, msg.content)
+            zh = has_cjk(said)
+            out.append(
+                Candidate(
+                    kind=old.kind,
+                    topic=old.topic,
+                    content=f"用户说：{said}" if zh else f"User said: {said}",
+                    importance=old.importance,
+                    quote=said,
+                    source_message_ids=[msg.id],
+                    observed_at=msg.timestamp,
+                    metadata={
+                        "rule": "anaphora.clause",
+                        "lang": "zh" if zh else "en",
+                        CHANGES: old.id,
+                    },
+                )
+            )
+    return out
