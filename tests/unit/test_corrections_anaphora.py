@@ -89,6 +89,10 @@ NO_FACT_GUARDS = [
     (["我住在杭州", "我每周日在西湖边骑车", "我喜欢下棋"], "要是周日下雨，骑车就换到钱塘江边"),
     (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
      "If Oak cuts the music program, Mia switches over to Birch Academy"),
+    # one coming day, or a guess: a one-off, not a new routine
+    (["我住在杭州", "我每周日在西湖边骑车", "我喜欢下棋"], "这周日下雨，西湖边估计骑不成了"),
+    (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
+     "Tomorrow Mia switches over to Birch Academy for a trial day"),
     # a place's repairs, not the user's change
     (["我住在杭州", "我每周日在西湖边骑车", "我喜欢下棋"], "西湖边现在在维修"),
     # two facts share the word

@@ -7,7 +7,8 @@ such a message changes the stored fact it is about when all of these hold:
 1. the clause says a thing changed (:mod:`jiyi.core.changes`: not the past, a wish, a plan, a
    question or someone else's news) with a **verb of change** (换 / 改 / 挪 / 升 / 辞 /
    switched / moved / quit …), not "now" alone, and is no addition (也 / also / too) and no
-   news of a place (关门 / 在修 / closed); the message states no condition (要是 / if);
+   news of a place (关门 / 在修 / closed); the message states no condition, guess or one
+   coming day (要是 / 估计 / this Saturday: a one-off, not a lasting change);
 2. it is about **one subject**: the relative, pet or stored name it says (我妈 / my sister /
    Jake), else the user;
 3. exactly one active fact or preference of that subject shares a content word with the
@@ -30,7 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from jiyi.core.changes import changed_clauses, content_words, stem
-from jiyi.core.extraction.lexicon import PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.models import MemoryItem, MemoryKind
 from jiyi.core.retract import find_retractions, holds
@@ -47,12 +48,21 @@ _KIN_WORDS = _KIN | frozenset(stem(w) for w in _KIN)
 # Words every routine or liking shares, and the verbs facts are worded with: a new weekend job
 # is no change of the weekend hobby, a new favourite singer none of the liked guitar, "I drink
 # a lot of water these days" none of the coffee ("drinks", "goes", "likes" as stemmed).
-_SHARED = frozenset(
-    """周末 每天 每周 天天 早上 上午 中午 下午 晚上 平时 经常 喜欢 最喜欢 爱好 喜爱 爱喝 爱吃 一杯
-    喝一杯 一只 一家 家有 上班 工作 公司 weekend weekday morning evening night daily week like
-    lik love lov enjoy favorite favourite prefer drink go goe do doe play tak take use get make
-    have""".split()
-)
+_WORDING = """周末 每天 每周 天天 早上 上午 中午 下午 晚上 平时 经常 喜欢 最喜欢 爱好 喜爱 爱喝 爱吃
+    一杯 喝一杯 一只 一家 家有 上班 工作 公司 weekend weekday morning evening night daily week
+    like lik love lov enjoy favorite favourite prefer drink go goe do doe play tak take use get
+    make have"""
+# A weekday: 每周六去爬山 and 这周六要下雨 share a day, not a topic ("saturdays" stems to saturday).
+_DAYS = frozenset(f"{p}{d}" for p in ("周", "每周", "星期", "礼拜") for d in "一二三四五六日天") | {
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+}
+_SHARED = frozenset(_WORDING.split()) | _DAYS
 # An addition, not a change: 也 / 又 / 另外 / also / too / as well.
 _ADDS = re.compile(r"也|又|另外|同时|\b(?:also|too|as well|another|additionally)\b", re.IGNORECASE)
 # The message leaves the old value behind (辞了银行的工作, left Tesla, 不在…了, from X to Y).
@@ -74,9 +84,15 @@ _PLACE_NEWS = re.compile(
     r"\b(?:closed|closing|shut|shuts|renovat\w*|under construction|out of business)\b",
     re.IGNORECASE,
 )
-# A condition anywhere in the message (要是周二下雨，网球就改到周四): nothing changed yet.
-_CONDITION = re.compile(
-    r"如果|要是|万一|假如|的话|除非|假设|\b(?:if|unless|in case)\b", re.IGNORECASE
+# Anywhere in the message, nothing has lastingly changed: a condition (要是周二下雨，网球就改到
+# 周四), a guess (估计 / probably), or one coming day (这周六要下雨，山估计爬不成了 / this
+# Saturday / tomorrow): a one-off skip, not a new routine.
+_NOT_YET = re.compile(
+    rf"{HEDGE_RE.pattern}|如果|要是|万一|假如|的话|除非|假设|"
+    r"这周[一二三四五六日天末]|这个?礼拜[一二三四五六日天]|这个?星期[一二三四五六日天]|这个周末|今天|明天|后天|今晚|明晚|"
+    r"\b(?:if|unless|in case|this (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"weekend)|today|tonight|tomorrow)\b",
+    re.IGNORECASE,
 )
 _TARGETS = (MemoryKind.FACT, MemoryKind.PREFERENCE)
 
@@ -153,7 +169,7 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
     named = _named(stored)
     drop = _KIN_WORDS | frozenset().union(*named.values()) | _SHARED
     plain = to_simplified(message)
-    if _CONDITION.search(plain):
+    if _NOT_YET.search(plain):
         return []
     out: list[tuple[str, MemoryItem]] = []
     for clause, near in changed_clauses(message):
@@ -168,7 +184,8 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         if len(held) != 1:
             continue
         old = held[0]
-        new = content_words(clause) - drop - content_words(old.content)
+        # a new day is a new value (choir moved to Thursdays), though no shared topic
+        new = content_words(clause) - (drop - _DAYS) - content_words(old.content)
         if not new or _restates(old, plain):
             continue
         if any(holds(r, old.topic, old.value, old.content) for r in find_retractions(message)):
