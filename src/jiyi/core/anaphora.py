@@ -1,6 +1,6 @@
 """A change no rule made a fact of, placed in the slot of the one fact it is about (pure).
 
-"羽毛球场地换到奥森了", "孙子升四年级了", "I switched my climbing over to Vital": the rules
+"羽毛球场地换到奥森了", "孙子升四年级了", "Mia switched over to Birch Academy": the rules
 extract nothing from such a message, so the old fact stayed active and true. Here a clause of
 such a message changes the stored fact it is about when all of these hold:
 
