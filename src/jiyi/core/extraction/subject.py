@@ -58,7 +58,8 @@ SOMEONE_ELSE = frozenset({Who.OTHER, Who.HE_SHE, Who.THEY})
 # Seattle" is still Tom's move, 说实话我同事… still the colleague's.
 _OPENERS = (
     r"(?:(?:honestly|actually|so|well|btw|by the way|fyi|tbh|ngl|lol|haha|ok|okay|oh|also|and|"
-    r"but|anyway|fun fact|guess what|funny thing|random but|other than that)\b[,!:]?\s*|"
+    r"but|anyway|fun fact|guess what|funny thing|random but|other than that|turns out|"
+    r"turned out|apparently|seems like|looks like|i heard|heard)\b[,!:]?\s*|"
     r"(?:其实|说实话|说真的|老实说|讲真|说起来|对了|话说|顺便说一下|另外|还有|而且|不过|哈哈+|诶|哎|嗯)"
     r"[，,!！：:]?\s*)*"
 )
