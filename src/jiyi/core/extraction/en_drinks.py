@@ -196,9 +196,8 @@ def drink_type(word: str, clause: str) -> Hit | None:
     phrase names no known drink type."""
     bare = re.sub(r"^(?:a |an |the |my )", "", word)
     # "lattes" → latte, but "rooibos" is one
-    words = (
-        bare if bare.split()[-1:] and bare.split()[-1] in DRINKS else re.sub(r"s$", "", bare)
-    ).split()
+    last = (bare.split() or [""])[-1]
+    words = (bare if last in DRINKS else re.sub(r"s$", "", bare)).split()
     # "oat milk lattes": the drink is the head noun at the end.
     kind = next(
         (DRINKS[" ".join(words[i:])] for i in range(len(words)) if " ".join(words[i:]) in DRINKS),

@@ -170,6 +170,12 @@ PET_SPECIES = frozenset(
     """.split()
 ) | {"guinea pig", "guinea pigs"}
 
+# Tone in chat, never content: emoji (with their joiners and variation selectors) and
+# laughter (the segmenter ends a clause at them, markers.prepare strips them at its end).
+EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+"
+LAUGH_EN = r"(?:lol|lmao|haha+|hehe+)"
+LAUGH_ZH = r"(?:哈{2,}|呵{2,}|嘿{2,})"
+
 # Drink words → (category, is a specific type of that category).
 _DRINK_TABLE = _table(
     """

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH
+
 __all__ = ["STRONG_MARKER", "WRONG", "prepare"]
 
 _CORRECTION_ZH = re.compile(
@@ -79,8 +81,7 @@ _REMEMBER = re.compile(
 # Emoji and laughter after what is said (我三十三岁了😅 / 住杭州哈哈 / "in Leeds now 😊"):
 # tone, not content.
 _TRAILING_NOISE = re.compile(
-    r"(?:[\s~～,，!！.。]*(?:[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+|"
-    r"哈{2,}|呵{2,}|嘿{2,}|嘻{2,}|嘿嘿|(?<![a-z])(?:lol|lmao|haha+|hehe+)))+$",
+    rf"(?:[\s~～,，!！.。]*(?:{EMOJI}|{LAUGH_ZH}|嘻{{2,}}|(?<![a-z]){LAUGH_EN}))+$",
     re.IGNORECASE,
 )
 _TRAILING_EN = re.compile(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from jiyi.core.extraction.lexicon import word_set
+from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH, word_set
 from jiyi.core.text import has_cjk
 
 __all__ = [
@@ -25,8 +25,7 @@ __all__ = [
 _SPLIT_RE = re.compile(
     # an emoji, or laughter between words, ends a thought in chat ("turned three on sunday
     # 🎉🐶 we got him a pup cup", "turned thirty yesterday haha feeling old")
-    r"\s*[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+\s*|\s+(?:haha+|lol|lmao|hehe+)\s+|"
-    r"(?<=[\u4e00-\u9fff])(?:哈{2,}|呵{2,}|嘿{2,})(?=[\u4e00-\u9fff])|"
+    rf"\s*{EMOJI}\s*|\s+{LAUGH_EN}\s+|(?<=[\u4e00-\u9fff]){LAUGH_ZH}(?=[\u4e00-\u9fff])|"
     r"[，,。；;！!？?\n…~～]+|(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bJr)(?<!\bMt)"
     r"\.(?=\s|$)|\s+-\s+|\s*[—–]+\s*"
     r"|(?:而且|并且|但是|不过(?!敏)|可是|另外|还有就是|然后)"
