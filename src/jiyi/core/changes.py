@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from jiyi.core.extraction.lexicon import PETS_ZH
 from jiyi.core.extraction.segment import is_request_or_question, split_clauses
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.text import STOPWORDS, has_cjk, to_simplified, tokenize
 
-__all__ = ["changed_clauses", "clause_words", "content_words", "is_marker", "stem"]
+__all__ = ["PET_WORDS", "changed_clauses", "clause_words", "content_words", "is_marker", "stem"]
 
 # Words of a stored fact's wording ("User's sister lives in…", "用户的…") that name nobody's
 # topic.
@@ -32,11 +33,14 @@ _GENERIC = frozenset(
     """old new lol haha since thing things stuff year years month months week weeks day days
     time times today yesterday tomorrow wasn isn didn doesn don can't won't back lot really
     已经 上个 上个月 这个月 下个月 去年 今年 明年 年底 年初 那天 这天 今天 昨天 最近 过去 好多
-    一直 时候 现在 以后 之后 后来 开始 那边 这边 我而家 而家 觉得 感觉 有点 实在 因为 所以 哈哈
+    我家 一直 时候 现在 以后 之后 后来 开始 那边 这边 我而家 而家 觉得 感觉 有点 实在 因为 所以 哈哈
     不了""".split()
 )
 # 我哥 / 用户的哥哥 / 哥: one relative, however written.
 _KIN_CHAR = {c: c + c for c in "哥姐弟妹妈爸"}
+# 狗 / 狗子 / 柯基 / 我家狗狗: one pet, however called (a single 狗 is otherwise no word).
+_PET_ZH = {w: f"宠物:{kind}" for w, kind in PETS_ZH.items()}
+PET_WORDS = frozenset(_PET_ZH.values())
 # Matched on simplified text (clause_words simplifies first).
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|这阵子|最近开始|从此|以后|后来|"
@@ -94,10 +98,15 @@ def clause_words(text: str) -> tuple[frozenset[str], ...]:
 def content_words(text: str) -> frozenset[str]:
     """Content words that can name a topic: no function words or fact wording, no single
     Chinese character (住, 叫, 岁 name no topic), no English word under three letters;
-    Chinese in simplified script, English without its ending."""
+    Chinese in simplified script, English without its ending; a Chinese pet word stands for
+    its kind (柯基 and 狗子 are one dog)."""
     keep = set()
     for tok in tokenize(text):  # normalised: simplified, lower case
-        t = _KIN_CHAR.get(tok.removeprefix("我"), tok) if has_cjk(tok) else tok
+        if has_cjk(tok):
+            bare = tok.removeprefix("我").removeprefix("家")
+            t = _PET_ZH.get(bare) or _KIN_CHAR.get(bare, tok)
+        else:
+            t = tok
         if t in STOPWORDS or t in _FRAME or t in _GENERIC or t.isdigit() or is_marker(t):
             continue
         if (has_cjk(t) and len(t) < 2) or (not has_cjk(t) and len(t) < 3):
