@@ -57,6 +57,21 @@ NO_FACT = [
     (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
      "Mia switched over to Birch Academy, Oak had no music program", "Oak Primary",
      "Mia switched over to Birch Academy"),
+    # a person or thing said to be so now, after its verb: a lasting change
+    (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
+     "Mia's at Birch Academy now, Oak had no music program", "Oak Primary",
+     "Mia's at Birch Academy now"),
+    # the old value named as the reason, not as still so
+    (["I live in Leeds", "I do pottery on Thursdays", "I like chess"],
+     "pottery got moved to Fridays this term, thursdays clash with my shifts", "Thursdays",
+     "pottery got moved to Fridays this term"),
+    # a place's news as the reason for the change
+    (["I live in Leeds", "I climb at The Castle on Saturdays", "I like chess"],
+     "my climbing wall is The Arch now since The Castle closed", "The Castle",
+     "my climbing wall is The Arch now since The Castle closed"),
+    # a one-off event beside the change
+    (["我住在杭州", "我每天骑自行车上班", "我喜欢下棋"],
+     "自行车上个月被偷了，现在改坐地铁上班", "骑自行车上班", "现在改坐地铁上班"),
 ]  # fmt: skip
 
 
@@ -76,9 +91,12 @@ def test_a_change_that_yields_no_fact_is_stored_in_the_slot_it_changes(  # type:
 
 
 NO_FACT_GUARDS = [
-    # "now" alone names no change when nothing of the message was placed
-    (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
-     "Mia's at Birch Academy now, Oak had no music program"),
+    # where the user is this minute, not a lasting change
+    (["I live in Leeds", "I study at the library on weekends", "I like chess"],
+     "I'm at the library downtown now"),
+    # a place's news, not given as a reason
+    (["I live in Leeds", "I climb at The Castle on Saturdays", "I like chess"],
+     "The Castle is closed now for the holidays"),
     # an addition, not a change
     (["我住在杭州", "我每周日在西湖边骑车", "我喜欢下棋"], "骑车我另外也换到钱塘江边试试了"),
     # someone else's change, the user's value said to stand

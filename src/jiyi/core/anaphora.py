@@ -6,9 +6,11 @@ such a message changes the stored fact it is about when all of these hold:
 
 1. the clause says a thing changed (:mod:`jiyi.core.changes`: not the past, a wish, a plan, a
    question or someone else's news) with a **verb of change** (换 / 改 / 挪 / 升 / 辞 /
-   switched / moved / quit …), not "now" alone, and is no addition (也 / also / too) and no
-   news of a place (关门 / 在修 / closed); the message states no condition, guess or one
-   coming day (要是 / 估计 / this Saturday: a one-off, not a lasting change);
+   switched / moved / quit …) or says a person or thing *is* so now ("Jake's at Roosevelt
+   now"; not "now" alone, not "I'm at the library now"), and is no addition (也 / also /
+   too) and no news of a place (关门 / 在修 / closed) unless given as the reason ("…since the
+   old place closed"); the message states no condition, guess or one coming day (要是 /
+   估计 / this Saturday: a one-off, not a lasting change);
 2. it is about **one subject**: the relative, pet or stored name it says (我妈 / my sister /
    Jake), else the user;
 3. exactly one active fact or preference of that subject shares a content word with the
@@ -16,8 +18,9 @@ such a message changes the stored fact it is about when all of these hold:
    or fact wording shares (周末, 喜欢, drinks, goes). Two or more: nothing, as which one
    changed is unknowable;
 4. the clause names a word that fact does not hold (the new value), the fact is no name, no
-   health fact and no timeline, the message does not name its value without leaving it
-   (陈太搬咗去元朗，我哋仲係住喺沙田), and does not retract it outright ("left Phoenix"),
+   health fact and no timeline, the message does not name its value as still so
+   (陈太搬咗去元朗，我哋仲係住喺沙田; "tuesdays clash with my shifts" is a reason, not a
+   restatement), and does not retract it outright ("left Phoenix"),
    which :mod:`jiyi.pipeline.retract` closes as before.
 
 Similarity decides nothing here; words and slots do. A candidate the rules *did* extract in
@@ -30,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from jiyi.core.changes import changed_clauses, content_words, stem
+from jiyi.core.changes import PET_WORDS, changed_clauses, content_words, stem
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.models import MemoryItem, MemoryKind
@@ -44,7 +47,7 @@ USER = "user"
 _KEYED = frozenset({"like", "dislike", "yes", "no"})
 # Words naming the relative or pet itself: every fact of that subject shares them.
 _KIN = frozenset(RELATIONS_ZH) | frozenset(RELATIONS_EN) | frozenset(PETS_ZH) | frozenset(PETS_EN)
-_KIN_WORDS = _KIN | frozenset(stem(w) for w in _KIN)
+_KIN_WORDS = _KIN | frozenset(stem(w) for w in _KIN) | PET_WORDS
 # Words every routine or liking shares, and the verbs facts are worded with: a new weekend job
 # is no change of the weekend hobby, a new favourite singer none of the liked guitar, "I drink
 # a lot of water these days" none of the coffee ("drinks", "goes", "likes" as stemmed).
@@ -71,12 +74,22 @@ _LEAVES = re.compile(
     r"\b(?:quit|left|leaving|no longer|not|anymore|stopped|gave up|dropped|sold|from)\b|n't",
     re.IGNORECASE,
 )
+# Still so (我们还是住在杭州, 我妹现在还在医院上班, still in Leeds): the old value is restated,
+# not a reason named beside the change ("tuesdays clash with my shifts").
+_STILL = re.compile(
+    r"还|仍|依然|依旧|照样|照旧|仲|继续|\b(?:still|remain\w*|stay\w*)\b", re.IGNORECASE
+)
 # A verb of change: "now" alone, with nothing of the message placed, changes nothing.
 _CHANGES = re.compile(
     r"改|换|挪|调|转|搬|辞|离开|离职|退|卸|删|卖|戒|不再|不\S{0,6}了|没再|变成|升|"
     r"\b(?:switched|swapped|changed|moved|transferred|left|quit|dropped|stopped|gave up|sold|"
     r"deleted|no longer|anymore|instead|turned|replaced|retired|promoted)\b",
     re.IGNORECASE,
+)
+# "gym is at lunchtime now", "Jake's at Roosevelt now": a thing or person said to be so now,
+# after its verb, is a lasting change; "I'm at the gym now" is where the user is this minute.
+_IS_NOW = re.compile(
+    r"^(?!\s*i\b)[\w' ]*?(?:\b(?:is|are)\b|'s\b|'re\b)[^,;.!?]*\bnow\b", re.IGNORECASE
 )
 # A place's hours or repairs, not the user's change (the hall is closed now, 朝阳公园在修).
 _PLACE_NEWS = re.compile(
@@ -94,6 +107,9 @@ _NOT_YET = re.compile(
     r"weekend)|today|tonight|tomorrow)\b",
     re.IGNORECASE,
 )
+# A reason given after the change: "…is Vital now since the old place closed" is no news of
+# a place.
+_REASON = re.compile(r"\b(?:since|because|cause|cuz|as)\b|因为|由于", re.IGNORECASE)
 _TARGETS = (MemoryKind.FACT, MemoryKind.PREFERENCE)
 
 
@@ -150,11 +166,17 @@ def _can_hold(m: MemoryItem, subject: str) -> bool:
 
 
 def _restates(old: MemoryItem, message: str) -> bool:
-    """The message names the old value and does not leave it: the user's value stands."""
+    """The message names the old value as still so and does not leave it: the user's value
+    stands."""
     if not old.value or old.value in _KEYED:
         return False
     value = normalize_value(old.value)
-    return bool(value) and value in message.lower() and not _LEAVES.search(message)
+    return (
+        bool(value)
+        and value in message.lower()
+        and bool(_STILL.search(message))
+        and not _LEAVES.search(message)
+    )
 
 
 def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str, MemoryItem]]:
@@ -173,7 +195,9 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         return []
     out: list[tuple[str, MemoryItem]] = []
     for clause, near in changed_clauses(message):
-        if _PLACE_NEWS.search(clause) or _ADDS.search(clause) or not _CHANGES.search(clause):
+        if _PLACE_NEWS.search(_REASON.split(clause, 1)[0]) or _ADDS.search(clause):
+            continue
+        if not (_CHANGES.search(clause) or _IS_NOW.search(clause)):
             continue
         subjects = _subjects(clause, named)
         if len(subjects) != 1:

@@ -1,7 +1,8 @@
 """Before reconciliation: a change no rule made a fact of, in the slot of the fact it changes.
 
-A user message that yielded no fact at all but says, in a clause, that the one fact of its
-subject sharing a word with it changed, naming a new word ("羽毛球场地换到奥森了"), is stored
+A user message that yielded no fact (a one-off event aside) but says, in a clause, that the
+one fact of its subject sharing a word with it changed, naming a new word
+("羽毛球场地换到奥森了"), is stored
 as that clause in the fact's slot (:func:`changed_facts`; when, :mod:`jiyi.core.anaphora`):
 what the user said, in place of the value it replaced. :func:`jiyi.pipeline.decide.decide`
 then supersedes the old fact with history (``CHANGES`` names it, so a free description is
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jiyi.core.anaphora import clause_targets
-from jiyi.core.models import Candidate, MemoryItem, Message, Scope
+from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
 from jiyi.core.text import has_cjk, to_simplified
@@ -40,7 +41,8 @@ def changed_facts(
 ) -> list[Candidate]:
     """Candidates for the clauses of messages without any fact that change the one fact of
     their subject (:func:`jiyi.core.anaphora.clause_targets`); [] when none."""
-    placed = {i for c in admitted for i in c.source_message_ids}
+    # a one-off event beside the change ("雅阁上个月卖了，换了台比亚迪汉") places nothing lasting
+    placed = {i for c in admitted if c.kind != MemoryKind.EVENT for i in c.source_message_ids}
     taken = {c.topic for c in admitted}
     stored: list[MemoryItem] | None = None
     out: list[Candidate] = []
