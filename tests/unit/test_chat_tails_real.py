@@ -41,6 +41,21 @@ def test_someone_elses_birthday_age_is_not_the_users() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("前几天给狗子过了生日，满四岁了", "pet.dog.age", "四"),
+        ("昨天猫咪过生日，两岁啦", "pet.cat.age", "两"),
+    ],
+)
+def test_an_age_said_alone_after_a_pets_birthday_is_the_pets(
+    text: str, slot: str, value: str
+) -> None:
+    slots = extract_slots(text)
+    assert "identity.age" not in slots, slots  # it read 满四岁了 as the user's age
+    assert value in (slots.get(slot) or ""), slots
+
+
+@pytest.mark.parametrize(
     ("facts", "change", "slot", "new", "old"),
     [
         (["我对花生过敏", "我今年三十八岁"], "前天刚过完生日，三十九岁了😅", "identity.age",

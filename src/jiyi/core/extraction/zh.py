@@ -21,9 +21,11 @@ from jiyi.core.extraction.profile import profile_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import (
     CHANGE_RE,
+    PET_WORD,
     REL,
     drop_when_lead,
     normalise_zh,
+    pet_key,
     third_person_zh,
 )
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, regimen, traits
@@ -104,6 +106,8 @@ _ELIDED = re.compile(
     r"|^(?:满|都|已经|正式|就)[\d一二两三四五六七八九十]{1,3}岁"  # 刚过完生日，正式三十三岁了
     r"|^[\d一二两三四五六七八九十]{1,3}岁(?:了|啦|咯|喽)"
 )
+# A pet's birthday (给狗子过了生日 / 猫咪今天生日): an age said alone after it is the pet's.
+_PET_BIRTHDAY = re.compile(rf"(?P<pet>{PET_WORD})(?:的|过了?|过完|庆祝了?)?\S{{0,3}}生日")
 # An age said alone (满四岁啦): whose, the clauses before tell
 _BARE_AGE = re.compile(
     r"^(?:满|都|已经|正式|就)?[\d一二两三四五六七八九十]{1,3}(?:周)?岁(?:了|啦|咯|喽)?"
@@ -279,6 +283,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         hits = [
             h for h in _match_rules(undated, ctx, _FACTS) if not h.topic.endswith(".about")
         ] or hits
+    if birthday := _PET_BIRTHDAY.search(clause):
+        ctx.extra["pet"] = pet_key(birthday.group("pet"))
     if not hits and _BARE_AGE.match(clause) and ctx.extra.get("pet"):
         hits = _match_rules("它" + clause, ctx, _FACTS)  # 给狗子过了生日，满四岁啦: the dog's
     if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
