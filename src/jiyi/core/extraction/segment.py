@@ -141,7 +141,8 @@ _REQUEST_ZH_RE = re.compile(
 _QUESTION_EN_RE = re.compile(
     r"^(?:what|what's|where|when|why|who|whom|whose|how|which|can you|could you|would you|"
     r"will you|do you|does|did you|is it|is there|are there|are you|should i|shall we|may i|"
-    r"tell me|recommend|suggest|find me|help me|show me|give me|book|order|remind me|let's|"
+    r"tell me|recommend|suggest|find me|help me|show me|give me|"
+    r"book(?! club| group| store| shop| fair)|order|remind me|let's|"
     r"let me|please (?:help|find|show|give|book|order|recommend|suggest|tell)|"
     r"do i|am i|did i|have i|what do i|i wonder|i'd like(?! to (?:learn|become|get better|improve|"
     r"travel|visit|run|start|try|move|buy|save|lose|speak|get into|own|retire|write|finish))|"
