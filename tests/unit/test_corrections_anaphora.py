@@ -37,6 +37,11 @@ GUARDS = [
     (["我住在杭州", "我每周日在西湖边骑车", "我喜欢下棋"],
      "其实我还是很喜欢在西湖边骑车，现在也常去"),
     (["我住在台北", "我媽在圖書館上班", "我喜歡下棋"], "我媽現在還在圖書館上班"),
+    # a relative moving to the user's own place (阿哥 is a brother), the old value kept
+    (["我住喺深水埗", "我喺茶餐廳做侍應", "我鍾意行山"], "其實我阿哥都搬咗嚟深水埗住"),
+    # a change negated
+    (["I live in Leeds", "I teach piano", "I like chess"],
+     "Leeds is where I was born too, so I never really left"),
 ]  # fmt: skip
 
 

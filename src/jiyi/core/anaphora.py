@@ -165,18 +165,17 @@ def _can_hold(m: MemoryItem, subject: str) -> bool:
     )
 
 
-def _restates(old: MemoryItem, message: str) -> bool:
-    """The message names the old value as still so and does not leave it: the user's value
-    stands."""
+def _restates(old: MemoryItem, clause: str, message: str) -> bool:
+    """The message names the old value as where the change goes (我阿哥都搬咗嚟將軍澳: to the
+    user's own place) or as still so, and does not leave it: the user's value stands
+    ("moved my Tuesday yoga to Thursdays" names it only as what changed)."""
     if not old.value or old.value in _KEYED:
         return False
     value = normalize_value(old.value)
-    return (
-        bool(value)
-        and value in message.lower()
-        and bool(_STILL.search(message))
-        and not _LEAVES.search(message)
-    )
+    if not value or value not in message.lower() or _LEAVES.search(message):
+        return False
+    to_it = rf"(?:到|去|嚟|来|回|\bto|\binto)\s*(?:the\s+)?{re.escape(value)}"
+    return bool(re.search(to_it, clause.lower()) or _STILL.search(message))
 
 
 def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str, MemoryItem]]:
@@ -210,7 +209,7 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         old = held[0]
         # a new day is a new value (choir moved to Thursdays), though no shared topic
         new = content_words(clause) - (drop - _DAYS) - content_words(old.content)
-        if not new or _restates(old, plain):
+        if not new or _restates(old, clause, plain):
             continue
         if any(holds(r, old.topic, old.value, old.content) for r in find_retractions(message)):
             continue  # retracted outright ("left Phoenix"): the retraction step closes it

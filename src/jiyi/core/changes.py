@@ -64,7 +64,7 @@ _NOT_NOW = re.compile(
     r"\b(?:used to|back then|back when|when i was|thinking about|thought about|considered|"
     r"considering|might|maybe|if|would|wish|planning to|plan to|was going to|"
     r"(?:almost|nearly) (?:\w+ed|took|went|got|left|quit|bought|sold|gave|made|ran)|"
-    r"meant to|ago)\b",
+    r"meant to|ago|never (?:really |actually )?(?:left|moved|changed|switched|quit|stopped))\b",
     re.IGNORECASE,
 )
 _OPENERS = frozenset("其实 说实话 actually honestly".split())

@@ -36,11 +36,11 @@ RELATIONS_ZH = _table(
     boyfriend: 男朋友 男友
     girlfriend: 女朋友 女友
     fiance: 未婚夫 未婚妻
-    mother: 妈妈 母亲 妈 老妈 老母亲
-    father: 爸爸 父亲 爸 老爸 爹 老爹 老父亲
+    mother: 妈妈 母亲 妈 老妈 老母亲 阿妈 妈咪
+    father: 爸爸 父亲 爸 老爸 爹 老爹 老父亲 阿爸 老豆 老窦 爹地
     parents: 爸妈 父母 爹妈 二老
-    brother: 哥哥 弟弟 哥 弟 大哥 二哥 小弟 亲哥 亲弟弟
-    sister: 姐姐 妹妹 姐 妹 大姐 二姐 小妹 亲姐 亲妹妹
+    brother: 哥哥 弟弟 哥 弟 大哥 二哥 小弟 亲哥 亲弟弟 阿哥 阿弟 细佬
+    sister: 姐姐 妹妹 姐 妹 大姐 二姐 小妹 亲姐 亲妹妹 阿姐 家姐 阿妹 细妹
     child: 孩子 宝宝 小孩 娃 小朋友 双胞胎 儿女 孩子们
     child1: 大宝 老大 大娃
     child2: 二宝 老二 小宝 二娃
