@@ -34,8 +34,14 @@ from dataclasses import dataclass
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.models import Action, Candidate, MemoryItem
-from jiyi.core.slots import compatible, is_free_slot, is_timeline_slot, same_value
-from jiyi.core.text import normalize, to_simplified
+from jiyi.core.slots import (
+    compatible,
+    is_free_slot,
+    is_timeline_slot,
+    normalize_value,
+    same_value,
+)
+from jiyi.core.text import has_cjk, normalize, to_simplified
 
 __all__ = ["CHANGES", "Decision", "reconcile"]
 
@@ -91,8 +97,17 @@ def _same_text(a: str, b: str) -> bool:
 
 def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:
     if candidate.value is not None and stored.value is not None:
-        return same_value(candidate.value, stored.value)
+        return same_value(candidate.value, stored.value) or _less_precise(candidate, stored)
     return _same_text(candidate.content, stored.content)
+
+
+def _less_precise(candidate: Candidate, stored: MemoryItem) -> bool:
+    """A place said less precisely than stored (还是住岳麓区 after 长沙岳麓区, "Portland"
+    after "Portland, Oregon") is the same place, not a move."""
+    if not (candidate.topic or "").startswith("location.") or not stored.value:
+        return False
+    new, old = normalize_value(candidate.value or ""), normalize_value(stored.value)
+    return len(new) >= (2 if has_cjk(new) else 4) and new in old
 
 
 def _adds_a_description(candidate: Candidate, head: MemoryItem) -> bool:
