@@ -29,6 +29,7 @@ from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Cont
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS, PETS_EN
 from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_en
+from jiyi.core.extraction.things import app, car
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date
@@ -291,6 +292,8 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     family,
     pet,
     health,
+    car,
+    app,
     diet,
     restriction,
     identity,

@@ -146,14 +146,31 @@ _RENAMED_ZH = re.compile(
     r"(?:^(?:我们|我|咱们|家里人|孩子们)?(?:把|将)?|把|将)(?P<old>[\u4e00-\u9fffA-Za-z]{1,4}?)(?:的名字)?(?:改名|改成|改叫|改为|更名)"
     r"(?:了)?(?:叫|为|成)?(?P<new>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=了|啦|哈|$|[，,。！!])"
 )
+# A swap that names both values ("switched from Strava to Garmin Connect", 从滴滴换成了高德):
+# the new value takes the slot of the one stored memory holding the old, resolved by value on
+# write like a rename; when no stored value is the old one, nothing is stored.
+_END_EN = r"(?=[,.;!?]|$| (?:because|since|cause|as|and|but|last|this|after|now)\b)"
+_WORDS = r"[\w'.-]+(?: [\w'.-]+){0,3}?"
+_SWAPPED_EN = re.compile(
+    r"\b(?:switched|changed|moved|went|upgraded|downgraded|swapped|converted) (?:over )?"
+    rf"from (?P<old>{_WORDS}) to (?P<new>{_WORDS}){_END_EN}"
+    rf"|\b(?:swapped|traded|replaced) (?P<old2>{_WORDS}) (?:for|with) (?P<new2>{_WORDS}){_END_EN}",
+    re.IGNORECASE,
+)
+_SWAPPED_ZH = re.compile(
+    r"(?:从|把)(?P<old>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)(?:换|改|转|切换)(?:成|到|为)了?"
+    r"(?P<new>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)(?=了|啦|[，,。！!]|$)"
+)
 _KIN = frozenset(w.lower() for w in KIN_ZH | KIN_EN)
 _NOT_OLD_NAME = re.compile(r"^(?:我|我们|我家|他|她|它|名字|the|our|my|his|her|its|their|him|it)")
 
 
 def renamed(clause: str, lang: str) -> tuple[Hit, str] | None:
-    """A rename that names the old name: a slot-less hit holding the new name, and the old
-    name it replaces. None when the clause names the pet or person by kind instead."""
+    """A rename or a swap that names the old value: a slot-less hit holding the new value,
+    and the old value it replaces. None when the clause names the pet or person by kind
+    instead."""
     m = (_RENAMED_ZH if lang == "zh" else _RENAMED_EN).search(clause)
+    m = m or (_SWAPPED_ZH if lang == "zh" else _SWAPPED_EN).search(clause)
     if m is None:
         return None
     old = m.group("old") or m.groupdict().get("old2") or ""

@@ -130,7 +130,7 @@ _QUESTION_ZH_RE = re.compile(
 )
 _NOT_QUESTION_ZH = re.compile(
     r"(?:没有?|不|并不|从不)(?:什么|怎么|多少|啥|几个)|(?:什么|怎么|谁|哪儿?|啥)(?:都|也)|或多或少|不管怎么|"
-    r"多少有(?:点|些)|要不要紧"
+    r"多少有(?:点|些)|要不要紧|饿了么"  # 饿了么: the delivery app, not a question
 )
 # Requests to the assistant: 帮我…/给我推荐…; "别推荐 X" is a preference and is excluded.
 _REQUEST_ZH_RE = re.compile(

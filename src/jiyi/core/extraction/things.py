@@ -1,0 +1,143 @@
+"""What the user drives and which app they use for what (both languages).
+
+- **car** (``possession.car``): "I drive a 2012 Honda Civic", "my car is a Prius", 我开的是一辆
+  本田雅阁; a new one replaces it ("traded the old Buick in for a Subaru Forester", "picked
+  up a used Toyota Prius", 换了台比亚迪汉, 提了一台Model Y). Only a known make or model, or
+  a vehicle classifier before a Latin model name (一台RAV4), names a car: "I drive a bus",
+  "我开的是18路公交" and 开网店 are no car.
+- **app for a purpose** (``tool.<purpose>``): 我每天用抖音看新闻, 接单主要用滴滴, "I track my
+  runs with Strava", "I use Duolingo for Spanish": the purpose names the slot, so
+  现在看新闻都用今日头条 replaces the news app and nothing else. Only a known app counts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.topics import slug
+from jiyi.core.models import MemoryKind
+
+__all__ = ["app", "car"]
+
+F = MemoryKind.FACT
+
+_MAKES_EN = """toyota honda ford chevy chevrolet tesla bmw mercedes mercedes-benz benz audi
+    volkswagen vw subaru mazda nissan hyundai kia jeep dodge gmc buick cadillac lexus acura
+    infiniti volvo porsche fiat chrysler mitsubishi rivian polestar byd saab pontiac scion
+    land_rover range_rover"""
+_MODELS_EN = """prius civic camry corolla accord altis rav4 cr-v crv f-150 f150 mustang outback
+    forester crosstrek impreza wrangler tacoma tundra highlander sienna silverado tahoe malibu
+    equinox jetta passat altima sentra elantra sonata sorento cx-5 miata lacrosse model_3
+    model_y model_s model_x cybertruck durango"""
+_LATIN = frozenset(w.replace("_", " ") for w in (_MAKES_EN + " " + _MODELS_EN).split())
+# (no make that is also a common word: 理想, 现代, 长安, 红旗, 小米, 大众 alone name no car)
+_MAKES_ZH = """丰田 本田 比亚迪 特斯拉 宝马 奔驰 奥迪 蔚来 小鹏 极氪 五菱 吉利 哈弗 别克 雪佛兰
+    福特 日产 马自达 起亚 斯巴鲁 沃尔沃 保时捷 凯迪拉克 雷克萨斯 领克 零跑 荣威 名爵 奇瑞 传祺
+    雅阁 凯美瑞 卡罗拉 思域 轩逸 朗逸 速腾 帕萨特 迈腾 宝来 汉兰达 途观 天籁 卡宴 宏光 阿尔提斯"""
+_ZH = "|".join(sorted(_MAKES_ZH.split(), key=len, reverse=True))
+# A make or model said in Latin letters: one word of the lists, then up to two more.
+_LATIN_CAR = r"(?:(?:19|20)\d{2} )?[A-Za-z][\w-]*(?: (?-i:[A-Z0-9][\w-]*)){0,2}"
+_OLDISH = r"(?:(?:a|an|the) )?(?:(?:used|new|brand new|secondhand|second-hand|old|little) )*"
+
+_HAS_EN = re.compile(
+    rf"^(?:i|we) (?:drive|own|have) (?P<x>(?:a|an) {_OLDISH}{_LATIN_CAR})$"
+    rf"|^(?:my|our) (?:car|ride) is (?P<y>{_OLDISH}{_LATIN_CAR})$",
+    re.IGNORECASE,
+)
+_NEW_EN = re.compile(
+    rf"\b(?:(?:picked up|bought|got|leased|traded [\w ]{{1,20}}? in for|switched to|"
+    rf"upgraded to) (?=an? )|(?:i|we) (?:now )?drive )(?!for\b){_OLDISH}(?P<x>{_LATIN_CAR})",
+    re.IGNORECASE,
+)
+_HAS_ZH = re.compile(
+    r"^我(?:现在|平时)?(?:开的是|开|的车是|的座驾是)(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{1,12})$"
+)
+_NEW_ZH = re.compile(
+    r"(?:换了|换成了?|买了|提了|新买了|入手了)(?:一|1)?(?P<cl>辆|台|部)?(?:新的?|二手的?)?"
+    r"(?P<x>[\u4e00-\u9fffA-Za-z0-9 -]{1,12}?)(?=[，,。！!]|$|了|啦)"
+)
+
+
+def _a_car(said: str, classifier: bool = False) -> str | None:
+    """``said`` stripped to a car's make and model when it names one, else None."""
+    text = re.sub(rf"^{_OLDISH}", "", said.strip(), flags=re.IGNORECASE).strip()
+    words = re.sub(r"^(?:19|20)\d{2} ", "", text).lower()
+    if re.search(_ZH, text) or any(
+        words == w or words.startswith(w + " ") or f" {w}" in f" {words}" for w in _LATIN
+    ):
+        return text
+    if classifier and re.fullmatch(r"[A-Za-z][A-Za-z0-9 -]{1,11}", text):
+        return text  # 换了一台RAV4: a model by its classifier
+    return None
+
+
+def car(clause: str, ctx: Context) -> list[Hit]:
+    """The user's car, said or newly got."""
+    if m := _HAS_ZH.match(clause):
+        if x := _a_car(m.group("x"), classifier=True):
+            return [Hit(F, "possession.car", "car", value=x, content=f"用户开的车是{x}")]
+        return []
+    if m := _NEW_ZH.search(clause):
+        if x := _a_car(m.group("x"), classifier=bool(m.group("cl"))):
+            said = f"用户开的车是{x}"
+            return [Hit(F, "possession.car", "car.new", value=x, content=said, correction=True)]
+        return []
+    if m := _HAS_EN.match(clause):
+        if x := _a_car(m.group("x") or m.group("y")):
+            return [Hit(F, "possession.car", "car", value=x, content=f"User drives a {x}")]
+        return []
+    if (m := _NEW_EN.search(clause)) and (x := _a_car(m.group("x"))):
+        said = f"User drives a {x}"
+        return [Hit(F, "possession.car", "car.new", value=x, content=said, correction=True)]
+    return []
+
+
+_APPS_ZH = """抖音 快手 小红书 微博 微信 B站 b站 哔哩哔哩 今日头条 头条 腾讯新闻 网易新闻
+    知乎 淘宝 京东 拼多多 美团 饿了么 滴滴 高德打车 高德地图 高德 百度地图 支付宝
+    网易云音乐 网易云 QQ音乐 酷狗
+    Keep keep 悦跑圈 咕咚 得到 喜马拉雅 微信读书 钉钉 飞书 企业微信 曹操出行 花小猪 货拉拉 T3 携程
+    大众点评 闲鱼 豆瓣 百度 夸克 UC Strava 多邻国 扇贝 百词斩"""
+_APPS_EN = """strava garmin_connect garmin nike_run_club runkeeper fitbit myfitnesspal peloton
+    doordash uber_eats ubereats grubhub instacart postmates uber lyft spotify apple_music
+    youtube_music pandora tidal audible duolingo babbel venmo paypal zelle cash_app whatsapp
+    telegram signal wechat instagram tiktok reddit notion evernote todoist trello ynab mint
+    headspace calm kindle libby goodreads waze google_maps apple_maps"""
+_APP_ZH = "|".join(sorted(map(re.escape, _APPS_ZH.split()), key=len, reverse=True))
+_APP_EN = "|".join(
+    sorted((re.escape(w.replace("_", " ")) for w in _APPS_EN.split()), key=len, reverse=True)
+)
+# 用抖音看新闻 / 接单主要用滴滴 / 看新闻都用今日头条 (the purpose: two to six characters)
+_USE_ZH = (
+    re.compile(  # the purpose first: 接单主要用高德打车 (not 高德 to 打车)
+        rf"(?P<p>[\u4e00-\u9fff]{{2,8}}?)(?:主要|一般|都|基本|只)*(?:是)?用(?P<a>{_APP_ZH})"
+        r"(?:了|啦|的)?$"
+    ),
+    re.compile(rf"用(?P<a>{_APP_ZH})(?:来|APP|app)?(?P<p>[\u4e00-\u9fff]{{2,6}}?)(?:了|啦)?$"),
+)
+# "I track my runs with Strava", "I use Duolingo for Spanish", "I order groceries on Instacart"
+_USE_EN = re.compile(
+    rf"^i (?:\w+ )?(?P<v>track|log|order|listen to|read|pay|learn|watch|plan|book|record)"
+    rf" (?:my |our )?(?P<o>[\w ]{{2,20}}?) (?:with|on|using|through|via|in) (?P<a>{_APP_EN})\b"
+    rf"|^i (?:\w+ )?use (?P<b>{_APP_EN}) (?P<to>to|for) (?P<p>[\w ]{{2,24}}?)$",
+    re.IGNORECASE,
+)
+_BAD_PURPOSE_ZH = re.compile(r"^(?:的|我|都|也|在|是|它|这个|那个)|(?:吗|呢)$")
+
+
+def app(clause: str, ctx: Context) -> list[Hit]:
+    """The app the user uses for a purpose (a known app only)."""
+    if m := _USE_ZH[0].search(clause) or _USE_ZH[1].search(clause):
+        name, purpose = m.group("a"), m.group("p")
+        purpose = re.sub(r"^(?:现在|平时|每天|一般|主要|都|我)+", "", purpose)
+        if len(purpose) < 2 or _BAD_PURPOSE_ZH.search(purpose):
+            return []
+        said = f"用户{purpose}用{name}"
+        return [Hit(F, f"tool.{purpose}", "app", value=name, content=said)]
+    if m := _USE_EN.search(clause):
+        name = m.group("a") or m.group("b")
+        purpose = f"{m.group('v')} {m.group('o')}" if m.group("v") else m.group("p")
+        key = slug(re.sub(r"s\b", "", purpose.lower()))
+        said = f"User uses {name} {m.group('to') or 'to'} {purpose}"
+        return [Hit(F, f"tool.{key}", "app", value=name, content=said)]
+    return []
