@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.en_common import IM, SEP, object_key
+from jiyi.core.extraction.en_common import IM, SEP, object_key, third_person_en
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, DRUG_RE_EN
 from jiyi.core.extraction.topics import clean_value
@@ -140,7 +140,32 @@ def _reaction(c: str, ctx: Context) -> list[Hit]:
                 content=f"User can't tolerate {word}", drop=f"pref.{obj}")]  # fmt: skip
 
 
+# "it's sulfa drugs I react to" / "turns out it's shellfish that I'm allergic to": the
+# allergen put first.
+_CLEFT = re.compile(
+    r"\b(?:it's|it is|it was) (?:actually |really )?(?P<x>[\w' -]{2,30}?) (?:that )?"
+    r"(?:i|i'm|i am) (?:really )?(?P<v>allergic|react|reacting|reacted) to$",
+    re.IGNORECASE,
+)
+# What one reacts to as an allergy (a drug, or one of these), not "it's my job I react to".
+_ALLERGENS = re.compile(
+    r"\b(?:nuts?|peanuts?|shellfish|latex|nickel|pollen|dust|mold|gluten|dairy|eggs?|soy|"
+    r"sesame|bee stings?|wasps?|sulfa|iodine|fish)\b",
+    re.IGNORECASE,
+)
+
+
 def health(c: str, ctx: Context) -> list[Hit]:
+    if (cleft := _CLEFT.search(c)) and (
+        cleft.group("v").lower() == "allergic"
+        or DRUG_RE_EN.search(cleft.group("x"))
+        or _ALLERGENS.search(cleft.group("x"))
+    ):
+        said = f"I'm allergic to {cleft.group('x')}"
+        hits = _allergy(said, ctx)
+        for h in hits:
+            h.content = h.content or third_person_en(said)
+        return hits
     if hits := _allergy(c, ctx):
         return hits
     if hits := _reaction(c, ctx):
