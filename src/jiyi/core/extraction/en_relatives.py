@@ -53,9 +53,11 @@ _ROLE_EN = re.compile(
 # A job said by what one does for it: "drives a truck", "teaches math" (a role, not a hobby:
 # only with a vehicle driven for hire or a subject taught).
 _DOES_FOR_WORK = re.compile(
-    r"^(?:now )?(?P<v>drives|teaches) (?:an? )?(?P<x>truck|taxi|cab|bus|forklift|ambulance|"
+    r"^(?:now )?(?P<v>drives|teaches) (?:an? )?(?P<x>school bus|city bus|garbage truck|"
+    r"delivery truck|tow truck|truck|taxi|cab|bus|forklift|ambulance|"
     r"tractor|delivery van|math|maths|english|history|science|music|art|physics|chemistry|"
-    r"biology|french|spanish|chinese|piano|yoga)(?: (?:now|for a living|for work))?$",
+    r"biology|french|spanish|chinese|piano|yoga)"
+    r"(?: (?:now|for a living|for work|part[- ]time|full[- ]time))*$",
     I_,
 )
 

@@ -107,7 +107,12 @@ def _user_clause(clause: str) -> str | None:
 
 def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
     """The clause as if its subject were said, and whether it was inherited from a relative."""
-    clause = re.sub(r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b)", "", clause, flags=I_)
+    clause = re.sub(
+        r"^(?:now|then|so|and now),?\s+(?=i\b|i'm\b|we\b|my\b|he\b|she\b|he's\b|she's\b)",
+        "",
+        clause,
+        flags=I_,
+    )
     # "Mom moved to Sacramento", "Dad's a retired cop": a parent named by the kin word is the
     # user's, as "my mom" (never the user moving)
     clause = re.sub(
