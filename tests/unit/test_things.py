@@ -118,3 +118,31 @@ def test_a_swap_of_a_value_nobody_holds_stores_no_fact(  # type: ignore[no-untyp
     after = active_values(mem, user)
     assert before.items() <= after.items(), after  # nothing retired
     assert not any("Signal" in v for v in after.values()), after  # no slot to resolve to
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("so I'm a Celtics fan now, long story", "favorite.team", "Celtics"),
+        ("I root for the Packers these days", "favorite.team", "Packers"),
+        ("我现在是湖人球迷了", "favorite.球队", "湖人"),
+    ],
+)
+def test_the_team_a_user_follows_is_their_favorite_team(text: str, slot: str, value: str) -> None:
+    slots = extract_slots(text)
+    assert value in (slots.get(slot) or ""), slots
+
+
+@pytest.mark.parametrize("text", ["I'm a big jazz fan", "I'm a Taylor Swift fan"])
+def test_a_fan_of_no_known_team_names_no_team(text: str) -> None:
+    assert not any(s.startswith("favorite.team") for s in extract_slots(text))
+
+
+def test_a_new_team_replaces_the_old_favorite(  # type: ignore[no-untyped-def]
+    shared_real_mem: Memory, module_clock
+) -> None:
+    mem, user = shared_real_mem, "things-team"
+    say(mem, module_clock, user, "I live in Leeds", "My favorite team is the Knicks")
+    say(mem, module_clock, user, "gave up on the knicks, Celtics fan now", days=7)
+    held = active_values(mem, user)
+    assert "Celtics" in held["favorite.team"] and "location.home" in held, held

@@ -29,7 +29,7 @@ from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Cont
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS, PETS_EN
 from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_en
-from jiyi.core.extraction.things import app, car
+from jiyi.core.extraction.things import app, car, team
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date
@@ -294,6 +294,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     health,
     car,
     app,
+    team,
     diet,
     restriction,
     identity,

@@ -1,4 +1,4 @@
-"""What the user drives and which app they use for what (both languages).
+"""What the user drives, which app they use for what, and the team they follow (zh + en).
 
 - **car** (``possession.car``): "I drive a 2012 Honda Civic", "my car is a Prius", 我开的是一辆
   本田雅阁; a new one replaces it ("traded the old Buick in for a Subaru Forester", "picked
@@ -8,6 +8,9 @@
 - **app for a purpose** (``tool.<purpose>``): 我每天用抖音看新闻, 接单主要用滴滴, "I track my
   runs with Strava", "I use Duolingo for Spanish": the purpose names the slot, so
   现在看新闻都用今日头条 replaces the news app and nothing else. Only a known app counts.
+- **team** (``favorite.team`` / ``favorite.球队``, the slots "my favorite team is …" fills):
+  "I'm a Warriors fan now", "I root for the Eagles", 我现在是勇士球迷, 改粉湖人了. Only a
+  known team whose name is no common word ("a big jazz fan" is a liking of music).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 
-__all__ = ["app", "car"]
+__all__ = ["app", "car", "team"]
 
 F = MemoryKind.FACT
 
@@ -140,4 +143,47 @@ def app(clause: str, ctx: Context) -> list[Hit]:
         key = slug(re.sub(r"s\b", "", purpose.lower()))
         said = f"User uses {name} {m.group('to') or 'to'} {purpose}"
         return [Hit(F, f"tool.{key}", "app", value=name, content=said)]
+    return []
+
+
+# (no team name that is also a common word: jazz, heat, magic, thunder, kings, city …)
+_TEAMS_EN = """lakers warriors celtics bulls knicks bucks spurs mavericks rockets nuggets
+    clippers blazers grizzlies pelicans timberwolves hawks hornets pistons pacers cavaliers cavs
+    raptors 76ers sixers wizards browns bengals steelers ravens patriots jets bills dolphins
+    chiefs raiders broncos chargers cowboys eagles giants commanders packers bears lions vikings
+    49ers niners seahawks rams saints falcons panthers buccaneers bucs titans colts texans
+    jaguars yankees mets dodgers cubs braves astros phillies mariners padres orioles guardians
+    royals tigers brewers pirates rockies diamondbacks marlins nationals red_sox white_sox
+    blue_jays arsenal chelsea liverpool tottenham everton barcelona barca madrid juventus bayern"""
+_TEAM_EN = "|".join(
+    sorted((re.escape(w.replace("_", " ")) for w in _TEAMS_EN.split()), key=len, reverse=True)
+)
+_TEAMS_ZH = """湖人 勇士 火箭 凯尔特人 公牛 热火 尼克斯 篮网 国安 申花 恒大 泰山 巴萨 皇马
+    曼联 曼城 利物浦 切尔西 阿森纳 拜仁 尤文"""
+_TEAM_ZH = "|".join(sorted(_TEAMS_ZH.split(), key=len, reverse=True))
+# "I'm a Warriors fan now", "bengals fan now", "I root for the Eagles these days"
+_FAN_EN = re.compile(
+    r"^(?:ok |so |well |and )?(?:i'm |im |i am )?(?:now |officially )?(?:an? )?"
+    r"(?:huge |big |die-hard |diehard |massive )?(?P<x>(?:[\w.'-]+ ){0,2}?"
+    rf"(?:{_TEAM_EN}))(?: fan| supporter)\b"
+    r"|\b(?:i|we) (?:now )?(?:root|cheer) for (?:the )?"
+    rf"(?P<y>(?:[\w.'-]+ ){{0,2}}?(?:{_TEAM_EN}))\b",
+    re.IGNORECASE,
+)
+_FAN_ZH = re.compile(
+    rf"(?P<x>{_TEAM_ZH})(?:的)?(?:球迷|铁粉|死忠|粉丝)|(?:改粉|转粉|粉上了?|支持)(?P<y>{_TEAM_ZH})"
+)
+
+
+def team(clause: str, ctx: Context) -> list[Hit]:
+    """The team the user is a fan of (a known team only): favorite.team / favorite.球队."""
+    if m := _FAN_ZH.search(clause):
+        x = m.group("x") or m.group("y")
+        return [Hit(F, "favorite.球队", "team", value=x, content=f"用户最喜欢的球队是{x}")]
+    if m := _FAN_EN.search(clause):
+        x = (m.group("x") or m.group("y")).strip()
+        x = x[:1].upper() + x[1:]
+        return [
+            Hit(F, "favorite.team", "team", value=x, content=f"User's favorite team is the {x}")
+        ]
     return []

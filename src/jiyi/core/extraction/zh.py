@@ -18,7 +18,7 @@ from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.plans import plan_change
 from jiyi.core.extraction.profile import profile_zh
-from jiyi.core.extraction.things import app, car
+from jiyi.core.extraction.things import app, car, team
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import (
     CHANGE_RE,
@@ -70,6 +70,7 @@ _FACTS: tuple[Callable[[str, Context], list[Hit]], ...] = (
     location,
     car,
     app,
+    team,
 )
 _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     *_FACTS,
