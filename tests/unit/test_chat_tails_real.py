@@ -107,3 +107,8 @@ def test_a_pets_birthday_with_its_day_replaces_its_age(
         mem, module_clock, user, "our corgi turned five on saturday 🥳🐶 spoiled him rotten", days=7
     )
     assert active_values(mem, user)["pet.dog.age"] == "5"
+
+
+def test_an_age_after_past_the_birthday_is_the_users() -> None:
+    slots = extract_slots("上次说错了，过了生日我三十五了")
+    assert "三十五" in (slots.get("identity.age") or ""), slots

@@ -23,3 +23,10 @@ def test_a_query_of_single_characters_keeps_them() -> None:
 def test_token_estimate_counts_each_chinese_character() -> None:
     assert estimate_tokens("我对花生过敏") == 6
     assert 5 <= estimate_tokens("I am allergic to peanuts.") <= 8
+
+
+def test_the_measure_a_question_asks_about_is_no_term() -> None:
+    # "How old am I?" found "I restore old motorcycles" by its one keyword
+    assert "old" not in query_terms("How old am I now?")
+    assert "tall" not in query_terms("how tall is my son")
+    assert "old" in query_terms("Where did I sell my old car?")

@@ -140,6 +140,9 @@ def keyword_text(text: str) -> str:
     return " ".join(tokenize(text))
 
 
+_HOW_MEASURE = re.compile(r"\bhow (?:old|tall|big|long|far|heavy)\b", re.IGNORECASE)
+
+
 def query_terms(text: str) -> list[str]:
     """Distinct content terms of a query, in order, without stopwords.
 
@@ -149,6 +152,8 @@ def query_terms(text: str) -> list[str]:
     keeps them.
     """
     seen: dict[str, None] = {}
+    # "how old / how tall": the measure asked about, not a word to find ("old motorcycles")
+    text = _HOW_MEASURE.sub("how", text)
     for tok in tokenize(text):
         if tok in STOPWORDS or (len(tok) == 1 and not has_cjk(tok) and not tok.isdigit()):
             continue
