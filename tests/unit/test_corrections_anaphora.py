@@ -77,6 +77,9 @@ NO_FACT = [
     # a one-off event beside the change
     (["我住在杭州", "我每天骑自行车上班", "我喜欢下棋"],
      "自行车上个月被偷了，现在改坐地铁上班", "骑自行车上班", "现在改坐地铁上班"),
+    # the next clause, after laughter, says what it changed to: one change, kept whole
+    (["我住在杭州", "我每周日在西湖边骑车", "我喜欢下棋"],
+     "骑车的地方换了哈哈哈 改到钱塘江边了 人少", "西湖边骑车", "骑车的地方换了，改到钱塘江边了 人少"),
 ]  # fmt: skip
 
 
@@ -99,6 +102,9 @@ NO_FACT_GUARDS = [
     # where the user is this minute, not a lasting change
     (["I live in Leeds", "I study at the library on weekends", "I like chess"],
      "I'm at the library downtown now"),
+    # a child's new school is no move of the user's home
+    (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
+     "Mia switched schools lol, moved over to Birch Academy"),
     # a place's news, not given as a reason
     (["I live in Leeds", "I climb at The Castle on Saturdays", "I like chess"],
      "The Castle is closed now for the holidays"),

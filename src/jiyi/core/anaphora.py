@@ -94,7 +94,11 @@ _IS_NOW = re.compile(
 # A place's hours or repairs, not the user's change (the hall is closed now, 朝阳公园在修).
 _PLACE_NEWS = re.compile(
     r"关门|闭馆|停业|歇业|装修|在修|维修|倒闭|拆了|"
-    r"\b(?:closed|closing|shut|shuts|renovat\w*|under construction|out of business)\b",
+    r"\b(?:closed|closing|shut|shuts|renovat\w*|under construction|out of business)\b|"
+    # where the workplace is ("our office moved to Capitol Mall"), not the user's job
+    r"(?:公司|单位|办公室|工作室|门店|店里)[^，,。]{0,6}?(?:搬|迁)|"
+    r"\b(?:office|company|firm|workplace|store|shop|studio|lab|clinic|branch|headquarters|hq)"
+    r"(?:'s| has| just| recently| finally)* (?:moved|relocated)\b",
     re.IGNORECASE,
 )
 # Anywhere in the message, nothing has lastingly changed: a condition (要是周二下雨，网球就改到
@@ -110,6 +114,8 @@ _NOT_YET = re.compile(
 # A reason given after the change: "…is Vital now since the old place closed" is no news of
 # a place.
 _REASON = re.compile(r"\b(?:since|because|cause|cuz|as)\b|因为|由于", re.IGNORECASE)
+# How far apart (characters: laughter, an emoji, punctuation) two clauses of one change may be.
+_GAP = 6
 _TARGETS = (MemoryKind.FACT, MemoryKind.PREFERENCE)
 
 
@@ -193,6 +199,7 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
     if _NOT_YET.search(plain):
         return []
     out: list[tuple[str, MemoryItem]] = []
+    last: tuple[int, str] | None = None  # where the last placed clause ends, and its subject
     for clause, near in changed_clauses(message):
         if _PLACE_NEWS.search(_REASON.split(clause, 1)[0]) or _ADDS.search(clause):
             continue
@@ -202,16 +209,25 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         if len(subjects) != 1:
             continue
         (subject,) = subjects
+        at = plain.find(clause)
         near = near - drop
         held = [m for m in stored if _can_hold(m, subject) and content_words(m.content) & near]
-        if len(held) != 1:
-            continue
-        old = held[0]
+        old = held[0] if len(held) == 1 else None
         # a new day is a new value (choir moved to Thursdays), though no shared topic
-        new = content_words(clause) - (drop - _DAYS) - content_words(old.content)
-        if not new or _restates(old, clause, plain):
+        new = content_words(clause) - (drop - _DAYS) - content_words(old.content) if old else set()
+        if (
+            last
+            and last[1] == subject
+            and 0 <= at - last[0] <= _GAP
+            and (old is None or old is out[-1][1])
+        ):  # 学校换了哈哈哈 转到莫纳什大学了: the next clause says what it changed to
+            out[-1] = (f"{out[-1][0]}，{clause.lstrip('哈呵嘿 ')}", out[-1][1])
+            last = (at + len(clause), subject)
+            continue
+        if old is None or not new or _restates(old, clause, plain):
             continue
         if any(holds(r, old.topic, old.value, old.content) for r in find_retractions(message)):
             continue  # retracted outright ("left Phoenix"): the retraction step closes it
         out.append((clause, old))
+        last = (at + len(clause), subject)
     return out

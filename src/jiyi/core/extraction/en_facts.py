@@ -37,6 +37,12 @@ _NATIONALITIES = word_set(
 )
 
 
+# A school moved to is no home ("(Mia switched schools,) moved over to Birch Academy").
+_SCHOOL = re.compile(
+    r"\b(?:academy|school|elementary|primary|college|university|montessori|"
+    r"kindergarten|preschool|pre-k|daycare|nursery|prep|institute)\b",
+    I_,
+)
 # A home bought or rented somewhere, and moved into: where the user lives now.
 _HOUSE = re.compile(
     r"^(?:we|i)(?:'ve| have)? (?:just |finally |recently |officially )?(?:closed on|bought|"
@@ -314,8 +320,10 @@ def home(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
-    if m and not re.match(
-        r"^(?:a |an |the )?(?:hotel|hostel|dorm|tent|airbnb)\b", m.group("x"), I_
+    if (
+        m
+        and not re.match(r"^(?:a |an |the )?(?:hotel|hostel|dorm|tent|airbnb)\b", m.group("x"), I_)
+        and not _SCHOOL.search(m.group("x"))
     ):
         said = re.sub(
             r"^(?:a small town|a suburb|the suburbs|a town|a village) (?:outside|near|"
