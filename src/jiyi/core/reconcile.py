@@ -67,6 +67,8 @@ _NOW = re.compile(
 )
 # Words that correct what was said, as opposed to a change or a stop (quit, 不…了), which
 # names no description it replaces.
+# Said as more of the same (其实我姐姐最近也养了一只柴犬): it adds to what is known.
+_ALSO = re.compile(r"也|又|\b(?:also|too|as well)\b", re.IGNORECASE)
 _CORRECTS = re.compile(
     r"其实|实际上|事实上|说错|记错|搞错|弄错|才是|应该是|不是|"
     r"\b(?:actually|i meant|correction|in fact|rather)\b",
@@ -116,7 +118,7 @@ def _adds_a_description(candidate: Candidate, head: MemoryItem) -> bool:
     if not is_free_slot(candidate.topic or "") or candidate.value or head.value:
         return False
     said = to_simplified(candidate.quote or candidate.content)
-    if not candidate.is_correction or not _CORRECTS.search(said):
+    if not candidate.is_correction or not _CORRECTS.search(said) or _ALSO.search(said):
         return True  # a stop or a change of something else ("he quit cooking at home") adds
     return bool(_PAST.search(said))
 

@@ -56,8 +56,16 @@ _DRINK_SUBJECT = re.compile(
 )
 
 
+# One drink had on one day ("had a coffee with no sugar at a truck stop today"): no order.
+_ONE_DAY = re.compile(
+    r"\b(?:had|got|grabbed|tried|ordered|drank)\b.*\b(?:today|tonight|this morning|"
+    r"this afternoon|yesterday|last night)\b",
+    I_,
+)
+
+
 def drink(c: str, ctx: Context) -> list[Hit]:
-    if _WHIM.match(c):
+    if _WHIM.match(c) or _ONE_DAY.search(c):
         return []
     c = _REASON_AFTER.split(c, maxsplit=1)[0]
     hits: list[Hit] = []

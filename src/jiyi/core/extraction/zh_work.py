@@ -251,7 +251,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ("role.field", rf"^(?:我)?{ADV}(?:在)?(?:做|干|搞)(?P<x>.{{1,8}})$"),
     ):
         m = re.match(pattern, c)
-        role = clean_value(re.sub(r"^(?:做|干|搞)(?=..)|的$", "", m.group("x"))) if m else ""
+        role = clean_value(re.sub(r"^(?:做|干|搞|当)(?=..)|的$", "", m.group("x"))) if m else ""
         if (
             not role
             or (rule == "role" and not is_role(role))
