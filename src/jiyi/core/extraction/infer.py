@@ -16,6 +16,7 @@ from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_people import KIN_EN, KIN_ZH
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, is_place_zh
+from jiyi.core.extraction.things import known_thing
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import REL
 from jiyi.core.extraction.zh_tastes import drink_type_word
@@ -146,9 +147,10 @@ _RENAMED_ZH = re.compile(
     r"(?:^(?:我们|我|咱们|家里人|孩子们)?(?:把|将)?|把|将)(?P<old>[\u4e00-\u9fffA-Za-z]{1,4}?)(?:的名字)?(?:改名|改成|改叫|改为|更名)"
     r"(?:了)?(?:叫|为|成)?(?P<new>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=了|啦|哈|$|[，,。！!])"
 )
-# A swap that names both values ("switched from Strava to Garmin Connect", 从滴滴换成了高德):
-# the new value takes the slot of the one stored memory holding the old, resolved by value on
-# write like a rename; when no stored value is the old one, nothing is stored.
+# A swap that names both values ("switched from Strava to Garmin Connect", 从滴滴换成了高德),
+# one of them a car, app or team the rules know: the new value takes the slot of the one
+# stored memory holding the old, resolved by value on write like a rename; when no stored
+# value is the old one, nothing is stored.
 _END_EN = r"(?=[,.;!?]|$| (?:because|since|cause|as|and|but|last|this|after|now)\b)"
 _WORDS = r"[\w'.-]+(?: [\w'.-]+){0,3}?"
 _SWAPPED_EN = re.compile(
@@ -170,11 +172,14 @@ def renamed(clause: str, lang: str) -> tuple[Hit, str] | None:
     and the old value it replaces. None when the clause names the pet or person by kind
     instead."""
     m = (_RENAMED_ZH if lang == "zh" else _RENAMED_EN).search(clause)
-    m = m or (_SWAPPED_ZH if lang == "zh" else _SWAPPED_EN).search(clause)
+    swap = None if m else (_SWAPPED_ZH if lang == "zh" else _SWAPPED_EN).search(clause)
+    m = m or swap
     if m is None:
         return None
     old = m.group("old") or m.groupdict().get("old2") or ""
     new = m.group("new") or m.groupdict().get("new2") or ""
+    if swap and not (known_thing(old) or known_thing(new)):
+        return None  # "switched from Verizon to T-Mobile": no thing these rules keep
     if not old or not new or _NOT_OLD_NAME.match(old) or old.lower() in _KIN:
         return None  # "renamed the cat Waffles", 把猫改名叫小白: other rules read the slot
     return Hit(F, "", "bare.replaces", value=new), old

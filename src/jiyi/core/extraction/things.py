@@ -21,7 +21,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 
-__all__ = ["app", "car", "team"]
+__all__ = ["app", "car", "known_thing", "team"]
 
 F = MemoryKind.FACT
 
@@ -187,3 +187,15 @@ def team(clause: str, ctx: Context) -> list[Hit]:
             Hit(F, "favorite.team", "team", value=x, content=f"User's favorite team is the {x}")
         ]
     return []
+
+
+def known_thing(word: str) -> bool:
+    """Is ``word`` a car, app or team these rules know (a swap between two of them is kept)?"""
+    w = word.strip()
+    return bool(
+        _a_car(w)
+        or re.fullmatch(rf"(?:{_APP_ZH})", w)
+        or re.fullmatch(rf"(?:{_APP_EN})", w, re.IGNORECASE)
+        or re.fullmatch(rf"(?:the )?(?:{_TEAM_EN})", w, re.IGNORECASE)
+        or re.fullmatch(rf"(?:{_TEAM_ZH})", w)
+    )
