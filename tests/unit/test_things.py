@@ -89,6 +89,9 @@ def test_a_new_car_or_app_replaces_the_old_one(  # type: ignore[no-untyped-def]
          "tool.log_meal", "Lose It", "MyFitnessPal"),
         (["我住在杭州", "我平时用小红书找餐厅", "我喜欢下棋"], "找餐厅我从小红书换到大众点评了",
          "tool.找餐厅", "大众点评", "小红书"),
+        (["I live in Leeds", "My major is history", "I like chess"],
+         "so I switched my major from history to economics this term", "education.major",
+         "economics", "history"),
     ],
 )  # fmt: skip
 def test_a_swap_naming_both_values_replaces_the_one_holding_the_old(  # type: ignore[no-untyped-def]

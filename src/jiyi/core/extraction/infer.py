@@ -148,13 +148,15 @@ _RENAMED_ZH = re.compile(
     r"(?:了)?(?:叫|为|成)?(?P<new>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=了|啦|哈|$|[，,。！!])"
 )
 # A swap that names both values ("switched from Strava to Garmin Connect", 从滴滴换成了高德),
-# one of them a car, app or team the rules know: the new value takes the slot of the one
+# in English one of them a car, app or team the rules know or the thing swapped named ("my
+# major"; "switched from Verizon to T-Mobile" is no fact): the new value takes the slot of the one
 # stored memory holding the old, resolved by value on write like a rename; when no stored
 # value is the old one, nothing is stored.
 _END_EN = r"(?=[,.;!?]|$| (?:because|since|cause|as|and|but|last|this|after|now)\b)"
 _WORDS = r"[\w'.-]+(?: [\w'.-]+){0,3}?"
 _SWAPPED_EN = re.compile(
-    r"\b(?:switched|changed|moved|went|upgraded|downgraded|swapped|converted) (?:over )?"
+    r"\b(?:switched|changed|moved|went|upgraded|downgraded|swapped|converted) "
+    r"(?:over |(?P<what>my \w+(?: \w+)?) )?"
     rf"from (?P<old>{_WORDS}) to (?P<new>{_WORDS}){_END_EN}"
     rf"|\b(?:swapped|traded|replaced) (?P<old2>{_WORDS}) (?:for|with) (?P<new2>{_WORDS}){_END_EN}",
     re.IGNORECASE,
@@ -164,7 +166,9 @@ _SWAPPED_ZH = re.compile(
     r"(?P<new>[\u4e00-\u9fffA-Za-z0-9]{1,10}?)(?=了|啦|[，,。！!]|$)"
 )
 _KIN = frozenset(w.lower() for w in KIN_ZH | KIN_EN)
-_NOT_OLD_NAME = re.compile(r"^(?:我|我们|我家|他|她|它|名字|the|our|my|his|her|its|their|him|it)")
+_NOT_OLD_NAME = re.compile(
+    r"^(?:我|我们|我家|他|她|它|名字)|^(?:the|our|my|his|her|its|their|him|it)\b", re.IGNORECASE
+)
 
 
 def renamed(clause: str, lang: str) -> tuple[Hit, str] | None:
@@ -178,7 +182,11 @@ def renamed(clause: str, lang: str) -> tuple[Hit, str] | None:
         return None
     old = m.group("old") or m.groupdict().get("old2") or ""
     new = m.group("new") or m.groupdict().get("new2") or ""
-    if swap and not (known_thing(old) or known_thing(new)):
+    if (
+        swap
+        and lang == "en"
+        and not (swap.groupdict().get("what") or known_thing(old) or known_thing(new))
+    ):
         return None  # "switched from Verizon to T-Mobile": no thing these rules keep
     if not old or not new or _NOT_OLD_NAME.match(old) or old.lower() in _KIN:
         return None  # "renamed the cat Waffles", 把猫改名叫小白: other rules read the slot
