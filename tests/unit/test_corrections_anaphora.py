@@ -135,3 +135,13 @@ def test_a_clause_that_changes_no_one_fact_of_the_user_retires_nothing(  # type:
 ) -> None:
     user = f"anaphora-clause-guard-{NO_FACT_GUARDS.index((facts, remark))}"
     assert_keeps_all(shared_real_mem, module_clock, user, facts, remark, days=7)
+
+
+def test_a_school_named_after_a_home_keeps_the_home() -> None:
+    # a school moved to is no home; a home lived in "since college" still is
+    from _writes import extract_slots
+
+    assert "Seattle" in (
+        extract_slots("I've lived in Seattle since college").get("location.home") or ""
+    )
+    assert "location.home" not in extract_slots("moved over to Birch Academy")

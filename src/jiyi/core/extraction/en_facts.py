@@ -323,7 +323,7 @@ def home(c: str, ctx: Context) -> list[Hit]:
     if (
         m
         and not re.match(r"^(?:a |an |the )?(?:hotel|hostel|dorm|tent|airbnb)\b", m.group("x"), I_)
-        and not _SCHOOL.search(m.group("x"))
+        and not _SCHOOL.search(place(m.group("x")) or m.group("x"))
     ):
         said = re.sub(
             r"^(?:a small town|a suburb|the suburbs|a town|a village) (?:outside|near|"
