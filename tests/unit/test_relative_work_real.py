@@ -34,3 +34,15 @@ def test_a_relatives_new_work_replaces_the_old_job(  # type: ignore[no-untyped-d
     held = active_values(mem, user)
     assert "bus" in held["family.father.job"] and "location.home" in held, held
     assert not any("plumber" in v for v in held.values()), held
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("my daughter is officially a fourth grader now", "family.daughter.grade"),
+        ("my little guy is a first grader this fall", "family.son.grade"),
+    ],
+)
+def test_a_child_said_to_be_an_nth_grader_is_in_that_grade(text: str, slot: str) -> None:
+    slots = extract_slots(text)
+    assert slot in slots and not any(s.endswith(".job") for s in slots), slots

@@ -156,7 +156,8 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         r"(?P<x>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
         r"tenth|eleventh|twelfth) grade(?: now| this year)?$|^is (?:now )?a (?P<y>freshman|"
         r"sophomore|junior|senior)\b|"
-        r"^is (?:now )?an? (?P<w>\d{1,2})(?:st|nd|rd|th) grader(?: now)?$|"
+        r"^is (?:now |officially )?an? (?P<w>\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|"
+        r"fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grader(?: now)?$|"
         r"^(?:is in|just started|started|goes to|is at) (?P<z>kindergarten|preschool|pre-k|daycare|"
         r"nursery|middle school|high school|college|elementary school|primary school|uni|"
         r"university)$",

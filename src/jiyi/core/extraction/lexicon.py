@@ -60,7 +60,7 @@ RELATIONS_ZH = _table(
 RELATIONS_EN = _table(
     """
     daughter: daughter daughters stepdaughter little_girl
-    son: son sons stepson little_boy
+    son: son sons stepson little_boy little_guy little_man
     wife: wife wifey
     husband: husband hubby
     partner: partner spouse significant_other other_half
