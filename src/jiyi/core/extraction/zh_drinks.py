@@ -41,7 +41,9 @@ _TYPE_RE = re.compile(
     r"[一二三四五六七八九\d]分)|"
     r"(?:早上|每天|上午|下午|平时|每天早上|早餐)(?:都)?(?:来|喝|是)?(?:一杯|一壶|杯)(?P<u>[^，,。]+)$|"
     # 我喝咖啡现在改成燕麦拿铁了: the category said first, the new drink after the change verb
-    r"(?:喝|点)(?:咖啡|茶|奶茶)(?:现在|最近|已经|都)*(?:改成|换成|改为|改喝|换)(?P<w>[^，,。]+?)(?:了)?$"
+    r"(?:喝|点)(?:咖啡|茶|奶茶)(?:现在|最近|已经|都)*(?:改成|换成|改为|改喝|换)(?P<w>[^，,。]+?)(?:了)?$|"
+    # 我喝茉莉花茶 / 我喝拿铁: the drink the user drinks, said plainly
+    r"^我(?:一般|通常|一直|每天|天天)?喝(?P<v>[^，,。了过杯]{2,8})$"
 )
 
 
@@ -79,7 +81,12 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     t = _TYPE_RE.search(c)
     found = (
         drink_type_word(
-            t.group("w") or t.group("x") or t.group("y") or t.group("z") or t.group("u")
+            t.group("w")
+            or t.group("x")
+            or t.group("y")
+            or t.group("z")
+            or t.group("u")
+            or t.group("v")
         )
         if t
         else None
