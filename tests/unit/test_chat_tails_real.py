@@ -112,3 +112,11 @@ def test_a_pets_birthday_with_its_day_replaces_its_age(
 def test_an_age_after_past_the_birthday_is_the_users() -> None:
     slots = extract_slots("上次说错了，过了生日我三十五了")
     assert "三十五" in (slots.get("identity.age") or ""), slots
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("我個仔讀中二", "中二"), ("我個仔升咗中三喇", "中三"), ("我儿子读中一", "中一")],
+)
+def test_a_hong_kong_form_is_a_childs_grade(text: str, value: str) -> None:
+    assert value in (extract_slots(text).get("family.son.grade") or ""), extract_slots(text)

@@ -28,8 +28,8 @@ def _table(text: str) -> dict[str, str]:
 # Family relation word → topic key. 先生 is a husband only after 我 (the rules anchor it).
 RELATIONS_ZH = _table(
     """
-    daughter: 女儿 闺女 大女儿 小女儿 二女儿 姑娘
-    son: 儿子 大儿子 小儿子 二儿子
+    daughter: 女儿 闺女 大女儿 小女儿 二女儿 姑娘 个女
+    son: 儿子 大儿子 小儿子 二儿子 个仔
     wife: 老婆 妻子 太太 媳妇 媳妇儿 老婆大人
     husband: 老公 丈夫 先生 孩子他爸
     spouse: 爱人 老伴 另一半 对象 伴侣 家那位 那口子 孩子他爸 孩子他妈 孩子爸 孩子妈

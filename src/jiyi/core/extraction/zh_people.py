@@ -48,6 +48,7 @@ F, P, E = MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.EVENT
 _COUNT = r"(?:一个|一|个|两个|三个|俩|仨|几个|\d个|[一二两三四五]个)?"
 _STAGE = (
     r"(?:小学|初中|高中|大学|国中|国小)?(?:[小初高大][一二三四五六]|[一二三四五六]年级)|幼儿园(?:大|中|小)班|"
+    r"中[一二三四五六](?!年)|"  # 中二 / 中三: a secondary form in Hong Kong
     r"(?:大|中|小)班|幼儿园|托班|小学|初中|高中|大学|研究生|研[一二三]|大专|中专|职高|博士|硕士"
 )
 # A bare name right after the relation: 我女儿朵朵今年六岁. Its first character is not a verb
@@ -97,7 +98,7 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     m = re.match(
         rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也|其实|是|刚|刚刚|才)*(?:在)?"
         rf"(?:上|读|念|升|升到|读到)?(?:了)?"
-        rf"(?P<x>{_STAGE})(?:了|啦)?$",
+        rf"(?P<x>{_STAGE})(?:了|啦|喇|咯|嘞)*$",
         rest,
     )
     if m:
