@@ -69,6 +69,17 @@ _NOW = re.compile(
 # names no description it replaces.
 # Said as more of the same (其实我姐姐最近也养了一只柴犬): it adds to what is known.
 _ALSO = re.compile(r"也|又|\b(?:also|too|as well)\b", re.IGNORECASE)
+# Name slots of which a user may have several: pets, children, siblings, cousins.
+_MANY = re.compile(
+    r"^(?:pet\.\w+|family\.(?:son|daughter|child|child\d|brother|sister|grandchild|cousin|"
+    r"nephew|niece))\.name$"
+)
+# A name said to have changed or been wrong (改名 / 其实叫 / renamed / "is called X now").
+_RENAMES = re.compile(
+    r"改名|改叫|改成|换了?名|换个名|名字改|其实|实际上|应该叫|不叫|叫错|记错|说错|现在|如今|"
+    r"\b(?:renamed|rename|now|goes by|not called|not named|actually|meant|wrong)\b",
+    re.IGNORECASE,
+)
 _CORRECTS = re.compile(
     r"其实|实际上|事实上|说错|记错|搞错|弄错|才是|应该是|不是|"
     r"\b(?:actually|i meant|correction|in fact|rather)\b",
@@ -123,6 +134,18 @@ def _adds_a_description(candidate: Candidate, head: MemoryItem) -> bool:
     return bool(_PAST.search(said))
 
 
+def _another_pet(candidate: Candidate, slot: str) -> bool:
+    """Another name for a pet of the same kind, or a child or sibling, not said to be a
+    correction or a rename ("I also have a dog named Max", "my dog Max is the best" beside
+    Biscuit the pug): a second one, not the first one renamed. A spouse or parent is one."""
+    if not _MANY.match(slot):
+        return False
+    said = to_simplified(candidate.quote or candidate.content)
+    if _RENAMES.search(said):
+        return False
+    return not candidate.is_correction or bool(_ALSO.search(said))
+
+
 def _only_past(candidate: Candidate) -> bool:
     """Said of the past alone, with nothing of now: it adds, it replaces no current value."""
     said = to_simplified(candidate.quote or candidate.content)
@@ -165,7 +188,11 @@ def reconcile(
         if changed and not _only_past(candidate):  # the one description it changes (anaphora)
             reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED
             return Decision(Action.SUPERSEDE, candidate, changed[0], reason)
-        if _adds_a_description(candidate, head) or _only_past(candidate):
+        if (
+            _adds_a_description(candidate, head)
+            or _only_past(candidate)
+            or _another_pet(candidate, slot)
+        ):
             return Decision(Action.ADD, candidate)
         reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED
         return Decision(Action.SUPERSEDE, candidate, head, reason)
