@@ -18,6 +18,8 @@ KEPT = [
      "actually our clinic moved to the new building on Park Row, same job"),
     (["I live in Leeds", "I take my tea with two sugars", "I like chess"],
      "actually had tea with no sugar at work today, awful"),
+    (["我住在沧州", "我在物流公司上班", "我妈在家带孙子"],
+     "其实我妈她们小区换物业了，新物业挺凶的哈哈"),
     (["I live in Leeds", "My brother is a lawyer", "I like chess"],
      "honestly my brother wants to quit law and open a bakery but he never will"),
 ]  # fmt: skip
@@ -35,3 +37,16 @@ def test_a_city_ending_in_yang_is_no_covid() -> None:
     slots = extract_slots("我调去洛阳分店了，家也搬到洛阳了")
     assert not any(s.startswith("state.") for s in slots), slots
     assert any(s.startswith("state.") for s in extract_slots("我又阳了，在家躺着"))
+
+
+def test_a_correction_of_what_a_relative_does_still_replaces_it(  # type: ignore[no-untyped-def]
+    shared_real_mem: Memory, module_clock
+) -> None:
+    # sharing only 教 with the old description, it is still about the same thing
+    from _writes import active_contents, say
+
+    mem, user = shared_real_mem, "kept-correction"
+    say(mem, module_clock, user, "我住在常州", "我姐姐在中学教语文")
+    say(mem, module_clock, user, "我姐姐其实教的是历史，语文是她同事教的", days=7)
+    about = active_contents(mem, user).get("family.sister.about", "")
+    assert "历史" in about and "中学教语文" not in about, active_contents(mem, user)

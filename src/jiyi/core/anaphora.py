@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from jiyi.core.changes import PET_WORDS, changed_clauses, content_words, stem
+from jiyi.core.changes import KIN_WORDS, changed_clauses, content_words, stem
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.models import MemoryItem, MemoryKind
@@ -45,9 +45,6 @@ __all__ = ["USER", "clause_targets", "subject_of"]
 
 USER = "user"
 _KEYED = frozenset({"like", "dislike", "yes", "no"})
-# Words naming the relative or pet itself: every fact of that subject shares them.
-_KIN = frozenset(RELATIONS_ZH) | frozenset(RELATIONS_EN) | frozenset(PETS_ZH) | frozenset(PETS_EN)
-_KIN_WORDS = _KIN | frozenset(stem(w) for w in _KIN) | PET_WORDS
 # Words every routine or liking shares, and the verbs facts are worded with: a new weekend job
 # is no change of the weekend hobby, a new favourite singer none of the liked guitar, "I drink
 # a lot of water these days" none of the coffee ("drinks", "goes", "likes" as stemmed).
@@ -194,7 +191,7 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         stored: the user's active memories.
     """
     named = _named(stored)
-    drop = _KIN_WORDS | frozenset().union(*named.values()) | _SHARED
+    drop = KIN_WORDS | frozenset().union(*named.values()) | _SHARED
     plain = to_simplified(message)
     if _NOT_YET.search(plain):
         return []

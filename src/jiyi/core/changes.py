@@ -15,12 +15,20 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from jiyi.core.extraction.lexicon import PETS_ZH
+from jiyi.core.extraction.lexicon import PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.segment import is_request_or_question, split_clauses
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.text import STOPWORDS, has_cjk, to_simplified, tokenize
 
-__all__ = ["PET_WORDS", "changed_clauses", "clause_words", "content_words", "is_marker", "stem"]
+__all__ = [
+    "KIN_WORDS",
+    "PET_WORDS",
+    "changed_clauses",
+    "clause_words",
+    "content_words",
+    "is_marker",
+    "stem",
+]
 
 # Words of a stored fact's wording ("User's sister lives in…", "用户的…") that name nobody's
 # topic.
@@ -131,3 +139,9 @@ def stem(word: str) -> str:
 def is_marker(word: str) -> bool:
     """A change marker or an opener on its own (现在, 其实, instead): no topic."""
     return bool(_CHANGE_ZH.fullmatch(word) or _CHANGE_EN.fullmatch(word) or word in _OPENERS)
+
+
+# Words naming a relative or pet itself (as content words): every fact of that subject
+# shares them, so they name no topic.
+_KIN = frozenset(RELATIONS_ZH) | frozenset(RELATIONS_EN) | frozenset(PETS_ZH) | frozenset(PETS_EN)
+KIN_WORDS = _KIN | frozenset(stem(w) for w in _KIN) | PET_WORDS | frozenset(_KIN_CHAR.values())

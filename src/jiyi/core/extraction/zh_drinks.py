@@ -43,7 +43,7 @@ _TYPE_RE = re.compile(
     # 我喝咖啡现在改成燕麦拿铁了: the category said first, the new drink after the change verb
     r"(?:喝|点)(?:咖啡|茶|奶茶)(?:现在|最近|已经|都)*(?:改成|换成|改为|改喝|换)(?P<w>[^，,。]+?)(?:了)?$|"
     # 我喝茉莉花茶 / 我喝拿铁: the drink the user drinks, said plainly
-    r"^我(?:一般|通常|一直|每天|天天)?喝(?P<v>[^，,。了过杯]{2,8})$"
+    r"^我(?:一般|通常|一直|每天|天天)?喝(?P<v>[^，,。了过杯喝只都现]{2,8})$"
 )
 
 
