@@ -35,3 +35,29 @@ def test_a_more_precise_place_replaces_the_vaguer_one(  # type: ignore[no-untype
     say(mem, module_clock, user, "我住在杭州", "我在学校当老师")
     say(mem, module_clock, user, "我搬到杭州滨江区了", days=3)
     assert "滨江" in active_values(mem, user)["location.home"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("btw I still drink my mocha with oat milk, same as ever", "oat milk mocha"),
+        ("我还是喝拿铁", "燕麦拿铁"),
+    ],
+)
+def test_a_drink_said_less_precisely_keeps_the_precise_one(  # type: ignore[no-untyped-def]
+    shared_real_mem: Memory, module_clock, said: str, kept: str
+) -> None:
+    mem, user = shared_real_mem, f"precision-drink-{said[:6]}"
+    first = "I drink oat milk mochas" if said.isascii() else "我喝咖啡只喝燕麦拿铁"
+    say(mem, module_clock, user, "I live in Leeds", first)
+    say(mem, module_clock, user, said, days=3)
+    assert kept in active_values(mem, user)["diet.coffee.type"], active_values(mem, user)
+
+
+def test_a_drink_said_less_precisely_as_a_change_replaces_it(  # type: ignore[no-untyped-def]
+    shared_real_mem: Memory, module_clock
+) -> None:
+    mem, user = shared_real_mem, "precision-drink-change"
+    say(mem, module_clock, user, "我住在杭州", "我喝咖啡只喝燕麦拿铁")
+    say(mem, module_clock, user, "现在改喝拿铁了", days=3)
+    assert "燕麦" not in active_values(mem, user)["diet.coffee.type"], active_values(mem, user)

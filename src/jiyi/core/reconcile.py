@@ -33,8 +33,7 @@ import re
 from dataclasses import dataclass
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.changes import KIN_WORDS, content_words
-from jiyi.core.extraction.lexicon import RELATIONS_ZH
+from jiyi.core.changes import changed_clauses
 from jiyi.core.models import Action, Candidate, MemoryItem
 from jiyi.core.slots import (
     compatible,
@@ -75,10 +74,6 @@ _ALSO = re.compile(r"也|又|\b(?:also|too|as well)\b", re.IGNORECASE)
 _MANY = re.compile(
     r"^(?:pet\.\w+|family\.(?:son|daughter|child|child\d|brother|sister|grandchild|cousin|"
     r"nephew|niece))\.name$"
-)
-# Characters that name no topic: function words, the user, and every character of a kin word.
-_NO_TOPIC_CHARS = frozenset("的了是在我你他她它们用户其实也都就还不有个这那要会") | frozenset(
-    "".join(RELATIONS_ZH)
 )
 # Someone around the relative was replaced (幼儿园换园长了, "got a new boss"): news of their
 # place, no correction of what they do.
@@ -129,8 +124,16 @@ def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:
 
 def _less_precise(candidate: Candidate, stored: MemoryItem) -> bool:
     """A place said less precisely than stored (还是住岳麓区 after 长沙岳麓区, "Portland"
-    after "Portland, Oregon") is the same place, not a move."""
-    if not (candidate.topic or "").startswith("location.") or not stored.value:
+    after "Portland, Oregon") is the same place, not a move; so is a drink ("I still drink my
+    latte" after "oat milk lattes") unless said as a change."""
+    slot = candidate.topic or ""
+    drink = (
+        slot.startswith("diet.")
+        and slot.endswith(".type")
+        and not candidate.is_correction
+        and not changed_clauses(candidate.quote or candidate.content)
+    )
+    if not (slot.startswith("location.") or drink) or not stored.value:
         return False
     new, old = normalize_value(candidate.value or ""), normalize_value(stored.value)
     return len(new) >= (2 if has_cjk(new) else 4) and new in old
@@ -144,21 +147,9 @@ def _adds_a_description(candidate: Candidate, head: MemoryItem) -> bool:
     said = to_simplified(candidate.quote or candidate.content)
     if not candidate.is_correction or not _CORRECTS.search(said) or _ALSO.search(said):
         return True  # a stop or a change of something else ("he quit cooking at home") adds
-    if _THEIR_PEOPLE_CHANGED.search(said) or not _same_thing(said, head.content):
+    if _THEIR_PEOPLE_CHANGED.search(said):
         return True  # 其实我老婆她们幼儿园换园长了 beside 在家带俩孩子: news of their place
     return bool(_PAST.search(said))
-
-
-def _same_thing(said: str, described: str) -> bool:
-    """Could ``said`` correct ``described``: a content word in common, or in Chinese a
-    character that is no function word and no kin word (教的是数学 / 在小学教英语 share 教)?"""
-    if (content_words(said) & content_words(described)) - KIN_WORDS:
-        return True
-
-    def chars(text: str) -> set[str]:
-        return {c for c in to_simplified(text) if "\u4e00" <= c <= "\u9fff"} - _NO_TOPIC_CHARS
-
-    return bool(chars(said) & chars(described))
 
 
 def _another_pet(candidate: Candidate, slot: str) -> bool:
