@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import alternation
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 
@@ -66,9 +67,7 @@ def _a_car(said: str, classifier: bool = False) -> str | None:
     """``said`` stripped to a car's make and model when it names one, else None."""
     text = re.sub(rf"^{_OLDISH}", "", said.strip(), flags=re.IGNORECASE).strip()
     words = re.sub(r"^(?:19|20)\d{2} ", "", text).lower()
-    if re.search(_ZH, text) or any(
-        words == w or words.startswith(w + " ") or f" {w}" in f" {words}" for w in _LATIN
-    ):
+    if re.search(_ZH, text) or any(f" {w}" in f" {words}" for w in _LATIN):
         return text
     if classifier and re.fullmatch(r"[A-Za-z][A-Za-z0-9 -]{1,11}", text):
         return text  # 换了一台RAV4: a model by its classifier
@@ -107,9 +106,7 @@ _APPS_EN = """strava garmin_connect garmin nike_run_club runkeeper fitbit myfitn
     telegram signal wechat instagram tiktok reddit notion evernote todoist trello ynab mint
     headspace calm kindle libby goodreads waze google_maps apple_maps"""
 _APP_ZH = "|".join(sorted(map(re.escape, _APPS_ZH.split()), key=len, reverse=True))
-_APP_EN = "|".join(
-    sorted((re.escape(w.replace("_", " ")) for w in _APPS_EN.split()), key=len, reverse=True)
-)
+_APP_EN = alternation(w.replace("_", " ") for w in _APPS_EN.split())
 # 用抖音看新闻 / 接单主要用滴滴 / 看新闻都用今日头条 (the purpose: two to six characters)
 _USE_ZH = (
     re.compile(  # the purpose first: 接单主要用高德打车 (not 高德 to 打车)
@@ -155,9 +152,7 @@ _TEAMS_EN = """lakers warriors celtics bulls knicks bucks spurs mavericks rocket
     jaguars yankees mets dodgers cubs braves astros phillies mariners padres orioles guardians
     royals tigers brewers pirates rockies diamondbacks marlins nationals red_sox white_sox
     blue_jays arsenal chelsea liverpool tottenham everton barcelona barca madrid juventus bayern"""
-_TEAM_EN = "|".join(
-    sorted((re.escape(w.replace("_", " ")) for w in _TEAMS_EN.split()), key=len, reverse=True)
-)
+_TEAM_EN = alternation(w.replace("_", " ") for w in _TEAMS_EN.split())
 _TEAMS_ZH = """湖人 勇士 火箭 凯尔特人 公牛 热火 尼克斯 篮网 国安 申花 恒大 泰山 巴萨 皇马
     曼联 曼城 利物浦 切尔西 阿森纳 拜仁 尤文"""
 _TEAM_ZH = "|".join(sorted(_TEAMS_ZH.split(), key=len, reverse=True))
@@ -189,13 +184,11 @@ def team(clause: str, ctx: Context) -> list[Hit]:
     return []
 
 
+# An app or team named alone (a car is read by _a_car).
+_KNOWN = re.compile(rf"(?:{_APP_ZH})|(?i:{_APP_EN})|(?i:(?:the )?(?:{_TEAM_EN}))|(?:{_TEAM_ZH})")
+
+
 def known_thing(word: str) -> bool:
     """Is ``word`` a car, app or team these rules know (a swap between two of them is kept)?"""
     w = word.strip()
-    return bool(
-        _a_car(w)
-        or re.fullmatch(rf"(?:{_APP_ZH})", w)
-        or re.fullmatch(rf"(?:{_APP_EN})", w, re.IGNORECASE)
-        or re.fullmatch(rf"(?:the )?(?:{_TEAM_EN})", w, re.IGNORECASE)
-        or re.fullmatch(rf"(?:{_TEAM_ZH})", w)
-    )
+    return bool(_a_car(w) or _KNOWN.fullmatch(w))
