@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 
 from jiyi.core.changes import KIN_WORDS, changed_clauses, content_words, stem
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.lexicon_places import WORKPLACE_MOVES
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.models import MemoryItem, MemoryKind
 from jiyi.core.retract import find_retractions, holds
@@ -93,9 +94,8 @@ _PLACE_NEWS = re.compile(
     r"关门|闭馆|停业|歇业|装修|在修|维修|倒闭|拆了|"
     r"\b(?:closed|closing|shut|shuts|renovat\w*|under construction|out of business)\b|"
     # where the workplace is ("our office moved to Capitol Mall"), not the user's job
-    r"(?:公司|单位|办公室|工作室|门店|店里)[^，,。]{0,6}?(?:搬|迁)|"
-    r"\b(?:office|company|firm|workplace|store|shop|studio|lab|clinic|branch|headquarters|hq)"
-    r"(?:'s| has| just| recently| finally)* (?:moved|relocated)\b",
+    rf"{WORKPLACE_MOVES.pattern}|店里[^，,。]{{0,6}}?(?:搬|迁)|"
+    r"\b(?:clinic|branch)(?:'s| has| just| recently| finally)* (?:moved|relocated)\b",
     re.IGNORECASE,
 )
 # Anywhere in the message, nothing has lastingly changed: a condition (要是周二下雨，网球就改到

@@ -66,8 +66,6 @@ _NOW = re.compile(
     r"no longer)\b|(?<!ago )\bnow\b",
     re.IGNORECASE,
 )
-# Words that correct what was said, as opposed to a change or a stop (quit, 不…了), which
-# names no description it replaces.
 # Said as more of the same (其实我姐姐最近也养了一只柴犬): it adds to what is known.
 _ALSO = re.compile(r"也|又|\b(?:also|too|as well)\b", re.IGNORECASE)
 # Name slots of which a user may have several: pets, children, siblings, cousins.
@@ -88,6 +86,8 @@ _RENAMES = re.compile(
     r"\b(?:renamed|rename|now|goes by|not called|not named|actually|meant|wrong)\b",
     re.IGNORECASE,
 )
+# Words that correct what was said, as opposed to a change or a stop (quit, 不…了), which
+# names no description it replaces.
 _CORRECTS = re.compile(
     r"其实|实际上|事实上|说错|记错|搞错|弄错|才是|应该是|不是|"
     r"\b(?:actually|i meant|correction|in fact|rather)\b",

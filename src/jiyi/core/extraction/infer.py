@@ -15,7 +15,7 @@ from jiyi.core.extraction.en_drinks import drink_type
 from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_people import KIN_EN, KIN_ZH
-from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, is_place_zh
+from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, WORKPLACE_MOVES, is_place_zh
 from jiyi.core.extraction.things import known_thing
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import REL
@@ -105,15 +105,6 @@ _MOVE_EN = re.compile(
     r"\b(?:moved|relocated|settled) (?:back |over |out |down |up |away )?(?:to|in) "
     r"(?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
 )
-# The mover is a workplace (公司搬到了望京 / "my office relocated to Brooklyn"): where the user
-# works moved, not where they live.
-_WORKPLACE_MOVES = re.compile(
-    # 公司把我们整个部门从深圳搬去惠州了: the workplace moves whatever stands between
-    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店)[^，,。；;]{0,12}?(?:搬|迁)|"
-    r"\b(?:office|company|firm|workplace|team|employer|headquarters|hq|lab|studio|store|shop)"
-    r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",
-    re.IGNORECASE,
-)
 # 我表姐去年全家搬去了深圳: a relative's move (with the user — 我和老公搬到了杭州 — it is theirs).
 _RELATIVE_MOVES = re.compile(rf"^(?:其实|对了|另外)*我(?:的|家|们家)?(?:{REL})")
 _NOT_YET = re.compile(
@@ -129,7 +120,7 @@ def moved_to(clause: str, lang: str) -> Hit | None:
     if m is None or not (is_place_zh if lang == "zh" else is_place_en)(m.group("x")):
         return None
     x = m.group("x")
-    if _WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home
+    if WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home
         said = f"用户在{x}上班" if lang == "zh" else f"User works in {x}"
         return Hit(MemoryKind.FACT, "location.work", "work.moved", value=x, content=said)
     said = f"用户住在{x}" if lang == "zh" else f"User lives in {x}"

@@ -23,9 +23,21 @@ __all__ = [
     "JOBS_ZH",
     "MAJOR_RE_ZH",
     "ORG_SUFFIX_ZH",
+    "WORKPLACE_MOVES",
     "is_place_zh",
     "is_town_en",
 ]
+
+# The mover is a workplace (公司搬到了望京 / "my office relocated to Brooklyn"): where the user
+# works moved, not where they live (extraction/infer.py), and no change of their job
+# (core/anaphora.py).
+WORKPLACE_MOVES = re.compile(
+    # 公司把我们整个部门从深圳搬去惠州了: the workplace moves whatever stands between
+    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店)[^，,。；;]{0,12}?(?:搬|迁)|"
+    r"\b(?:office|company|firm|workplace|team|employer|headquarters|hq|lab|studio|store|shop)"
+    r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",
+    re.IGNORECASE,
+)
 
 PROVINCES_ZH = word_set(
     """
