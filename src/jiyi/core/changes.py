@@ -86,7 +86,7 @@ def changed_clauses(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     text = to_simplified(text) if has_cjk(text) else text
     if _QUESTION.search(text):
         return ()
-    clauses = split_clauses(text)
+    clauses = split_clauses(text, spaces=False)
     out = []
     for k, clause in enumerate(clauses):
         if is_request_or_question(clause) or _NOT_NOW.search(clause) or _others(clause):

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.changes import changed_clauses
+from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.models import Action, Candidate, MemoryItem
 from jiyi.core.slots import (
     compatible,
@@ -164,6 +165,16 @@ def _another_pet(candidate: Candidate, slot: str) -> bool:
     return not candidate.is_correction or bool(_ALSO.search(said))
 
 
+def _school_in_a_place(candidate: Candidate, head: MemoryItem) -> bool:
+    """A school named after one held only as a place (转到莫纳什大学了 beside 在澳洲读书):
+    which school, added to where; the country or city studied in is not replaced."""
+    if candidate.topic != "education.school" or not head.value or not candidate.value:
+        return False
+    return is_place_zh(to_simplified(head.value)) and not is_place_zh(
+        to_simplified(candidate.value)
+    )
+
+
 def _only_past(candidate: Candidate) -> bool:
     """Said of the past alone, with nothing of now: it adds, it replaces no current value."""
     said = to_simplified(candidate.quote or candidate.content)
@@ -210,6 +221,7 @@ def reconcile(
             _adds_a_description(candidate, head)
             or _only_past(candidate)
             or _another_pet(candidate, slot)
+            or _school_in_a_place(candidate, head)
         ):
             return Decision(Action.ADD, candidate)
         reason = USER_CORRECTION if candidate.is_correction else VALUE_CHANGED

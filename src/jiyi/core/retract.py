@@ -7,7 +7,8 @@ words and says which stored slot/value a phrase matches; the write path
 (:mod:`jiyi.pipeline.retract`) retires the memory that literally holds it. A phrase that no
 memory holds retires nothing, and embedding similarity never enters.
 
-Four kinds of cue, each with the slots it may touch:
+Five kinds of cue (Chinese in :mod:`jiyi.core.retract_zh`, English in
+:mod:`jiyi.core.retract_en`), each with the slots it may touch:
 
 - ``fine`` (X 没事 / X 不过敏 / X is fine): a risk or dislike withdrawn — only ``health.*``
   slots and dislikes; "虾没事" never retires "我喜欢吃虾".
@@ -15,8 +16,10 @@ Four kinds of cue, each with the slots it may touch:
   switched from X): something that held and ended — any slot but an allergy ("我不吃虾了" is
   no statement about an allergy to it).
 - ``wrong`` (不是X(而)是Y / not a X): the value was never right — any slot.
-- ``work`` (不在X上班了 / "don't work in X anymore"): a stop said of a place of work — only
-  the job's slots, never where the user lives.
+- ``work`` (不在X上班了 / 辞了X的工作 / "don't work in X anymore"): a stop said of a place of
+  work — only the job's slots (and a relative's city said as where they work), never where
+  the user lives.
+- ``died`` (棉花上礼拜去当小天使了 / 走了): a pet that died — only a pet's name memory.
 
 A clause that names a relative (我妈 / my brother, or 他/she continuing one) retracts only
 that relative's slots; a clause about the user never touches a relative's; a clause about
@@ -30,18 +33,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.lexicon import EMOJI, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject, someone_else_before
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.retract_en import EN_CUES, EN_STOP, right_value
+from jiyi.core.retract_zh import INSTEAD_ZH, ONLY_NOT, STATED, ZH_CUES
 from jiyi.core.text import to_simplified
 
 __all__ = ["Retraction", "find_retractions", "holds"]
 
 # Polarity values of slots keyed by their object (health.allergy.虾 = yes, pref.跑步 = like).
 _KEYED = frozenset({"like", "dislike", "yes", "no"})
-_CLAUSES = re.compile(r"[，,。.;；!！?？—–:：]+|\s+-\s+|\bbut\b|但是|不过")
-_ZH = r"[\u4e00-\u9fffA-Za-z0-9]"
+_CLAUSES = re.compile(
+    r"[，,。.;；!！?？—–:：]+|\s+-\s+|\bbut\b|但是|不过|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|"
+    rf"\s*{EMOJI}\s*"
+)
 
 
 @dataclass(frozen=True)
@@ -57,66 +63,6 @@ class Retraction:
     replacement: str | None = None  # what replaced it, when said (从X换成Y, switched from X to Y)
 
 
-_ZH_STATE_VERBS = (
-    r"喜欢|爱|吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|教|送|跑|种|叫|是"
-)
-_ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "fine",
-        re.compile(
-            rf"^(?:我|其实|而且|但|反而)*(?:对|吃)?(?P<x>{_ZH}{{1,6}}?)(?:其实|倒是|完全)?"
-            r"(?:没事|没问题|没关系|不过敏|可以吃|能吃)(?:的|了|啦|呀)?$"
-        ),
-    ),
-    (
-        "stopped",
-        re.compile(
-            rf"(?:已经|现在|早就|也|都)?不再?(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}}?)"
-            r"(?P<w>做|干|工作|上班)?了"
-        ),
-    ),
-    ("stopped", re.compile(rf"不再(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}}?)了?$")),
-    (
-        "stopped",
-        re.compile(r"(?P<v>[跑游打踢骑滑弹唱画爬吃喝抽])不了(?P<x>[\u4e00-\u9fff]{1,3}?)了"),
-    ),
-    (
-        "stopped",
-        re.compile(rf"戒(?:了|掉了?)(?P<x>{_ZH}{{1,4}})|(?P<y>{_ZH}{{1,4}}?)我?(?:已经)?戒了"),
-    ),
-    (
-        "stopped",
-        re.compile(
-            rf"(?:从|把)(?P<x>{_ZH}{{1,8}}?)(?:换成|改成|换到|改到|搬到|搬去)了?(?P<to>{_ZH}{{1,8}}?)?"
-            r"(?=了|$)"
-        ),
-    ),
-    (
-        "stopped",
-        re.compile(
-            rf"^(?:早上|平时|每天|中午|晚上)?(?:那杯|那个|那)?(?!现在|目前|如今|最近|我|从|把)"
-            rf"(?P<x>{_ZH}{{1,6}}?)(?:换成|改成)了?"
-            rf"(?P<to>{_ZH}{{1,8}}?)?(?=了|$)"
-        ),
-    ),
-    # 咖啡我已经不喝了: the value said first, the verb it stopped after
-    (
-        "stopped",
-        re.compile(
-            rf"^(?P<x>{_ZH}{{1,6}}?)我?(?:已经|现在|早就)?都?不再?(?:喝|吃|玩|打|抽|练|弹|养|去|用|做)了$"
-        ),
-    ),
-    # 以前住北京，现在住上海: what held before
-    ("stopped", re.compile(rf"^以前(?:我)?(?:一直)?(?P<v>{_ZH_STATE_VERBS})(?P<x>{_ZH}{{1,8}})$")),
-    ("wrong", re.compile(rf"不是(?P<x>{_ZH}{{1,8}}?)(?:而)?是")),
-    (
-        "wrong",
-        re.compile(
-            rf"^(?:刚才|之前|上次)?(?:说的)?(?P<x>{_ZH}{{1,6}}?)(?:是)?(?:说错了|错了|错的|不对)$"
-        ),
-    ),
-    ("wrong", re.compile(rf"^(?:其实)?(?:已经)?不是(?P<x>{_ZH}{{1,8}}?)了$")),
-)
 # A worry or a condition states nothing that ended: 我怕以后跑不了步了, "if I quit coffee".
 _UNREAL = re.compile(
     r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|打算|考虑|想要|"
@@ -130,7 +76,7 @@ _UNREAL = re.compile(
 def _subject(clause: str) -> str | None:
     low = clause.lower()
     for word, key in RELATIONS_ZH.items():
-        if word in clause and (len(word) > 1 or word in "妈爸哥姐"):
+        if word in clause and (len(word) > 1 or word in "妈爸哥姐" or f"我{word}" in clause):
             return key
     for word, key in RELATIONS_EN.items():
         if re.search(rf"\bmy {re.escape(word)}\b", low):
@@ -199,9 +145,6 @@ def _said(match: re.Match[str], clause: str) -> str | None:
 
 # A temperature or sweetness, not a value of its own: 美式改成热的 / 奶茶换成少糖.
 _ATTRIBUTE = re.compile(r"^(?:热|冰|温|常温|去冰|少冰|多冰|无糖|少糖|半糖|全糖|微糖)的?$")
-# "我画的是油画，不是水彩": a clause that only denies a value, after one that states the right one.
-_ONLY_NOT = re.compile(rf"^(?:而|但)?不是(?P<x>{_ZH}{{1,8}}?)(?:了|啦|呀|哦|的)?$")
-_STATED = re.compile(rf".*(?:是|叫|在|喝|吃|养|玩|画|学)(?P<to>{_ZH}{{1,8}}?)$")
 
 
 def find_retractions(text: str) -> list[Retraction]:
@@ -209,10 +152,17 @@ def find_retractions(text: str) -> list[Retraction]:
     out = _find_retractions(text)
     clauses = [c.strip() for c in _CLAUSES.split(to_simplified(text.replace("’", "'")))]
     for i, r in enumerate(out):
+        later = (
+            [c for c in clauses[clauses.index(r.clause) + 1 :] if c] if r.clause in clauses else []
+        )
         if r.kind == "wrong" and r.replacement is None and r.clause.isascii():
-            later = clauses[clauses.index(r.clause) + 1 :] if r.clause in clauses else []
-            if right := right_value([c for c in later if c]):
+            if right := right_value(later):
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right)
+        elif r.kind == "stopped" and r.replacement is None and later:
+            # the next clause, or one after a reason (医生说糖分高，现在改喝豆浆)
+            instead = next(filter(None, map(INSTEAD_ZH.match, later[:3])), None)
+            if instead and instead["to"] not in r.phrases:
+                out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, instead["to"])
     return out
 
 
@@ -235,7 +185,7 @@ def _find_retractions(text: str) -> list[Retraction]:
             previous = clause
             continue
         before, subject = subject, named or (subject if pronoun else None)
-        cues = EN_CUES if clause.isascii() else _ZH_CUES
+        cues = EN_CUES if clause.isascii() else ZH_CUES
         low = clause.lower()
         if _UNREAL.search(low):
             previous = clause
@@ -249,7 +199,7 @@ def _find_retractions(text: str) -> list[Retraction]:
                 if phrases := _readings(m):
                     to = _said(m, clause)
                     out.append(Retraction(phrases, _kind(kind, m), subject, clause, to))
-        if (denied := _ONLY_NOT.match(clause)) and (right := _STATED.match(previous)):
+        if (denied := ONLY_NOT.match(clause)) and (right := STATED.match(previous)):
             said = (denied.group("x"),)  # of whom the stating clause spoke
             out.append(Retraction(said, "wrong", named or before, clause, right.group("to")))
         previous = clause
@@ -273,10 +223,14 @@ def _allowed(r: Retraction, topic: str, value: str | None) -> bool:
             return False
     elif area == "family":
         return False
+    if r.kind == "died":
+        return area == "pet" and topic.endswith(".name")
     if r.kind == "fine":
         return area == "health" or value in ("dislike", "no")
     if r.kind == "work":
         return area == "work" or topic == "location.work" or topic.endswith((".job", ".employer"))
+    if r.kind == "work_city":  # 我哥在深圳打工 (family.brother.city): where they work
+        return topic.endswith(".city")
     if r.kind == "stopped":
         return not topic.startswith("health.allergy.")
     return True
@@ -296,35 +250,59 @@ def _same_or_head(phrase: str, held: str) -> bool:
     return len(phrase) >= 2 and held.endswith(phrase)
 
 
+_WORKS_THERE = re.compile(r"打工|上班|工作|干活|做事")
+
+
 def holds(r: Retraction, topic: str | None, value: str | None, content: str) -> bool:
     """Does a memory (``topic``, ``value``, ``content``) literally hold what ``r`` retracts,
     in a slot its cue may touch? Keyed slots are matched by their object (``pref.跑步`` by
     跑步), others by their value; a memory without a value by its content."""
-    if not topic or not _allowed(r, topic, value):
+    if not topic:
         return False
+    if not _allowed(r, topic, value):
+        # 我哥不在深圳干了: a relative's city said as where they work ("在深圳打工")
+        worked = r.kind == "work" and _WORKS_THERE.search(to_simplified(content))
+        if not worked or not _allowed(
+            Retraction(r.phrases, "work_city", r.subject, r.clause), topic, value
+        ):
+            return False
     held = topic.rsplit(".", 1)[-1] if value in _KEYED else value
+    # a habit is keyed by what is done whatever its value says (habit.奶茶 = 每天下午)
+    alike = [held, topic.rsplit(".", 1)[-1]] if topic.startswith("habit.") else [held]
     for phrase in r.phrases:
         p = normalize_object(phrase)
-        if held is not None and _same_or_head(p, normalize_object(held.replace("_", " "))):
+        if any(
+            h is not None and _same_or_head(p, normalize_object(h.replace("_", " "))) for h in alike
+        ):
             return True
         if held is None and len(p) >= 2 and _in_text(phrase, to_simplified(content)):
+            return True
+        if _role_at(r, topic, phrase, content):
             return True
         if _breed_in_name(r, topic, phrase, content):
             return True
     return False
 
 
+def _role_at(r: Retraction, topic: str, phrase: str, content: str) -> bool:
+    """ "在小区当保安" holds the job in its workplace memory: 保安不干了 retires it."""
+    if r.kind not in ("stopped", "work") or topic not in ("location.work", "work.employer"):
+        return False
+    said = to_simplified(content)
+    return len(phrase) >= 2 and re.search(rf"(?:当|做|干){re.escape(phrase)}$", said) is not None
+
+
 def _breed_in_name(r: Retraction, topic: str, phrase: str, content: str) -> bool:
     """ "I have a husky named Luna" holds the breed in its name memory: "not a husky" (a
     value that was never right) retires it, and the new breed's memory names Luna again."""
-    return (
-        r.kind == "wrong"
-        and topic.startswith("pet.")
-        and topic.endswith(".name")
-        and phrase.isascii()
-        and re.search(rf"\b(?:an?|my|our) {re.escape(phrase)} (?:named|called)\b", content, re.I)
-        is not None
-    )
+    if r.kind != "wrong" or not topic.startswith("pet.") or not topic.endswith(".name"):
+        return False
+    if not phrase.isascii():  # 我家有只柴犬叫小米
+        return (
+            re.search(rf"{re.escape(phrase)}(?:叫|名叫|名字叫)", to_simplified(content)) is not None
+        )
+    pattern = rf"\b(?:an?|my|our) {re.escape(phrase)} (?:named|called)\b"
+    return re.search(pattern, content, re.I) is not None
 
 
 def _in_text(phrase: str, text: str) -> bool:

@@ -125,7 +125,7 @@ def _swapped(old: MemoryItem, phrase: str, new: str) -> tuple[str, str, str] | N
     only when that is what was named: pref.画水彩 → pref.画油画)."""
     if not old.topic or not old.value:
         return None
-    keyed = old.value in KEYED_VALUES
+    keyed = old.value in KEYED_VALUES or _habit_of(old, phrase)
     said = old.topic.rsplit(".", 1)[-1].replace("_", " ") if keyed else old.value
     if keyed and said != phrase and said.endswith(phrase):
         said, new = phrase, new  # only the named head changes: 画水彩 → 画油画
@@ -139,12 +139,23 @@ def _swapped(old: MemoryItem, phrase: str, new: str) -> tuple[str, str, str] | N
     return old.topic, new, content
 
 
+def _habit_of(m: MemoryItem, phrase: str) -> bool:
+    """Is ``m`` a habit keyed by ``phrase`` (habit.奶茶 = 每天下午: its value says when)?"""
+    topic = m.topic or ""
+    return topic.startswith("habit.") and normalize_object(topic.rsplit(".", 1)[-1]) == (
+        normalize_object(phrase)
+    )
+
+
 def _exactly(r: Retraction, m: MemoryItem) -> str | None:
     """The phrase of ``r`` that ``m`` holds exactly — or, for a keyed slot, as the head of
     its object (水彩 of pref.画水彩) — None when only a value's head matches (美式 of 热美式:
     the rest of the order is unknown)."""
     if not m.topic or not m.value:
         return None
+    for p in r.phrases:
+        if _habit_of(m, p):
+            return p
     keyed = m.value in KEYED_VALUES
     held = normalize_object(m.topic.rsplit(".", 1)[-1] if keyed else m.value)
     for p in r.phrases:

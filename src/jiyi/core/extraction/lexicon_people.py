@@ -67,7 +67,7 @@ ANYONE_EN = word_set("someone somebody everyone everybody people") | {"a lot of 
 # 我们公司的同事 / 咱们班主任: the circle between "我们" and the person.
 CIRCLES_ZH = word_set("公司 单位 部门 班 组 学校 小区 团队")
 # 隔壁 / 楼上 / 我楼下的 (邻居): neighbours named by where they live.
-NEARBY_ZH = word_set("隔壁 楼上 楼下 对门 对面")
+NEARBY_ZH = word_set("隔壁 楼上 楼下 对门 对面 隔篱 隔篱屋")  # 隔籬 (Cantonese): next door
 # 王阿姨 / 李叔叔: an elder called by surname is a neighbour or an acquaintance, not kin.
 ELDERS_ZH = word_set("阿姨 叔叔 大爷 大妈 奶奶 爷爷 伯伯 婶 婶婶")
 # 小王 / 老李: an acquaintance called by surname.

@@ -161,9 +161,20 @@ def _bare(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
-def split_clauses(text: str) -> list[str]:
-    """Split a message into clauses on punctuation and clause-joining conjunctions."""
-    parts = (p.strip(" \t'\"“”‘’()（）") for q in _SPLIT_RE.split(text) for p in _SO_RE.split(q))
+# A space between Chinese words, in chat typed without commas ("柠檬茶喝腻了 现在换成冻鸳鸯").
+_CHAT_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+
+
+def split_clauses(text: str, *, spaces: bool = True) -> list[str]:
+    """Split a message into clauses on punctuation and clause-joining conjunctions, and
+    (``spaces``) on a space between Chinese words. Reading a change in context
+    (:func:`jiyi.core.changes.changed_clauses`) keeps such a run-on message whole."""
+    parts = (
+        p.strip(" \t'\"“”‘’()（）")
+        for q in _SPLIT_RE.split(text)
+        for r in (_CHAT_SPACE.split(q) if spaces else [q])
+        for p in _SO_RE.split(r)
+    )
     return [p for p in parts if p and _bare(p)]
 
 

@@ -149,10 +149,10 @@ def is_role(word: str) -> bool:
 _CANTONESE_MAP = {
     "喺": "在", "返工": "上班", "钟意": "喜欢", "鍾意": "喜欢", "唔": "不", "冇": "没有",
     "係": "是", "系": "是", "佢": "他", "屋企": "家", "我个仔": "我儿子", "我个囡": "我女儿",
-    "咗": "了", "嘅": "的", "食": "吃", "饮": "喝",
+    "咗": "了", "嘅": "的", "食": "吃", "饮": "喝", "而家": "现在",
 }  # fmt: skip
 _CANTONESE = re.compile(
-    r"喺|返工|钟意|鍾意|唔|冇|係|(?<=我)系|佢|屋企|我个仔|我个囡|咗|嘅|"
+    r"喺|返工|钟意|鍾意|唔|冇|係|(?<=我)系|佢|屋企|我个仔|我个囡|咗|嘅|而家|"
     r"(?<=[我不唔要想去都爱欢意])食(?![物品材谱堂])|(?<=[我不唔要想去都爱欢意])饮(?![料食品])"
 )
 # "My mom 对海鲜过敏": an English subject in a Chinese clause.
@@ -167,6 +167,7 @@ _EN_SUBJECT = {
 def normalise_zh(clause: str) -> str:
     """The clause in plain Mandarin with the user as its subject where they are meant:
     Cantonese words, 本人/俺, an English subject ("my mom 对海鲜过敏"), 我和老公… as 我们."""
+    clause = re.sub(r"^个(?=仔|囡|女)", "我个", clause)  # 個仔升咗中三: the user's son
     clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
     clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
     clause = re.sub(

@@ -21,15 +21,15 @@ __all__ = ["drink", "drink_type_word"]
 P = MemoryKind.PREFERENCE
 _ADDIN = re.compile(
     r"(?P<p>(?:要加|多加|只加|加|放)?[一二两兩三四五六七八九半\d]{1,2}(?:包|勺|块|颗|份|泵|小包)|"
-    r"不加|不放|不要|别加|无|去|少|半|微|全|多加|加|要加|只加|换成?|正常|多|零|标准|"
-    r"[一二三四五六七八九\d]分)(?P<x>糖|燕麦奶|牛奶|脱脂奶|椰奶|豆奶|奶(?![油茶酪昔])|冰|奶盖)"
+    r"不加|不放|不要|别加|无|去|走|少|半|微|全|多加|加|要加|只加|换成?|正常|多|零|标准|"
+    r"[一二三四五六七八九\d]分)(?P<x>糖|甜|燕麦奶|牛奶|脱脂奶|椰奶|豆奶|奶(?![油茶酪昔])|冰|奶盖)"
 )
 # A drink's temperature as ordered (改成热的 / 都点常温的): the ice slot's value.
 _TEMP = re.compile(
     r"(?:喝|点|要|改成|换成|改喝|改点|改为)(?:的)?(?:是)?(?P<t>热|温|常温|冰)(?:的|饮)(?:了|啦|吧|哦|呀|啊)*$"
 )
 _TEMPS = {"冰": "加冰"}
-_NO_ADDIN = frozenset({"不加", "不放", "不要", "别加", "无", "去", "零"})
+_NO_ADDIN = frozenset({"不加", "不放", "不要", "别加", "无", "去", "走", "零"})
 _TYPE_LEAD = (
     r"只|都|一般|通常|平时|现在|最近|改|开始|换成|改成|每天|天天|每天早上|早上|习惯|基本|基本上|"
     r"一直|常|经常|总是|最常|固定"
@@ -51,7 +51,11 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
     """The drink type named in ``phrase`` (燕麦拿铁 → coffee, 燕麦拿铁; 冷萃咖啡 → coffee, 冷萃),
     or None. The category noun after a type is dropped, so both wordings share one value."""
     word = clean_value(
-        re.sub(r"^(?:喝|点|要|来)?(?:一杯|一壶|杯|一瓶|一点|点|些|一些)?", "", clean_value(phrase))
+        re.sub(
+            r"^(?:喝|点|要|来)?(?:一杯|一壶|杯|一瓶|一碗|碗|一点|点|些|一些)?",
+            "",
+            clean_value(phrase),
+        )
     )
     word = re.sub(r"^(?:咖啡|茶|奶茶)?(?:都|也)?只(?:喝|点|要)", "", word)  # 茶只喝普洱 → 普洱
     for key in sorted(DRINKS, key=len, reverse=True):
@@ -126,7 +130,10 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         hits.append(Hit(P, f"diet.{ctx.drink}.ice", "drink.temp", value=temp,
                         content=f"用户喝{drink_said}要{temp}的"))  # fmt: skip
     for m in adds:  # 三分糖去冰: one hit per add-in
-        attr = {"糖": "sugar", "冰": "ice", "奶盖": "topping"}.get(m.group("x"), "milk")
+        # 少甜 / 走甜 (Cantonese: less sweet, no sugar) is how much sugar
+        attr = {"糖": "sugar", "甜": "sugar", "冰": "ice", "奶盖": "topping"}.get(
+            m.group("x"), "milk"
+        )
         said = ctx.drink_word or (found[1] if found else None)
         content = None if not said or said in c else f"用户喝{said}{clean_value(c[m.start() :])}"
         if hits and said:

@@ -1,6 +1,6 @@
-"""Chinese slot rules for the user's stable facts: identity, traits, diet regimen, education,
-marital status (work is in :mod:`.zh_work`; home and hometown in :mod:`.zh_home`, whose
-``location`` is re-exported here).
+"""Chinese slot rules for the user's stable facts: identity, traits, diet regimen, marital
+status (work is in :mod:`.zh_work`; home and hometown in :mod:`.zh_home`, school in
+:mod:`.zh_school`, whose ``location`` and ``education`` are re-exported here).
 
 Each rule looks at one clause (already stripped of fillers and correction markers) and returns
 the hits it recognises, or [] to let the next rule try. The verbs people use for one slot are
@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon_places import MAJOR_RE_ZH
-from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import ADV, NUM, date_value, is_role, name_value
 from jiyi.core.extraction.zh_home import location
+from jiyi.core.extraction.zh_school import education
 from jiyi.core.models import MemoryKind
 
 __all__ = ["education", "identity", "location", "marital", "traits"]
@@ -231,115 +230,6 @@ def traits(c: str, ctx: Context) -> list[Hit]:
         r"^我(?:是)?(?P<x>(?:白羊|金牛|双子|巨蟹|狮子|处女|天秤|天蝎|射手|摩羯|水瓶|双鱼)座)的?$", c
     ):
         return [Hit(F, "identity.zodiac_sign", "zodiac", value=m.group("x"))]
-    return []
-
-
-# ------------------------------------------------------------------ education
-
-_STAGE_ZH = (
-    r"大[一二三四五]|研[一二三]|高[一二三]|初[一二三]|博[一二三四五]|[一二三四五六]年级|博士|研究生|"
-    r"硕士|研究所|大学|高中|初中|本科|大专|专科|博士后|E?MBA|MPA|MFA|在职研究生"
-)
-
-
-def education(c: str, ctx: Context) -> list[Hit]:
-    m = re.match(
-        r"^(?:我)?(?:读研|读博|读本科|本科|大学|上大学|读大学|研究生|硕士|博士)(?:的)?时候(?:学的是|读的是|学|读|念的是|念)"
-        r"(?P<x>[^，,]{2,10}?)(?:专业)?$",
-        c,
-    )
-    if m:  # 我读研的时候学的是心理学: the major, not a stage the user is at now
-        return [Hit(F, "education.major", "major.past", value=clean_value(m.group("x")))]
-    m = re.match(
-        rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|上|念)(?P<x>{_STAGE_ZH})(?:了)?$", c
-    )
-    if m and not re.search(r"[\d一二三四五六]年级$", m.group("x")):  # 我在复旦读大三
-        return [
-            Hit(F, "education.stage", "school.stage", value=m.group("x")),
-            Hit(F, "education.school", "school", value=clean_value(m.group("s"))),
-        ]
-    m = re.match(
-        rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|念|学|上)(?P<x>[^，,在]{{1,8}}?)系$", c
-    )
-    if m:  # 我在台大读电机系: the school, and the department is the major
-        return [
-            Hit(F, "education.school", "school", value=clean_value(m.group("s"))),
-            Hit(F, "education.major", "major.department", value=clean_value(m.group("x"))),
-        ]
-    m = re.match(
-        r"^(?:我)?(?:现在)?在(?P<x>.+?)(?:读书|上学|读大学|读研|读博|念书|读本科|上大学|读高中|(?:读|念|攻读)(?:硕士|"
-        r"博士|研究生|研究所|本科|大学|MBA)|"
-        r"上高中|读初中|念研究所|读研究生|做博后|交换)",
-        c,
-    ) or re.match(
-        r"^我是(?P<x>[^，,的]{2,10}?)(?:的)?(?:学生|本科生|毕业的|毕业生|校友)$|^我(?:毕业于|毕业自)(?P<y>.+)$",
-        c,
-    )
-    if m:
-        school = clean_value(m.group("x") or m.group("y"))
-        if re.fullmatch(_STAGE_ZH, school):  # 我是高二的学生: a year of school, not a school
-            return [Hit(F, "education.stage", "school.stage", value=school,
-                        content=f"用户在读{school}")]  # fmt: skip
-        if not re.match(r"^(?:大学|高中|初中|小学)$", school):
-            return [Hit(F, "education.school", "school", value=school)]
-    m = re.match(
-        rf"^(?:我)?{ADV}(?:是)?(?:正)?(?:在)?(?:读|上|念|升|升到|升上|在读)?(?:了)?(?P<x>{_STAGE_ZH})"
-        r"(?:了|的学生|学生|在读|生)?$",
-        c,
-    ) or re.match(
-        r"^(?:我)?(?:现在)?(?:正)?(?:在)?(?:读|念)(?P<x>研究所|大学|高中|博士|硕士|博|研|本科)", c
-    )
-    if m:  # one wording per value, the way it is asked about (读几年级): 用户在读高三
-        stage = {"博": "博士", "研": "研究生"}.get(m.group("x"), m.group("x"))
-        return [Hit(F, "education.stage", "school.stage", value=stage, content=f"用户在读{stage}")]
-    m = re.match(
-        r"^(?:我)?(?:已经)?转(?:了)?专业(?:了)?(?:(?:到|去|成)了?(?P<x>.+?)(?:专业)?)?$", c
-    )
-    if m:  # 我转专业了，(现在读金融): the major that follows is the new one
-        ctx.extra["slot"] = "education.major"
-        value = clean_value(m.group("x") or "")
-        return (
-            [Hit(F, "education.major", "major.switch", value=value, correction=True)]
-            if value
-            else []
-        )
-    m = re.match(
-        r"^(?:我)?(?:的)?(?:本科|大学|研究生|硕士|博士|读研|读博)?(?:的)?(?:专业|研究方向|方向)(?:是|读的是|学的是)(?P<x>.+)$|"
-        r"^(?:我)?(?:本科|大学|研究生|硕士|博士)?(?:是)?(?:学|读|念)的(?:是)?(?P<y>.+?)(?:专业)?$|"
-        r"^我是(?P<z>.+?)专业的$",
-        c,
-    )
-    if m:
-        major = clean_value(m.group("x") or m.group("y") or m.group("z"))
-        if major and (m.group("x") or m.group("z") or MAJOR_RE_ZH.search(major) or "专业" in c):
-            return [Hit(F, "education.major", "major", value=re.sub(r"专业$", "", major))]
-    m = re.match(
-        r"^(?:我)?(?:是)?(?:学|读|念)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:专业)?(?:的|出身)$", c
-    )
-    if m and len(c) <= 12:  # 学金融的 / 念資工的
-        return [Hit(F, "education.major", "major", value=m.group("x"))]
-    m = re.match(
-        r"^(?:我)?(?:本科|大学|研究生|硕士|博士)(?:是|时)?(?:学|读|念)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)"
-        r"(?:专业)?$",
-        c,
-    )
-    if m and MAJOR_RE_ZH.search(m.group("x")):  # 我本科学的是会计 (的是 read away): the major
-        return [Hit(F, "education.major", "major.stage", value=m.group("x"))]
-    m = re.match(
-        r"^(?:我)?(?:的)?(?:高中|初中|小学|大学|本科|研究生|硕士|博士)(?:是|也是)?在"
-        r"(?P<s>[^，,在]{2,10}?)(?:读|上|念)(?:的)?$|"
-        r"^(?:我)?(?:是)?在(?P<t>[^，,在]{2,10}?)(?:读|上|念)的(?:高中|初中|小学|大学|本科|研究生)$",
-        c,
-    )
-    if m:  # 我高中是在衡水读的: where the user went to school
-        return [
-            Hit(
-                F,
-                "education.school",
-                "school.where",
-                value=clean_value(m.group("s") or m.group("t")),
-            )
-        ]
     return []
 
 

@@ -110,9 +110,10 @@ def condition(c: str, ctx: Context) -> list[Hit]:
                 content=f"用户{organ.group(0).lstrip('我')}",
             )
         ]
-    text = re.sub(
-        r"(血压|血糖|血脂|尿酸|胆固醇)(?:有点|有些|比较|偏|很|特别|一直|一直都|都)?高", r"\1高", c
+    level = re.search(
+        r"(血压|血糖|血脂|尿酸|胆固醇)(?:有点|有些|比较|偏|很|特别|一直|一直都|都)?高", c
     )
+    text = c.replace(level.group(0), level.group(1) + "高") if level else c
     m = CONDITION_RE.search(text)
     # 自从去年查出来尿酸高以后: found at a checkup, the user's unless 他/她 is named
     if not m or not re.search(
@@ -121,6 +122,8 @@ def condition(c: str, ctx: Context) -> list[Hit]:
         text + "我" * (len(text) <= 6),
     ):
         return []
+    if text[max(m.start() - 1, 0) : m.start()] == "对":
+        return []  # 对胃不好: bad for the stomach (of a drink), not a stomach that is weak
     key, zh, _ = CONDITIONS[m.group(0).lower()]
     if re.search(r"今天|今早|这两天|一整天|刚才|刚刚|昨晚", text) and key != "pregnancy":
         return []  # 我今天偏头痛了一整天: how the user is today, a state
@@ -132,6 +135,8 @@ def condition(c: str, ctx: Context) -> list[Hit]:
             Hit(F, f"health.{key}", "condition", content=f"用户已没有{m.group(0)}",
                 correction=True, value="no")
         ]  # fmt: skip
+    if level and level.group(1) + "高" == m.group(0):
+        zh = level.group(0)  # 血糖有点高 is what the check found, not a diagnosis of diabetes
     return [Hit(F, f"health.{key}", "condition", content=f"用户{zh}", value="yes")]
 
 

@@ -103,6 +103,14 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     )
     if m:
         return [Hit(F, f"{key}.grade", "family.grade", value=m.group("x"))]
+    school = re.match(
+        r"^(?:现在|目前|这学期|今年|下学期起|已经)*(?:在读|在念|在上|读|念|上|转学到|转学去|转到|转去)了?"
+        r"(?P<x>[^，,的]{2,10}?(?:小学|国小|国中|中学|学校|幼儿园|高中|初中|一中|二中|实验))"
+        r"(?:了|啦|喇)?$",
+        rest,
+    )
+    if school:  # 我女儿读大安国小 / 这学期转学到仁爱国小了: the school, one slot
+        return [Hit(F, f"{key}.school", "family.school", value=school["x"])]
     m = re.match(
         r"^(?:现在|目前)?在(?P<x>.+?)(?:读书|上学|上大学|读大学|念书|读研究生|读研|读博士|读博|读硕士|读本科|"
         r"念研究所|读高中|上高中|读初中|上初中|上小学|读小学)$|"
@@ -128,7 +136,9 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
             for part in SEP.split(n.group("x"))
             if (o := object_key(re.sub(r"^(?:有点|也|都)", "", part)))
         ]
-    if cm := CONDITION_RE.search(rest):
+    cm = CONDITION_RE.search(rest)
+    if cm and not rest[: cm.start()].endswith("对"):
+        # (闺女说)对胃不好 / 对心脏不好的: bad for the organ, not a condition of it
         slot = CONDITIONS[cm.group(0).lower()][0]
         return [Hit(F, f"{key}.health.{slot}", "family.health", value=yes_no(rest[: cm.start()]))]
     if re.match(r"^(?:最近|去年|今年|上个月|已经|刚)*(?:换(?:了个)?工作|跳槽|辞职|离职)了?$", rest):
@@ -161,11 +171,14 @@ def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"{key}.job", "family.job", value="退休")]
     m = re.match(r"^(?:现在|目前)?在(?P<x>.+?)(?:工作|上班|任职|打工)(?:了)?$", rest) or re.match(
         r"^(?:已经|刚|上个月|去年|今年|(?:毕业|结婚|退休|离婚|工作)(?:以后|之后|后))*"
-        r"(?:(?:跟|和|随|带着)[^，,搬调]{1,4}?(?:一起)?)?(?:被)?"
+        r"(?:(?:跟|和|随|带着)[^，,搬调]{1,4}?(?:一起)?)?(?:被(?:公司|单位|老板|领导)?)?"
         r"(?:调到|调去|派到|外派到|搬到|搬去|搬回|回|跳槽(?:去|到)|换(?:工作)?到|入职)了?(?P<x>[\u4e00-\u9fff]{2,6}?)"
         r"(?:(?:跟|和|与)[^，,]{1,6}?一起)?(?:工作|上班|住|生活|定居)?(?:去|来)?(?:了|啦)?$",
         rest,
     )
+    back = re.match(r"^(?:已经|又|都)?回(?:到)?(?P<x>[\u4e00-\u9fff]{2,4}?)老家[^，,]{0,12}$", rest)
+    if not m and back and is_place_zh(back["x"]):
+        m = back  # 我哥回岳阳老家开了个修车铺: the city he went back to
     if m:  # 我爸调到天津了 / 我妹妹搬回长沙(跟我姐一起住)了
         where = clean_value(m.group("x"))
         slot = "city" if is_place_zh(where) else "employer"
@@ -323,7 +336,8 @@ def family(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"family.{rel}.home", "family.home", value=where, correction=True,
                     content=f"用户的{j['rel']}住在{where}")]  # fmt: skip
     m = re.match(rf"^(?:我们家|我家|我的|我)的?(?P<rel>{REL})(?P<rest>.*)$", c) or re.match(
-        r"^(?P<rel>女儿|儿子|老婆|老公|孩子|闺女|媳妇|老大|老二|大宝|二宝|小宝|爸妈|父母|爸爸|妈妈|"
+        r"^(?:这学期|这个学期|今年|去年|最近|上个月|开学后)?"
+        r"(?P<rel>(?:大|小|二)?(?:女儿|儿子)|老婆|老公|孩子|闺女|媳妇|老大|老二|大宝|二宝|小宝|爸妈|父母|爸爸|妈妈|"
         r"老爸|老妈|先生|太太|宝宝|娃|小孩)(?P<rest>.+)$",
         c,
     )
@@ -357,6 +371,12 @@ def family(c: str, ctx: Context) -> list[Hit]:
     key, rest = (
         f"family.{rel}",
         re.sub(r"^(?:都|也|还|一直)+(?=是|在|有|对|住)", "", m.group("rest")),
+    )
+    # 我爸今年过完生日七十三了: the age the birthday brought
+    rest = re.sub(
+        r"(?:过完|过了)生日(?:后|以后|之后)?(?=(?:就|都|已经)*[\d一二两三四五六七八九十]+岁?(?:了|啦))",
+        "",
+        rest,
     )
     named = None
     if a := _APPOSITION.match(rest):  # 我女儿朵朵今年六岁: the name is part of the statement

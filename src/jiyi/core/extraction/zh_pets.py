@@ -23,8 +23,12 @@ NAME_VERB = (
     r"(?:的名字(?:其实|现在)?是|(?:的名字)?(?:现在|其实|本来)?(?:改名|也|是|都)?(?:叫做|叫|名叫|名字叫|名字是|"
     r"改名为|改叫|改名叫|就叫))"
 )
+_AGE_LEAD = (
+    r"过完生日|过了生日|生日过后|今年|已经|现在|刚|刚刚|快|才|都|是|其实|下个月|下周|明天|月底|"
+    r"年底|马上"
+)
 AGE = (
-    rf"(?:过完生日|过了生日|生日过后|今年|已经|现在|刚|刚刚|快|才|都|是|其实|下个月|下周|明天|月底|年底|马上)*(?:满)?"
+    rf"(?:{_AGE_LEAD})*(?:满)?"
     rf"(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
     r"(?:半|多)?(?:大)?(?:了|啦)?"
 )
@@ -66,6 +70,14 @@ def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m := re.match(rf"^(?:它|牠)?{AGE}$", rest):
         age = m.group("n") + ("个月" if m.group("u") == "个月" else "")
         return [Hit(F, f"{key}.age", "pet.age", value=age, content=f"用户的{noun}{age}岁")]
+    named = re.match(rf"^(?P<name>[\u4e00-\u9fff]{{2,3}}?|[A-Za-z]{{2,12}})(?:{AGE})$", rest)
+    if named and not re.match(rf"^(?:{_AGE_LEAD}|[\d一二两三四五六七八九十])", rest):
+        # 我家柴犬阿福今年三岁: the pet's name said beside it, then its age
+        name, age = named["name"], named["n"] + ("个月" if named["u"] == "个月" else "")
+        return [
+            Hit(F, f"{key}.name", "pet.name", value=name, content=f"用户的{noun}叫{name}"),
+            Hit(F, f"{key}.age", "pet.age", value=age, content=f"用户的{noun}{name}{age}岁"),
+        ]
     m = re.match(
         rf"^(?:它|牠)?(?:其实|实际上|本来就|本来)*是(?:只|一只|条|一条|个)?(?P<x>{_PET})(?:啦|呀|哦)?$",
         rest,
@@ -79,8 +91,8 @@ def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
 # 豆豆其实是只柯基: a breed said of a name alone; whose pet it is the write path decides from
 # the user's stored pets (pipeline/subjects.py).
 _NAMED_BREED = re.compile(
-    rf"^(?P<n>[\u4e00-\u9fff]{{2,3}}?|[A-Za-z]{{2,12}})(?:其实|实际上|本来就|本来)?是(?:一)?(?:只|条)?"
-    rf"(?P<b>{PET_WORD})(?:啦|呀|哦)?$"
+    rf"^(?:我们家|我家|家里)?(?P<n>[\u4e00-\u9fff]{{2,3}}?|[A-Za-z]{{2,12}})(?:其实|实际上|本来就|本来)?"
+    rf"是(?:一)?(?:只|条)?(?P<b>{PET_WORD})(?:而?不是(?:一)?(?:只|条)?{PET_WORD})?(?:啦|呀|哦)?$"
 )
 
 

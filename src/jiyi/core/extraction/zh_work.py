@@ -106,7 +106,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     m = re.match(
-        r"^(?:我)?[^，,]{0,10}?(?:去|到)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:上班|工作)(?:了|啦)?$", c
+        r"^(?:我)?[^，,]{0,10}?(?:去|到)(?P<x>[\u4e00-\u9fff]{2,4}?)(?:上班|工作)(?:了|啦|喇|咯)?$",
+        c,
     )
     if m and is_place_zh(m.group("x")) and not re.search(r"明天|下周|下个月|要去|打算", c):
         return [Hit(F, "location.work", "work.commute", value=m.group("x"))]  # 每天搭高铁去台北上班
@@ -141,14 +142,19 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [_workplace(m.group("x"), False, "employer.role"), *hits]
     m = re.match(
         rf"^{_AFTER_NEW_YEAR}?(?:我)?(?:已经|刚|刚刚|最近|上个月|去年|现在|今年|其实)*"
-        r"(?:从[^\s搬迁]{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|跳去|转到|换到|去了|"
-        r"进了|到了)"
+        r"(?:从[^\s搬迁]{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|跳去|转到|换到|换去|去了|"
+        r"进了|到了|被派到|被派去|被调到|被调去)"
         r"(?:到|去)?(?:了)?(?P<x>.+)$",
         c,
     )
+    if m and re.search(r"出差|培训|开会|学习|支援|帮忙|几天|一周|一个月", m.group("x")):
+        m = None  # 被派去上海出差: a trip, not a new employer
     if m and (
-        not re.match(rf"^{_AFTER_NEW_YEAR}?(?:我)?(?:去了|进了|到了)", c)
+        not re.match(rf"^{_AFTER_NEW_YEAR}?(?:我)?(?:现在)?(?:去了|进了|到了|被派|被调|换去)", c)
         or _is_org(m.group("x"))
+        or (  # 换去台积电当技术员: a job there
+            re.search(r"换去|被派|被调", c) and re.search(r"..(?:当|担任).{2,}", m.group("x"))
+        )
         or ctx.extra.get("slot") == "work.employer"
     ):
         employer = re.sub(r"(?:工作|上班|了)+$", "", clean_value(m.group("x")))
@@ -158,6 +164,22 @@ def work(c: str, ctx: Context) -> list[Hit]:
                         content=f"用户的工作是{role}")]  # fmt: skip
         if re.fullmatch(r"(?:一家)?新(?:公司|单位|东家|工作)", employer):
             employer = ""  # 我这周刚入职新公司: a new job, the company not named
+        employer = re.sub(r"(?<=..)那边的?(?:站点|分店|门店|网点|店|厂|点)$", "", employer)
+        if re.search(r"(?:大学|学院|中学|小学|高中|国小|国中)$", employer) and not re.search(
+            r"工作|上班|任职|入职|当|教", c
+        ):  # (学校换了，)转到莫纳什大学了: a student's school, not an employer
+            return [Hit(F, "education.school", "school.change", value=employer, correction=True)]
+        if (
+            both := re.fullmatch(r"(?P<e>.{2,}?)(?:当|做|担任)(?P<r>.{2,})", employer)
+        ) and not re.search(
+            r"什么|哪", employer
+        ):  # 换去台积电当技术员了: the employer, and the job there
+            role = clean_value(both["r"])
+            return [
+                Hit(F, "work.employer", "employer.change", value=both["e"],
+                    content=f"用户在{both['e']}工作"),
+                Hit(F, "work.role", "role.change", value=role, content=f"用户的工作是{role}"),
+            ]  # fmt: skip
         if employer and not re.search(r"什么|哪", employer):
             return [
                 Hit(
@@ -193,6 +215,14 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 )
             ]
         return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
+    own = re.match(
+        r"^(?:我)?(?:现在|已经|出来)*自己(?:在(?P<p>[^，,]{2,6}?))?开了?(?:个|一个|一家|家|间|一间)"
+        r"(?P<x>[^，,]{0,6}?(?:工作室|店|公司|诊所|餐厅|馆|铺|厂))(?:了)?$",
+        c,
+    )
+    if own:  # (不在理发店了，)自己在岳麓区开了个工作室: the user's own business is the employer
+        return [Hit(F, "work.employer", "employer.own", value=f"自己的{own['x']}",
+                    correction=True)]  # fmt: skip
     if re.match(r"^(?:我)?(?:换了|换)(?:家|个|份)?(?:工作|公司|单位|东家|律所)(?:了)?$", c):
         ctx.extra["slot"] = "work.employer"  # 我换工作了，现在在网易
         return []
