@@ -159,3 +159,25 @@ def test_new_weekdays_that_fit_two_routines_change_neither(
 ) -> None:
     facts = ["我每周二去打羽毛球", "我每周四去打篮球"]
     assert_keeps_all(shared_real_mem, module_clock, "next-days", facts, "我现在周五去打了")
+
+
+@pytest.mark.parametrize(
+    ("facts", "query", "answer"),
+    [
+        # a taste is an answer to "can I eat it" as much as an allergy is
+        (["我对芒果过敏", "我住在广州", "我喜欢喝杨枝甘露", "我不吃辣"], "我能吃辣吗", "辣"),
+        # and the allergy still comes first when there is one
+        (["我喜欢吃螃蟹", "我住在宁波", "我对虾过敏"], "我能吃虾吗", "虾过敏"),
+    ],
+)
+def test_can_i_eat_is_answered_by_a_taste_or_an_allergy(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    query: str,
+    answer: str,
+) -> None:
+    mem, user = shared_real_mem, f"eat-{answer}"
+    say(mem, module_clock, user, *facts)
+    hits = mem.search(query, user_id=user, top_k=3)
+    assert hits and answer in hits[0].memory.content, [h.memory.content for h in hits]

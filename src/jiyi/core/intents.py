@@ -63,9 +63,13 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("family",),
         ),
         (
-            r"过敏|病|药|身体|健康|忌口|能吃|能不能吃|不能吃|\b(?:allerg\w*|medic\w*|health|"
-            r"condition|diabet\w*|can i eat|safe to eat)\b",
+            r"过敏|病|药|身体|健康|忌口|\b(?:allerg\w*|medic\w*|health|condition|diabet\w*)\b",
             ("health", "family"),
+        ),
+        # 我能吃辣吗 / "can I eat shrimp": an allergy, or a taste (不吃辣 is a dislike)
+        (
+            r"能吃|能不能吃|不能吃|\b(?:can i eat|safe to eat)\b",
+            ("health", "family", "pref", "diet"),
         ),
         (
             r"咖啡|茶|奶茶|饮料|喝什么|怎么喝|\b(?:coffee|tea|latte|drink|drinks|milk|sugar|"
