@@ -50,10 +50,10 @@ def test_chat_wordings_of_a_fact_fill_its_slot(text: str, slot: str, value: str)
     assert value in (slots.get(slot) or ""), slots
 
 
-@pytest.mark.parametrize("text", ["早上不喝咖啡了", "我被派去广州出差"])
+@pytest.mark.parametrize("text", ["早上不喝咖啡了", "我被派去广州出差", "我开始吃鱼油了"])
 def test_a_stop_or_a_trip_is_no_routine_and_no_employer(text: str) -> None:
     slots = extract_slots(text)
-    assert not any(s.startswith("habit.") or s == "work.employer" for s in slots), slots
+    assert not any(s.startswith(("habit.", "diet.")) or s == "work.employer" for s in slots), slots
 
 
 CHANGES = [
@@ -94,6 +94,8 @@ CHANGES = [
     # only the new weekdays, the routine named by a word of it (夜班) or its verb (打)
     (["我每周一周三值夜班", "我住在大连"], "我的夜班排到周二周六了", "habit.", "周二周六"),
     (["我周四晚上去打太极", "我住在济南"], "我现在周日去打了", "", "周日"),
+    # no longer vegetarian, said as what is eaten now
+    (["我平常吃素", "我住在苏州"], "我现在开始吃鱼了，别的肉还是不碰", "diet.style", "吃鱼"),
     # a business of one's own after leaving the employer
     (["我在一家美甲店上班", "我住在长沙"], "我已经不在那家美甲店了，自己在五一广场开了个工作室",
      "work.employer", "工作室"),
@@ -113,9 +115,10 @@ def test_a_change_said_in_chat_replaces_the_old_fact(
     say(mem, module_clock, user, *facts)
     old = next(iter(active(mem, user)))  # the first fact is the one that changes
     say(mem, module_clock, user, change, days=5)
-    held = active_values(mem, user)
-    assert old not in active(mem, user), held
-    assert any(s.startswith(slot) and new in s + v for s, v in held.items()), held
+    held = active(mem, user)
+    said = [f"{m.topic}={m.value}: {m.content}" for m in held.values()]
+    assert old not in held, said
+    assert any(t.startswith(slot) and new in t for t in said), said
 
 
 def test_a_pet_that_died_is_no_longer_held_and_a_sick_day_changes_nothing(

@@ -166,15 +166,15 @@ def traits(c: str, ctx: Context) -> list[Hit]:
     """Stable personal traits and diet style: 左撇子, 夜猫子, 吃素, 清真."""
     if re.match(
         r"^(?:我)?(?:已经|现在)?(?:不再|不)(?:吃素|是素食者?|是素食主义者|吃全素)了?|^(?:我)?开荤了|^(?:我)?开戒了|"
-        r"^(?:我)?(?:已经|现在)?(?:开始|恢复|又开始|又)吃肉了?",
+        r"^(?:我)?(?:已经|现在)?(?:开始|恢复|又开始|又)吃(?:肉|海鲜|鱼(?![油丸片肝])|鸡肉|荤)",
         c,
-    ):
+    ):  # 我现在开始吃海鲜了(，其他肉还是不吃): no longer vegetarian, said as what is eaten now
         return [
             Hit(
                 P,
                 "diet.style",
                 "diet.style",
-                content=None if re.search("肉|荤", c) else "用户不再吃素",
+                content=None if re.search("肉|荤|海鲜|鱼", c) else "用户不再吃素",
                 value="不吃素",
                 correction=True,
             )
@@ -185,7 +185,7 @@ def traits(c: str, ctx: Context) -> list[Hit]:
         return [Hit(P, "diet.style", "diet.style", value="荤素都吃")]
     m = re.match(
         r"^(?!.*(?:坚持不|不下去|放弃|受不了|不了了))"
-        r"(?:我)?(?:现在|一直|只|最近|已经|开始|改)*(?:是)?(?:个|一个|一名)?(?P<x>吃素|素食者?|素食主义者|纯素食?者?|吃全素|吃清真|清真|只吃清真)",
+        r"(?:我)?(?:现在|一直|只|最近|已经|开始|改|平时|平常|基本上?)*(?:是)?(?:个|一个|一名)?(?P<x>吃素|素食者?|素食主义者|纯素食?者?|吃全素|吃清真|清真|只吃清真)",
         c,
     )
     if m:
