@@ -94,6 +94,9 @@ CHANGES = [
     # only the new weekdays, the routine named by a word of it (夜班) or its verb (打)
     (["我每周一周三值夜班", "我住在大连"], "我的夜班排到周二周六了", "habit.", "周二周六"),
     (["我周四晚上去打太极", "我住在济南"], "我现在周日去打了", "", "周日"),
+    # the pet's name mentioned first, who started calling it what after
+    (["我家的仓鼠叫豆豆", "我住在长沙"], "仓鼠那个名字是我儿子起的，后来他改口叫它团子了",
+     "pet.hamster.name", "团子"),
     # no longer vegetarian, said as what is eaten now
     (["我平常吃素", "我住在苏州"], "我现在开始吃鱼了，别的肉还是不碰", "diet.style", "吃鱼"),
     # a business of one's own after leaving the employer
@@ -141,6 +144,7 @@ def test_a_pet_unwell_or_a_relative_remark_keeps_everything(
     assert_keeps_all(shared_real_mem, module_clock, "next-keep", facts, "米粒今天不太吃东西")
     assert_keeps_all(shared_real_mem, module_clock, "next-keep2", facts, "我姐说上海太热了")
     assert_keeps_all(shared_real_mem, module_clock, "next-keep3", facts, "菊花茶我也挺喜欢的")
+    assert_keeps_all(shared_real_mem, module_clock, "next-keep4", facts, "仓鼠那个名字是我老公起的")
 
 
 def test_a_relative_who_quit_the_job_at_a_place_no_longer_works_there(

@@ -252,7 +252,7 @@ _RENAME_ZH = re.compile(
 )
 # …and the name it goes by now: 现在都喊它布丁了 / 大家管它叫布丁 / 改叫布丁.
 _CALLED_NOW = re.compile(
-    r"(?:^|[，,]|现在|后来|以后|从此)(?:我们|大家|家里人|孩子们|都|也|就|现在|改)*"
+    r"(?:^|[，,]|现在|后来|以后|从此)(?:我们|大家|家里人|孩子们|她|他|都|也|就|现在|改口|改)*"
     r"(?:管它叫|管牠叫|喊它|喊牠|叫它|叫牠|改叫|改名叫|喊|叫)(?:做)?(?P<x>[^，,。不它牠]{1,6}?)(?:了|啦|呢)?$"
 )
 
@@ -270,6 +270,12 @@ def new_name(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, slot, "pet.renamed", value=name, correction=slot == "pet.pet.name",
                         content=f"用户的{word}现在叫{name}")]  # fmt: skip
     m = _RENAME_ZH.search(c)
+    if not m and (named := re.match(rf"^(?P<p>{_PET})(?:那个|这个|的)名字", c)):
+        # 乌龟那个名字是我女儿起的，(后来她改口叫它阿呆了): the name that follows is its
+        word = re.search(rf"(?:{PET_WORD})$", named["p"]).group(0)  # type: ignore[union-attr]
+        ctx.extra["pet"], ctx.extra["pet_word"] = pet_key(word), word
+        ctx.extra["slot"] = f"pet.{pet_key(word)}.name"
+        return []
     if not m:
         return []
     said = m.group("a") or m.group("b") or m.group("c") or m.group("d") or m.group("e")
