@@ -43,6 +43,11 @@ def test_bad_for_an_organ_is_no_condition_of_anyone(text: str) -> None:
         ("我而家轉咗去荃灣返工喇", "location.work", "荃"),
         ("女儿转学了，现在在读实验小学", "family.daughter.school", "实验小学"),
         ("学校换了 转到复旦大学了", "education.school", "复旦大学"),
+        ("我在广州的工地上搬砖", "location.work", "广州"),
+        ("我在饿了么送外卖", "work.employer", "饿了么"),
+        ("老板从这周起让我当店长了", "work.role", "店长"),
+        ("我妹在深圳当会计", "family.sister.city", "深圳"),
+        ("我女儿在阳光幼儿园上大班", "family.daughter.school", "阳光幼儿园"),
     ],
 )
 def test_chat_wordings_of_a_fact_fill_its_slot(text: str, slot: str, value: str) -> None:
@@ -50,10 +55,22 @@ def test_chat_wordings_of_a_fact_fill_its_slot(text: str, slot: str, value: str)
     assert value in (slots.get(slot) or ""), slots
 
 
-@pytest.mark.parametrize("text", ["早上不喝咖啡了", "我被派去广州出差", "我开始吃鱼油了"])
-def test_a_stop_or_a_trip_is_no_routine_and_no_employer(text: str) -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        "早上不喝咖啡了",
+        "我被派去广州出差",
+        "我开始吃鱼油了",
+        "我表哥周末老拉我去钓鱼",
+        "我表姐就住我家楼下",
+        "老板说想让我当店长",
+        "我儿子怕我一个人住",
+    ],
+)
+def test_a_stop_a_trip_or_someone_elses_doing_is_no_fact_of_the_user(text: str) -> None:
     slots = extract_slots(text)
-    assert not any(s.startswith(("habit.", "diet.")) or s == "work.employer" for s in slots), slots
+    unwanted = ("habit.", "diet.", "plan.", "work.", "location.home", "family.son.pref")
+    assert not any(s.startswith(unwanted) for s in slots), slots
 
 
 CHANGES = [
@@ -99,6 +116,25 @@ CHANGES = [
      "pet.hamster.name", "团子"),
     # no longer vegetarian, said as what is eaten now
     (["我平常吃素", "我住在苏州"], "我现在开始吃鱼了，别的肉还是不碰", "diet.style", "吃鱼"),
+    # a platform ridden for, a home someone took the user to, a car replaced in a run-on
+    (["我在美团送外卖", "我住在成都"], "美团太累了 这个月开始改跑饿了么了", "work.employer",
+     "饿了么"),
+    (["我住在湖南衡阳的乡下", "我养了条狗叫黑子"], "女儿上个月把我接到广州去住了",
+     "location.home", "广州"),
+    (["我开的是一辆捷达", "我住在沈阳"], "那台捷达卖了 换了辆比亚迪秦 开着省油",
+     "possession.car", "比亚迪"),
+    # a job given, a relative moved by the boss, a child's new kindergarten
+    (["我在一家面馆当帮厨", "我住在兰州"], "老板从这个月起让我当主厨了", "work.role", "主厨"),
+    (["我哥在广州当厨师", "我住在长沙"], "我哥被老板调到佛山了", "family.brother.", "佛山"),
+    (["我女儿在阳光幼儿园上小班", "我住在西安"], "女儿转园了，现在在家门口的育英幼儿园",
+     "family.daughter.", "育英幼儿园"),
+    # a breed denied after the right one, with the name said after a comma before
+    (["我家猫是布偶，叫雪球", "我住在青岛"], "雪球其实是暹罗不是布偶", "pet.cat.", "暹罗"),
+    # a name owned as a typing slip, the right one next; a drink given up, the new one next
+    (["我家的狗叫旺旺", "我住在昆明"], "之前说我家狗叫旺旺是我打错了，它叫汪汪", "pet.dog.name",
+     "汪汪"),
+    (["我每天早上喝一杯拿铁", "我住在厦门"], "胃不好，早上那杯拿铁戒了，改喝豆浆", "", "豆浆"),
+    (["我每周三周五上夜班", "我住在太原"], "夜班从下周起改成周二周六", "habit.", "周二周六"),
     # a business of one's own after leaving the employer
     (["我在一家美甲店上班", "我住在长沙"], "我已经不在那家美甲店了，自己在五一广场开了个工作室",
      "work.employer", "工作室"),
@@ -145,6 +181,23 @@ def test_a_pet_unwell_or_a_relative_remark_keeps_everything(
     assert_keeps_all(shared_real_mem, module_clock, "next-keep2", facts, "我姐说上海太热了")
     assert_keeps_all(shared_real_mem, module_clock, "next-keep3", facts, "菊花茶我也挺喜欢的")
     assert_keeps_all(shared_real_mem, module_clock, "next-keep4", facts, "仓鼠那个名字是我老公起的")
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "其实我表妹也搬来厦门了，就住我家楼下，周末老拉我去吃海鲜",
+        "其实我们店长要调去别的门店了，我还是留在原来这家",
+        "厦门那个工地完工了 包工头说下个项目再说 啤酒照喝",
+    ],
+)
+def test_news_of_others_or_of_a_place_keeps_the_users_facts(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    remark: str,
+) -> None:
+    facts = ["我住在厦门", "我在一家药店当店员", "我每天收工喝两瓶啤酒", "我养了只猫叫咪咪"]
+    assert_keeps_all(shared_real_mem, module_clock, f"keep-{remark[:6]}", facts, remark)
 
 
 def test_a_relative_who_quit_the_job_at_a_place_no_longer_works_there(

@@ -75,8 +75,21 @@ _LEAVES = re.compile(
 # Still so (我们还是住在杭州, 我妹现在还在医院上班, still in Leeds): the old value is restated,
 # not a reason named beside the change ("tuesdays clash with my shifts").
 _STILL = re.compile(
-    r"还|仍|依然|依旧|照样|照旧|仲|继续|\b(?:still|remain\w*|stay\w*)\b", re.IGNORECASE
+    r"还|仍|依然|依旧|照样|照旧|照(?=[喝吃做去开玩练跑打写看])|仲|继续|"
+    r"\b(?:still|remain\w*|stay\w*)\b",
+    re.IGNORECASE,
 )
+
+
+def _only_as_still(words: frozenset[str], message: str) -> bool:
+    """Are ``words`` (what the message shares with a fact) said only in parts that keep it
+    (深圳那个工地封顶了 … 啤酒照喝: the beer, still drunk)? Parts are split at commas and, in
+    run-on chat, at spaces."""
+    parts = [p for p in re.split(r"[，,。；;！!]+|\s+", message) if p]
+    found = [p for p in parts if any(w in p.lower() for w in words)]
+    return bool(found) and all(_STILL.search(p) for p in found)
+
+
 # A verb of change: "now" alone, with nothing of the message placed, changes nothing.
 _CHANGES = re.compile(
     r"改|换|挪|调|转|搬|辞|离开|离职|退|卸|删|卖|戒|不再|不\S{0,6}了|没再|变成|升|"
@@ -210,6 +223,8 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         near = near - drop
         held = [m for m in stored if _can_hold(m, subject) and content_words(m.content) & near]
         old = held[0] if len(held) == 1 else None
+        if old is not None and _only_as_still(content_words(old.content) & near, plain):
+            continue
         # a new day is a new value (choir moved to Thursdays), though no shared topic
         new = content_words(clause) - (drop - _DAYS) - content_words(old.content) if old else set()
         if (

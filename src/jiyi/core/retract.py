@@ -37,7 +37,7 @@ from jiyi.core.extraction.lexicon import EMOJI, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject, someone_else_before
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.retract_en import EN_CUES, EN_STOP, right_value
-from jiyi.core.retract_zh import INSTEAD_ZH, ONLY_NOT, STATED, ZH_CUES
+from jiyi.core.retract_zh import INSTEAD_ZH, ONLY_NOT, RIGHT_ZH, STATED, ZH_CUES
 from jiyi.core.text import to_simplified
 
 __all__ = ["Retraction", "find_retractions", "holds"]
@@ -111,6 +111,7 @@ _WORK_DONE = {
 def _readings(match: re.Match[str]) -> tuple[str, ...]:
     found = match.groupdict()
     raw = (found.get("x") or found.get("y") or "").strip()
+    raw = re.sub(r"^(?:那杯|这杯|那瓶|那碗|那个|这个)(?=..)", "", raw)  # 早上那杯美式戒了
     x = EN_STOP.sub("", raw).strip(" '")
     if not x:
         return ()
@@ -158,6 +159,9 @@ def find_retractions(text: str) -> list[Retraction]:
         if r.kind == "wrong" and r.replacement is None and r.clause.isascii():
             if right := right_value(later):
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right)
+        elif r.kind == "wrong" and r.replacement is None and later:
+            if (right_zh := RIGHT_ZH.match(later[0])) and right_zh["to"] not in r.phrases:
+                out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right_zh["to"])
         elif r.kind == "stopped" and r.replacement is None and later:
             # the next clause, or one after a reason (医生说糖分高，现在改喝豆浆)
             instead = next(filter(None, map(INSTEAD_ZH.match, later[:3])), None)
@@ -299,7 +303,8 @@ def _breed_in_name(r: Retraction, topic: str, phrase: str, content: str) -> bool
         return False
     if not phrase.isascii():  # 我家有只柴犬叫小米
         return (
-            re.search(rf"{re.escape(phrase)}(?:叫|名叫|名字叫)", to_simplified(content)) is not None
+            re.search(rf"{re.escape(phrase)}[，,]?(?:叫|名叫|名字叫)", to_simplified(content))
+            is not None
         )
     pattern = rf"\b(?:an?|my|our) {re.escape(phrase)} (?:named|called)\b"
     return re.search(pattern, content, re.I) is not None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["INSTEAD_ZH", "ONLY_NOT", "STATED", "ZH_CUES"]
+__all__ = ["INSTEAD_ZH", "ONLY_NOT", "RIGHT_ZH", "STATED", "ZH_CUES"]
 
 _ZH = r"[\u4e00-\u9fffA-Za-z0-9]"
 
@@ -109,6 +109,13 @@ ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("wrong", re.compile(rf"^(?:其实)?(?:已经)?不是(?P<x>{_ZH}{{1,8}}?)了$")),
+    # 之前说我家柯基叫馒头是我打错了: the name said, then owned as a slip
+    (
+        "wrong",
+        re.compile(
+            rf"(?:叫|是)(?P<x>{_ZH}{{1,6}}?)(?:是我|我)?(?:打错了|说错了|记错了|写错了|搞错了)$"
+        ),
+    ),
     # (小米)其实是只秋田不是柴犬: the right value first, then the one denied
     (
         "wrong",
@@ -123,7 +130,11 @@ ONLY_NOT = re.compile(rf"^(?:而|但)?不是(?P<x>{_ZH}{{1,8}}?)(?:了|啦|呀|�
 STATED = re.compile(rf".*(?:是|叫|在|喝|吃|养|玩|画|学)(?P<to>{_ZH}{{1,8}}?)$")
 # 柠檬茶喝腻了，现在每天换成一杯冻鸳鸯: what took the stopped value's place, said next
 INSTEAD_ZH = re.compile(
-    r"^(?:现在|目前|如今|后来|每次|平时)[^，,]{0,4}?(?:都|只)?(?:换成了?|改成了?|改喝|改为|喝|只喝|只带|点|"
-    r"迷上了?|爱上了?)(?:每天|天天|早上|中午|晚上|平时)*(?:一杯|一瓶|一碗|一壶|杯|瓶)?"
+    r"^(?:(?:现在|目前|如今|后来|每次|平时)[^，,]{0,4}?(?:都|只)?(?:换成了?|改成了?|改喝|改为|喝|只喝|"
+    r"只带|点|迷上了?|爱上了?)|(?:改喝|改成|换成|改为)了?)(?:每天|天天|早上|中午|晚上|平时)*(?:一杯|一瓶|一碗|一壶|杯|瓶)?"
     rf"(?!什么|啥|别的|其他|随便)(?P<to>{_ZH}{{2,6}}?)(?:了|啦)?$"
+)
+# (叫馒头是我打错了，)它叫包子: the right value, said in the clause after a slip
+RIGHT_ZH = re.compile(
+    rf"^(?:它|牠|她|他)?(?:其实|应该|本来)?(?:叫|是)(?P<to>{_ZH}{{2,6}}?)(?:才对)?(?:啦|呀|哦)?$"
 )

@@ -165,12 +165,11 @@ def _family_topics(topic: str) -> list[str]:
         return [f"{head}.{a}" for a in ("type", "sugar", "milk", "ice", "size", "temperature")]
     if topic.startswith("pet.") and head.count(".") == 1:  # "My cat Luna is 3 years old"
         return [f"{head}.{a}" for a in ("name", "age", "breed")]
-    if (
-        topic.startswith("family.")
-        and head.count(".") == 1
-        and topic.endswith((".job", ".employer"))
-    ):
-        return [f"{head}.job", f"{head}.employer"]  # 我老公是程序员，在腾讯上班
+    if topic.startswith("family.") and head.count(".") == 1:
+        if topic.endswith((".job", ".employer", ".city")):  # 我老公是程序员，在腾讯上班
+            return [f"{head}.job", f"{head}.employer", f"{head}.city"]
+        if topic.endswith((".grade", ".school")):  # 我儿子在曲江幼儿园上中班
+            return [f"{head}.grade", f"{head}.school"]
     return []
 
 

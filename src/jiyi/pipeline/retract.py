@@ -165,6 +165,18 @@ def _exactly(r: Retraction, m: MemoryItem) -> str | None:
     return None
 
 
+def _names_in_area(c: Candidate, r: Retraction, old: MemoryItem) -> bool:
+    """Does candidate ``c`` of the message hold ``r``'s replacement in ``old``'s area
+    (美式戒了，改喝大麦茶 → diet.tea.type 大麦茶 beside diet.coffee.type 美式)?"""
+    area = (old.topic or "").split(".", 1)[0]
+    said = r.replacement or ""
+    return (
+        (c.topic or "").split(".", 1)[0] == area
+        and bool(said)
+        and (said in (c.value or "") or said in c.content)
+    )
+
+
 def switched_values(
     messages: Sequence[Message],
     admitted: Sequence[Candidate],
@@ -192,8 +204,8 @@ def switched_values(
             old = max(held, key=lambda m: (m.created_at, m.id))
             new = _swapped(old, _exactly(r, old) or "", r.replacement)
             ours = [c for c in [*admitted, *out] if msg.id in c.source_message_ids]
-            if new is None or any(c.topic == new[0] for c in ours):
-                continue  # the message itself fills the slot
+            if new is None or any(c.topic == new[0] or _names_in_area(c, r, old) for c in ours):
+                continue  # the message itself fills the slot, or says the new value there
             topic, value, content = new
             out.append(
                 Candidate(

@@ -123,7 +123,9 @@ _FAMILIES = (
     # "My cat Luna is 3 years old": a pet's name with its age or breed (either language)
     re.compile(r"^pet\.[^.]+\.(?:name|age|breed)$"),
     # 我老公是程序员，在腾讯上班: a relative's job and where they do it, as the user's own
-    re.compile(r"^family\.[^.]+\.(?:job|employer)$"),
+    re.compile(r"^family\.[^.]+\.(?:job|employer|city)$"),
+    # 我闺女今年上初一了，在实验中学: a child's grade and school, one thing
+    re.compile(r"^family\.[^.]+\.(?:grade|school)$"),
 )
 
 
@@ -136,6 +138,8 @@ def _family(topic: str) -> str | None:
         return topic.rsplit(".", 1)[0]
     if _FAMILIES[4].match(topic):
         return topic.rsplit(".", 1)[0] + ".work"
+    if _FAMILIES[5].match(topic):
+        return topic.rsplit(".", 1)[0] + ".school"
     return topic.rsplit(".", 1)[0] if _FAMILIES[1].match(topic) else None
 
 
@@ -155,7 +159,11 @@ def fold_parts(found: dict[str, Candidate]) -> None:
         if len(topics) < 2:
             continue
         # a pet's name and a relative's job head (a correction of either finds it by its slot)
-        topics.sort(key=lambda t: not t.endswith((".type", ".birth_year", ".name", ".job")))
+        topics.sort(
+            key=lambda t: (
+                not t.endswith((".type", ".birth_year", ".name", ".job", ".school", ".city"))
+            )
+        )
         head = found[topics[0]]
         head.metadata[PART_TEXTS] = {t: found[t].content for t in topics}  # before merging
         for topic in topics[1:]:

@@ -76,7 +76,13 @@ _OF = r"(?:的|'s\s+|s'\s+)"
 
 _HE_SHE = re.compile(r"(?:他|她)(?!们)|(?:he|she|he's|she's|his|her)\b", re.IGNORECASE)
 # "they moved me to the Reno office": an impersonal "they" that acts on the user
-_IMPERSONAL = re.compile(r"they (?:\w+ )?(?:me|us)\b", re.IGNORECASE)
+_IMPERSONAL = re.compile(
+    r"they (?:\w+ )?(?:me|us)\b|"
+    # 老板从这个月起让我当主厨了 / 公司把我调到无锡了: what was done with the user's job
+    r"(?:我们)?(?:老板|领导|公司|单位|经理|主管|店长|队长|园长|护士长|包工头|工头)[^，,]{0,8}?"
+    r"(?:让|叫|安排|派|调|提拔|升|把)了?(?:我|我们)(?!的)",
+    re.IGNORECASE,
+)
 _THEY = re.compile(r"他们|她们|(?:they|they're|their)\b", re.IGNORECASE)
 _OTHER = re.compile(
     # 我们老板 / 我们公司的同事 / 咱们班主任: people of the user's circle, not family

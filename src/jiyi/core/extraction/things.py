@@ -38,7 +38,8 @@ _LATIN = frozenset(w.replace("_", " ") for w in (_MAKES_EN + " " + _MODELS_EN).s
 # (no make that is also a common word: 理想, 现代, 长安, 红旗, 小米, 大众 alone name no car)
 _MAKES_ZH = """丰田 本田 比亚迪 特斯拉 宝马 奔驰 奥迪 蔚来 小鹏 极氪 五菱 吉利 哈弗 别克 雪佛兰
     福特 日产 马自达 起亚 斯巴鲁 沃尔沃 保时捷 凯迪拉克 雷克萨斯 领克 零跑 荣威 名爵 奇瑞 传祺
-    雅阁 凯美瑞 卡罗拉 思域 轩逸 朗逸 速腾 帕萨特 迈腾 宝来 汉兰达 途观 天籁 卡宴 宏光 阿尔提斯"""
+    雅阁 凯美瑞 卡罗拉 思域 轩逸 朗逸 速腾 帕萨特 迈腾 宝来 汉兰达 途观 天籁 卡宴 宏光 阿尔提斯
+    桑塔纳 捷达 高尔夫 飞度 逍客 奇骏 英朗 科鲁兹 福克斯 蒙迪欧 长城 大众朗逸 捷途 埃安"""
 _ZH = "|".join(sorted(_MAKES_ZH.split(), key=len, reverse=True))
 # A make or model said in Latin letters: one word of the lists, then up to two more.
 _LATIN_CAR = r"(?:(?:19|20)\d{2} )?[A-Za-z][\w-]*(?: (?-i:[A-Z0-9][\w-]*)){0,2}"
@@ -59,7 +60,7 @@ _HAS_ZH = re.compile(
 )
 _NEW_ZH = re.compile(
     r"(?:换了|换成了?|买了|提了|新买了|入手了)(?:一|1)?(?P<cl>辆|台|部)?(?:新的?|二手的?)?"
-    r"(?P<x>[\u4e00-\u9fffA-Za-z0-9 -]{1,12}?)(?=[，,。！!]|$|了|啦)"
+    r"(?P<x>[\u4e00-\u9fffA-Za-z0-9 -]{1,12}?)(?=[，,。！!]|\s+[\u4e00-\u9fff]|$|了|啦)"
 )
 
 

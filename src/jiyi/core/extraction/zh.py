@@ -197,6 +197,12 @@ _NAME_NEXT = re.compile(r"^(?:应该|其实)?(?:是|叫)(?P<v>[^，,]{1,6}?)(?:�
 _RENAME_ONLY = re.compile(r"(?:换|改|起|取)(?:了)?(?:个|一个)?(?:新)?名字")
 
 
+# Someone takes the user along (老拉我去 / 总叫我一起): the other's doing, not the user's routine.
+_TAKEN_ALONG = re.compile(
+    r"(?:老|总|总是|经常|常常|常|天天|都|也)*(?:拉|叫|带|约|喊|逼|催)着?我(?:去|一起|陪)"
+)
+
+
 def _match_rules(
     clause: str, ctx: Context, rules: tuple[Callable[[str, Context], list[Hit]], ...]
 ) -> list[Hit]:
@@ -227,6 +233,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
             place,
             clause,
         )
+    if not clause.startswith("我") and _TAKEN_ALONG.search(clause):
+        return []  # (表妹)周末老拉我去吃火锅: what someone else does with the user, no fact
     if wrong_name := _NAME_WRONG.match(clause):  # 老婆的名字我打错了，(是王芬): the name next
         ctx.extra["name_of"] = wrong_name.group("who")
         return []
@@ -300,7 +308,7 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     change = bool(CHANGE_RE.search(clause))
     mine = clause.startswith("我") and not re.match(rf"^我(?:的|家)?(?:{REL})", clause)
     expecting_text = ctx.extra.get("expecting_text", "")
-    if ctx.extra.get("family_zh") and not clause.startswith("我"):
+    if ctx.extra.get("family_zh") and not clause.startswith("我") and "把我" not in clause:
         # 我老婆今年考上公务员了，不在医院干了: a change with no subject of its own, said
         # after a relative's clause, is the relative's; read as the user's, it retired the
         # user's own job (held-out set h). Without a rule for the relative, nothing.

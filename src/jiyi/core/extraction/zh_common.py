@@ -128,7 +128,7 @@ def pet_key(word: str) -> str:
 
 
 _ROLE_SUFFIX = re.compile(
-    r"(?:师|员|家|员工|技工|社工|电工|木工|农民工|临时工|者|经理|总监|老板|医生|(?<=[牙兽军校村中西])医|护士|主管|律师|会计|司机|记者|博士|主播|宝妈|全职妈妈|"
+    r"(?:师|员|家|员工|技工|社工|电工|木工|农民工|临时工|者|经理|总监|老板|医生|(?<=[牙兽军校村中西])医|(?<=[主帮大])厨|护士|主管|律师|会计|司机|记者|博士|主播|宝妈|全职妈妈|"
     r"全职爸爸|家庭主妇|自由职业|老师|程序员|公务员|警察|军人|厨师|教授|院长|主任|店长|老总|总裁|"
     r"董事长|CEO|CTO|HR|PM|销售|运营|产品|实习生|博士后|博后|学生|研究生|本科生|留学生|"
     r"[小初高]中生|大学生|(?:护士|科|处|部|局|校|班|组|厂|队|行|所|站|车间|护)长)$",
@@ -141,8 +141,8 @@ def is_role(word: str) -> bool:
     from jiyi.core.extraction.lexicon_places import JOBS_ZH
 
     word = clean_value(word)
-    if not word or len(word) > 14 or re.search(r"[人的]$|什么|哪", word):
-        return False
+    if not word or len(word) > 14 or re.search(r"[人的]$|什么|哪|[这那]家|留在|原来", word):
+        return False  # (我还是)留在原来这家: a place stayed at, not a job ending in 家
     return word in JOBS_ZH or bool(_ROLE_SUFFIX.search(word))
 
 

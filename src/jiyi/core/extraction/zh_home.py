@@ -26,8 +26,15 @@ _HOME_VERB = (
 )
 
 
+# (儿子)上个月把我接到长沙去住了: taken in by someone, the user lives there now
+_TAKEN_IN = re.compile(
+    r"把(?:我|我们|我俩)(?:老两口)?(?:接|搬)(?:到|去|来|回)了?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:去|来)?"
+    r"(?:跟他们?|跟她们?|一起)?(?:住|生活|养老|定居)(?:了|啦)?$"
+)
 _POSTED = re.compile(
-    r"^(?:我们|我的)?(?:公司|单位|领导|老板|总部|集团)?(?:把我|将我|让我|给我)?(?:我)?(?:被)?(?:已经|刚|刚刚|最近)*"
+    r"^(?:我们|我的)?(?:公司|单位|领导|老板|总部|集团|包工头|工头|队长|经理)?"
+    r"(?:把我|将我|让我|给我|带(?:着)?(?:我们|我)(?:一帮|一伙|几个)?[^，,去到]{0,4}?)?(?:我)?(?:被)?"
+    r"(?:已经|刚|刚刚|最近)*"
     r"(?:调|派|外派|调派|借调|调动|分配|轮岗|换|转|挪)(?:我)?(?:到|去|往)(?P<x>[\u4e00-\u9fff]{2,6}?)"
     r"(?:的)?(?:分公司|总部|办事处|办公室|分部|园区|基地|门店|工厂|分行|项目组)?"
     r"(?:工作|上班|常驻|驻点)?(?:了|啦)?$"
@@ -41,6 +48,10 @@ _VISIT = re.compile(
 
 
 def location(c: str, ctx: Context) -> list[Hit]:
+    if (taken := _TAKEN_IN.search(c)) and is_place_zh(place := place_value(taken["x"])):
+        ctx.extra["home_city"] = place
+        return [Hit(F, "location.home", "home.taken_in", value=place, correction=True,
+                    content=f"用户住在{place}")]  # fmt: skip
     m = re.match(
         r"^(?:我们家|我们|我)?(?:已经|刚|刚刚|都)*(?:搬)?回(?:到)?(?:了)?老家(?P<x>[\u4e00-\u9fff]{2,6}?)(?:去|来)?(?:了|住了|定居了|生活了|发展了)$",
         c,
@@ -86,6 +97,10 @@ def location(c: str, ctx: Context) -> list[Hit]:
         )
         if m and (not is_place_zh(m.group("x")) or _VISIT.search(m.group("x"))):
             m = None  # 我现在在上海出差: a trip, not where the user lives
+    if m and re.match(
+        r"^(?:我|我们|我家)(?:的)?(?:隔壁|楼上|楼下|对门|对面|附近|旁边|那)", m.group("x")
+    ):
+        m = None  # (表妹)就住我隔壁小区: someone's home said from the user's, not the user's
     if m and not re.match(r"^(?:酒店|宾馆|民宿|院|哪|的|得)", m.group("x")):
         place = place_value(m.group("x"))
         neg = "neg" in m.groupdict() and bool(m.group("neg"))

@@ -10,28 +10,21 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
+from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import RELATIONS_ZH
-from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
 from jiyi.core.extraction.lexicon_places import is_place_zh
-from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import (
     NUM,
     PET_WORD,
     REL,
-    SEP,
-    is_role,
     name_value,
-    object_key,
     place_value,
     third_person_zh,
-    yes_no,
 )
-from jiyi.core.extraction.zh_pets import AGE as _AGE
-from jiyi.core.extraction.zh_pets import NAME_VERB as _NAME_VERB
 from jiyi.core.extraction.zh_pets import new_name, pet, pet_continuation, renamed
+from jiyi.core.extraction.zh_relatives import attributes
 from jiyi.core.models import MemoryKind
-from jiyi.core.timewords import find_date, find_time_window
+from jiyi.core.timewords import find_time_window
 
 __all__ = [
     "aged_after_birthday",
@@ -46,11 +39,6 @@ __all__ = [
 
 F, P, E = MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.EVENT
 _COUNT = r"(?:一个|一|个|两个|三个|俩|仨|几个|\d个|[一二两三四五]个)?"
-_STAGE = (
-    r"(?:小学|初中|高中|大学|国中|国小)?(?:[小初高大][一二三四五六]|[一二三四五六]年级)|幼儿园(?:大|中|小)班|"
-    r"中[一二三四五六](?!年)|"  # 中二 / 中三: a secondary form in Hong Kong
-    r"(?:大|中|小)班|幼儿园|托班|小学|初中|高中|大学|研究生|研[一二三]|大专|中专|职高|博士|硕士"
-)
 # A bare name right after the relation: 我女儿朵朵今年六岁. Its first character is not a verb
 # or adverb (我女儿今年…, 我女儿在读…, 我女儿特别…).
 _APPOSITION = re.compile(
@@ -71,156 +59,6 @@ _KID_ALIASES = {
     "二宝": "二宝",
     "小宝": "二宝",
 }
-
-
-def _attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
-    """What one clause says about a family member (``key`` = family.daughter)."""
-    m = re.match(
-        r"^(?:最近|这段时间|这阵子|这几天|这个月|现在|目前)(?:都|也|还|一直)?(?:在|正在)(?P<x>备孕|减肥|坐月子|"
-        r"住院|出差|休产假|休假|养病|复健|备考|考研|找工作|装修|怀孕|戒烟|戒酒|化疗|康复|实习)(?:中|呢)?$",
-        rest,
-    )
-    if m:  # 我老婆最近在备孕: how things are for them now, a state
-        who = key.split(".")[1]
-        return [Hit(MemoryKind.STATE, f"state.{who}_{m.group('x')}", "family.state", ttl=STATE_TTL)]
-    if m := re.match(rf"^{_NAME_VERB}(?P<x>[^不，,]+)", rest):
-        return [Hit(F, f"{key}.name", "family.name", value=name_value(m.group("x")))]
-    if re.match(r"^不(?:再)?叫.+了?$", rest):
-        ctx.extra["slot"] = f"{key}.name"  # 我女儿不叫朵朵了，改名叫果果
-        return []
-    if m := re.match(
-        rf"^{_AGE}$|^(?:今年|已经|现在|都|也|其实)*(?P<m>{NUM})了$|^(?:今年|已经|现在)+(?:都|也)?(?P<k>{NUM})$",
-        rest,
-    ):  # 我爸今年六十二 / 我妈61了
-        n = m.group("n") or m.group("m") or m.group("k")
-        unit = "个月" if m.group("u") == "个月" else ""
-        return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
-    m = re.match(
-        rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也|其实|是|刚|刚刚|才)*(?:在)?"
-        rf"(?:上|读|念|升|升到|读到)?(?:了)?"
-        rf"(?P<x>{_STAGE})(?:了|啦|喇|咯|嘞)*$",
-        rest,
-    )
-    if m:
-        return [Hit(F, f"{key}.grade", "family.grade", value=m.group("x"))]
-    school = re.match(
-        r"^(?:现在|目前|这学期|今年|下学期起|已经)*(?:在读|在念|在上|读|念|上|转学到|转学去|转到|转去)了?"
-        r"(?P<x>[^，,的]{2,10}?(?:小学|国小|国中|中学|学校|幼儿园|高中|初中|一中|二中|实验))"
-        r"(?:了|啦|喇)?$",
-        rest,
-    )
-    if school:  # 我女儿读大安国小 / 这学期转学到仁爱国小了: the school, one slot
-        return [Hit(F, f"{key}.school", "family.school", value=school["x"])]
-    m = re.match(
-        r"^(?:现在|目前)?在(?P<x>.+?)(?:读书|上学|上大学|读大学|念书|读研究生|读研|读博士|读博|读硕士|读本科|"
-        r"念研究所|读高中|上高中|读初中|上初中|上小学|读小学)$|"
-        r"^(?:今年|去年|刚|刚刚|已经|终于)*考(?:上|进|取)了?(?P<y>[^，,]{2,12}?)(?:了|啦)?$",
-        rest,
-    )
-    if m and m.group("x") and is_place_zh(place_value(m.group("x"))):
-        # 我妹妹在上海读研究生: where she is (her city), the way a later move is said
-        return [Hit(F, f"{key}.city", "family.city", value=place_value(m.group("x")))]
-    if m and m.group("y") and is_role(m.group("y")):
-        # 我老婆考上公务员了: a post won by exam is the job, not a school
-        return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("y")))]
-    if m:
-        return [
-            Hit(
-                F, f"{key}.school", "family.school", value=clean_value(m.group("x") or m.group("y"))
-            )
-        ]
-    if n := re.search(r"(?:对)?(?P<x>[^对]+?)(?P<neg>不再|已经不|不)?过敏", rest):
-        neg = bool(n.group("neg"))
-        return [
-            Hit(F, f"{key}.health.allergy.{o}", "family.allergy", value="no" if neg else "yes")
-            for part in SEP.split(n.group("x"))
-            if (o := object_key(re.sub(r"^(?:有点|也|都)", "", part)))
-        ]
-    cm = CONDITION_RE.search(rest)
-    if cm and not rest[: cm.start()].endswith("对"):
-        # (闺女说)对胃不好 / 对心脏不好的: bad for the organ, not a condition of it
-        slot = CONDITIONS[cm.group(0).lower()][0]
-        return [Hit(F, f"{key}.health.{slot}", "family.health", value=yes_no(rest[: cm.start()]))]
-    if re.match(r"^(?:最近|去年|今年|上个月|已经|刚)*(?:换(?:了个)?工作|跳槽|辞职|离职)了?$", rest):
-        ctx.extra["slot"] = f"{key}.employer"  # 我老公换工作了，(现在在腾讯): the employer next
-        return []
-    if m := re.match(r"^(?:现在|目前|已经|早就)*不(?:再)?(?:当|做|干)(?P<x>[^，,]{1,8}?)了$", rest):
-        ctx.extra["slot"] = f"{key}.job"  # 我老婆不当老师了，(去做保险了)
-        return [Hit(F, f"{key}.job", "family.job", value=f"not {clean_value(m.group('x'))}",
-                    correction=True)]  # fmt: skip
-    m = re.match(
-        r"^(?:现在|目前|已经|后来)*(?:去|改|转行|转)(?:做|当|干|跑|开)(?P<x>[^，,]{1,8}?)(?:了)?$",
-        rest,
-    )
-    if m and ctx.extra.get("slot") == f"{key}.job":  # (不当老师了，)去做保险了
-        ctx.extra.pop("slot", None)
-        return [
-            Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")), correction=True)
-        ]
-    m = re.match(r"^(?:现在|目前)?(?:是|当|做)(?:一名|一个|一位|个|名|位)?(?P<x>.+?)(?:的)?$", rest)
-    if m and is_role(m.group("x")):
-        return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]
-    m = re.match(
-        r"^(?:现在|目前|已经|后来|改|转行)*(?:在)?(?P<x>(?:开|跑|送)(?:网约车|出租车?|滴滴|货车|"
-        r"大货车|卡车|货拉拉|公交车?|外卖|快递))(?:了|呢)?$",
-        rest,
-    )
-    if m:  # 我哥现在开网约车 / 我爸跑货拉拉: what they do for a living, said with its verb
-        return [Hit(F, f"{key}.job", "family.job", value=m.group("x"))]
-    if re.match(r"^(?:今年|已经|刚|刚刚)?退休(?:了)?$", rest):
-        return [Hit(F, f"{key}.job", "family.job", value="退休")]
-    m = re.match(r"^(?:现在|目前)?在(?P<x>.+?)(?:工作|上班|任职|打工)(?:了)?$", rest) or re.match(
-        r"^(?:已经|刚|上个月|去年|今年|(?:毕业|结婚|退休|离婚|工作)(?:以后|之后|后))*"
-        r"(?:(?:跟|和|随|带着)[^，,搬调]{1,4}?(?:一起)?)?(?:被(?:公司|单位|老板|领导)?)?"
-        r"(?:调到|调去|派到|外派到|搬到|搬去|搬回|回|跳槽(?:去|到)|换(?:工作)?到|入职)了?(?P<x>[\u4e00-\u9fff]{2,6}?)"
-        r"(?:(?:跟|和|与)[^，,]{1,6}?一起)?(?:工作|上班|住|生活|定居)?(?:去|来)?(?:了|啦)?$",
-        rest,
-    )
-    back = re.match(r"^(?:已经|又|都)?回(?:到)?(?P<x>[\u4e00-\u9fff]{2,4}?)老家[^，,]{0,12}$", rest)
-    if not m and back and is_place_zh(back["x"]):
-        m = back  # 我哥回岳阳老家开了个修车铺: the city he went back to
-    if m:  # 我爸调到天津了 / 我妹妹搬回长沙(跟我姐一起住)了
-        where = clean_value(m.group("x"))
-        slot = "city" if is_place_zh(where) else "employer"
-        if slot == "city" and re.search(r"搬|住|生活|定居", rest):
-            slot = "home"  # 我弟搬到杭州了: where he lives now, the slot 我弟弟住在上海 fills
-        return [Hit(F, f"{key}.{slot}", f"family.{slot}", value=where)]
-    m = re.match(r"^(?:现在|目前|一直)?(?:住在|在)(?P<x>.+?)(?:住|生活|定居)?(?:了)?$", rest)
-    if m and is_place_zh(place_value(m.group("x"))):
-        return [Hit(F, f"{key}.home", "family.home", value=place_value(m.group("x")))]
-    if m := re.match(r"^是(?P<x>[\u4e00-\u9fff]{2,5})人$", rest):
-        return [Hit(F, f"{key}.hometown", "family.hometown", value=m.group("x"))]
-    n = re.search(
-        r"(?P<v>不喜欢|讨厌|不爱吃|不能吃|不吃|不爱|受不了|怕|很能吃|特别能吃|挺能吃|超能吃|能吃|"
-        r"喜欢|爱吃|爱喝|爱看|爱玩|迷上了?|最爱|超爱|特爱|爱)(?P<x>.+)",
-        rest,
-    )
-    if n and (o := object_key(n.group("x"))):
-        pol = "dislike" if n.group("v").startswith(("不", "讨", "受", "怕")) else "like"
-        return [Hit(P, f"{key}.pref.{o}", "family.pref", polarity=pol, obj=n.group("x"), value=pol)]
-    if m := re.match(
-        r"^(?:是)?(?P<x>\d{1,2}|[一二三四五六七八九十]{1,2})月(?:份)?(?:出)?生的$", rest
-    ):
-        return [Hit(F, f"{key}.birthday", "family.birthmonth", value=f"{m.group('x')}月")]
-    date = find_date(rest, ctx.ref)
-    if date is not None and date[0] >= ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0):
-        return []  # 我儿子下周过生日: a plan, not a fact about him
-    window = find_time_window(rest, ctx.ref)
-    if (
-        window
-        and not window.recent
-        and window.start
-        and window.start < ctx.ref
-        and re.search(r"了|过", rest)
-    ):
-        return []  # 我爸去年走了: an event of the family, dated
-    if re.search(r"这周|这几天|这个月|最近|这阵子|这段时间", rest) and re.search(
-        r"出差|在外地|住院|生病|休假|忙", rest
-    ):
-        return []  # 我老公这周出差了: how things are for now, a state
-    if len(clean_value(rest)) >= 2 and not re.match(r"^(?:的|也|都|说|让|要|会|想)", rest):
-        return [Hit(F, f"{key}.about", "family.about")]
-    return []
 
 
 def has_family(c: str, ctx: Context) -> list[Hit]:
@@ -263,7 +101,7 @@ def has_family(c: str, ctx: Context) -> list[Hit]:
     ctx.extra["family_zh"] = f"我{m.group('rel')}"
     if m.group("x"):  # 我有个妹妹叫李婷
         return [Hit(F, f"family.{rel}.name", "family.has.name", value=name_value(m.group("x")))]
-    if m.group("rest") and (hits := _attributes(f"family.{rel}", m.group("rest"), ctx)):
+    if m.group("rest") and (hits := attributes(f"family.{rel}", m.group("rest"), ctx)):
         return hits  # 我有个哥哥在美国工作
     count = m.group("n")
     if rel == "child" and count and count[0] in "两三俩仨几23":
@@ -381,7 +219,7 @@ def family(c: str, ctx: Context) -> list[Hit]:
     named = None
     if a := _APPOSITION.match(rest):  # 我女儿朵朵今年六岁: the name is part of the statement
         named, rest = a.group("name"), rest[a.end() :]
-    hits = _attributes(key, rest, ctx)
+    hits = attributes(key, rest, ctx)
     if named and not hits:
         hits = [Hit(F, f"{key}.name", "family.name", value=named)]
     for h in hits:

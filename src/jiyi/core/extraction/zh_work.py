@@ -112,6 +112,13 @@ def work(c: str, ctx: Context) -> list[Hit]:
     if m and is_place_zh(m.group("x")) and not re.search(r"明天|下周|下个月|要去|打算", c):
         return [Hit(F, "location.work", "work.commute", value=m.group("x"))]  # 每天搭高铁去台北上班
     m = re.match(
+        rf"^(?:我)?{ADV}在(?P<x>[\u4e00-\u9fff]{{2,4}}?)(?:的|那边的?)?(?:工地|工厂|厂里|厂子|码头|车间|"
+        r"矿上|港口)(?:上|里)?[^，,]{1,8}$",
+        c,
+    )
+    if m and is_place_zh(m.group("x")):  # 我在深圳的工地上扎钢筋: where the work is
+        return [Hit(F, "location.work", "work.site", value=m.group("x"))]
+    m = re.match(
         r"^(?:我的?)?(?:新|现在的|新的)(?:公司|单位|办公室)(?:也)?(?:在|是在|位于)(?P<x>[^，,]{2,8}?)(?:了|啦)?$",
         c,
     )
@@ -142,7 +149,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [_workplace(m.group("x"), False, "employer.role"), *hits]
     m = re.match(
         rf"^{_AFTER_NEW_YEAR}?(?:我)?(?:已经|刚|刚刚|最近|上个月|去年|现在|今年|其实)*"
-        r"(?:从[^\s搬迁]{1,10}?)?(?:跳槽|换工作|转岗|入职|加入|跳到|跳去|转到|换到|换去|去了|"
+        r"(?:从[^\s搬迁]{1,10}?)?(?:跳了?槽|换工作|转岗|入职|加入|跳到|跳去|转到|换到|换去|去了|"
         r"进了|到了|被派到|被派去|被调到|被调去)"
         r"(?:到|去)?(?:了)?(?P<x>.+)$",
         c,
@@ -215,6 +222,28 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 )
             ]
         return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
+    made = re.search(
+        r"(?:让|叫|安排|提拔)我(?:[^，,当做]{0,4}?)(?:当|做|担任|升)(?P<x>[^，,]{2,6}?)(?:了|啦)?$",
+        c,
+    )
+    if made and is_role(made["x"]) and not re.search(r"明天|下周|下个月|要|打算|想", c):
+        # (老板)从这个月起让我掌勺当主厨了: the job the user was given
+        role = clean_value(made["x"])
+        return [Hit(F, "work.role", "role.given", value=role, correction=True,
+                    content=f"用户的工作是{role}")]  # fmt: skip
+    gig = re.match(
+        rf"^(?:我)?{ADV}在(?P<x>[^，,在]{{2,6}}?)(?:送外卖|跑外卖|跑单|送快递|开网约车|开专车|当骑手)$",
+        c,
+    )
+    if gig and (gig["x"] in COMPANIES_ZH or _is_org(gig["x"])):  # 我在美团送外卖: the platform
+        return [Hit(F, "work.employer", "employer.gig", value=gig["x"])]
+    ride = re.match(
+        r"^(?:我)?(?:这个月|最近|现在)?(?:开始)?(?:改|换|转)跑(?P<x>[^，,]{2,6}?)了?$", c
+    )
+    if ride and (ride["x"] in COMPANIES_ZH or _is_org(ride["x"])):
+        # 这个月开始改跑饿了么了: the platform the user rides for now
+        return [Hit(F, "work.employer", "employer.ride", value=ride["x"], correction=True,
+                    content=f"用户在{ride['x']}跑单")]  # fmt: skip
     own = re.match(
         r"^(?:我)?(?:现在|已经|出来)*自己(?:在(?P<p>[^，,]{2,6}?))?开了?(?:个|一个|一家|家|间|一间)"
         r"(?P<x>[^，,]{0,6}?(?:工作室|店|公司|诊所|餐厅|馆|铺|厂))(?:了)?$",
