@@ -46,6 +46,8 @@ def test_bad_for_an_organ_is_no_condition_of_anyone(text: str) -> None:
         ("我在广州的工地上搬砖", "location.work", "广州"),
         ("我在饿了么送外卖", "work.employer", "饿了么"),
         ("老板从这周起让我当店长了", "work.role", "店长"),
+        ("店长看我干得不错，从这周起安排我当组长了", "work.role", "组长"),
+        ("哈哈我就是初三的人了 作业多到爆", "education.stage", "初三"),
         ("我妹在深圳当会计", "family.sister.city", "深圳"),
         ("我女儿在阳光幼儿园上大班", "family.daughter.school", "阳光幼儿园"),
     ],

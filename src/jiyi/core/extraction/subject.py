@@ -80,7 +80,9 @@ _IMPERSONAL = re.compile(
     r"they (?:\w+ )?(?:me|us)\b|"
     # 老板从这个月起让我当主厨了 / 公司把我调到无锡了: what was done with the user's job
     r"(?:我们)?(?:老板|领导|公司|单位|经理|主管|店长|队长|园长|护士长|包工头|工头)[^，,]{0,8}?"
-    r"(?:让|叫|安排|派|调|提拔|升|把)了?(?:我|我们)(?!的)",
+    r"(?:让|叫|安排|派|调|提拔|升|把)了?(?:我|我们)(?!的)|"
+    # (老板看我手艺可以，)从这个月起让我当主厨了: the boss said before, the user's job now
+    r"^[^，,我]{0,8}?(?:让|安排|提拔)我[^，,]{0,4}?(?:当|做|担任)",
     re.IGNORECASE,
 )
 _THEY = re.compile(r"他们|她们|(?:they|they're|their)\b", re.IGNORECASE)

@@ -27,6 +27,13 @@ _STAGE_ZH = (
 
 
 def education(c: str, ctx: Context) -> list[Hit]:
+    if m := re.search(
+        rf"我(?:马上|就|也|都)*(?:是|成了?)(?P<x>{_STAGE_ZH})(?:的人|的学生|学生|生)了$", c
+    ):
+        # 暑假一过我就是高二的人了: the year the user is in now
+        stage = m["x"]
+        return [Hit(F, "education.stage", "school.stage", value=stage, correction=True,
+                    content=f"用户在读{stage}")]  # fmt: skip
     m = re.match(
         r"^(?:我)?(?:读研|读博|读本科|本科|大学|上大学|读大学|研究生|硕士|博士)(?:的)?时候(?:学的是|读的是|学|读|念的是|念)"
         r"(?P<x>[^，,]{2,10}?)(?:专业)?$",
