@@ -112,7 +112,7 @@ CHANGES = [
      "work.employer", "海尔"),
     # only the new weekdays, the routine named by a word of it (夜班) or its verb (打)
     (["我每周一周三值夜班", "我住在大连"], "我的夜班排到周二周六了", "habit.", "周二周六"),
-    (["我周四晚上去打太极", "我住在济南"], "我现在周日去打了", "", "周日"),
+    (["我每周四晚上去打太极", "我住在济南"], "我现在周日去打了", "", "周日"),
     # the pet's name mentioned first, who started calling it what after
     (["我家的仓鼠叫豆豆", "我住在长沙"], "仓鼠那个名字是我儿子起的，后来他改口叫它团子了",
      "pet.hamster.name", "团子"),

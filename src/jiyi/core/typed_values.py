@@ -19,14 +19,19 @@ __all__ = ["TypedValue", "anchors", "change_clauses", "typed_values", "verb_anch
 _NUM = r"[\d一二两三四五六七八九十]"
 # 每周三次 is how often, not a Wednesday: a weekday is not followed by a count word.
 _PART = r"(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)"
-_WEEKDAY = rf"(?:周|星期|礼拜)[一二三四五六日天1-7](?![次回趟天个]){_PART}?"
+# A run of weekdays (周二周四 / 周二和周四 / 周一到周五) is one value: a routine's days.
+_DAY = r"(?:周|星期|礼拜)[一二三四五六日天1-7]"
+_WEEKDAY = (
+    rf"{_DAY}(?:(?:[和、跟]|到)?(?:{_DAY}|(?<=[一二三四五六日天1-7])[一二三四五六日天1-7]))*"
+    rf"(?![次回趟天个]){_PART}?"
+)
 _CLOCK = rf"{_PART}?{_NUM}{{1,3}}点(?:半|{_NUM}{{1,3}}分)?"
 _UNITS = r"杯|顿|次|包|勺|片|粒|颗|瓶|罐|支|根|公里|个小时|小时|趟|节课|碗"
 _COUNT = rf"(?<![\d一二两三四五六七八九十每周第])(?:{_NUM}{{1,3}}|半)(?P<unit>{_UNITS})"
 _TYPED = re.compile(rf"(?P<weekday>{_WEEKDAY})|(?P<clock>{_CLOCK})|(?P<count>{_COUNT})")
 # A change of what holds now, said with its verb or a "now" word: 改到 / 挪到 / 换成 / 现在.
 _CUE = re.compile(
-    r"(?:改|换|挪|调|推|延|提前|变|移|减|降|加)(?:到|成|为|在)|现在|如今|以后|从此|今后|"
+    r"(?:改|换|挪|调|推|延|提前|变|移|减|降|加|排)(?:到|成|为|在)|现在|如今|以后|从此|今后|"
     r"从(?:这|下|本)(?:周|星期|礼拜|个?月)(?:起|开始)"
 )
 # A worry, a wish, a condition or a question states nothing that changed.
@@ -107,6 +112,11 @@ def verb_anchor(content: str, held: TypedValue) -> str:
     near = content[at + len(held.surface) : at + len(held.surface) + 1]
     if held.kind == "count":
         near = content[at - 1 : at] if at > 0 else ""
+    elif held.kind == "weekday":  # 周三晚上去跳广场舞: 跳, the verb after 去
+        went = re.match(
+            r"(?:都|就)?(?:去|来)(?P<v>[\u4e00-\u9fff])", content[at + len(held.surface) :]
+        )
+        near = went["v"] if went else ""
     elif held.kind != "clock":
         return ""
     return near if re.fullmatch(r"[\u4e00-\u9fff]", near) and not _FILLER.fullmatch(near) else ""

@@ -19,7 +19,6 @@ from jiyi.core.extraction.lexicon import PETS_ZH, RELATIONS_ZH
 from jiyi.core.models import Candidate, MemoryKind, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import PARTS
-from jiyi.core.text import to_simplified
 
 __all__ = ["SUBJECT", "resolve_subject", "resolve_time"]
 
@@ -95,50 +94,12 @@ _CLOCK = re.compile(
 )
 
 
-# Weekdays as said: 周二周四, 每周三, 星期五和星期六, 礼拜天.
-_WEEKDAYS = re.compile(
-    r"(?:每)?(?:周|星期|礼拜)[一二三四五六日天](?:[和、跟]?(?:周|星期|礼拜)?[一二三四五六日天])*"
-)
-
-
-def _resolve_days(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:
-    """New weekdays said alone (``bare.day``: 我的夜班排到周三周五了) in the slot of the one
-    routine or standing plan said with weekdays and the word named (夜班, 跳); None (not
-    stored) when there is none or several."""
-    word = to_simplified(str(c.metadata.get("object") or ""))
-    held = [
-        m
-        for m in store.list(scope, _ACTIVE)
-        if (m.topic or "").startswith(("habit.", "plan."))
-        and _WEEKDAYS.search(to_simplified(m.content))
-        and word in to_simplified(m.quote or m.content)
-    ]
-    if not word or len({m.topic for m in held}) != 1:
-        return None
-    old = max(held, key=lambda m: (m.created_at, m.id))
-    said = to_simplified(old.content)
-    days = _WEEKDAYS.search(said)
-    assert days is not None  # the filter above kept only memories with weekdays
-    new = c.value or ""
-    text = old.content if len(old.content) == len(said) else said  # the script as written
-    content = text[: days.start()] + new + text[days.end() :]
-    value = (
-        old.value.replace(days.group(0), new) if old.value and days.group(0) in old.value else new
-    )
-    return c.model_copy(
-        update={"topic": old.topic, "kind": old.kind, "content": content, "value": value}
-    )
-
-
 def resolve_time(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:
-    """A new time said alone (``bare.time``) in the slot of the one timed routine it fits;
-    new weekdays said alone (``bare.day``) likewise (:func:`_resolve_days`).
+    """A new time said alone (``bare.time``) in the slot of the one timed routine it fits.
 
     Returns ``c`` unchanged for any other candidate; the routine's slot with its text told at
     the new time ("用户每天早上六点起床跑步") when exactly one active routine was said with a
     clock time (and with the verb ``c`` names, if any); None otherwise (not stored)."""
-    if not c.topic and c.metadata.get("rule") == "bare.day" and c.value:
-        return _resolve_days(c, scope, store)
     if c.topic or c.metadata.get("rule") != "bare.time" or not c.value:
         return c
     verb = str(c.metadata.get("object") or "").casefold()

@@ -133,20 +133,6 @@ _NEW_TIME = re.compile(
 )
 
 
-# 我现在周五晚上去跳了 / 夜班排到周三周五了: only the new days, the routine named by a verb
-# or a word of it (跳, 夜班). Its slot is the one stored routine said with a weekday that
-# has that word, found on write (pipeline/subjects.py); never guessed among several.
-_DAYS = (
-    r"(?:每)?(?:周|星期|礼拜)[一二三四五六日天](?:[和、跟]?(?:周|星期|礼拜)?[一二三四五六日天])*"
-)
-_NEW_DAY = re.compile(
-    rf"^(?:我)?(?:现在|以后|从这周起|这个月起|下周起)+(?:改成|改到|换到|换成)?(?P<t>{_DAYS})"
-    r"(?P<part>早上|晚上|上午|下午|中午)?(?:才|就|再)?去(?P<v>[\u4e00-\u9fff])(?:了|啦)?$|"
-    rf"^(?:我的)?(?P<w>[\u4e00-\u9fff]{{2,3}}?)(?:从(?:下周|这周|下个月|这个月)起)?"
-    rf"(?:排到|改到|改成|换到|挪到|调到)了?(?P<d>{_DAYS})(?:了|啦)?$"
-)
-
-
 def habit_change(c: str, ctx: Context) -> list[Hit]:
     """我现在改成周二晚上游泳了 / (我不游泳了，)改去健身房了: the routine as it is now."""
     if (cannot := _CANNOT.search(c)) and not re.search(r"想|要|怕|会不会|吗", c[: cannot.start()]):
@@ -166,9 +152,6 @@ def habit_change(c: str, ctx: Context) -> list[Hit]:
         what = re.sub(r"房$", "", m.group("z"))
         return [Hit(F, f"habit.{_activity_key(what)}", "habit.moved", correction=True,
                     value="".join(_WHEN.findall(m.group("t"))))]  # fmt: skip
-    if d := _NEW_DAY.match(c):  # 我的夜班排到周三周五了: a routine not named by its activity
-        return [Hit(F, "", "bare.day", value=d["t"] or d["d"], obj=d["v"] or d["w"],
-                    correction=True)]  # fmt: skip
     m = re.match(
         rf"^(?:我)?(?:现在|已经|最近)*(?:改成|改为|改到|换成|换到|改)(?P<t>(?:{_WHEN.pattern})+)(?:才|就|再)?(?:去|来)?"
         rf"(?P<x>{_ACTIVITY})了?$|^(?:我)?(?:现在)?(?:改|换)(?:成|去|为)?(?P<y>{_ACTIVITY}|健身房|"
