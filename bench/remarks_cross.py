@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import corrections
 from jiyi import Memory
 
-STUDIED = "a b c d e f g h i l m p q t u v w".split()
+STUDIED = "a b c d e f g h i l m p q t u v w x y".split()
 
 
 def main() -> None:

