@@ -76,6 +76,23 @@ _WHEN_TAIL = re.compile(
 )
 
 
+_WHEN_HEAD = re.compile(
+    r"^(?:last|this|earlier this) (?:week|month|year|spring|summer|fall|autumn|winter|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+(?=i\b|i'(?:m|ve)\b)",
+    I_,
+)
+
+
+# What is done as a job ("I'm doing family support at Heartland Alliance now")
+_WORK_DONE = re.compile(
+    r"\b(?:support|work|care|services?|sales|marketing|admin|administration|management|"
+    r"operations|outreach|intake|advocacy|consulting|accounting|bookkeeping|billing|payroll|"
+    r"dispatch|logistics|maintenance|security|research|nursing|teaching|tutoring|recruiting|"
+    r"engineering|development|design|it|hr|qa|ops|finance|compliance|case management)$",
+    I_,
+)
+
+
 def _employer(said: str, rule: str, neg: bool = False) -> Hit:
     said = _WHEN_TAIL.sub("", said)
     employer = place(re.sub(r"^(?:a |an )?new job (?:at|with) ", "", said, flags=I_))
@@ -145,19 +162,23 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [_employer(m.group("x"), "employer", neg)]
     m = re.match(
         r"^i(?:'ve| have)? (?:just |recently |finally |officially )?(?:joined|"
-        r"started (?:working )?at|"
+        r"started (?:working |on the (?:line|floor|desk|register|night shift|day shift) )?at|"
         r"started a new job at|started a job at|got a (?:new )?job at|switched to|moved to work at|"
         r"took a job at|accepted (?:an offer|a job|a position) (?:at|from|with))\s+(?P<x>\S.*)$|"
         r"^i(?:'ve| have)? (?:just |recently )?(?:left|quit) (?!my job\b)[A-Z].*? (?:and|to|for) "
         r"(?:i )?(?:joined|join|started at|start at|went to|moved to|now work at)?\s*(?P<y>\S.*)$|"
         # "I'm at Stripe now" (not "I'm at the airport right now": a place this moment)
-        r"^(?:i'm|i am) (?:now |currently )?(?:at|with) (?!the |a |an |home\b|work\b)"
+        r"^(?:i'm|i am) (?:now |currently )?(?:on the (?:line|floor|desk|register|night shift|"
+        r"day shift) )?(?:at|with) (?!the |a |an |home\b|work\b)"
         r"(?P<z>[A-Z][\w&.' -]*?)(?<!\bright)(?: now| these days| currently)$|"
-        r"^i (?:now )?work (?:at|for) (?P<w>.+?) now$",
-        c,
+        r"^i (?:now )?work (?:at|for) (?P<w>.+?) now$|"
+        # "i quit werner after 9 years got on with Schneider": hired on by the new carrier
+        r"^i(?:'ve| have)? (?:just |finally |recently )?(?:(?:left|quit) .+? (?:and )?)?"
+        r"got (?:hired )?on (?:with|at) (?P<v>(?-i:[A-Z])[\w&.' -]*?)(?: now)?$",
+        _WHEN_HEAD.sub("", c),  # "Last week I started at …": when, before the new job
         I_,
     )
-    said = (m.group("x") or m.group("y") or m.group("z") or m.group("w")) if m else ""
+    said = next((v for v in m.group("x", "y", "z", "w", "v") if v), "") if m else ""
     singular = " ".join(re.sub(r"s$", "", w) for w in said.split())
     if (
         m
@@ -184,7 +205,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [_employer(job.group("e"), "employer.change"),
                 Hit(F, "work.role", "role.change", value=role, content=said_role)]  # fmt: skip
     m = re.match(
-        r"^(?i:(?:i(?:'ve| have)? )?(?:(?:left|quit) (?:my job at |my job with )?|(?:am |"
+        r"^(?i:(?:i(?:'ve| have)? )?(?:(?:just |finally |recently |officially )?(?:left|quit) "
+        r"(?:my job at |my job with )?|(?:am |"
         r"'m )?no longer (?:at|with|working at|working for) |(?:i'm|i am) not (?:at|with|"
         r"working at|"
         r"working for) ))(?P<x>[A-Z][\w&.' -]*?)(?i: any ?more)?$",
@@ -262,6 +284,15 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [
             Hit(F, "work.employer", "employer.quit", value="none", correction=True, content=content)
         ]
+    m = re.match(
+        r"^i (?:now |still |currently )?(?:drive|deliver|haul|courier)"
+        r"(?: (?!(?:my|our|his|her|their|him|them|me|us)\b)[\w-]+){0,2}? for "
+        r"(?P<x>(?-i:[A-Z])[\w&.' -]*?)(?: now| these days)?$",
+        c,
+        I_,
+    )
+    if m and not is_place_en(m.group("x")):  # "I drive long-haul for Werner": the carrier
+        return [_employer(m.group("x"), "employer.drive")]
     m = re.match(r"^i (?P<x>(?!do\b)[a-z][\w' -]+?) for a living$", c, I_)
     if m:  # "I make YouTube videos for a living"
         return [Hit(F, "work.role", "role.living", value=clean_value(m.group("x")).lower())]
@@ -301,7 +332,14 @@ def work(c: str, ctx: Context) -> list[Hit]:
     ):
         return [Hit(F, "work.role", "role.is", value=clean_value(m.group("x")).lower())]
     # (an employer is named by its capital: "I do archery for fun" names none)
-    m = re.match(r"^i do (?P<x>[\w &-]+?) (?:for|at) (?P<y>(?:a|an|the) .+|(?-i:[A-Z]).+)$", c, I_)
+    m = re.match(
+        r"^(?:i do|(?P<now>(?:i'm|i am) (?:now )?doing)) (?P<x>[\w &-]+?) (?:for|at) "
+        r"(?P<y>(?:a|an|the) .+?|(?-i:[A-Z]).+?)(?(now) now| ?)$",
+        c,
+        I_,
+    )
+    if m and m.group("now") and not _WORK_DONE.search(m.group("x")):
+        m = None  # "I'm doing pilates at CorePower now": a pastime; "family support": work
     if m and not re.match(r"^(?:it|that|this|stuff|things|my|the|a lot)\b", m.group("x")):
         # "I do IT support for a hospital": the job, and where it is done
         return [
