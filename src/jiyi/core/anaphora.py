@@ -11,8 +11,11 @@ such a message changes the stored fact it is about when all of these hold:
    too) and no news of a place (关门 / 在修 / closed) unless given as the reason ("…since the
    old place closed"); the message states no condition, guess or one coming day (要是 /
    估计 / this Saturday: a one-off, not a lasting change);
-2. it is about **one subject**: the relative, pet or stored name it says (我妈 / my sister /
-   Jake), else the user;
+2. it is about **one subject**: a "he / she" or "we moved him" clause naming nobody, the
+   one relative or pet with a fact the clause or its neighbours share a word with ("We
+   pulled Eli out of Lincoln, he's at Oak Ridge now": the son at Lincoln; none when the
+   message names someone else); else the relative, pet or stored name it says (我妈 / my
+   sister / Jake), else the user;
 3. exactly one active fact or preference of that subject shares a content word with the
    clause (and its neighbours): no kin or pet word, no name, no word every routine, liking
    or fact wording shares (周末, 喜欢, drinks, goes). Two or more: nothing, as which one
@@ -20,8 +23,9 @@ such a message changes the stored fact it is about when all of these hold:
 4. the clause names a word that fact does not hold (the new value), the fact is no name, no
    health fact and no timeline, the message does not name its value as still so
    (陈太搬咗去元朗，我哋仲係住喺沙田; "tuesdays clash with my shifts" is a reason, not a
-   restatement), and does not retract it outright ("left Phoenix"),
-   which :mod:`jiyi.pipeline.retract` closes as before.
+   restatement), and does not retract it, or a value it holds in passing, outright ("left
+   Phoenix", "left DCFS" of "a caseworker at DCFS": a leaving is no new value), which
+   :mod:`jiyi.pipeline.retract` closes as before.
 
 Similarity decides nothing here; words and slots do. A candidate the rules *did* extract in
 another slot of the same subject is not moved: that lost a fact on a held-out set (issue 8,
@@ -36,7 +40,8 @@ from collections.abc import Iterable, Sequence
 from jiyi.core.changes import KIN_WORDS, changed_clauses, content_words, stem
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.lexicon_places import WORKPLACE_MOVES
-from jiyi.core.extraction.subject import Who, read_subject
+from jiyi.core.extraction.segment import split_clauses
+from jiyi.core.extraction.subject import Who, read_subject, someone_else_before
 from jiyi.core.models import MemoryItem, MemoryKind
 from jiyi.core.retract import find_retractions, holds
 from jiyi.core.slots import PARTS, is_timeline_slot, normalize_value
@@ -169,6 +174,39 @@ def _subjects(clause: str, named: dict[str, frozenset[str]]) -> set[str]:
     return out
 
 
+# "he's at Oak Ridge now", "we moved him to Piedmont IB": a relative or pet, by pronoun
+_HIM_HER = re.compile(
+    r"^(?:(?:so|and|but|now),? )?(?:he|she)\b|^(?:we|i)(?:'ve| have)? (?:\w+ ){1,2}?(?:him|her)\b",
+    re.IGNORECASE,
+)
+
+
+_LASTED = re.compile(r"\b(?:been|for (?:\w+ ){1,3}now)\b", re.IGNORECASE)
+
+
+def _pronoun_subject(
+    clause: str, message: str, near: frozenset[str], stored: Sequence[MemoryItem]
+) -> set[str]:
+    """Whom a he / she / him / her clause is about when it names nobody: the relatives and
+    pets with a stored fact the clause or its neighbours share a word with ("We pulled Eli
+    out of Lincoln, he's at Oak Ridge Montessori now": the son whose school is Lincoln) —
+    none when the message names someone else ("my coworker's son hated Lincoln, he's …")."""
+    if not _HIM_HER.match(clause.strip()) or _LASTED.search(clause) or _STILL.search(message):
+        return set()  # "she's been playing for three years now": what has lasted, no change
+    if any(
+        read_subject(c) in (Who.OTHER, Who.THEY) or someone_else_before(c, len(c))
+        for c in split_clauses(message)
+    ):
+        return set()
+    return {
+        who
+        for m in stored
+        if (who := subject_of(m.topic or "")) != USER
+        and _can_hold(m, who)
+        and content_words(m.content) & near
+    }
+
+
 def _can_hold(m: MemoryItem, subject: str) -> bool:
     topic = m.topic or ""
     return (
@@ -194,6 +232,17 @@ def _restates(old: MemoryItem, clause: str, message: str) -> bool:
     return bool(re.search(to_it, clause.lower()) or _STILL.search(message))
 
 
+def _retracted(old: MemoryItem, message: str) -> bool:
+    """The message retracts the fact's value, or a value it holds in passing ("left DCFS" of
+    "a caseworker at DCFS"): nothing here to take its slot — a leaving is no new value."""
+    held = {old.topic: old.value, **(old.metadata.get(PARTS) or {})}
+    return any(
+        holds(r, slot, value, old.content)
+        for r in find_retractions(message)
+        for slot, value in held.items()
+    )
+
+
 def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str, MemoryItem]]:
     """(clause, fact) for each clause of ``message`` (a user message no fact was extracted
     from) that changes the one stored fact it is about (see the module doc); ``clause`` is
@@ -215,12 +264,12 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
             continue
         if not (_CHANGES.search(clause) or _IS_NOW.search(clause)):
             continue
-        subjects = _subjects(clause, named)
+        near = near - drop
+        subjects = _pronoun_subject(clause, plain, near, stored) or _subjects(clause, named)
         if len(subjects) != 1:
             continue
         (subject,) = subjects
         at = plain.find(clause)
-        near = near - drop
         held = [m for m in stored if _can_hold(m, subject) and content_words(m.content) & near]
         old = held[0] if len(held) == 1 else None
         if old is not None and _only_as_still(content_words(old.content) & near, plain):
@@ -238,7 +287,7 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
             continue
         if old is None or not new or _restates(old, clause, plain):
             continue
-        if any(holds(r, old.topic, old.value, old.content) for r in find_retractions(message)):
+        if _retracted(old, message):
             continue  # retracted outright ("left Phoenix"): the retraction step closes it
         out.append((clause, old))
         last = (at + len(clause), subject)
