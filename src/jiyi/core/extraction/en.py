@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from jiyi.core.extraction.en_avoid import avoid
 from jiyi.core.extraction.en_changes import changed
 from jiyi.core.extraction.en_common import CHANGE_RE, DESC, IM, third_person_en
 from jiyi.core.extraction.en_diet import diet, restriction
@@ -22,8 +23,8 @@ from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet
 from jiyi.core.extraction.en_replies import reply_style
 from jiyi.core.extraction.en_school import education
-from jiyi.core.extraction.en_subject import resolve_subject
-from jiyi.core.extraction.en_tastes import avoid, preference
+from jiyi.core.extraction.en_subject import carry_name, resolve_subject
+from jiyi.core.extraction.en_tastes import preference
 from jiyi.core.extraction.en_work import work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS, PETS_EN
@@ -346,11 +347,12 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
         ctx.drink = category
     lead = ctx.extra.pop("list_en", None)
     item = re.sub(r"^(?:and|or|plus|also|&)\s+", "", clause, flags=I_)
-    clause, inherited = resolve_subject(clause, ctx)
-    hits: list[Hit] = []
-    if _FAMILY_PET.match(clause):  # "my son's goldfish is named Bubbles": the family's pet
+    named = carry_name(clause, ctx)  # "Mike retired, so he drives a bus now": Mike's, or none
+    clause, inherited = resolve_subject(named or clause, ctx)
+    hits: list[Hit] = family(clause, ctx) if named else []
+    if not named and _FAMILY_PET.match(clause):  # "my son's goldfish is named Bubbles"
         hits = pet(clause, ctx)
-    for rule in () if hits else _RULES:
+    for rule in () if hits or named else _RULES:
         if hits := rule(clause, ctx):
             break
     if not hits:  # "I love you, bot": a like of nothing kept starts no list

@@ -229,7 +229,19 @@ _DAY_IS = re.compile(
 _DAY_VERB = {"gym": "go to the gym", "yoga": "do yoga", "pilates": "do pilates"}
 
 
+# How long something took or lasted ("got bored in about a week", "for a month"): a span, not
+# how often (as "a week" in "twice a week" is)
+_SPAN = re.compile(
+    r"\s+(?:in|within|after|for|over) (?:about |around |roughly |like |just |only |under |"
+    r"less than |more than |over |almost |nearly )?(?:a|an|one|half a|\d+|two|three|four|five|"
+    r"six|seven|eight|nine|ten|a few|a couple of|several) "
+    r"(?:days?|weeks?|months?|nights?|years?)\b",
+    I_,
+)
+
+
 def habit(c: str, ctx: Context) -> list[Hit]:
+    c = _SPAN.sub("", c)
     # "I hit the gym at 7:30 now instead": instead says what changed, as "now" does
     c = re.sub(r"(?:\s+now)?\s+instead$", " now", c, flags=I_)
     if d := _DAY_IS.match(c):

@@ -14,7 +14,7 @@ from jiyi.core.extraction.en_common import NUM_WORD, PAST_VERBS
 from jiyi.core.extraction.hit import Context
 from jiyi.core.extraction.lexicon import PETS_EN
 
-__all__ = ["resolve_subject"]
+__all__ = ["carry_name", "resolve_subject"]
 
 I_ = re.IGNORECASE
 _HAS_SUBJECT = re.compile(
@@ -105,6 +105,36 @@ def _user_clause(clause: str) -> str | None:
     return None
 
 
+# A clause that opens with a name and its verb: "Mike retired from the post office in June".
+_NAME_DID = re.compile(
+    r"^(?P<n>(?-i:[A-Z][a-z]{2,})) (?:just |finally |recently |already )?(?:[a-z]+ed|got|went|"
+    r"took|quit|left|is|was|has|had|'s)\b",
+    I_,
+)
+_NOT_NAMES = frozenset(
+    "work life school things today tonight everything nothing something mom dad mum grandma "
+    "grandpa nana granny".split()
+)
+
+
+def carry_name(clause: str, ctx: Context) -> str | None:
+    """``clause`` said of the name the clause before opened with, when it opens with "he /
+    she" and no relative was named ("Mike retired in June, so he drives a school bus now":
+    he is Mike, whose Mike the write path finds by the stored name); else None. Remembers
+    the name ``clause`` opens with for the next clause."""
+    said = None
+    he = re.match(r"^(?:he|she)(?='s\b|\s)", clause, I_)
+    if he and ctx.name_en and not ctx.extra.get("family_en"):
+        said = ctx.name_en + clause[he.end() :]
+    m = _NAME_DID.match(clause)
+    named = m and m.group("n").lower() not in _NOT_NAMES and m.group("n").lower() not in PETS_EN
+    if m and named:
+        ctx.name_en = m.group("n")
+    elif not he and _HAS_SUBJECT.match(clause):
+        ctx.name_en = None  # "…, I'm a nurse now": someone else is the subject now
+    return said
+
+
 def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
     """The clause as if its subject were said, and whether it was inherited from a relative."""
     clause = re.sub(
@@ -187,12 +217,16 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
         flags=I_,
     )
     breed = re.match(
-        r"^(?:he|she|it)(?:'s| is) (?:actually |really )?(?:an? )?(?P<b>[a-z][a-z ]+?)$", clause, I_
+        r"^(?:he|she|it)(?:'s| is) (?:actually |really )?(?:an? )?(?P<b>[a-z][a-z ]+?)"
+        r"(?: mix| cross| mutt)?$",  # "an Australian shepherd mix": of that breed, mostly
+        clause,
+        I_,
     )
     if breed and not ctx.extra.get("family_en") and breed.group("b").lower() in PETS_EN:
         # "Sorry, he's a malamute, not a husky": said of the user's dog
         species = ctx.extra.get("pet_en", f"pet.{PETS_EN[breed.group('b').lower()]}").split(".")[1]
-        clause = f"my {species.replace('_', ' ')} is a {breed.group('b')}"
+        article = "an" if breed.group("b")[:1].lower() in "aeiou" else "a"
+        clause = f"my {species.replace('_', ' ')} is {article} {breed.group('b')}"
     if _HAD.fullmatch(clause) and not ctx.extra.get("pet_en"):
         clause = "I have " + _lower(clause)  # "…, one kid, a dog named Ziggy": had, as listed
     subject = ctx.extra.get("family_en")

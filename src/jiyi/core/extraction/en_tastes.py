@@ -1,5 +1,5 @@
-"""English rules for tastes: do-not-recommend, likes and dislikes, favourites, hobbies
-(drink orders are in en_drinks.py, diet styles and restrictions in en_diet.py).
+"""English rules for tastes: likes and dislikes, favourites, hobbies (do-not-recommend is in
+en_avoid.py, drink orders in en_drinks.py, diet styles and restrictions in en_diet.py).
 
 Every way of liking ("I love / I'm really into / I'm a big X fan / X is my thing") and of
 disliking ("I hate / I can't stand / I'm not much of an X drinker / no more X") keys the same
@@ -15,53 +15,10 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.models import MemoryKind
 
-__all__ = ["avoid", "preference"]
+__all__ = ["preference"]
 
 P = MemoryKind.PREFERENCE
 I_ = re.IGNORECASE
-
-
-def avoid(c: str, ctx: Context) -> list[Hit]:
-    m = re.search(
-        r"\b(?:don't|do not|never|stop|please don't|no need to|avoid|please avoid|"
-        r"i'd rather you didn't)\s+"
-        r"(?:ever\s+)?(?:recommend|recommending|suggest|suggesting|show|showing|offer|offering|"
-        r"give|send|book|booking|order|ordering|pick|picking|"
-        r"choose)\s+(?:me\s+)?(?:any\s+)?(?P<x>.+?)"
-        r"(?:\s+to me)?(?:\s+(?:again|anymore|any more|ever again|please))?$",
-        c,
-        I_,
-    ) or re.search(
-        r"\bno more (?P<x>.+?)(?: recommendations| suggestions)?$|"
-        r"^(?:please )?no (?P<y>[a-z ]+?),? please$|"
-        r"^i'd rather not (?:get|have|see|be (?:shown|sent|offered)) (?:any )?(?P<z>.+?)"
-        r"(?: recommendations| suggestions| recs| options| places)?$|"
-        r"^(?:please )?keep (?P<w>.+?) off (?:my|the) (?:list|recommendations)$",
-        c,
-        I_,
-    )
-    said = (
-        (m.group("x") or m.groupdict().get("y") or m.groupdict().get("z") or m.groupdict().get("w"))
-        if m
-        else None
-    )
-    if said and re.fullmatch(
-        r"(?:any|them|those|it|that|one|ones|any of (?:them|those)|that stuff)", said, I_
-    ):
-        said = ctx.extra.get("last_word")  # "I hate horror movies, please don't recommend any"
-    if said and (
-        o := object_key(re.sub(r"^(?:places|restaurants) (?:with|serving) ", "", said, flags=I_))
-    ):
-        return [
-            Hit(
-                P,
-                f"pref.{o}",
-                "avoid",
-                polarity="dislike",
-                content=f"User does not want {clean_value(said)} recommended",
-            )
-        ]
-    return []
 
 
 _NEG = (
@@ -71,8 +28,10 @@ _NEG = (
     r"don't (?:really |much |particularly )?(?:like|love|enjoy|eat|drink|care for|do)|"
     r"do not (?:like|eat|drink|enjoy)|never (?:eat|drink|touch)|no longer (?:like|eat|drink|enjoy)|"
     r"avoid|(?:am|'m)? ?not (?:a )?(?:big |huge )?fan of|(?:am|'m)? ?not (?:really )?into|"
-    r"(?:have |'ve )?given up|(?:am|'m)? ?done with|(?:have |'ve )?stopped (?:eating|drinking)|"
-    r"(?:am|'m)? ?not interested in|(?:am|'m)? ?not (?:really |that |very )?big on|gave up|quit|"
+    r"(?:have |'ve )?given up(?: on)?|(?:am|'m)? ?done with|"
+    r"(?:have |'ve )?stopped (?:eating|drinking)|"
+    r"(?:am|'m)? ?not interested in|(?:am|'m)? ?not (?:really |that |very )?big on|"
+    r"gave up(?: on)?|quit|"
     r"stopped (?:eating|drinking)|(?:have |'ve )?cut out|(?:am|'m)? ?sick of|(?:am|'m)? ?tired of|"
     r"(?:am|'m)? ?over|"
     r"(?:am|'m)? ?(?:scared|afraid|terrified) of|steer clear of|stay away from"
@@ -111,9 +70,18 @@ _ONE_FOR_ANOTHER = re.compile(
 )
 
 
+_TENURE = re.compile(
+    r"(?:^|\b)after (?:about |almost |nearly |over )?(?:\d+|a|an|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|a few|a couple of|several|many) (?:days?|weeks?|months?|years?)\b",
+    I_,
+)
+
+
 def preference(c: str, ctx: Context) -> list[Hit]:
     if _FED_UP.search(c) or _ONE_FOR_ANOTHER.match(c):
         return []
+    if _TENURE.search(c) and re.search(r"\b(?:quit|left|gave up|stopped|dropped)\b", c, I_):
+        return []  # "i quit werner after 9 years": a job (or a habit) held a while ended
     if re.match(r"^i (?:don't|do not|never) drink(?: alcohol| at all| anymore)?$", c, I_):
         return [
             Hit(
@@ -140,7 +108,7 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         r"^i(?:'ve| have)? (?:recently |just |finally |since )?(?:taken|took|take) up "
         r"(?P<b>[\w' -]+?)(?: instead| now| lately| recently| this year)?$|"
         r"^i(?:'ve| have)? (?:recently |just |finally )?(?:stopped|quit|given up|gave up|dropped) "
-        r"(?:doing |playing |practicing |going to |going )?(?P<c>[\w' -]+?)(?: now| any ?more|"
+        r"(?:doing |playing |practicing |going to |going |on )?(?P<c>[\w' -]+?)(?: now| any ?more|"
         r" for good| lately)?$|"
         r"^i (?:don't|do not|no longer) (?:really )?(?:do|play|practice) (?P<d>[\w' -]+?)"
         r" any ?more$",

@@ -42,4 +42,6 @@ class Context:
     ref: datetime  # the message's time; relative dates resolve against it
     drink: str | None = None  # category named earlier: 我喝咖啡…，只喝冷萃 → "coffee"
     drink_word: str | None = None  # the word the user used for it (咖啡 / coffee)
+    follows: bool = False  # a clause with content came before: this one may be its consequence
+    name_en: str | None = None  # the name the last English clause opened with ("Mike retired")
     extra: dict[str, str] = field(default_factory=dict)

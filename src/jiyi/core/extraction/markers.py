@@ -144,6 +144,13 @@ _BARE_CONTRACTIONS = re.compile(
 )
 
 
+# "our 'Maine Coon' is a Norwegian Forest Cat": quotes around what something was called are
+# no part of the words (an apostrophe inside a word is never one of them)
+_SCARE_QUOTES = re.compile(
+    r"(?<![\w'\"])(?P<q>['\"])(?P<x>[A-Za-z][\w -]{1,38}\w)(?P=q)(?![\w'\"])"
+)
+
+
 def _apostrophes(text: str) -> str:
     def put(m: re.Match[str]) -> str:
         if m.group("i"):
@@ -163,6 +170,7 @@ def prepare(clause: str) -> tuple[str, bool, str | None]:
     """Strip fillers, "remember that" and correction markers; report whether one was a
     correction marker, and the value a "…, not Y" tail says was wrong."""
     text = _apostrophes(clause.replace("’", "'").replace("‘", "'").strip())
+    text = _SCARE_QUOTES.sub(r"\g<x>", text)
     corrected = False
     prev = None
     while prev != text:

@@ -79,6 +79,9 @@ _MEANT_TO = re.compile(
     re.IGNORECASE,
 )
 
+# Emphasis after the value a "not …" clause takes back ("not a heeler at all").
+_EMPHASIS = re.compile(r"\s+(?:at all|whatsoever|either|after all)$", re.IGNORECASE)
+
 _NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
 _ORDER = re.compile(
     r"\b(?:that's|thats|that is) (?:my|what i) (?:usual|order|go-to|always get|usually get|"
@@ -274,19 +277,22 @@ class RuleExtractor:
                 hypothetical = hypothetical or bool(_HYPOTHETICAL.match(clause))
                 continue
             spoken_before, spoken = spoken, spoken + 1
+            ctx.follows = spoken_before > 0
             is_forget, target = match_forget(clause)
             if is_forget:
                 out.forget.append(ForgetRequest(text=raw, target=target, source_message_id=msg.id))
                 forgot = True
                 continue
             wrong = _WRONG.match(clause)
-            if wrong and wrong.group("z") and len(wrong.group("z").split()) > 3:
+            # "…, not a heeler at all": the emphasis is no part of the value said wrong
+            z = _EMPHASIS.sub("", wrong.group("z") or "") if wrong else ""
+            if wrong and len(z.split()) > 3:
                 wrong = None  # "Not a big fan of sushi": a statement, not "…, not Y"
             if wrong and re.search(r"\b(?:any ?more|now)$", wrong.group("z") or "", re.I):
                 wrong = None  # "so not vegetarian anymore": something stopped, not "…, not Y"
             if wrong:
                 # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
-                said = clean_value(wrong.group("y") or wrong.group("z") or wrong.group("w") or "")
+                said = clean_value(wrong.group("y") or z or wrong.group("w") or "")
                 said = re.sub(r"^(?:a|an|the|my)\s+", "", said, flags=re.I)
                 for cand in found.values():
                     cand.is_correction = True
@@ -295,9 +301,13 @@ class RuleExtractor:
                 correcting = correcting or pending is not None
                 continue
             who = read_subject(clause)
-            family_pronoun = bool(ctx.extra) and who is Who.HE_SHE
+            family_pronoun = bool(ctx.extra or ctx.name_en) and who is Who.HE_SHE
             # "Sorry, he's a malamute, not a husky": only a pet is a breed
-            breed = re.match(r"^(?:he|she)(?:'s| is) (?:actually )?an? (.+)$", clause, re.I)
+            breed = re.match(
+                r"^(?:he|she)(?:'s| is) (?:actually )?an? (.+?)(?: mix| cross| mutt)?$",
+                clause,
+                re.I,
+            )
             family_pronoun = family_pronoun or bool(
                 breed and breed.group(1).lower() in PETS_EN and (correcting or replaces or ahead)
             )

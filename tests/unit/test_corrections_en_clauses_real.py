@@ -1,0 +1,201 @@
+"""English clauses beside a change (issue 8, dev sets u and w studied): an incidental or
+negated clause never becomes a fact of its own, and the change said around it lands.
+
+- "…, not a terrier at all", "…, no more rush hour traffic", "got tired of it in about two
+  weeks", "I quit after a month": no work role, no dislike, no routine;
+- "I finally quit X" of "a case manager at X": a leaving, not a new value of the role;
+- a new workplace "on the floor at X", "doing intake work at X now", "got on with X", a
+  carrier driven for; "she" after a relative's name; "he's at X now" / "we moved her to X"
+  of the one relative whose fact the message names; a breed said in scare quotes.
+
+The wording is not the benchmark's. Each change retires the old value and keeps every other
+fact; its twin (someone else's news, a remark that names the value, what has lasted)
+changes nothing. Real default embedder.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _writes import active, active_contents, say
+
+from jiyi import Memory
+from jiyi.core.models import MemoryKind
+
+BACKGROUND = ("I'm allergic to shellfish", "I live in Tucson", "I drink green tea")
+
+
+def _holding(mem: Memory, user: str, word: str) -> list[str]:
+    """Active facts naming ``word`` (an event of the message, "pulled Ava out of Westfield in
+    March", is what happened, not what holds)."""
+    return [
+        m.content
+        for m in active(mem, user).values()
+        if word.lower() in m.content.lower() and m.kind != MemoryKind.EVENT
+    ]
+
+
+# (user, fact, the message, a word of the new value, the old value)
+CHANGES = [
+    (
+        "breed-at-all",
+        "My dog Rosie is a terrier",
+        "Got her DNA results back, she's actually a beagle mix, not a terrier at all",
+        "beagle",
+        "terrier",
+    ),
+    (
+        "breed-quoted",
+        "Our cat Mochi is a ragdoll",
+        "the vet laughed at us, our 'ragdoll' is a Persian",
+        "Persian",
+        "ragdoll",
+    ),
+    (
+        "left-then-doing",
+        "I'm a case manager at Catholic Charities",
+        "I quit Catholic Charities. I'm doing intake work at Mercy Housing now, way less stress",
+        "Mercy Housing",
+        "Catholic Charities",
+    ),
+    (
+        "on-the-floor",
+        "I'm a cashier at Target",
+        "Last month I started on the floor at Costco, way better hours",
+        "Costco",
+        "Target",
+    ),
+    (
+        "got-on-with",
+        "I drive a forklift for Sysco",
+        "i quit sysco after 6 years got on with Gordon Foods, closer to home",
+        "Gordon Foods",
+        "Sysco",
+    ),
+    (
+        "she-after-name",
+        "My wife Dana is a nurse",
+        "Dana retired last spring and hated it, so she teaches math now",
+        "math",
+        "nurse",
+    ),
+    (
+        "she-is-at",
+        "My daughter goes to Westfield High",
+        "We pulled Ava out of Westfield in March, she's at Carver Academy now",
+        "Carver",
+        "Westfield",
+    ),
+    (
+        "moved-her-to",
+        "My daughter goes to Westfield High",
+        "We moved her to Carver Academy, Westfield was too far",
+        "Carver",
+        "Westfield",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("user", "fact", "message", "new", "old"), CHANGES, ids=[c[0] for c in CHANGES]
+)
+def test_the_change_beside_the_clause_lands(  # type: ignore[no-untyped-def]
+    shared_real_mem: Memory, module_clock, user: str, fact: str, message: str, new: str, old: str
+) -> None:
+    say(shared_real_mem, module_clock, user, *BACKGROUND, fact)
+    before = active_contents(shared_real_mem, user)
+    assert _holding(shared_real_mem, user, old), before
+    say(shared_real_mem, module_clock, user, message, days=7)
+    now = active_contents(shared_real_mem, user)
+    assert _holding(shared_real_mem, user, new), now
+    assert not _holding(shared_real_mem, user, old), now  # the old value is retired
+    for topic, said in before.items():  # every other fact stays
+        if old.lower() not in said.lower():
+            assert now.get(topic) == said, (topic, now)
+
+
+# (user, fact, the message, slot areas it must not create a memory in)
+INCIDENTAL = [
+    (
+        "no-more-traffic",
+        "I'm a bus driver",
+        "Finally got my transfer to the Eastside depot, no more night traffic",
+        ("pref.",),
+    ),
+    (
+        "span-not-routine",
+        "I swim twice a week",
+        "Signed up for pottery and got sick of it within a week",
+        ("habit.", "pref."),
+    ),
+    ("quit-after", "I'm a paralegal", "I quit after a month, the commute was brutal", ("pref.",)),
+    (
+        "left-only",
+        "I'm a case manager at Catholic Charities",
+        "I finally quit Catholic Charities.",
+        ("pref.",),
+    ),
+    (
+        "name-then-drink",
+        "My wife Dana is a nurse",
+        "Dana retired last spring, so she drinks only black coffee now",
+        ("diet.",),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("user", "fact", "message", "areas"), INCIDENTAL, ids=[c[0] for c in INCIDENTAL]
+)
+def test_an_incidental_clause_becomes_no_fact(  # type: ignore[no-untyped-def]
+    shared_real_mem: Memory,
+    module_clock,
+    user: str,
+    fact: str,
+    message: str,
+    areas: tuple[str, ...],
+) -> None:
+    say(shared_real_mem, module_clock, user, *BACKGROUND, fact)
+    before = set(active(shared_real_mem, user))
+    assert len(before) >= len(BACKGROUND) + 1
+    say(shared_real_mem, module_clock, user, message, days=7)
+    made = [m for i, m in active(shared_real_mem, user).items() if i not in before]
+    assert not [(m.topic, m.content) for m in made if (m.topic or "").startswith(areas)]
+    assert not [m.content for m in made if m.content.startswith("User said:")]
+
+
+# Twins: someone else's news, the value named as still so, or what has lasted.
+KEEPS = [
+    (
+        "My daughter goes to Westfield High",
+        "My neighbor's girl hated Westfield, she's at Carver Academy now",
+    ),
+    (
+        "My daughter goes to Westfield High",
+        "she's been at Westfield for two years now and loves it",
+    ),
+    ("My wife Dana is a nurse", "My coworker Dana retired, so she teaches math now"),
+    ("I'm a cashier at Target", "ugh I'm at the Costco now picking up snacks for the party"),
+    ("Our cat Mochi is a ragdoll", "Mochi is such a 'ragdoll', she flops over when you hold her"),
+    ("I drive a forklift for Sysco", "I drive my kids to soccer for Coach Miller on Saturdays"),
+]
+
+
+@pytest.mark.parametrize(("fact", "remark"), KEEPS, ids=[r for _, r in KEEPS])
+def test_a_remark_beside_the_value_changes_nothing(  # type: ignore[no-untyped-def]
+    shared_real_mem: Memory, module_clock, fact: str, remark: str
+) -> None:
+    user = "keep-" + remark
+    say(shared_real_mem, module_clock, user, *BACKGROUND, fact)
+    before = active_contents(shared_real_mem, user)
+    assert len(before) >= len(BACKGROUND) + 1, before
+    say(shared_real_mem, module_clock, user, remark, days=7)
+    now = active_contents(shared_real_mem, user)
+    assert {t: c for t, c in now.items() if t in before} == before
+
+
+def test_no_more_still_asks_when_it_asks(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    """The twin of "…, no more rush hour traffic": asked for, it is kept."""
+    say(shared_real_mem, module_clock, "no-more-asked", "No more horror movie suggestions please")
+    assert any(
+        t.startswith("pref.horror") for t in active_contents(shared_real_mem, "no-more-asked")
+    )
