@@ -53,7 +53,8 @@ _CLAUSES = re.compile(
 @dataclass(frozen=True)
 class Retraction:
     """One retracted phrase: ``phrases`` are its readings (with and without the verb: 吃素,
-    素), ``kind`` the cue's kind (``fine``, ``stopped``, ``wrong``), ``subject`` the relation
+    素), ``kind`` the cue's kind (``fine``, ``stopped``, ``dropped``: "X is dead to me",
+    ``wrong``), ``subject`` the relation
     key of the relative the clause is about (None: the user), ``clause`` where it was said."""
 
     phrases: tuple[str, ...]
@@ -156,7 +157,8 @@ def find_retractions(text: str) -> list[Retraction]:
         later = (
             [c for c in clauses[clauses.index(r.clause) + 1 :] if c] if r.clause in clauses else []
         )
-        if r.kind == "wrong" and r.replacement is None and r.clause.isascii():
+        # "X was wrong, it's Y" / "X is dead to me, Y is my fave": the later clause names Y
+        if r.kind in ("wrong", "dropped") and r.replacement is None and r.clause.isascii():
             if right := right_value(later):
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right)
         elif r.kind == "wrong" and r.replacement is None and later:
@@ -235,7 +237,7 @@ def _allowed(r: Retraction, topic: str, value: str | None) -> bool:
         return area == "work" or topic == "location.work" or topic.endswith((".job", ".employer"))
     if r.kind == "work_city":  # 我哥在深圳打工 (family.brother.city): where they work
         return topic.endswith(".city")
-    if r.kind == "stopped":
+    if r.kind in ("stopped", "dropped"):
         return not topic.startswith("health.allergy.")
     return True
 

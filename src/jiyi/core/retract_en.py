@@ -73,6 +73,14 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
         ),
     ),
+    # "honestly Overwatch is dead to me now": a favourite or pastime dropped for good
+    (
+        "dropped",
+        re.compile(
+            r"^(?:honestly |tbh |ngl |so |and |yeah )?(?:the )?"
+            rf"{_EN_NP} (?:is|are|'s|'re) (?:\w+ )?dead to me\b"
+        ),
+    ),
     ("wrong", re.compile(rf"\b(?:not|isn't|aren't|wasn't) (?:a|an) {_EN_NP}")),
     # "it was never shellfish", "the latex thing was wrong": a value that was never right
     (
@@ -95,12 +103,15 @@ EN_STOP = re.compile(
 
 
 # What a later clause names as the right value after "X was wrong": "it's sesame I react to",
-# "the test came back positive for nickel instead".
+# "the test came back positive for nickel instead" (or the new one after "X is dead to me").
 _RIGHT_EN = re.compile(
     r"\b(?:it's|it is|it was|its) (?:actually |really )?(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)"
     r"(?= (?:i|i'm|that|which)\b|$)|"
     r"\b(?:for|to|with|is|are|'s|got|have|has) (?:an? |the |some )?"
-    r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?) instead$"
+    r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?) instead$|"
+    # "…, Marvel Rivals is my fave": the new favourite after one dropped
+    r"^(?P<f>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}) (?:is|are|'s) (?:now )?my (?:new )?"
+    r"(?:fave|fav|favorite|favourite|go-to)(?: now)?$"
 )
 
 
@@ -108,6 +119,6 @@ def right_value(clauses: list[str]) -> str | None:
     """The value named as the right one in the clauses after a "wrong" cue, case kept."""
     for clause in clauses:
         if m := _RIGHT_EN.search(clause.lower()):
-            key = "to" if m.group("to") else "y"
+            key = next(k for k in ("to", "y", "f") if m.group(k))
             return clause[m.start(key) : m.end(key)]
     return None

@@ -91,7 +91,10 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"(?: for me)?(?: now| these days)?$|^i(?:'ve| have)? moved on to (?:an? )?(?P<t>.+)$|"
         # "I'm getting a plain cappuccino now": an order that changed ("right now" is a moment)
         r"^(?:i'm|i am) (?:now )?(?:getting|ordering|drinking|on) (?:an? )?(?P<s>.+?)"
-        r"(?<!right)(?<!just) (?:now|these days|nowadays|instead)$",
+        r"(?<!right)(?<!just) (?:now|these days|nowadays|instead)$|"
+        # "I'm back on regular coffee": an order taken up again is the order now
+        r"^(?:i'm|i am) (?:now )?back (?:on|to) (?:drinking )?(?:an? )?(?P<k>.+?)"
+        r"(?: now| these days)?$",
         c,
         I_,
     )
@@ -113,7 +116,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     elif m and not re.search(r"\b(?:sometimes|occasionally|too|also|once in a while)\b", c, I_):
         said = (
             m.group("x") or m.group("y") or m.group("z") or m.group("w") or m.group("v")
-            or m.group("u") or m.group("t") or m.group("s") or m.group("r")
+            or m.group("u") or m.group("t") or m.group("s") or m.group("r") or m.group("k")
         )  # fmt: skip
         word = clean_value(said).lower()
         word = re.sub(  # "two cups of green tea": the drink, not how much of it

@@ -187,7 +187,10 @@ def _fixture(c: str) -> list[Hit]:
 # "I'm running five times a week now that the weather's better": a routine said in the
 # progressive, with the reason for the change after it.
 _PROGRESSIVE = re.compile(
-    rf"^(?:i'm|i am) (?:now |currently )?(?P<v>[a-z]+ing)\b(?=.*\b(?:{_FREQ})\b)", I_
+    rf"^(?:i'm|i am) (?:now |currently )?(?P<v>[a-z]+ing)\b"
+    # "running at 5:30 now": the routine at its new time, as "I run at 5:30 now"
+    rf"(?=.*\b(?:{_FREQ})\b|.*{_AT_CLOCK} now\b)",
+    I_,
 )
 # "I moved my run to 6am", "make that 6:30": a new time, the routine left out or named by
 # its verb (pipeline/subjects.resolve_time binds it to the one timed routine, or to none).
@@ -207,7 +210,13 @@ _SWITCHED = re.compile(
     r"(?: instead)?$",
     I_,
 )
-_REASON_TAIL = re.compile(r",?\s+(?:now that|since|because|as|so that) .+$", I_)
+_REASON_TAIL = re.compile(r",?\s+(?:now that|since|because|cause|cuz|as|so that) .+$", I_)
+# "We open at seven now": the business's hours, the one routine said with a clock time
+_WE_AT = re.compile(
+    r"^we (?:now )?(?P<v>open|close|start|finish) at (?P<t>\d{1,2}(?::\d\d)?(?:\s?(?:am|pm))?|"
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon)(?: now| instead)$",
+    I_,
+)
 
 
 def _switched(now: str, before: str | None) -> list[Hit]:
@@ -251,7 +260,8 @@ def habit(c: str, ctx: Context) -> list[Hit]:
         return hits
     if p := _PROGRESSIVE.match(c):
         c = _REASON_TAIL.sub(" now", f"I {_lemma(p.group('v'))}{c[p.end() :]}")
-    if t := _NEW_TIME.match(c):  # "I moved my run to 6am": the routine's slot is found on write
+        c = re.sub(r"(?: now)+$", " now", c)  # "…at 5:30 now cause traffic": one "now"
+    if t := _NEW_TIME.match(c) or _WE_AT.match(c):  # "I moved my run to 6am": slot found on write
         return [Hit(F, "", "bare.time", value=t.group("t"), obj=t.group("v"), correction=True)]
     if s := _SWITCHED.match(c):  # "I switched from running to swimming": one stopped, one now
         return _switched(s.group("b") or s.group("b2"), s.group("a") or s.group("a2"))
@@ -321,7 +331,9 @@ def habit(c: str, ctx: Context) -> list[Hit]:
         # "I run 5k every Saturday morning with my running club": who with is not when
         or re.match(
             rf"^i(?:'ve| have)? (?P<x>.+?) (?:{_FREQ}){_TIME_OF_DAY}"
-            r"(?: (?:with|at|in) (?:my|our|the|a) [\w' -]+)?$",
+            # (or where: "every Thursday night at Sunset Lanes")
+            r"(?: (?:with|at|in) (?:(?:my|our|the|a) [\w' -]+|"
+            r"(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)*))?$",
             c,
             I_,
         )

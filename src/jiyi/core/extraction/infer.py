@@ -105,8 +105,23 @@ _MOVE_EN = re.compile(
     r"\b(?:moved|relocated|settled) (?:back |over |out |down |up |away )?(?:to|in) "
     r"(?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
 )
+# "signed a lease in Davis", "got a place over in Jeffersonville": a new home, the verb says
+# the name is a place (any capitalised name but a month or day, known town or not)
+_LEASE_EN = re.compile(
+    r"\b(?i:signed a lease|got a place|found a place|rented a place|bought a (?:house|home|condo|"
+    r"place)) (?:over |out |down |up )?in "
+    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
+    r"(?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
+)
 # 我表姐去年全家搬去了深圳: a relative's move (with the user — 我和老公搬到了杭州 — it is theirs).
 _RELATIVE_MOVES = re.compile(rf"^(?:其实|对了|另外)*我(?:的|家|们家)?(?:{REL})")
+# "got a place in Omaha for the weekend": a stay, not a home
+_STAY_EN = re.compile(
+    r"\bfor (?:the |a |one |two |a few |a couple of )?(?:weekend|week|nights?|days?|trip|"
+    r"holidays?|vacation|summer)\b|\b(?:airbnb|hotel|vacation|holiday|visit\w*)\b",
+    re.IGNORECASE,
+)
 _NOT_YET = re.compile(
     r"要|打算|准备|计划|想|将|下个?月|明年|下周|\b(?:will|going to|plan|next|soon|hope)\b"
 )
@@ -117,7 +132,11 @@ def moved_to(clause: str, lang: str) -> Hit | None:
     if _NOT_YET.search(clause) or (lang == "zh" and _RELATIVE_MOVES.match(clause)):
         return None
     m = (_MOVE_ZH if lang == "zh" else _MOVE_EN).search(clause)
-    if m is None or not (is_place_zh if lang == "zh" else is_place_en)(m.group("x")):
+    if m is not None and not (is_place_zh if lang == "zh" else is_place_en)(m.group("x")):
+        m = None
+    if m is None and lang == "en" and not _STAY_EN.search(clause):
+        m = _LEASE_EN.search(clause)
+    if m is None:
         return None
     x = m.group("x")
     if WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home

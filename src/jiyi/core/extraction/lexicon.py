@@ -183,6 +183,7 @@ _DRINK_TABLE = _table(
     coffee+: 冷萃 拿铁 美式 冰美式 手冲 卡布奇诺 摩卡 浓缩 澳白 馥芮白 玛奇朵 焦糖玛奇朵 挂耳 速溶
     coffee+: 黑咖啡 白咖啡 脏脏 cold_brew latte americano espresso cappuccino flat_white
     coffee+: mocha decaf cortado macchiato pour_over pour-over iced_coffee black_coffee
+    coffee+: regular_coffee caffeinated_coffee
     milk_tea: 奶茶 珍奶 手摇饮 手摇 bubble_tea boba milk_tea
     milk_tea+: 珍珠奶茶 奶绿 芋泥奶茶 波霸奶茶
     tea: 茶 tea
