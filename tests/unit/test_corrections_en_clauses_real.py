@@ -131,6 +131,13 @@ CHANGES = [
         "Starlite",
     ),
     (
+        "role-tech",
+        "I'm a vet tech at Banfield",
+        "Got promoted to practice manager at Banfield!!",
+        "practice manager",
+        "vet tech",
+    ),
+    (
         "lease-in",
         "I live in Tacoma",
         "Signed a lease in Olympia last week, the commute is way shorter",
@@ -179,6 +186,18 @@ INCIDENTAL = [
         "I'm a case manager at Catholic Charities",
         "I finally quit Catholic Charities.",
         ("pref.",),
+    ),
+    (
+        "complaint",
+        "I drive for Lyft",
+        "I hate how much Lyft takes per ride but whatever",
+        ("pref.",),
+    ),
+    (
+        "talked-me-into",
+        "I'm a paralegal",
+        "My daughter talked me into it, so I bought a Honda Civic",
+        ("family.",),
     ),
     (
         "name-then-drink",
@@ -252,3 +271,23 @@ def test_no_more_still_asks_when_it_asks(shared_real_mem: Memory, module_clock) 
     assert any(
         t.startswith("pref.horror") for t in active_contents(shared_real_mem, "no-more-asked")
     )
+
+
+def test_an_allergy_outgrown_is_none_now(shared_real_mem: Memory, module_clock) -> None:  # type: ignore[no-untyped-def]
+    """ "I used to be allergic to X as a kid, grew out of it": no allergy held now, and "grew
+    out of it" names no allergen."""
+    user = "outgrown"
+    say(shared_real_mem, module_clock, user, *BACKGROUND)
+    say(
+        shared_real_mem,
+        module_clock,
+        user,
+        "Honestly I used to be allergic to strawberries as a kid, grew out of it",
+        days=7,
+    )
+    held = {
+        m.topic: m.value
+        for m in active(shared_real_mem, user).values()
+        if (m.topic or "").startswith("health.allergy.")
+    }
+    assert held == {"health.allergy.shellfish": "yes", "health.allergy.strawberry": "no"}, held

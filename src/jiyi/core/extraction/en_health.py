@@ -23,7 +23,15 @@ _SEVERITY = (
     r"(?:severe|serious|mild|slight|bad|deadly|life-threatening|minor|major|bit of an?|an?|the)\s+"
 )
 _NEGATED = re.compile(
-    r"\b(?:not|no longer|don't have|do not have|cured|anymore|any more|grew out of|outgrew)\b", I_
+    r"\b(?:not|no longer|don't have|do not have|cured|anymore|any more|grew out of|outgrew|"
+    r"used to(?: be)?)\b",  # "I used to be allergic to eggs as a kid": not any more
+    I_,
+)
+# When an allergy was had ("as a kid"): no part of the allergen
+_AS_A_CHILD = re.compile(
+    r"\s+(?:as an? (?:kid|child|baby|toddler|teen|teenager)|when i was (?:little|young|small|"
+    r"an? (?:kid|child|baby))|growing up)$",
+    I_,
 )
 
 
@@ -69,6 +77,8 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
         return []
     neg = bool(m.group("neg")) or bool(_NEGATED.search(c))
     said = re.sub(r"\s+(?:anymore|any more|now|too|as well|though)$", "", m.group("x"), flags=I_)
+    if _AS_A_CHILD.search(said):  # "I was allergic to milk as a baby": then, not now
+        said, neg = _AS_A_CHILD.sub("", said), True
     parts = [re.sub(rf"^(?:{_SEVERITY})+", "", p, flags=I_) for p in SEP.split(said)]
     several = len(parts) > 1 or bool(ctx.extra.pop("cleft", None))
     word = "not allergic" if neg else "allergic"

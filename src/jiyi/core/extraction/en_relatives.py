@@ -306,6 +306,13 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         I_,
     ):
         return []  # "my brother-in-law thinks he's a great cook": an opinion of theirs, no fact
+    if re.match(
+        r"^(?:\w+ )?(?:talked (?:me|us) into|convinced (?:me|us)|showed (?:me|us)|"
+        r"dragged (?:me|us)|pushed (?:me|us)|got (?:me|us) (?:into|to))\b",
+        rest,
+        I_,
+    ):
+        return []  # "my son talked me into it": how the user's change came about
     if len(words) >= 2 and not re.match(
         r"^(?:is|'s|are) (?:so |very |really |super )?\w+$", rest, I_
     ):

@@ -227,6 +227,13 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             r"^(?:to )?(?:know|ask|order|have a|get a|see|book|talk|go)\b", m.group("x"), I_
         ):
             return []  # "I'd like to know …" is a request, not a taste
+    if m and re.match(
+        r"(?:how|when|whenever|the way|it when|it how|that (?=(?:i|you|he|she|it|we|they|my|"
+        r"our|his|her|their|people|everyone)\b))\b",
+        m.group("x"),
+        I_,
+    ):
+        return []  # "I hate how much DoorDash takes": a complaint about how things go
     if not m:
         m = re.match(
             r"^(?P<x>.+?) (?:is|are) (?:my jam|my thing|my weakness|the best)(?P<v>)$", c, I_

@@ -33,7 +33,7 @@ _ROLE = re.compile(
     r"physician|psychologist|carpenter|hairdresser|stylist|model|actor|actress|musician|"
     r"streamer|youtuber|influencer|creator|dj|bartender|server|waiter|waitress|nanny|cook|"
     r"baker|butcher|farmer|driver|courier|postman|librarian|researcher|postdoc|resident|"
-    r"radiologist|midwife|caregiver|secretary|receptionist|admin|hr|recruiter)$",
+    r"radiologist|midwife|caregiver|secretary|receptionist|admin|hr|recruiter|tech|technologist)$",
     I_,
 )
 _NOT_ROLE = frozenset(
