@@ -200,6 +200,24 @@ INCIDENTAL = [
         ("family.",),
     ),
     (
+        "someone-elses-allergy",
+        "I'm a paralegal",
+        "Sophie's roommate is allergic to dairy so the party is dairy-free",
+        ("health.",),
+    ),
+    (
+        "allergy-is-why",
+        "I'm a paralegal",
+        "my shellfish allergy is why I skip the seafood buffet",
+        ("health.",),
+    ),
+    (
+        "gerund-subject",
+        "I'm a paralegal",
+        "Honestly learning Spanish wasn't as hard as I thought",
+        ("state.",),
+    ),
+    (
         "name-then-drink",
         "My wife Dana is a nurse",
         "Dana retired last spring, so she drinks only black coffee now",

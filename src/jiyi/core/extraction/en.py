@@ -23,7 +23,7 @@ from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet
 from jiyi.core.extraction.en_replies import reply_style
 from jiyi.core.extraction.en_school import education
-from jiyi.core.extraction.en_subject import carry_name, resolve_subject
+from jiyi.core.extraction.en_subject import GERUND_SUBJECT, carry_name, resolve_subject
 from jiyi.core.extraction.en_tastes import preference
 from jiyi.core.extraction.en_work import work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
@@ -246,6 +246,8 @@ _LIFE = re.compile(
 
 
 def _state(c: str, ctx: Context) -> list[Hit]:
+    if GERUND_SUBJECT.match(c):
+        return []  # "nursing wasn't my first career": a gerund the subject, not how one is
     if re.match(
         r"^i (?:haven't|have not|havent|haven't really) (?:slept|been sleeping) (?:well|much|"
         r"properly|"

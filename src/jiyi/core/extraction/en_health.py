@@ -27,6 +27,12 @@ _NEGATED = re.compile(
     r"used to(?: be)?)\b",  # "I used to be allergic to eggs as a kid": not any more
     I_,
 )
+# A subject other than the user before "(is) allergic": "Emma's best friend is", "she's"
+_SOMEONE_IS = re.compile(
+    r"(?:^|\s)(?!(?:i|we)\s)[\w'-]+ (?:is|are|was|were|has been|have been)\s*$|"
+    r"(?:^|\s)(?!(?:it's|we're)\b)[\w-]+'(?:s|re)\s*$",
+    I_,
+)
 # When an allergy was had ("as a kid"): no part of the allergen
 _AS_A_CHILD = re.compile(
     r"\s+(?:as an? (?:kid|child|baby|toddler|teen|teenager)|when i was (?:little|young|small|"
@@ -57,12 +63,14 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
             I_,
         )
         or re.search(
-            r"\b(?:my )?allerg(?:y|ies) (?:is|are) (?:actually |really )?(?:to )?"
-            r"(?P<x>.+)(?P<neg>)$",
+            r"(?:^|\bmy )allerg(?:y|ies) (?:is|are) (?:actually |really )?(?:to )?"
+            r"(?!why\b|what\b|how\b|the reason\b|because\b)(?P<x>.+)(?P<neg>)$",
             c,
             I_,
         )
     )
+    if m and _SOMEONE_IS.search(c[: m.start()]):
+        return []  # "Emma's best friend is allergic to dairy": someone else's allergy
     if not m:
         m = re.match(
             r"^(?P<x>[\w -]{2,25}?) (?:makes|make|gives|give) me (?:break out in hives|hives|"

@@ -14,7 +14,7 @@ from jiyi.core.extraction.en_common import NUM_WORD, PAST_VERBS
 from jiyi.core.extraction.hit import Context
 from jiyi.core.extraction.lexicon import PETS_EN
 
-__all__ = ["carry_name", "resolve_subject"]
+__all__ = ["GERUND_SUBJECT", "carry_name", "resolve_subject"]
 
 I_ = re.IGNORECASE
 _HAS_SUBJECT = re.compile(
@@ -66,6 +66,12 @@ _HAD = re.compile(
 )
 
 
+# "learning Spanish wasn't as hard as I thought": the -ing phrase is the subject of its verb
+GERUND_SUBJECT = re.compile(
+    r"^\w+ing\b(?: [\w'-]+){0,3} (?:is|was|are|were|has been|had been)(?:n't| not)?\b", I_
+)
+
+
 def _lower(clause: str) -> str:
     return clause[:1].lower() + clause[1:]
 
@@ -75,7 +81,10 @@ def _user_clause(clause: str) -> str | None:
     if _OWN_THING.match(clause):
         return "my " + _lower(clause)  # "Birthday is March 3rd", "fav colour is teal"
     if re.match(
-        r"^[\w'-]+ (?:is|are|was|were|has|have|had|'s|will|can|gets|got|makes|seems)\b", clause, I_
+        r"^[\w'-]+ (?:(?:is|are|was|were|has|have|had)(?:n't)?|'s|will|won't|can|can't|gets|got|"
+        r"makes|seems)(?!\w)",
+        clause,
+        I_,
     ):
         return None  # "Work has been crazy busy lately": it has a subject of its own
     if re.match(r"^(?:just |please |you can )*call me\b", clause, I_):
@@ -98,7 +107,7 @@ def _user_clause(clause: str) -> str | None:
         rf"^(?:(?:now|still|also|currently|actually|mostly) )?(?:{_BASE_VERB})\b", clause, I_
     ):
         return "I " + _lower(clause)  # "Hate mornings honestly"
-    if word.endswith("ing") and len(word) > 4:
+    if word.endswith("ing") and len(word) > 4 and not GERUND_SUBJECT.match(clause):
         return "I'm " + _lower(clause)  # "Planning to propose in June", "living in Dallas"
     if re.match(rf"^(?:{_STATE_WORD})\b", clause, I_):
         return "I'm " + _lower(clause)  # "No longer vegetarian btw", "Currently between apartments"
