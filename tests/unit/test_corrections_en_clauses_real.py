@@ -218,6 +218,30 @@ INCIDENTAL = [
         ("state.",),
     ),
     (
+        "still-havent",
+        "I'm a paralegal",
+        "tbh I still haven't seen half of the museums in Chicago",
+        ("habit.",),
+    ),
+    (
+        "like-an-amount",
+        "I'm a paralegal",
+        "honestly I drink way too much iced tea, like four a day",
+        ("pref.",),
+    ),
+    (
+        "only-the",
+        "I'm a paralegal",
+        "I don't like chocolate cake at all, only the frosting",
+        ("pref.only",),
+    ),
+    (
+        "the-one-who-got-me-into",
+        "I'm a paralegal",
+        "To be fair, my brother is the one who got me into cycling",
+        ("family.",),
+    ),
+    (
         "name-then-drink",
         "My wife Dana is a nurse",
         "Dana retired last spring, so she drinks only black coffee now",

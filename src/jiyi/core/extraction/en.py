@@ -321,7 +321,7 @@ _LIST_ITEM = re.compile(r"(?:(?:and|or|plus|also|&) )?[\w'&-]+(?: [\w'&.-]+){0,4
 _NOT_ITEM = re.compile(
     # "the hotter the better": a correlative comparison, not a thing liked
     r"^the \w+er the\b|"
-    r"^(?:i|i'm|i've|we|my|our|it|it's|this|that|they|he|she|you|not|no|but|though|so|"
+    r"^(?:i|i'm|i've|we|my|our|it|it's|this|that|they|he|she|you|not|no|but|though|so|only|"
     r"especially|except|even|lol|haha|thanks|please|be|keep|make|remember|watch|avoid|note|"
     r"check|just)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
     r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though|"

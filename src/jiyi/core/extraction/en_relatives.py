@@ -307,7 +307,8 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     ):
         return []  # "my brother-in-law thinks he's a great cook": an opinion of theirs, no fact
     if re.match(
-        r"^(?:\w+ )?(?:talked (?:me|us) into|convinced (?:me|us)|showed (?:me|us)|"
+        r"^(?:(?:is|was|'s) the one (?:who|that) |\w+ )?(?:talked (?:me|us) into|"
+        r"convinced (?:me|us)|showed (?:me|us)|"
         r"dragged (?:me|us)|pushed (?:me|us)|got (?:me|us) (?:into|to))\b",
         rest,
         I_,

@@ -89,6 +89,10 @@ def _user_clause(clause: str) -> str | None:
         return None  # "Work has been crazy busy lately": it has a subject of its own
     if re.match(r"^(?:just |please |you can )*call me\b", clause, I_):
         return None  # "just call me Liz": the name rule reads it as it is
+    if re.match(
+        r"^like (?:\d|a |an |one|two|three|four|five|six|seven|eight|nine|ten|half)", clause, I_
+    ):
+        return None  # "…, like three a day": a filler before an amount, no liking
     word = clause.split()[0].lower().strip(",:;") if clause.split() else ""
     if re.fullmatch(
         r"(?:happily |recently |newly )?(?:married|divorced|separated|widowed|"
