@@ -242,6 +242,12 @@ INCIDENTAL = [
         ("family.",),
     ),
     (
+        "where-no-job",
+        "My grandma uses a cane",
+        "grandma's in a wheelchair now after her fall in october",
+        ("family.grandmother.job",),
+    ),
+    (
         "name-then-drink",
         "My wife Dana is a nurse",
         "Dana retired last spring, so she drinks only black coffee now",

@@ -206,6 +206,9 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         n
         and _ROLE_EN.search(n.group("x"))
         and n.group("x").split()[-1].lower() not in ("fan", "lover")
+        # "grandpa's in a wheelchair now after his fall in october": where he is, no job
+        and not re.match(r"(?:in|at|on|with|from|into|out|off|back|not|still)\b", n.group("x"), I_)
+        and len(n.group("x").split()) <= 4
     ):
         return [Hit(F, f"{key}.job", "family.job", value=n.group("x").lower())]
     n = re.match(
