@@ -42,7 +42,11 @@ _DIET_CHANGE = re.compile(
     rf"^i(?:'ve| have)? (?:added|brought|put) (?P<y>{_FOODS}) back(?: in(?:to my diet)?)?"
     rf"(?: again)?(?: now)?$|"
     rf"^(?:{IM} )?(?:(?:just|now|mostly|only|strictly) )*(?:avoiding|cutting out|staying away from)"
-    rf" (?P<z>{_FOODS})(?: now| these days| for now)?$",
+    rf" (?P<z>{_FOODS})(?: now| these days| for now)?$|"
+    # "went fully vegan in January": a diet taken up, said as what happened
+    r"^i? ?(?:went|have gone|'ve gone|just went) (?:fully |full |completely |totally )?"
+    r"(?P<s>vegan|vegetarian|pescatarian|plant-based|keto|gluten-free|dairy-free)"
+    r"(?: in \w+| last \w+| this \w+| a \w+ ago)?(?: now)?$",
     I_,
 )
 
@@ -52,6 +56,10 @@ def _diet_change(c: str) -> list[Hit]:
     back to eating meat and dairy", "I'm just avoiding red meat these days" (diet.style)."""
     if not (m := _DIET_CHANGE.match(c)):
         return []
+    if m.group("s"):
+        style = m.group("s").lower()
+        return [Hit(P, "diet.style", "diet.change", value=style, polarity="like",
+                    correction=True, content=f"User is {style}")]  # fmt: skip
     if m.group("z"):
         food = m.group("z").lower()
         return [Hit(P, "diet.style", "diet.change", value=f"no {food}", polarity="like",

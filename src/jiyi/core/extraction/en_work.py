@@ -232,7 +232,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"i(?:'ve| have)? (?:just )?(?:got|been|was) promoted to (?:an? )?|"
         r"i'm (?:now )?working as (?:an? )?|"
         r"(?:i )?(?:just |recently |finally )?(?:got |was |have been |"
-        r"'ve been )?promoted to (?:an? |the )?|"
+        r"'ve been )?(?:promoted|bumped up|moved up) to (?:an? |the )?|"
         r"i(?:'ve| have)? (?:recently |just |finally )?(?:retrained|trained|qualified|"
         r"requalified) as (?:an? )?|"
         r"i(?:'ve| have)? (?:recently |just |finally )?(?:became|become) (?:an? )?|"

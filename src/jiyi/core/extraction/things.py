@@ -29,7 +29,7 @@ F = MemoryKind.FACT
 _MAKES_EN = """toyota honda ford chevy chevrolet tesla bmw mercedes mercedes-benz benz audi
     volkswagen vw subaru mazda nissan hyundai kia jeep dodge gmc buick cadillac lexus acura
     infiniti volvo porsche fiat chrysler mitsubishi rivian polestar byd saab pontiac scion
-    land_rover range_rover"""
+    land_rover range_rover ram"""
 _MODELS_EN = """prius civic camry corolla accord altis rav4 cr-v crv f-150 f150 mustang outback
     forester crosstrek impreza wrangler tacoma tundra highlander sienna silverado tahoe malibu
     equinox jetta passat altima sentra elantra sonata sorento cx-5 miata lacrosse model_3
