@@ -221,8 +221,12 @@ def _kind(kind: str, match: re.Match[str]) -> str:
     return kind
 
 
-def _allowed(r: Retraction, topic: str, value: str | None) -> bool:
-    """May a cue of ``r``'s kind and subject retract a memory of ``topic``?"""
+_WORKS_THERE = re.compile(r"打工|上班|工作|干活|做事")
+
+
+def _allowed(r: Retraction, topic: str, value: str | None, content: str) -> bool:
+    """May a cue of ``r``'s kind and subject retract a memory of ``topic`` (``content``: how
+    it was said)?"""
     area = topic.split(".", 1)[0]
     if r.subject is not None:
         if not topic.startswith(f"family.{r.subject}."):
@@ -234,9 +238,14 @@ def _allowed(r: Retraction, topic: str, value: str | None) -> bool:
     if r.kind == "fine":
         return area == "health" or value in ("dislike", "no")
     if r.kind == "work":
-        return area == "work" or topic == "location.work" or topic.endswith((".job", ".employer"))
-    if r.kind == "work_city":  # 我哥在深圳打工 (family.brother.city): where they work
-        return topic.endswith(".city")
+        # 我哥不在深圳干了 also retires a city said as where they work (我哥在深圳打工)
+        city = topic.endswith(".city") and _WORKS_THERE.search(to_simplified(content))
+        return (
+            area == "work"
+            or topic == "location.work"
+            or topic.endswith((".job", ".employer"))
+            or bool(city)
+        )
     if r.kind in ("stopped", "dropped"):
         return not topic.startswith("health.allergy.")
     return True
@@ -256,22 +265,12 @@ def _same_or_head(phrase: str, held: str) -> bool:
     return len(phrase) >= 2 and held.endswith(phrase)
 
 
-_WORKS_THERE = re.compile(r"打工|上班|工作|干活|做事")
-
-
 def holds(r: Retraction, topic: str | None, value: str | None, content: str) -> bool:
     """Does a memory (``topic``, ``value``, ``content``) literally hold what ``r`` retracts,
     in a slot its cue may touch? Keyed slots are matched by their object (``pref.跑步`` by
     跑步), others by their value; a memory without a value by its content."""
-    if not topic:
+    if not topic or not _allowed(r, topic, value, content):
         return False
-    if not _allowed(r, topic, value):
-        # 我哥不在深圳干了: a relative's city said as where they work ("在深圳打工")
-        worked = r.kind == "work" and _WORKS_THERE.search(to_simplified(content))
-        if not worked or not _allowed(
-            Retraction(r.phrases, "work_city", r.subject, r.clause), topic, value
-        ):
-            return False
     held = topic.rsplit(".", 1)[-1] if value in _KEYED else value
     # a habit is keyed by what is done whatever its value says (habit.奶茶 = 每天下午)
     alike = [held, topic.rsplit(".", 1)[-1]] if topic.startswith("habit.") else [held]

@@ -36,6 +36,11 @@ _STAGE = (
 )
 
 
+def _word(key: str) -> str:
+    """A Chinese word for the relative of ``key`` (family.son → 儿子), for a slot's own text."""
+    return next((w for w, k in RELATIONS_ZH.items() if f"family.{k}" == key), "家人")
+
+
 def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.daughter)."""
     m = re.match(
@@ -78,7 +83,7 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         rest,
     )
     if both:  # 我儿子在曲江幼儿园上中班: the school and the grade, each said on its own
-        word = next((w for w, k in RELATIONS_ZH.items() if f"family.{k}" == key), "家人")
+        word = _word(key)
         return [
             Hit(F, f"{key}.school", "family.school", value=both["x"],
                 content=f"用户的{word}在{both['x']}上学"),
@@ -141,7 +146,7 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         # 我哥在台北当工程师 / 我个仔在中环做银行 / 我妈在医院当护士: where they work (their
         # city, or the employer) and the job
         slot = "city" if is_place_zh(where) else "employer"
-        word = next((w for w, k in RELATIONS_ZH.items() if f"family.{k}" == key), "家人")
+        word = _word(key)
         job = clean_value(at["y"])
         return [  # each slot's own text, kept when the other is replaced
             Hit(F, f"{key}.{slot}", f"family.{slot}", value=where,
