@@ -101,7 +101,8 @@ def location(c: str, ctx: Context) -> list[Hit]:
         r"^(?:我|我们|我家)(?:的)?(?:隔壁|楼上|楼下|对门|对面|附近|旁边|那)", m.group("x")
     ):
         m = None  # (表妹)就住我隔壁小区: someone's home said from the user's, not the user's
-    if m and not re.match(r"^(?:酒店|宾馆|民宿|院|哪|的|得)", m.group("x")):
+    # 酒店 / 哪: no home; 住进去了 / 住下了 / 住惯了: how, not where
+    if m and not re.match(r"^(?:酒店|宾馆|民宿|院|哪|的|得|进|下|惯|久|不|着|满)", m.group("x")):
         place = place_value(m.group("x"))
         neg = "neg" in m.groupdict() and bool(m.group("neg"))
         if neg:  # 不住北京了 says the old value is wrong; 搬到上海了 only that it changed
