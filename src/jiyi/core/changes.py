@@ -68,7 +68,7 @@ _CHANGE_EN = re.compile(
 # The past, a wish or a plan being weighed: no change of what holds now.
 _NOT_NOW = re.compile(
     r"以前|之前|曾经|当年|小时候|年轻时|年轻的时候|想过|考虑|打算|如果|要是|假如|也许|"
-    r"本来想|原本想|本想|差点|"
+    r"本来想|原本想|本想|差点|(?<![没理思感梦])想(?![到起念法])|准备|计划|希望|"
     r"\b(?:used to|back then|back when|when i was|thinking about|thought about|considered|"
     r"considering|might|maybe|if|would|wish|planning to|plan to|was going to|"
     r"(?:almost|nearly) (?:\w+ed|took|went|got|left|quit|bought|sold|gave|made|ran)|"

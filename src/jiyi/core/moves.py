@@ -29,7 +29,7 @@ from jiyi.core.extraction.lexicon import RELATIONS_ZH
 from jiyi.core.extraction.lexicon_places import CITIES_ZH
 from jiyi.core.extraction.subject import Who, read_subject, strip_openers
 
-__all__ = ["Move", "moves"]
+__all__ = ["Move", "moves", "relative_of"]
 
 _HAN = r"[\u4e00-\u9fff]"
 # Two to four characters after the verb; the city is the longest known name they start with.
@@ -95,9 +95,9 @@ def _city(span: str) -> str | None:
 _NOT_CITIES = frozenset({"国外", "海外", "外地", "老家", "湾区", "硅谷"})
 
 
-def _relative(text: str) -> str | None:
-    """The relation key of the relative ``text`` opens with (我哥 / 女儿 / 我们家老大)."""
-    rest = re.sub(r"^(?:我|俺)(?:们)?家?的?", "", text)
+def relative_of(clause: str) -> str | None:
+    """The relation key of the relative ``clause`` opens with (我哥 / 女儿 / 我们家老大)."""
+    rest = re.sub(r"^(?:我|俺)(?:们)?家?的?", "", strip_openers(clause))
     for word in sorted(RELATIONS_ZH, key=len, reverse=True):
         if rest.startswith(word):
             return RELATIONS_ZH[word]
@@ -109,7 +109,7 @@ def _who(clause: str) -> tuple[bool, str | None] | None:
     nobody (它 aside, whoever was named before is meant)."""
     text = strip_openers(clause)
     who = read_subject(text)
-    if who in (Who.FAMILY, Who.UNSAID) and (key := _relative(text)):
+    if who in (Who.FAMILY, Who.UNSAID) and (key := relative_of(text)):
         return True, key
     if who == Who.UNSAID and not _US.match(text):
         return None

@@ -39,6 +39,7 @@ from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore
 from jiyi.pipeline.anaphora import changed_facts
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named
 from jiyi.pipeline.forget import forget
+from jiyi.pipeline.fromto import from_to_swaps
 from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.moves import moved_cities
 from jiyi.pipeline.pending import Pending
@@ -237,6 +238,8 @@ def _settle(
     admitted = [r for c in admitted if (r := resolve_named(c, scope, store)) is not None]
     if plan.extracted:
         admitted += switched_values(fresh, admitted, scope=scope, store=store)
+        # 从土木转到计算机了: the new value in the one fact that holds the old one
+        admitted = from_to_swaps(fresh, admitted, scope=scope, store=store)
         # 游泳挪到周五了: a new weekday / time / count in the one fact holding that kind
         admitted += typed_swaps(fresh, admitted, scope=scope, store=store)
         # 我姐嫁到深圳去了: a move to a city, in the one fact of that person holding a city

@@ -1,0 +1,68 @@
+"""A change said as "from the old value to the new one" (read only; pure, no I/O).
+
+从土木转到计算机了, 科室从儿科调到急诊了, 广场舞由周三改到周五了, 拿铁从燕麦奶改成椰奶了,
+"switched my major from biology to nursing": the sentence names both values, so the fact it
+changes is the one that *literally* holds the old value, whatever its slot.
+:func:`from_to` reads the pairs; :mod:`jiyi.pipeline.fromto` finds that fact and swaps the
+value. Nothing here decides by similarity.
+
+A pair is not read from a question, a wish, a plan or a condition (想从…转到…, 如果,
+"thinking of switching from"), from the past (以前从北京搬到上海), or when the old value is
+long or the new one is a pronoun or a filler (换成别的 / 改成那个).
+
+Chinese text is read in simplified characters (callers convert).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["FromTo", "from_to"]
+
+_W = r"[\u4e00-\u9fffA-Za-z0-9]"
+_VERB = r"(?:(?:转|调|换|改|跳|挪|搬|升|变|迁)(?:到|成|为|去)|(?:转岗|转行|跳槽)(?:到|去)?)"
+_ZH = re.compile(
+    rf"(?:从|由)(?P<x>{_W}{{1,8}}?){_VERB}了?(?:做|当|学|读|带|喝|用)?"
+    rf"(?P<y>{_W}{{1,8}}?)(?=了|啦|啊|呀|$)"
+)
+_EN = re.compile(
+    r"\b(?:switched|changed|moved|transferred|went|swapped|shifted|upgraded|downgraded|"
+    r"bumped|cut|changed over|switched over)\b[^,.;!?]{0,30}?\bfrom (?:the )?"
+    r"(?P<x>[\w' -]{2,30}?) to (?:the )?(?P<y>[\w' -]{2,30}?)"
+    r"(?=[,.;!?]|$| (?:and|but|because|since|last|this|now)\b)",
+    re.IGNORECASE,
+)
+_UNREAL = re.compile(
+    r"想|打算|准备|考虑|计划|如果|要是|万一|假如|会不会|可能|吗|[?？]|以前|之前|曾经|当年|"
+    r"\b(?:if|might|maybe|thinking|planning|plan to|want to|would|could|used to|years ago)\b",
+    re.IGNORECASE,
+)
+_NOTHING = re.compile(
+    r"^(?:别的|其他|那个|这个|什么|啥|它)|^(?:them|it|that|this|something|other)$", re.IGNORECASE
+)
+_CLAUSES = re.compile(r"[^，,。.;；!！?？]+[?？]?")
+
+
+@dataclass(frozen=True)
+class FromTo:
+    """``old`` gave way to ``new`` (as said), in ``clause``."""
+
+    old: str
+    new: str
+    clause: str
+
+
+def from_to(text: str) -> list[FromTo]:
+    """The from → to pairs ``text`` states as having happened; [] when none."""
+    out: list[FromTo] = []
+    for c in _CLAUSES.finditer(text):
+        clause = c.group().strip()
+        if not clause or _UNREAL.search(clause):
+            continue
+        for m in (*_ZH.finditer(clause), *_EN.finditer(clause)):
+            old, new = m.group("x").strip(), m.group("y").strip()
+            if old.lower() == new.lower() or _NOTHING.match(new) or _NOTHING.match(old):
+                continue
+            out.append(FromTo(old, new, clause))
+    return out

@@ -1,0 +1,122 @@
+"""A change said "from X to Y" replaces X in the one stored fact that literally holds it.
+
+从土木转到计算机了 after 我在南京大学读大一，学土木; 科室从儿科调到急诊了 after 我是护士，在
+儿科: the rules store such a clause as a description of the change in a slot of its own
+(用户从土木转到计算机了), or nothing, and the old value stayed active beside it. Here each pair
+of :func:`jiyi.core.fromto.from_to` looks for the stored, active facts of the clause's
+subject (the user, or the relative the clause opens with) whose text holds the old value.
+Exactly one slot: a candidate of that slot, the old sentence with the new value in place of
+the old one, decided like any other — SUPERSEDE with history, the value swapped too when the
+slot's value held the old one, else marked as the one memory it changes (``CHANGES``). The
+message's own description of the change (holding both values) gives way to it. Never by
+similarity; someone else's change, or a value held by no fact or by several, changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jiyi.core.extraction.subject import Who, read_subject
+from jiyi.core.fromto import FromTo, from_to
+from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
+from jiyi.core.moves import relative_of
+from jiyi.core.ports import MemoryStore
+from jiyi.core.reconcile import CHANGES
+from jiyi.core.text import has_cjk, to_simplified
+from jiyi.pipeline.decide import ACTIVE_MEMORIES
+
+__all__ = ["from_to_swaps"]
+
+
+def _plain(text: str) -> str:
+    return to_simplified(text).lower()
+
+
+def _owner(clause: str) -> str | None:
+    """``user``, ``family.<key>.`` or None (someone else's change)."""
+    who = read_subject(clause)
+    if who in (Who.FAMILY, Who.UNSAID) and (key := relative_of(clause)):
+        return f"family.{key}."
+    return "user" if who in (Who.USER, Who.UNSAID) else None
+
+
+def _theirs(m: MemoryItem, owner: str) -> bool:
+    topic = m.topic or ""
+    if m.kind not in (MemoryKind.FACT, MemoryKind.PREFERENCE) or not topic:
+        return False
+    if owner == "user":
+        return not topic.startswith(("family.", "pet."))
+    return topic.startswith(owner)
+
+
+def _swap(old: MemoryItem, pair: FromTo) -> Candidate | None:
+    """``old`` told with ``pair.new`` in place of ``pair.old``."""
+    at = _plain(old.content).find(pair.old.lower())
+    if at < 0 or len(_plain(old.content)) != len(old.content):
+        return None
+    content = old.content[:at] + pair.new + old.content[at + len(pair.old) :]
+    value = old.value or ""
+    meta: dict[str, object] = {"rule": "fromto.swap", "lang": "zh" if has_cjk(content) else "en"}
+    if pair.old.lower() in _plain(value):
+        i = _plain(value).find(pair.old.lower())
+        new_value: str | None = value[:i] + pair.new + value[i + len(pair.old) :]
+    else:  # 读大一，学土木 holds the major beside the stage it is the value of
+        new_value = None
+        meta[CHANGES] = old.id
+    return Candidate(
+        kind=old.kind,
+        topic=old.topic,
+        value=new_value,
+        content=content,
+        importance=old.importance,
+        quote=pair.clause,
+        is_correction=True,
+        metadata=meta,
+    )
+
+
+def from_to_swaps(
+    messages: Sequence[Message],
+    admitted: Sequence[Candidate],
+    *,
+    scope: Scope,
+    store: MemoryStore,
+) -> list[Candidate]:
+    """``admitted`` with each stated from → to change placed in the fact holding the old
+    value (see the module doc), and the message's descriptions of that change dropped."""
+    out = list(admitted)
+    stored: list[MemoryItem] | None = None
+    for msg in messages:
+        if msg.role != "user" or not msg.id or not msg.content:
+            continue
+        for pair in from_to(_plain(msg.content) if has_cjk(msg.content) else msg.content):
+            owner = _owner(pair.clause)
+            if owner is None:
+                continue
+            stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
+            held = [
+                m
+                for m in stored
+                if _theirs(m, owner)
+                and pair.old.lower() in _plain(m.content)
+                and pair.new.lower() not in _plain(m.content)
+            ]
+            if len({m.topic for m in held}) != 1:
+                continue
+            old = max(held, key=lambda m: (m.created_at, m.id))
+            said = [c for c in out if msg.id in c.source_message_ids]
+            told = [
+                c
+                for c in said
+                if pair.old.lower() in _plain(c.content) and pair.new.lower() in _plain(c.content)
+            ]
+            if any(c.topic == old.topic for c in said if c not in told):
+                continue  # the message fills that slot itself
+            new = _swap(old, pair)
+            if new is None:
+                continue
+            new = new.model_copy(
+                update={"source_message_ids": [msg.id], "observed_at": msg.timestamp}
+            )
+            out = [c for c in out if c not in told] + [new]
+    return out
