@@ -18,7 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["FromTo", "from_to"]
+from jiyi.core.extraction.lexicon import RELATIONS_ZH
+from jiyi.core.extraction.subject import strip_openers
+
+__all__ = ["FromTo", "from_to", "relative_of"]
 
 _W = r"[\u4e00-\u9fffA-Za-z0-9]"
 _VERB = r"(?:(?:转|调|换|改|跳|挪|搬|升|变|迁)(?:到|成|为|去)|(?:转岗|转行|跳槽)(?:到|去)?)"
@@ -66,3 +69,12 @@ def from_to(text: str) -> list[FromTo]:
                 continue
             out.append(FromTo(old, new, clause))
     return out
+
+
+def relative_of(clause: str) -> str | None:
+    """The relation key of the relative ``clause`` opens with (我哥 / 女儿 / 我们家老大)."""
+    rest = re.sub(r"^(?:我|俺)(?:们)?家?的?", "", strip_openers(clause))
+    for word in sorted(RELATIONS_ZH, key=len, reverse=True):
+        if rest.startswith(word):
+            return RELATIONS_ZH[word]
+    return None

@@ -111,7 +111,7 @@ _WORK_DONE = {
 
 def _readings(match: re.Match[str]) -> tuple[str, ...]:
     found = match.groupdict()
-    raw = (found.get("x") or found.get("y") or "").strip()
+    raw = (found.get("x") or found.get("y") or found.get("z") or "").strip()
     raw = re.sub(r"^(?:那杯|这杯|那瓶|那碗|那个|这个)(?=..)", "", raw)  # 早上那杯美式戒了
     x = EN_STOP.sub("", raw).strip(" '")
     if not x:

@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jiyi.core.extraction.subject import Who, read_subject
-from jiyi.core.fromto import FromTo, from_to
+from jiyi.core.fromto import FromTo, from_to, relative_of
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
-from jiyi.core.moves import relative_of
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
 from jiyi.core.text import has_cjk, to_simplified

