@@ -64,7 +64,9 @@ _FILLER_EN = re.compile(
     r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
     r"background(?: for you| info| information)?|(?:quick |short )?intro|long story short|"
     r"turns out|fun fact|for context|basically|anyway|in short|"
-    r"a bit about me|about me|\w+-wise|honestly|tbh|frankly|truthfully|to be honest)\b[,:\s]*|"
+    r"a bit about me|about me|\w+-wise|honestly|tbh|frankly|truthfully|to be honest|"
+    # "can't believe Lily started second grade": surprise at the news, not part of it
+    r"(?:i )?(?:can't|cant|cannot|can not) believe(?: that)?)\b[,:\s]*|"
     r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|ugh|ah|aw|whoa|wow|"
     r"(?:big|good|great|some|fun|exciting|sad|quick|small) (?:news|update)|heads up|"
     r"to be honest|hmm+)\s*[,:!]\s*)",
