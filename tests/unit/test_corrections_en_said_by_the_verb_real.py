@@ -7,7 +7,12 @@ studied):
 - a relative's new employer said by the verb of the work ("she's delivering for DoorDash
   now") replaces the old one;
 - "it's not X at all, it's Y" after a test: Y is the allergy now, and the remark after it
-  ("good to know") is no value of anything.
+  ("good to know") is no value of anything;
+- the thing a routine is done with or where, swapped ("dropped Premiere for DaVinci
+  Resolve", "I do my Saturday volunteering at the soup kitchen now rather than the
+  shelter"): the routine whose slot names the old thing takes the new one;
+- a routine said by its days ("my shifts are Thursday and Friday now"), and a second day
+  kept in the schedule ("on Mondays and Fridays now" is not "on Mondays and Wednesdays").
 
 The wording is not the benchmark's. Each change retires the old value and keeps every other
 fact; its twin (someone else's, one occasion, a plain statement) changes nothing. Real
@@ -64,6 +69,35 @@ CHANGES = [
         "allergic to amoxicillin",
         "penicillin",
     ),
+    (
+        "dropped-for",
+        "I edit my videos in Premiere every weekend",
+        "dropped Premiere for DaVinci Resolve, it's free and honestly better",
+        "DaVinci Resolve",
+        "Premiere",
+    ),
+    (
+        "rather-than-place",
+        "I volunteer at the animal shelter on Saturdays",
+        "just so you know, I do my Saturday volunteering at the soup kitchen now rather than the "
+        "shelter",
+        "soup kitchen",
+        "animal shelter",
+    ),
+    (
+        "shifts-are",
+        "I work night shifts on Tuesdays and Wednesdays",
+        "new rota is out, my nights are Thursday and Friday now",
+        "Thursday and Friday",
+        "Tuesdays and Wednesdays",
+    ),
+    (
+        "second-day",
+        "I swim on Mondays and Wednesdays",
+        "I swim on Mondays and Fridays now, the pool is quieter",
+        "Fridays",
+        "Wednesdays",
+    ),
 ]
 
 
@@ -94,6 +128,18 @@ KEEPS = [
     ("I get up at 6 every day", "I'm getting up at 4 tomorrow for the airport"),
     ("My sister works at Walmart", "my sister's boyfriend is driving for Uber now"),
     ("I'm allergic to penicillin", "my son is allergic to tree nuts, not peanuts"),
+    ("I edit my videos in Premiere every weekend", "my brother ditched Premiere for Final Cut"),
+    ("I edit my videos in Premiere every weekend", "I dropped my phone for the third time"),
+    ("I edit my videos in Premiere every weekend", "ditched Netflix for Hulu last month"),
+    (
+        "I volunteer at the animal shelter on Saturdays",
+        "my wife does her Saturday volunteering at the soup kitchen now",
+    ),
+    ("I work night shifts on Tuesdays and Wednesdays", "my nights are busy now with the baby"),
+    (
+        "I work night shifts on Tuesdays and Wednesdays",
+        "my husband's shifts are Thursday and Friday now",
+    ),
 ]
 
 
