@@ -7,7 +7,9 @@ dev set y studied):
 - back at the office ("I've gone back to the office full time") after working from home;
 - what is done where ("I'm doing pediatrics at X now") after leaving the old employer;
 - a pet's or child's age or school year said of its name alone ("Mochi is 4 years old",
-  "Theo started fourth grade"), kept only for a pet or child stored under that name.
+  "Theo started fourth grade"), kept only for a pet or child stored under that name;
+- a breed denied before the right one is said, by whoever found out ("Rocky isn't a boxer
+  at all, the vet says he's a bulldog").
 
 The wording is not the benchmark's. Each change retires the old value and keeps every other
 fact; its twin (someone else's news, a day at the office, a name nobody stored) changes
@@ -85,6 +87,13 @@ CHANGES = [
         "fourth",
         "3rd grade",
     ),
+    (
+        "breed-denied-first",
+        ["My dog Rocky is a boxer"],
+        "Rocky isn't a boxer at all, the DNA test says he's a bulldog mix",
+        "bulldog",
+        "boxer",
+    ),
 ]
 
 
@@ -123,6 +132,8 @@ KEEPS = [
     (["I work from home"], "my wife is back in the office full time now"),
     (["I have a cat named Mochi", "Mochi is 4 years old"], "My niece Emma is 12 years old"),
     (["My son Theo is in 3rd grade"], "Theo started piano lessons this week"),
+    (["My dog Rocky is a boxer"], "my neighbour's dog isn't a boxer, it's a mastiff"),
+    (["My dog Rocky is a boxer"], "the vet says he's a very good boy"),
 ]
 
 
