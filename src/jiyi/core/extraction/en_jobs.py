@@ -48,7 +48,7 @@ def job_at(c: str) -> list[Hit]:
     """The employer a trade's verb names: "I bartend at The Rusty Nail"."""
     m = _JOB_AT.match(c)
     if not m or is_place_en(m.group("x")):
-        return []  # "I wait tables in Boston": a town, not an employer
+        return []  # "I bartend at Austin" (sic): a town, not an employer
     where = place(_CALLED.sub("", m.group("x")))
     said = f"User {_third(m.group('v').lower())} at {where}"
     return [
