@@ -16,7 +16,8 @@ import pytest
 from _writes import active_texts, say
 
 from jiyi import Memory
-from jiyi.core.extraction.rules import RuleExtractor, parallel_value
+from jiyi.core.extraction.contrast import parallel_value
+from jiyi.core.extraction.rules import RuleExtractor
 from jiyi.core.models import Candidate, Message
 from jiyi.core.text import is_traditional, to_simplified
 

@@ -42,6 +42,7 @@ from jiyi.pipeline.families import (
     specialise,
 )
 from jiyi.pipeline.pending import Pending
+from jiyi.pipeline.swaps import swap_in_routine
 
 __all__ = [
     "ACTIVE_MEMORIES",
@@ -80,7 +81,14 @@ def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate |
         return c
     if not c.replaces or not c.value:
         return None
-    held = [m for m in store.list(scope, ACTIVE_MEMORIES) if _holds(m, c.replaces)]
+    # an unknown thing swapped ("ditched Procreate for Clip Studio") counts only where a
+    # routine names it: the value of another slot is no Procreate
+    routine = c.metadata.get("object") == "routine"
+    held = (
+        [] if routine else [m for m in store.list(scope, ACTIVE_MEMORIES) if _holds(m, c.replaces)]
+    )
+    if not held:
+        return swap_in_routine(c, scope, store)
     if len({m.topic for m in held}) != 1:
         return None
     old = max(held, key=lambda m: (m.created_at, m.id))

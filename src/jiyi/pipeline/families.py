@@ -6,7 +6,8 @@ property of the slots, never by embedding similarity: the sibling a correction n
 drink a switch replaces, the black coffee milk contradicts, the one specific slot a generic
 correction fits, the one allergy on record when a correction names another as the one meant,
 the slots one memory holds together, the add-ins of a replaced order, the like of an activity
-the user stopped, the order of a drink given up.
+the user stopped, the order of a drink given up, the routine whose slot names the thing
+swapped out (pipeline/swaps.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Scope, Status
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import GENERIC_SUBJECTS, PARTS, compatible, is_timeline_slot
 from jiyi.pipeline.pending import Pending
+from jiyi.pipeline.swaps import routine_naming
 
 __all__ = [
     "GAVE_UP",
@@ -297,6 +299,7 @@ def replaced_by(
     replaced = replaced or _drink_family(c, scope, store, pending)
     replaced = replaced or _milk_family(c, scope, store, pending)
     replaced = replaced or _the_allergy_meant(c, scope, store)
+    replaced = replaced or routine_naming(c, scope, store, pending)
     return replaced or _generic_family(c, scope, store, pending)
 
 

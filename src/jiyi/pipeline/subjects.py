@@ -86,10 +86,15 @@ def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate
     return c.model_copy(update={"topic": topic, "content": content})
 
 
-# A clock time as said: 七点, 早上六点半, 6点30分; "(at) 7", "6:30am" after "at".
+# A clock time as said: 七点, 早上六点半, 6点30分; "(at) 7", "6:30am", "four in the morning"
+# after "at".
 _CLOCK = re.compile(
     r"(?P<part>早上|晚上|上午|下午|中午|凌晨)?[\d一二两三四五六七八九十]+点(?:半|[\d一二三四五六七八九十]+分)?|"
-    r"(?<=\bat )\d{1,2}(?::\d\d)?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?(?![\w:])",
+    r"(?<=\bat )\d{1,2}(?::\d\d)?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?(?![\w:])|"
+    # "at four in the morning": a clock time in words, with the part of the day that says so
+    r"(?<=\bat )(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?: thirty| fifteen| forty-five)? (?:am|pm|o'clock|in the (?:morning|afternoon|evening)|"
+    r"at night)\b",
     re.IGNORECASE,
 )
 

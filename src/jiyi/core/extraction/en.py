@@ -25,6 +25,7 @@ from jiyi.core.extraction.en_replies import reply_style
 from jiyi.core.extraction.en_school import education
 from jiyi.core.extraction.en_subject import GERUND_SUBJECT, carry_name, resolve_subject
 from jiyi.core.extraction.en_tastes import preference
+from jiyi.core.extraction.en_times import new_time
 from jiyi.core.extraction.en_work import work
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS, PETS_EN
@@ -310,6 +311,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     preference,
     _state,
     habit,
+    new_time,  # after habit: "I'm getting up at 6 now" is the routine itself, said whole
     _plan,
     past_event,
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.en_routine_words import by_the_day, lemma
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
@@ -59,10 +60,6 @@ _ALL_NOW = re.compile(
 )
 
 
-_E_VERBS = frozenset(
-    "hike dance skate bike ride write meditate bake practice drive commute cycle vape smoke "
-    "dine serve juggle paddle kayake skydive snowboarde rollerblade journale".split()
-)
 _ALIASES = {"jog": "run", "go to the gym": "gym", "the gym": "gym", "hit the gym": "gym",
             "work out": "workout", "lift": "lift weights", "do yoga": "yoga",
             "spin class": "spin", "spin": "spin"}  # fmt: skip
@@ -74,17 +71,6 @@ _COMMUTE = re.compile(
     r"office|school|campus)$",
     I_,
 )
-
-
-def _lemma(word: str) -> str:
-    """swimming → swim, hiking → hike, running → run: the verb a routine is keyed by."""
-    w = word.lower()
-    if not w.endswith("ing") or len(w) < 6 or w in ("spring", "morning", "evening", "string"):
-        return w
-    base = w[:-3]
-    if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
-        return base[:-1]  # swimm → swim
-    return base + "e" if base + "e" in _E_VERBS else base
 
 
 # "at 7", "at 6:30am": when in the day, part of the routine's value, never of its slot (so
@@ -108,7 +94,7 @@ def _activity_key(phrase: str) -> str:
     words = core.lower().split()
     while words and words[0] in ("go", "going", "do", "doing", "play", "playing", "i", "to"):
         words = words[1:]  # "go swimming", "doing yoga", "playing tennis"
-    words = [_lemma(words[0]), *words[1:]] if words else words
+    words = [lemma(words[0]), *words[1:]] if words else words
     if len(words) > 1 and words[-1] in (
         "classes",
         "class",
@@ -127,7 +113,9 @@ _SCHEDULE = re.compile(
     r"\bin the (?:mornings?|evenings?|afternoons?)\b|\bat night\b|"
     r"\b(?:before|after) (?:work|bed|school|breakfast|dinner|lunch)\b|"
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings?|evenings?|nights?)\b|"
-    r"\b(?:mornings|evenings|nights)\b|" + _AT_CLOCK,
+    r"\b(?:mornings|evenings|nights)\b|"
+    # "on Fridays and Saturdays": the second day too (Fridays and Sundays is another schedule)
+    r"(?<=and )(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|" + _AT_CLOCK,
     I_,
 )
 
@@ -229,15 +217,6 @@ def _switched(now: str, before: str | None) -> list[Hit]:
     return hits
 
 
-# "My swim day is Thursday now": the routine's day, said of the day
-_DAY_IS = re.compile(
-    r"^my (?P<a>[a-z]+) (?:day|night|morning|evening) (?:is|'s) (?:now |usually )?"
-    r"(?P<d>(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?(?P<now> now| these days)?$",
-    I_,
-)
-_DAY_VERB = {"gym": "go to the gym", "yoga": "do yoga", "pilates": "do pilates"}
-
-
 # How long something took or lasted ("got bored in about a week", "for a month"): a span, not
 # how often (as "a week" in "twice a week" is)
 _SPAN = re.compile(
@@ -253,13 +232,11 @@ def habit(c: str, ctx: Context) -> list[Hit]:
     c = _SPAN.sub("", c)
     # "I hit the gym at 7:30 now instead": instead says what changed, as "now" does
     c = re.sub(r"(?:\s+now)?\s+instead$", " now", c, flags=I_)
-    if d := _DAY_IS.match(c):
-        verb = _DAY_VERB.get(d.group("a").lower(), d.group("a").lower())
-        c = f"I {verb} on {d.group('d')}s{d.group('now') or ''}"
+    c = by_the_day(c)  # "my swim day is Thursday now": "I swim on Thursdays now"
     if hits := _fixture(c):
         return hits
     if p := _PROGRESSIVE.match(c):
-        c = _REASON_TAIL.sub(" now", f"I {_lemma(p.group('v'))}{c[p.end() :]}")
+        c = _REASON_TAIL.sub(" now", f"I {lemma(p.group('v'))}{c[p.end() :]}")
         c = re.sub(r"(?: now)+$", " now", c)  # "…at 5:30 now cause traffic": one "now"
     if t := _NEW_TIME.match(c) or _WE_AT.match(c):  # "I moved my run to 6am": slot found on write
         return [Hit(F, "", "bare.time", value=t.group("t"), obj=t.group("v"), correction=True)]

@@ -65,16 +65,20 @@ def mentioned_en(c: str, ctx: Context) -> list[Hit]:
 
 
 _NAMED = re.compile(
-    r"^(?P<n>[A-Z][a-z]+)(?P<rest>(?:'s|\s+is|\s+just turned|\s+turned|\s+is turning)\s.+?)!*$"
+    r"^(?P<n>[A-Z][a-z]+)(?P<rest>(?:'s|\s+is|\s+just turned|\s+turned|\s+is turning|"
+    r"\s+(?:just |has |just )?started|\s+(?:just )?moved up (?:in)?to)\s.+?)!*$"
 )
 # A first name with a verb of where one lives or what one does for work.
 _NAMED_DOES = re.compile(
-    r"^(?P<n>[A-Z][a-z]+)(?P<rest>\s+(?:just |finally |recently )?(?:moved|relocated|lives|"
+    r"^(?P<n>[A-Z][a-z]+)(?P<rest>\s+(?:just |finally |recently )?(?:moved(?! up)|relocated|lives|"
     r"works|is working|drives|teaches|got a job|started working|works as|is now working)\s.+?)!*$"
 )
 _RESOLVED = (".job", ".home", ".employer", ".city")
 _PRONOUN = re.compile(r"^(?:he|she)(?:'s|\s+is)\s(?P<rest>.+)$", I_)
-_CHANGED = re.compile(r"\b(?:now|actually|really|turned|turning)\b", I_)
+_CHANGED = re.compile(r"\b(?:now|actually|really|turned|turning|started|moved up)\b", I_)
+# An age said of a name as a plain fact ("Kiwi is twelve years old"): kept only for the pet
+# or relative stored under that name (rule ``named.*``, pipeline/subjects.py), never guessed.
+_AGED = re.compile(r"\bis (?:\d{1,2}|[a-z]+(?:-[a-z]+)?) (?:years?|yrs?|months?) old$", I_)
 
 
 def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
@@ -100,7 +104,7 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
             h.content = f"{who} (user's family) {rest}"
         return hits
     changed = bool(_CHANGED.search(c) or ctx.extra.get("marked"))
-    if not changed:
+    if not changed and not _AGED.search(c):
         return []
     if (m := _NAMED.match(c)) and m.group("n").lower() not in RELATIONS_EN:
         if m.group("n") in _NOT_NAMES:
@@ -108,8 +112,12 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
         attrs: tuple[str, ...] = (".age", ".grade")
         who, key = m.group("n"), "family.unknown"
         rest = re.sub(r"^'s", " is", m.group("rest")).strip()
+        rest = re.sub(r"^(?:just )?moved up (?:in)?to ", "is in ", rest)  # a grade up
     elif (
-        (p := _PRONOUN.match(c)) and not ctx.extra.get("family_en") and not ctx.extra.get("pet_en")
+        changed
+        and (p := _PRONOUN.match(c))
+        and not ctx.extra.get("family_en")
+        and not ctx.extra.get("pet_en")
     ):
         # only a school year: an age said of "she" could as well be a pet's
         who, key, attrs, rest = "", "family.child", (".grade",), "is " + p.group("rest")
@@ -118,9 +126,9 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
     hits = [h for h in _attributes(key, "family", rest, ctx) if h.topic.endswith(attrs)]
     said = re.sub(r"\b(?:actually|really) ", "", rest, flags=I_)
     for h in hits:
-        h.correction = True
         h.subject = who or None
-        h.rule = "family.named_" + h.topic.rsplit(".", 1)[1]
+        h.rule = ("family.named_" if changed else "named.") + h.topic.rsplit(".", 1)[1]
+        h.correction = changed
         h.content = f"{who} (user's family) {said}" if who else f"User's child {said}"
     return hits
 

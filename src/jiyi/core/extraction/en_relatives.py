@@ -240,7 +240,13 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         )
     ) and _is_city(w := place(n.group("x") or n.group("y") or n.group("z"))):
         return [Hit(F, f"{key}.home", "family.home", value=w)]  # "my dad got transferred to Dallas"
-    if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_):
+    if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_) or re.match(
+        # "he's driving for Amazon now": the company named, the verb of the work it is
+        r"^(?:is |'s )?(?:now |still )?(?:working|drives|driving|delivers|delivering|hauls|"
+        r"hauling) (?:at|for) (?P<x>(?-i:[A-Z])[\w&.' -]*?)(?: now| these days)?$",
+        rest,
+        I_,
+    ):
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
     if n := re.match(
         r"^(?:(?:now |still |actually |both )?(?:lives|live|is living|are living|is based|are "

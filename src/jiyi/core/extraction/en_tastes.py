@@ -117,6 +117,8 @@ def preference(c: str, ctx: Context) -> list[Hit]:
     )
     if m and m.group("c") and re.fullmatch(r"[a-z]+ing", m.group("c"), I_):
         m = None  # "I stopped swimming": a routine that stopped (habit), not a taste
+    if m and m.group("c") and re.search(r" for (?-i:[A-Z])", m.group("c")):
+        m = None  # "dropped Premiere for DaVinci Resolve": a swap (extraction/infer.py)
     if m and (o := object_key(m.group("a") or m.group("b") or m.group("c") or m.group("d") or "")):
         pol = "dislike" if m.group("c") or m.group("d") else "like"
         return [Hit(P, f"pref.{o}", "pref.hobby", polarity=pol, value=pol,

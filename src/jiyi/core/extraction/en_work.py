@@ -11,6 +11,7 @@ import re
 
 from jiyi.core.extraction.en_common import IM, place
 from jiyi.core.extraction.en_facts import is_place_en
+from jiyi.core.extraction.en_jobs import job_at, work_base, work_mode
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE
 from jiyi.core.extraction.lexicon_places import COMPANIES_EN, FIELDS_EN
@@ -88,7 +89,8 @@ _WORK_DONE = re.compile(
     r"\b(?:support|work|care|services?|sales|marketing|admin|administration|management|"
     r"operations|outreach|intake|advocacy|consulting|accounting|bookkeeping|billing|payroll|"
     r"dispatch|logistics|maintenance|security|research|nursing|teaching|tutoring|recruiting|"
-    r"engineering|development|design|it|hr|qa|ops|finance|compliance|case management)$",
+    r"engineering|development|design|it|hr|qa|ops|finance|compliance|case management|"
+    r"pharmacy|medicine|surgery|radiology|pediatrics|dentistry|physio|therapy|law)$",
     I_,
 )
 
@@ -102,30 +104,12 @@ def _employer(said: str, rule: str, neg: bool = False) -> Hit:
 
 
 def work(c: str, ctx: Context) -> list[Hit]:
-    if re.match(
-        r"^(?:i|we)(?: now| mostly| mainly| usually| currently)?(?: work| am working|'m working|"
-        r"'m now working|'ve been working| have been working| went| have gone|'ve gone| are| 're|"
-        r" switched to| moved to)"
-        r" (?:fully |100% |completely |mostly |full-time |full time )?"
-        rf"(?:remotely|from home|remote|hybrid)\b|^(?:{IM} )?(?:fully |mostly )?(?:remote|wfh|"
-        rf"hybrid)"
-        r"(?: now| these days)?$|^i wfh\b|^(?:my|our) (?:job|company|team|work) (?:is|went|"
-        r"has gone) "
-        r"(?:fully |now )?(?:remote|hybrid)\b|"
-        rf"^{IM} (?:now )?in the office (?:\w+ days a week|part[- ]time|a few days)",
-        c,
-        I_,
-    ):
-        mode = Hit(
-            F,
-            "work.mode",
-            "work.remote",
-            value="hybrid" if re.search(r"hybrid|office", c, I_) else "yes",
-            correction=bool(re.search(r"\b(?:now|went|gone|switched|moved)\b", c, I_)),
-        )
+    if mode := work_mode(c):
         # "(I've been) working remote for Atlassian since 2021": where, too
         at = re.search(r"\b(?:for|at|with) (?P<x>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)", c)
-        return [mode, _employer(at.group("x"), "employer")] if at else [mode]
+        return [*mode, _employer(at.group("x"), "employer")] if at else mode
+    if hits := job_at(c) or work_base(c):
+        return hits
     m = re.match(
         r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "
         r"(?:nights |days |weekends |evenings |part[- ]time |full[- ]time |remotely |shifts )?"

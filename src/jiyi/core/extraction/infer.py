@@ -168,7 +168,8 @@ _SWAPPED_EN = re.compile(
     r"\b(?:switched|changed|moved|went|upgraded|downgraded|swapped|converted) "
     r"(?:over |(?P<what>my \w+(?: \w+)?) )?"
     rf"from (?P<old>{_WORDS}) to (?P<new>{_WORDS}){_END_EN}"
-    rf"|\b(?:swapped|traded|replaced) (?P<old2>{_WORDS}) (?:for|with) (?P<new2>{_WORDS}){_END_EN}",
+    rf"|\b(?:swapped|traded|replaced|ditched|dropped|dumped) (?P<old2>{_WORDS}) (?:for|with) "
+    rf"(?P<new2>{_WORDS}){_END_EN}",
     re.IGNORECASE,
 )
 _SWAPPED_ZH = re.compile(
@@ -192,12 +193,15 @@ def renamed(clause: str, lang: str) -> tuple[Hit, str] | None:
         return None
     old = m.group("old") or m.groupdict().get("old2") or ""
     new = m.group("new") or m.groupdict().get("new2") or ""
+    routine = None
     if (
         swap
         and lang == "en"
         and not (swap.groupdict().get("what") or known_thing(old) or known_thing(new))
     ):
-        return None  # "switched from Verizon to T-Mobile": no thing these rules keep
+        if not (swap.group("old2") and old[:1].isupper()):
+            return None  # "switched from Verizon to T-Mobile": no thing these rules keep
+        routine = "routine"  # "ditched Procreate for Clip Studio": only where a routine names it
     if not old or not new or _NOT_OLD_NAME.match(old) or old.lower() in _KIN:
         return None  # "renamed the cat Waffles", 把猫改名叫小白: other rules read the slot
-    return Hit(F, "", "bare.replaces", value=new), old
+    return Hit(F, "", "bare.replaces", value=new, obj=routine), old

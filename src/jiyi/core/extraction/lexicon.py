@@ -135,6 +135,7 @@ PETS_EN = _table(
     """
     cat: cat cats kitten kittens kitty tabby siamese persian maine_coon ragdoll bengal sphynx
     cat: british_shorthair scottish_fold russian_blue calico tuxedo_cat abyssinian himalayan
+    cat: balinese birman burmese tonkinese ragamuffin devon_rex cornish_rex exotic_shorthair
     dog: dog dogs puppy puppies pup doggo beagle labrador lab golden_retriever retriever corgi
     dog: poodle husky bulldog dachshund terrier pug shiba shiba_inu german_shepherd collie
     dog: border_collie schnauzer chihuahua goldendoodle labradoodle doodle cockapoo shih_tzu

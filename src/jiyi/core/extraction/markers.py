@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH
+from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH, PETS_EN
 
 __all__ = ["STRONG_MARKER", "WRONG", "prepare"]
 
@@ -64,7 +64,15 @@ _FILLER_EN = re.compile(
     r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
     r"background(?: for you| info| information)?|(?:quick |short )?intro|long story short|"
     r"turns out|fun fact|for context|basically|anyway|in short|"
-    r"a bit about me|about me|\w+-wise|honestly|tbh|frankly|truthfully|to be honest)\b[,:\s]*|"
+    r"a bit about me|about me|\w+-wise|honestly|tbh|frankly|truthfully|to be honest|"
+    # "can't believe Lily started second grade": surprise at the news, not part of it
+    r"(?:i )?(?:can't|cant|cannot|can not) believe(?: that)?|"
+    # "I should mention that I now …": a frame for the news
+    r"i (?:should|must|have to|wanted to|want to|just wanted to) (?:mention|say|add|tell you)"
+    r"(?: that)?|"
+    # "the new vet says she's a Balinese": who found it out, before what they found
+    r"(?:the |my |our |her |his )?(?:new )?(?:vet|doctor|doc|allergist|dna test|test)"
+    r" (?:says|said|thinks|confirmed|reckons)(?: that)?(?= (?:she|he|it)(?:'s| is)\b))\b[,:\s]*|"
     r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|ugh|ah|aw|whoa|wow|"
     r"(?:big|good|great|some|fun|exciting|sad|quick|small) (?:news|update)|heads up|"
     r"to be honest|hmm+)\s*[,:!]\s*)",
@@ -135,6 +143,15 @@ def _not_tail(text: str) -> tuple[str, str | None]:
     return text, None
 
 
+# A pet's breed denied before the right one is said ("Miso isn't a Siamese at all, …she's a
+# Balinese"): the clause names the value taken back, as a "…, not Y" tail does.
+_NOT_A_KIND = re.compile(
+    r"^(?:(?-i:[A-Z])[a-z]+|he|she|it)(?: isn't| is not|'s not) (?:really |actually )?an? "
+    r"(?P<y>[\w' -]{2,30}?)(?: at all| after all)?$",
+    re.IGNORECASE,
+)
+
+
 # Contractions typed without the apostrophe ("ive switched", "im allergic", "dont eat"): only
 # forms that are no other English word ("ill", "well", "were", "its" stay as they are).
 _BARE_CONTRACTIONS = re.compile(
@@ -189,4 +206,10 @@ def prepare(clause: str) -> tuple[str, bool, str | None]:
     if (right := _RIGHT_TAIL_ZH.search(text)) and right.start() >= 2:
         text, corrected = text[: right.start()].strip(), True
     text, replaces = _not_tail(text)
+    if (
+        replaces is None
+        and (kind := _NOT_A_KIND.match(text))
+        and kind.group("y").lower() in PETS_EN
+    ):
+        replaces = kind.group("y")  # "Miso isn't a Siamese at all": the breed comes next
     return text, corrected or replaces is not None, replaces

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from jiyi.core.extraction.contrast import words_of
 from jiyi.core.extraction.en import match_en, third_person_en
 from jiyi.core.extraction.en_people import mentioned_en
 from jiyi.core.extraction.forget import match_forget
@@ -166,19 +167,6 @@ def _candidate(
         observed_at=observed,
         metadata={k: v for k, v in metadata.items() if v is not None},
     )
-
-
-def parallel_value(old: str, new: str) -> str:
-    """What differs in a contrast: 对海鲜过敏 against 是对尘螨过敏 → 海鲜 (不是A，是B says A and
-    B in the same frame, so the shared head and tail are the frame, not the value)."""
-    new = re.sub(r"^我?(?:只|而|其实|应该)?是?", "", new)
-    head = 0
-    while head < min(len(old), len(new)) - 1 and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(old), len(new)) - head - 1 and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    return old[head : len(old) - tail] or old
 
 
 def _fold_relative_about(found: dict[str, Candidate], lang: str) -> None:
@@ -366,13 +354,15 @@ class RuleExtractor:
                 cand = _candidate(
                     hit, raw, clause, lang, msg, observed, correcting or hit.correction
                 )
-                cand.replaces = replaces or (pending and parallel_value(pending, clause))
+                cand.replaces = replaces or (pending and words_of(pending, clause))
                 cand.is_correction = cand.is_correction or bool(pending)
                 add_hit(found, hit, cand, clause, raw, lang)
+            if pending and any(h.rule.startswith("bare.") for h in hits):
+                pending = None  # "…not cats, it's dust mites. explains a lot": value given
             if not hits and replaces:
                 # 原来我不是对海鲜过敏，是对尘螨过敏: the clause said only what was wrong; the
                 # right value comes next
-                pending, correcting, frame = replaces, True, clause
+                pending, correcting, frame = _EMPHASIS.sub("", replaces), True, clause
         drop_bare_echoes(found)
         fold_apposition(found)
         fold_parts(found)
