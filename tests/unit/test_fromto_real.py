@@ -106,3 +106,46 @@ def test_a_relatives_change_leaves_the_users_own_value(
     held = active(mem, user)
     assert mine in held, [m.content for m in held.values()]
     assert any("妹" in m.content and "计算机" in m.content for m in held.values())
+
+
+STOPPED_THEN = [
+    # given up, and what took its place said next (a relative's description holds no value)
+    (["我女儿在学钢琴", "我住在杭州"], "女儿钢琴不学了，改学画画了", "画画"),
+    (["我儿子在学游泳", "我住在杭州"], "儿子游泳不上了，老师让他改练跆拳道", "跆拳道"),
+    # given up, said with 放弃
+    (["我在学日语", "我住在杭州"], "日语放弃了，现在在学韩语", "韩语"),
+    # a new time of a routine said with 最近 (lately)
+    (["我每天晚上十点睡觉", "我住在杭州"], "最近都是十一点半才睡", "十一点半"),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "new"), STOPPED_THEN)
+def test_a_stop_and_what_took_its_place_replace_the_old(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    new: str,
+) -> None:
+    mem, user = shared_real_mem, f"then-{change[:10]}"
+    say(mem, module_clock, user, *facts)
+    before = active(mem, user)
+    old, other = list(before)[:2]
+    say(mem, module_clock, user, change, days=5)
+    held = active(mem, user)
+    said = [f"{m.topic}: {m.content}" for m in held.values()]
+    assert old not in held and other in held, said
+    assert any(new in m.content for m in held.values()), said
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["我放弃了", "我同事日语放弃了", "女儿的同学钢琴不学了", "最近天气太冷了", "我最近在看日剧"],
+)
+def test_an_unnamed_or_someone_elses_stop_keeps_the_facts(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    change: str,
+) -> None:
+    facts = ["我在学日语", "我女儿在学钢琴", "我每天晚上十点睡觉"]
+    assert_keeps_all(shared_real_mem, module_clock, f"stay-{change[:8]}", facts, change)

@@ -14,9 +14,16 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.lexicon import RELATIONS_ZH
+from jiyi.core.extraction.lexicon_people import OTHERS_ZH
+
 __all__ = ["INSTEAD_ZH", "ONLY_NOT", "RIGHT_ZH", "STATED", "ZH_CUES"]
 
 _ZH = r"[\u4e00-\u9fffA-Za-z0-9]"
+# A relative the clause opens with (女儿钢琴不学了): the value follows them.
+_KIN = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+# …unless someone of theirs follows (女儿的同学钢琴不学了: the classmate's)
+_OTHER = "|".join(sorted(OTHERS_ZH, key=len, reverse=True))
 
 _ZH_STATE_VERBS = (
     r"喜欢|爱|吃|喝|住在|住|在|当|做|干|开|养|练|玩|打|抽|用|学|读|信|教|送|跑|种|叫|是"
@@ -64,8 +71,16 @@ ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "stopped",
         re.compile(
-            rf"^(?!我)(?P<x>{_ZH}{{1,6}}?)我?(?:已经|现在|早就|也)*都?"
-            r"(?:不再?|很少)(?:喝|吃|玩|打|抽|练|弹|养|去|用|做|干)了[啦呀哦]?$"
+            rf"^(?!我)(?:(?:我|我家)?(?:{_KIN})(?!的?(?:{_OTHER}))的?)?(?P<x>{_ZH}{{1,6}}?)我?(?:已经|现在|早就|也)*都?"
+            r"(?:不再?|很少)(?:喝|吃|玩|打|抽|练|弹|养|去|用|做|干|学|上|骑|开|教)了[啦呀哦]?$"
+        ),
+    ),
+    # 日语放弃了 / 我放弃日语了: given up
+    (
+        "stopped",
+        re.compile(
+            rf"^(?!我)(?P<x>{_ZH}{{1,6}}?)我?(?:已经|早就|也)*(?:放弃了|半途而废了)[啦呀]?$|"
+            rf"^我?(?:已经|早就|也)*放弃(?:了)?(?!了)(?P<y>{_ZH}{{1,6}}?)了?[啦呀]?$"
         ),
     ),
     # 柠檬茶喝腻了 / 奶茶早就喝够了: tired of it, the value said first
@@ -133,7 +148,8 @@ STATED = re.compile(rf".*(?:是|叫|在|喝|吃|养|玩|画|学)(?P<to>{_ZH}{{1,
 # 柠檬茶喝腻了，现在每天换成一杯冻鸳鸯: what took the stopped value's place, said next
 INSTEAD_ZH = re.compile(
     r"^(?:(?:现在|目前|如今|后来|每次|平时)[^，,]{0,4}?(?:都|只)?(?:换成了?|改成了?|改喝|改为|喝|只喝|"
-    r"只带|点|迷上了?|爱上了?)|(?:改喝|改成|换成|改为)了?)(?:每天|天天|早上|中午|晚上|平时)*(?:一杯|一瓶|一碗|一壶|杯|瓶)?"
+    r"只带|点|迷上了?|爱上了?)|(?:[^，,]{0,6}?[让叫要][我他她])?(?:改喝|改成|换成|改为|"
+    r"改[学教练打玩弹带开用读做当跑送吃骑坐])了?)(?:每天|天天|早上|中午|晚上|平时)*(?:一杯|一瓶|一碗|一壶|杯|瓶)?"
     rf"(?!什么|啥|别的|其他|随便)(?P<to>{_ZH}{{2,6}}?)(?:了|啦)?$"
 )
 # (叫馒头是我打错了，)它叫包子: the right value, said in the clause after a slip

@@ -21,6 +21,7 @@ from jiyi.core.fromto import FromTo, from_to, relative_of
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
+from jiyi.core.retract import find_retractions
 from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
@@ -29,6 +30,18 @@ __all__ = ["from_to_swaps"]
 
 def _plain(text: str) -> str:
     return to_simplified(text).lower()
+
+
+def _pairs(text: str) -> list[FromTo]:
+    """The from → to pairs of ``text``: said as such (从X转到Y), or as a stop and what took
+    its place (钢琴不学了，改学画画了: its bare value and the replacement)."""
+    said = from_to(_plain(text) if has_cjk(text) else text)
+    stopped = [
+        FromTo(r.phrases[0], r.replacement, r.clause)
+        for r in find_retractions(text)
+        if r.replacement and r.phrases and r.kind in ("stopped", "wrong")
+    ]
+    return said + [p for p in stopped if p.old.lower() != p.new.lower()]
 
 
 def _owner(clause: str) -> str | None:
@@ -88,7 +101,7 @@ def from_to_swaps(
     for msg in messages:
         if msg.role != "user" or not msg.id or not msg.content:
             continue
-        for pair in from_to(_plain(msg.content) if has_cjk(msg.content) else msg.content):
+        for pair in _pairs(msg.content):
             owner = _owner(pair.clause)
             if owner is None:
                 continue
@@ -109,8 +122,10 @@ def from_to_swaps(
                 for c in said
                 if pair.old.lower() in _plain(c.content) and pair.new.lower() in _plain(c.content)
             ]
-            if any(c.topic == old.topic for c in said if c not in told):
-                continue  # the message fills that slot itself
+            if any(
+                c.topic == old.topic and pair.old.lower() not in _plain(c.content) for c in said
+            ):
+                continue  # the message fills that slot itself (not by naming what it stopped)
             new = _swap(old, pair)
             if new is None:
                 continue

@@ -95,6 +95,7 @@ _OTHER = re.compile(
     rf"(?:(?:my|our|a|one of my|one of our) {_OTHER_EN}|(?:{words_re(ANYONE_EN)}))",
     re.IGNORECASE,
 )
+_BARE_KIN = re.compile(rf"(?:{_KIN_ZH})")
 _FAMILY = re.compile(rf"{_ME_ZH}家?的?(?:{_KIN_ZH})|(?:my|our) {_KIN_EN}", re.IGNORECASE)
 # After a relative, a possessive that leads on to someone who is not: 我妈的同事, 我妹的男友,
 # "my sister's boyfriend".
@@ -139,6 +140,8 @@ def read_subject(clause: str) -> Who:
         return Who.OTHER
     if family := _FAMILY.match(text):
         return Who.OTHER if _FAMILY_OF_OTHER.match(text, family.end()) else Who.FAMILY
+    if (kin := _BARE_KIN.match(text)) and _FAMILY_OF_OTHER.match(text, kin.end()):
+        return Who.OTHER  # 女儿的同学钢琴不学了: the classmate's, said without 我
     if _USER.match(text):
         return Who.USER
     return Who.UNSAID
