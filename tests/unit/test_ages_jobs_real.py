@@ -29,6 +29,12 @@ AGES_AND_JOBS = [
     (["我在银行上班", "我住在杭州"], "我今年退休了，终于可以天天钓鱼", "退休"),
     (["我在读研一", "我住在杭州"], "我今年毕业了，在一家银行上班", "银行"),
     (["我女儿在读大三", "我住在杭州"], "女儿大学毕业了", "毕业"),
+    (["我女儿在读大三", "我住在杭州"], "我女儿今年六月毕业了", "毕业"),
+    (
+        ["My husband works at Boeing", "I live in Denver"],
+        "my husband retired from Boeing in June",
+        "retired",
+    ),
 ]
 
 
@@ -61,7 +67,7 @@ def test_an_age_by_birthday_or_a_job_by_its_verb_replaces_the_old(
         "我同事退休了",
         "我还没毕业呢",
         "我毕业那年去了趟西藏",
-        "我女儿今年六月毕业了",
+        "My husband's boss retired in June",
     ],
 )
 def test_someone_elses_birthday_or_layoff_or_a_drive_keeps_the_facts(

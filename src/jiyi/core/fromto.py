@@ -36,6 +36,16 @@ _EN = re.compile(
     r"(?=[,.;!?]|$| (?:and|but|because|since|last|this|now)\b)",
     re.IGNORECASE,
 )
+# "renamed Max to Rocky", "traded in the Civic for a RAV4", "replaced the walker with a cane"
+_EN_SWAP = re.compile(
+    r"\b(?:(?P<r>renam(?:ed|ing)|changed) (?:the |my |our |his |her )?(?:name )?"
+    r"|(?P<t>trad(?:ed|ing)(?: in)?|swapp(?:ed|ing)(?: out)?|exchang(?:ed|ing)|replac(?:ed|ing)) "
+    r"(?:the |my |our |his |her )?)"
+    r"(?P<x>[\w'-]{2,20}(?: [\w'-]{2,20})?) (?:to|for|with) (?:a |an |the |my |our )?"
+    r"(?P<y>[\w'-]{2,20}(?: [\w'-]{2,20})?)"
+    r"(?=[,.;!?]|$| (?:and|but|because|since|last|this|now|the|a|as|after|in|on)\b)",
+    re.IGNORECASE,
+)
 _UNREAL = re.compile(
     r"想|打算|准备|考虑|计划|如果|要是|万一|假如|会不会|可能|吗|[?？]|以前|之前|曾经|当年|"
     r"\b(?:if|might|maybe|thinking|planning|plan to|want to|would|could|used to|years ago)\b",
@@ -63,7 +73,9 @@ def from_to(text: str) -> list[FromTo]:
         clause = c.group().strip()
         if not clause or _UNREAL.search(clause):
             continue
-        for m in (*_ZH.finditer(clause), *_EN.finditer(clause)):
+        for m in (*_ZH.finditer(clause), *_EN.finditer(clause), *_EN_SWAP.finditer(clause)):
+            if m.groupdict().get("r") and m.group(0).lower().split()[-2] == "for":
+                continue  # "changed my plans for Friday": no new name
             old, new = m.group("x").strip(), m.group("y").strip()
             if old.lower() == new.lower() or _NOTHING.match(new) or _NOTHING.match(old):
                 continue

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.models import Candidate
 
 __all__ = ["ended_slots"]
 
 _RETIRED = re.compile(r"^(?:退休|retired)$", re.IGNORECASE)
+# "my husband retired from Boeing in June" / 我妈今年退休了, stored as a description or an event
+_RETIRED_SAID = re.compile(
+    r"\b(?:i|he|she|we|they|\w+) (?:just |finally )?retired\b|(?<![没未])退休了"
+)
 _GRADUATED = re.compile(
     r"(?<![没未])毕业了|毕业啦|\b(?:i|we|she|he|they) (?:just |finally )?graduated\b|"
     r"\bgraduated (?:last|this|in)\b",
@@ -32,8 +37,14 @@ def _person(topic: str, content: str) -> str | None:
     parts = topic.split(".")
     if parts[0] == "family" and len(parts) > 2:
         return f"family.{parts[1]}."
-    if parts[0] in ("event", "plan") and _RELATIVE.match(content):
-        return None  # 用户的女儿今年六月毕业了: a relative's, by no key of a slot
+    if parts[0] in ("event", "plan") and (lead := _RELATIVE.match(content)):
+        # 用户的女儿今年六月毕业了 / "User's husband retired from Boeing": that relative's
+        rest = content[lead.end() :].lower()
+        words = {**RELATIONS_ZH, **RELATIONS_EN}
+        key = next(
+            (words[w] for w in sorted(words, key=len, reverse=True) if rest.startswith(w)), None
+        )
+        return f"family.{key}." if key else None
     return None if parts[0] in ("pet", "") else ""
 
 
@@ -46,7 +57,8 @@ def ended_slots(c: Candidate) -> tuple[str, ...]:
     said = c.quote or c.content
     if _NOT_YET.search(said):
         return ()
-    if topic.endswith((".job", "work.role")) and _RETIRED.match(c.value or ""):
+    retired = topic.endswith((".job", "work.role")) and _RETIRED.match(c.value or "")
+    if retired or _RETIRED_SAID.search(said):
         return (f"{who}employer",) if who else ("work.employer", "location.work")
     if _GRADUATED.search(said) and not topic.endswith((".grade", ".stage", ".school")):
         return (f"{who}grade",) if who else ("education.stage",)

@@ -57,7 +57,7 @@ def _theirs(m: MemoryItem, owner: str) -> bool:
     if m.kind not in (MemoryKind.FACT, MemoryKind.PREFERENCE) or not topic:
         return False
     if owner == "user":
-        return not topic.startswith(("family.", "pet."))
+        return not topic.startswith("family.")  # the user's pets are theirs to rename
     return topic.startswith(owner)
 
 
