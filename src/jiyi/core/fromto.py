@@ -59,11 +59,13 @@ _CLAUSES = re.compile(r"[^，,。.;；!！?？]+[?？]?")
 
 @dataclass(frozen=True)
 class FromTo:
-    """``old`` gave way to ``new`` (as said), in ``clause``."""
+    """``old`` gave way to ``new`` (as said), in ``clause``; ``free``: read from a stop and
+    its replacement, so only a description without a value may hold ``old`` as a word."""
 
     old: str
     new: str
     clause: str
+    free: bool = False
 
 
 def from_to(text: str) -> list[FromTo]:

@@ -37,7 +37,7 @@ def _pairs(text: str) -> list[FromTo]:
     its place (钢琴不学了，改学画画了: its bare value and the replacement)."""
     said = from_to(_plain(text) if has_cjk(text) else text)
     stopped = [
-        FromTo(r.phrases[0], r.replacement, r.clause)
+        FromTo(r.phrases[0], r.replacement, r.clause, free=True)
         for r in find_retractions(text)
         if r.replacement and r.phrases and r.kind in ("stopped", "wrong")
     ]
@@ -110,6 +110,7 @@ def from_to_swaps(
                 m
                 for m in stored
                 if _theirs(m, owner)
+                and (not pair.free or m.value is None)  # 小名改成了豆包: 小名 is no value
                 and pair.old.lower() in _plain(m.content)
                 and pair.new.lower() not in _plain(m.content)
             ]
