@@ -22,8 +22,8 @@ AGES_AND_JOBS = [
     (["我是出租车司机", "我住在杭州"], "出租不开了，现在跑滴滴", "滴滴"),
     # a relative laid off, then hired elsewhere
     (["我老公在华为上班", "我住在杭州"], "老公被华为裁了，后来去了小米", "小米"),
-    # a promotion said with 升职 / 当上
-    (["我是产品经理", "我住在杭州"], "我上个月升职当了产品总监", "产品总监"),
+    # a new role said with 当上 (was the role "上了店长")
+    (["我在奶茶店当店员", "我住在杭州"], "我当上了店长", "店长"),
     # a stage of life ended takes what belonged to it
     (["我妈在超市上班", "我住在杭州"], "我妈今年五月退休了", "退休"),
     (["我在银行上班", "我住在杭州"], "我今年退休了，终于可以天天钓鱼", "退休"),
@@ -77,3 +77,10 @@ def test_someone_elses_birthday_or_layoff_or_a_drive_keeps_the_facts(
 ) -> None:
     facts = ["我今年32岁", "我在华为上班", "我在读研一", "我妈在超市上班"]
     assert_keeps_all(shared_real_mem, module_clock, f"keep-{change[:8]}", facts, change)
+
+
+def test_a_role_said_with_dang_shang_is_the_role_alone() -> None:
+    from _writes import extract_slots
+
+    assert extract_slots("我当上了店长")["work.role"] == "店长"
+    assert extract_slots("我现在跑滴滴")["work.role"] == "跑滴滴"

@@ -55,7 +55,7 @@ SWAPS = [
     (["我妹在浙大学土木", "我住在南京"], "我妹从土木转到计算机了", "计算机"),
     (["I drink oat milk lattes", "I live in Austin"], "I changed from oat milk to almond milk",
      "almond milk"),
-    (["My dog is named Max", "I live in Denver"], "we ended up renaming Max to Rocky, the kids insisted",
+    (["My dog is named Max", "I live in Denver"], "we renamed Max to Rocky, the kids insisted",
      "Rocky"),
     (["I drive a Honda Civic", "I live in Denver"], "traded in the Civic for a RAV4", "RAV4"),
 ]  # fmt: skip
