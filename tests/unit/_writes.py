@@ -74,3 +74,41 @@ def assert_keeps_all(  # type: ignore[no-untyped-def]
     say(mem, clock, user, remark, days=days)
     after = active(mem, user)
     assert set(before) <= set(after), [before[i].content for i in set(before) - set(after)]
+
+
+def assert_replaces(  # type: ignore[no-untyped-def]
+    mem: Memory,
+    clock,
+    user: str,
+    facts: list[str],
+    change: str,
+    new: str,
+    *,
+    same_slot: bool = False,
+) -> None:
+    """The user says ``facts`` a day apart, then ``change`` five days later: the memory of the
+    first fact is no longer active, the memory of the second still is, and an active memory
+    says ``new`` (in the first fact's slot, with ``same_slot``)."""
+    say(mem, clock, user, *facts)
+    before = active(mem, user)
+    old, other = list(before)[:2]
+    say(mem, clock, user, change, days=5)
+    held = active(mem, user)
+    said = [f"{m.topic}: {m.content}" for m in held.values()]
+    assert old not in held and other in held, said
+    where = [m for m in held.values() if not same_slot or m.topic == before[old].topic]
+    assert any(new in m.content for m in where), said
+
+
+# Background of the English change tests: an allergy, a drink and a relative's city.
+EN_BACKGROUND = ("I'm allergic to shellfish", "I drink green tea", "My brother lives in Omaha")
+
+
+def facts_naming(mem: Memory, user: str, word: str) -> dict[str, str]:
+    """id → content of the user's active memories naming ``word``, events aside (an event of
+    the message, "pulled Ava out of Westfield in March", is what happened, not what holds)."""
+    return {
+        i: m.content
+        for i, m in active(mem, user).items()
+        if word.lower() in m.content.lower() and m.kind != MemoryKind.EVENT
+    }

@@ -8,7 +8,7 @@ someone else's birthday, layoff or retirement, a plan, a drive or the past chang
 from __future__ import annotations
 
 import pytest
-from _writes import active, assert_keeps_all, say
+from _writes import assert_keeps_all, assert_replaces
 
 from jiyi import Memory
 
@@ -46,15 +46,7 @@ def test_an_age_by_birthday_or_a_job_by_its_verb_replaces_the_old(
     change: str,
     new: str,
 ) -> None:
-    mem, user = shared_real_mem, f"aged-{change[:10]}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
-    old, other = list(before)[:2]
-    say(mem, module_clock, user, change, days=5)
-    held = active(mem, user)
-    said = [f"{m.topic}: {m.content}" for m in held.values()]
-    assert old not in held and other in held, said
-    assert any(new in m.content for m in held.values()), said
+    assert_replaces(shared_real_mem, module_clock, f"aged-{change[:10]}", facts, change, new)
 
 
 @pytest.mark.parametrize(

@@ -19,23 +19,9 @@ changes nothing. Real default embedder.
 from __future__ import annotations
 
 import pytest
-from _writes import active, active_contents, say
+from _writes import EN_BACKGROUND, active, active_contents, facts_naming, say
 
 from jiyi import Memory
-from jiyi.core.models import MemoryKind
-
-BACKGROUND = ("I'm allergic to shellfish", "I drink green tea", "My brother lives in Omaha")
-
-
-def _holding(mem: Memory, user: str, word: str) -> dict[str, str]:
-    """id → content of the active facts naming ``word`` (an event of the message, "pulled
-    Ava out of Westfield in March", is what happened, not what holds)."""
-    return {
-        i: m.content
-        for i, m in active(mem, user).items()
-        if word.lower() in m.content.lower() and m.kind != MemoryKind.EVENT
-    }
-
 
 # (user, fact, the message, a word of the new value, the old value)
 CHANGES = [
@@ -153,13 +139,13 @@ CHANGES = [
 def test_the_change_beside_the_clause_lands(  # type: ignore[no-untyped-def]
     shared_real_mem: Memory, module_clock, user: str, fact: str, message: str, new: str, old: str
 ) -> None:
-    say(shared_real_mem, module_clock, user, *BACKGROUND, fact)
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND, fact)
     before = active_contents(shared_real_mem, user)
-    held = set(_holding(shared_real_mem, user, old))
+    held = set(facts_naming(shared_real_mem, user, old))
     assert held, before
     say(shared_real_mem, module_clock, user, message, days=7)
     now = active_contents(shared_real_mem, user)
-    assert _holding(shared_real_mem, user, new), now
+    assert facts_naming(shared_real_mem, user, new), now
     assert not held & set(active(shared_real_mem, user)), now  # the old value is retired
     for topic, said in before.items():  # every other fact stays
         if old.lower() not in said.lower():
@@ -267,9 +253,9 @@ def test_an_incidental_clause_becomes_no_fact(  # type: ignore[no-untyped-def]
     message: str,
     areas: tuple[str, ...],
 ) -> None:
-    say(shared_real_mem, module_clock, user, *BACKGROUND, fact)
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND, fact)
     before = set(active(shared_real_mem, user))
-    assert len(before) >= len(BACKGROUND) + 1
+    assert len(before) >= len(EN_BACKGROUND) + 1
     say(shared_real_mem, module_clock, user, message, days=7)
     made = [m for i, m in active(shared_real_mem, user).items() if i not in before]
     assert not [(m.topic, m.content) for m in made if (m.topic or "").startswith(areas)]
@@ -305,9 +291,9 @@ def test_a_remark_beside_the_value_changes_nothing(  # type: ignore[no-untyped-d
     shared_real_mem: Memory, module_clock, fact: str, remark: str
 ) -> None:
     user = "keep-" + remark
-    say(shared_real_mem, module_clock, user, *BACKGROUND, fact)
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND, fact)
     before = active_contents(shared_real_mem, user)
-    assert len(before) >= len(BACKGROUND) + 1, before
+    assert len(before) >= len(EN_BACKGROUND) + 1, before
     say(shared_real_mem, module_clock, user, remark, days=7)
     now = active_contents(shared_real_mem, user)
     assert {t: c for t, c in now.items() if t in before} == before
@@ -325,7 +311,7 @@ def test_an_allergy_outgrown_is_none_now(shared_real_mem: Memory, module_clock) 
     """ "I used to be allergic to X as a kid, grew out of it": no allergy held now, and "grew
     out of it" names no allergen."""
     user = "outgrown"
-    say(shared_real_mem, module_clock, user, *BACKGROUND)
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND)
     say(
         shared_real_mem,
         module_clock,

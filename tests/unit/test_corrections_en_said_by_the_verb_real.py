@@ -22,22 +22,9 @@ default embedder.
 from __future__ import annotations
 
 import pytest
-from _writes import active, active_contents, extract_slots, say
+from _writes import EN_BACKGROUND, active, active_contents, extract_slots, facts_naming, say
 
 from jiyi import Memory
-from jiyi.core.models import MemoryKind
-
-BACKGROUND = ("I'm allergic to shellfish", "I drink green tea", "My brother lives in Omaha")
-
-
-def _holding(mem: Memory, user: str, word: str) -> dict[str, str]:
-    """id → content of the active facts naming ``word`` (events are what happened)."""
-    return {
-        i: m.content
-        for i, m in active(mem, user).items()
-        if word.lower() in m.content.lower() and m.kind != MemoryKind.EVENT
-    }
-
 
 # (user, fact, the message, a word of the new value, the old value)
 CHANGES = [
@@ -108,13 +95,13 @@ def test_the_change_said_by_the_verb_lands(  # type: ignore[no-untyped-def]
     shared_real_mem: Memory, module_clock, user: str, fact: str, message: str, new: str, old: str
 ) -> None:
     user = "verb-" + user
-    say(shared_real_mem, module_clock, user, *BACKGROUND, fact)
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND, fact)
     before = active_contents(shared_real_mem, user)
-    held = set(_holding(shared_real_mem, user, old))
+    held = set(facts_naming(shared_real_mem, user, old))
     assert held, before
     say(shared_real_mem, module_clock, user, message, days=7)
     now = active_contents(shared_real_mem, user)
-    assert _holding(shared_real_mem, user, new), now
+    assert facts_naming(shared_real_mem, user, new), now
     assert not held & set(active(shared_real_mem, user)), now  # the old value is retired
     assert not [c for c in now.values() if c.startswith("User: ")], now  # no bare remark kept
     for topic, said in before.items():  # every other fact stays
@@ -148,9 +135,9 @@ def test_a_remark_said_by_the_same_verb_changes_nothing(  # type: ignore[no-unty
     shared_real_mem: Memory, module_clock, fact: str, remark: str
 ) -> None:
     user = "verb-keep-" + remark
-    say(shared_real_mem, module_clock, user, *BACKGROUND, fact)
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND, fact)
     before = active_contents(shared_real_mem, user)
-    assert len(before) >= len(BACKGROUND) + 1, before
+    assert len(before) >= len(EN_BACKGROUND) + 1, before
     say(shared_real_mem, module_clock, user, remark, days=7)
     now = active_contents(shared_real_mem, user)
     assert {t: c for t, c in now.items() if t in before} == before

@@ -19,22 +19,9 @@ nothing. Real default embedder.
 from __future__ import annotations
 
 import pytest
-from _writes import active, active_contents, extract_slots, say
+from _writes import EN_BACKGROUND, active, active_contents, extract_slots, facts_naming, say
 
 from jiyi import Memory
-from jiyi.core.models import MemoryKind
-
-BACKGROUND = ("I'm allergic to shellfish", "I drink green tea", "My brother lives in Omaha")
-
-
-def _holding(mem: Memory, user: str, word: str) -> dict[str, str]:
-    """id → content of the active facts naming ``word`` (events are what happened)."""
-    return {
-        i: m.content
-        for i, m in active(mem, user).items()
-        if word.lower() in m.content.lower() and m.kind != MemoryKind.EVENT
-    }
-
 
 # (user, facts, the message, a word of the new value, the old value)
 CHANGES = [
@@ -110,13 +97,13 @@ def test_the_change_of_work_or_of_a_named_one_lands(  # type: ignore[no-untyped-
     old: str,
 ) -> None:
     user = "trades-" + user
-    say(shared_real_mem, module_clock, user, *BACKGROUND, *facts)
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND, *facts)
     before = active_contents(shared_real_mem, user)
-    held = set(_holding(shared_real_mem, user, old))
+    held = set(facts_naming(shared_real_mem, user, old))
     assert held, before
     say(shared_real_mem, module_clock, user, message, days=7)
     now = active_contents(shared_real_mem, user)
-    assert _holding(shared_real_mem, user, new), now
+    assert facts_naming(shared_real_mem, user, new), now
     assert not held & set(active(shared_real_mem, user)), now  # the old value is retired
     for topic, said in before.items():  # every other fact stays
         if old.lower() not in said.lower() and topic.split(".")[0] not in ("work", "location"):
@@ -142,9 +129,9 @@ def test_a_remark_like_the_change_changes_nothing(  # type: ignore[no-untyped-de
     shared_real_mem: Memory, module_clock, facts: list[str], remark: str
 ) -> None:
     user = "trades-keep-" + remark
-    say(shared_real_mem, module_clock, user, *BACKGROUND, *facts)
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND, *facts)
     before = active_contents(shared_real_mem, user)
-    assert len(before) >= len(BACKGROUND) + 1, before
+    assert len(before) >= len(EN_BACKGROUND) + 1, before
     say(shared_real_mem, module_clock, user, remark, days=7)
     now = active_contents(shared_real_mem, user)
     assert {t: c for t, c in now.items() if t in before} == before
@@ -175,5 +162,5 @@ def test_an_age_said_of_a_name_nobody_stored_is_kept_nowhere(  # type: ignore[no
     shared_real_mem: Memory, module_clock
 ) -> None:
     user = "trades-unknown-name"
-    say(shared_real_mem, module_clock, user, *BACKGROUND, "Tom is 40 years old")
+    say(shared_real_mem, module_clock, user, *EN_BACKGROUND, "Tom is 40 years old")
     assert not [t for t in active_contents(shared_real_mem, user) if ".age" in t]

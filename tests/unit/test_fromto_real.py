@@ -6,7 +6,7 @@ change or a remark about the value changes nothing."""
 from __future__ import annotations
 
 import pytest
-from _writes import active, assert_keeps_all, say
+from _writes import active, assert_keeps_all, assert_replaces, say
 
 from jiyi import Memory
 from jiyi.core.changes import changed_clauses
@@ -69,15 +69,8 @@ def test_a_from_to_change_replaces_the_old_value_in_its_fact(
     change: str,
     new: str,
 ) -> None:
-    mem, user = shared_real_mem, f"fromto-{change[:10]}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
-    old, other = list(before)[:2]
-    say(mem, module_clock, user, change, days=5)
-    held = active(mem, user)
-    said = [f"{m.topic}: {m.content}" for m in held.values()]
-    assert old not in held and other in held, said
-    assert any(before[old].topic == m.topic and new in m.content for m in held.values()), said
+    user = f"fromto-{change[:10]}"
+    assert_replaces(shared_real_mem, module_clock, user, facts, change, new, same_slot=True)
 
 
 @pytest.mark.parametrize(
@@ -130,15 +123,7 @@ def test_a_stop_and_what_took_its_place_replace_the_old(
     change: str,
     new: str,
 ) -> None:
-    mem, user = shared_real_mem, f"then-{change[:10]}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
-    old, other = list(before)[:2]
-    say(mem, module_clock, user, change, days=5)
-    held = active(mem, user)
-    said = [f"{m.topic}: {m.content}" for m in held.values()]
-    assert old not in held and other in held, said
-    assert any(new in m.content for m in held.values()), said
+    assert_replaces(shared_real_mem, module_clock, f"then-{change[:10]}", facts, change, new)
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from jiyi.core.extraction.lexicon import RELATIONS_ZH
 from jiyi.core.extraction.subject import strip_openers
+from jiyi.core.extraction.zh_common import REL
 
 __all__ = ["FromTo", "from_to", "relative_of"]
 
@@ -55,6 +56,7 @@ _NOTHING = re.compile(
     r"^(?:别的|其他|那个|这个|什么|啥|它)|^(?:them|it|that|this|something|other)$", re.IGNORECASE
 )
 _CLAUSES = re.compile(r"[^，,。.;；!！?？]+[?？]?")
+_RELATION = re.compile(REL)  # the longest relation word first
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,5 @@ def from_to(text: str) -> list[FromTo]:
 def relative_of(clause: str) -> str | None:
     """The relation key of the relative ``clause`` opens with (我哥 / 女儿 / 我们家老大)."""
     rest = re.sub(r"^(?:我|俺)(?:们)?家?的?", "", strip_openers(clause))
-    for word in sorted(RELATIONS_ZH, key=len, reverse=True):
-        if rest.startswith(word):
-            return RELATIONS_ZH[word]
-    return None
+    word = _RELATION.match(rest)
+    return RELATIONS_ZH[word.group()] if word else None

@@ -29,6 +29,8 @@ _GRADUATED = re.compile(
     re.IGNORECASE,
 )
 _RELATIVE = re.compile(r"^(?:用户的|用戶的|User's )", re.IGNORECASE)
+_RELATIONS = {**RELATIONS_ZH, **RELATIONS_EN}
+_RELATION = re.compile("|".join(map(re.escape, sorted(_RELATIONS, key=len, reverse=True))))
 _NOT_YET = re.compile(r"明年|下个?月|快要?|就要|准备|打算|还没|没有?毕业|\bwill\b|\bnext\b")
 
 
@@ -39,12 +41,8 @@ def _person(topic: str, content: str) -> str | None:
         return f"family.{parts[1]}."
     if parts[0] in ("event", "plan") and (lead := _RELATIVE.match(content)):
         # 用户的女儿今年六月毕业了 / "User's husband retired from Boeing": that relative's
-        rest = content[lead.end() :].lower()
-        words = {**RELATIONS_ZH, **RELATIONS_EN}
-        key = next(
-            (words[w] for w in sorted(words, key=len, reverse=True) if rest.startswith(w)), None
-        )
-        return f"family.{key}." if key else None
+        word = _RELATION.match(content[lead.end() :].lower())
+        return f"family.{_RELATIONS[word.group()]}." if word else None
     return None if parts[0] in ("pet", "") else ""
 
 

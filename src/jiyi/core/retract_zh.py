@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.lexicon import RELATIONS_ZH
 from jiyi.core.extraction.lexicon_people import OTHERS_ZH
+from jiyi.core.extraction.zh_common import REL
 
 __all__ = ["INSTEAD_ZH", "ONLY_NOT", "RIGHT_ZH", "STATED", "ZH_CUES"]
 
 _ZH = r"[\u4e00-\u9fffA-Za-z0-9]"
-# A relative the clause opens with (女儿钢琴不学了): the value follows them.
-_KIN = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 # …unless someone of theirs follows (女儿的同学钢琴不学了: the classmate's)
 _OTHER = "|".join(sorted(OTHERS_ZH, key=len, reverse=True))
 
@@ -71,7 +69,8 @@ ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "stopped",
         re.compile(
-            rf"^(?!我)(?:(?:我|我家)?(?:{_KIN})(?!的?(?:{_OTHER}))的?)?(?P<x>{_ZH}{{1,6}}?)我?(?:已经|现在|早就|也)*都?"
+            # a relative the clause opens with (女儿钢琴不学了): the value follows them
+            rf"^(?!我)(?:(?:我|我家)?(?:{REL})(?!的?(?:{_OTHER}))的?)?(?P<x>{_ZH}{{1,6}}?)我?(?:已经|现在|早就|也)*都?"
             r"(?:不再?|很少)(?:喝|吃|玩|打|抽|练|弹|养|去|用|做|干|学|上|骑|开|教)了[啦呀哦]?$"
         ),
     ),

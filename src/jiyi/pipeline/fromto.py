@@ -61,16 +61,17 @@ def _theirs(m: MemoryItem, owner: str) -> bool:
     return topic.startswith(owner)
 
 
-def _swap(old: MemoryItem, pair: FromTo) -> Candidate | None:
-    """``old`` told with ``pair.new`` in place of ``pair.old``."""
-    at = _plain(old.content).find(pair.old.lower())
-    if at < 0 or len(_plain(old.content)) != len(old.content):
+def _swap(old: MemoryItem, plain: str, pair: FromTo) -> Candidate | None:
+    """``old`` (``plain``: its text simplified, lower-cased) told with ``pair.new`` in place
+    of ``pair.old``."""
+    at = plain.find(pair.old.lower())
+    if at < 0 or len(plain) != len(old.content):
         return None
     content = old.content[:at] + pair.new + old.content[at + len(pair.old) :]
     value = old.value or ""
     meta: dict[str, object] = {"rule": "fromto.swap", "lang": "zh" if has_cjk(content) else "en"}
-    if pair.old.lower() in _plain(value):
-        i = _plain(value).find(pair.old.lower())
+    i = _plain(value).find(pair.old.lower())
+    if i >= 0:
         new_value: str | None = value[:i] + pair.new + value[i + len(pair.old) :]
     else:  # 读大一，学土木 holds the major beside the stage it is the value of
         new_value = None
@@ -97,7 +98,7 @@ def from_to_swaps(
     """``admitted`` with each stated from → to change placed in the fact holding the old
     value (see the module doc), and the message's descriptions of that change dropped."""
     out = list(admitted)
-    stored: list[MemoryItem] | None = None
+    stored: list[tuple[MemoryItem, str]] | None = None  # each with its plain text, once
     for msg in messages:
         if msg.role != "user" or not msg.id or not msg.content:
             continue
@@ -105,29 +106,25 @@ def from_to_swaps(
             owner = _owner(pair.clause)
             if owner is None:
                 continue
-            stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
+            if stored is None:
+                stored = [(m, _plain(m.content)) for m in store.list(scope, ACTIVE_MEMORIES)]
+            was, now = pair.old.lower(), pair.new.lower()
             held = [
-                m
-                for m in stored
+                (m, plain)
+                for m, plain in stored
                 if _theirs(m, owner)
                 and (not pair.free or m.value is None)  # 小名改成了豆包: 小名 is no value
-                and pair.old.lower() in _plain(m.content)
-                and pair.new.lower() not in _plain(m.content)
+                and was in plain
+                and now not in plain
             ]
-            if len({m.topic for m in held}) != 1:
+            if len({m.topic for m, _ in held}) != 1:
                 continue
-            old = max(held, key=lambda m: (m.created_at, m.id))
-            said = [c for c in out if msg.id in c.source_message_ids]
-            told = [
-                c
-                for c in said
-                if pair.old.lower() in _plain(c.content) and pair.new.lower() in _plain(c.content)
-            ]
-            if any(
-                c.topic == old.topic and pair.old.lower() not in _plain(c.content) for c in said
-            ):
+            old, plain = max(held, key=lambda h: (h[0].created_at, h[0].id))
+            said = [(c, _plain(c.content)) for c in out if msg.id in c.source_message_ids]
+            if any(c.topic == old.topic and was not in text for c, text in said):
                 continue  # the message fills that slot itself (not by naming what it stopped)
-            new = _swap(old, pair)
+            told = [c for c, text in said if was in text and now in text]
+            new = _swap(old, plain, pair)
             if new is None:
                 continue
             new = new.model_copy(
