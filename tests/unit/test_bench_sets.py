@@ -77,8 +77,8 @@ def test_correction_cases_are_well_formed(path: Path) -> None:
             assert isinstance(new, str) and isinstance(old, str) and new and old, cid
             # The bench matches values as lower-cased substrings of memory texts: a value
             # the user never wrote can only be matched when worked out (an age advanced by a
-            # birthday), which the writer marks in the note.
-            derived = "derived" in (row.get("note") or "").lower()
+            # birthday), which the writer marks ("derived": true, or in the note).
+            derived = row.get("derived") is True or "derived" in (row.get("note") or "").lower()
             assert derived or new.lower() in row["say"].lower(), f"{cid}: new_value not in say"
             assert old.lower() in facts[target].lower(), f"{cid}: old_value not in its fact"
             assert new.lower() != old.lower(), cid
