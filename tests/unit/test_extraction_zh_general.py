@@ -260,3 +260,13 @@ def test_the_profile_reads_a_slot_held_as_a_part(shared_real_mem, module_clock) 
     profile = shared_real_mem.profile("profile-parts")
     assert profile.employer is not None and profile.employer.value == "人民医院"
     assert profile.occupation is not None and profile.occupation.value == "护士"
+
+
+def test_a_walk_of_life_is_no_hometown() -> None:
+    """我是一名退伍军人 had become the hometown "一名退伍军"; 我是湖南人 still is one."""
+    assert [c.topic for c in extract("我是一名退伍军人，现在在小区当保安")] == [
+        "location.work",
+        "work.role",
+    ]
+    assert extract("我是一位商人") == []
+    assert [(c.topic, c.value) for c in extract("我是潮汕人")] == [("location.hometown", "潮汕")]
