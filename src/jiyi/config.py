@@ -38,6 +38,9 @@ class MemoryConfig(BaseModel):
             ``off``, ``flag`` (marked and audited) or ``block`` (also stores the batch as
             episodes only and keeps memories out of that session's context until
             ``confirm_identity``; ``jiyi.core.identity``).
+        change_threshold: the learned change step (``jiyi.pipeline.learned_change``)
+            supersedes the fact a told change is about when no rule placed it and its score
+            reaches this probability; None turns the step off.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -56,6 +59,7 @@ class MemoryConfig(BaseModel):
     lifecycle: LifecycleConfig = LifecycleConfig()
     alias_secret: SecretStr | None = None
     identity_guard: IdentityGuard = IdentityGuard.BLOCK
+    change_threshold: float | None = Field(None, ge=0.5, le=1.0)
 
     @field_validator("timezone")
     @classmethod

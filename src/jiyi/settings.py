@@ -90,6 +90,8 @@ class Settings(BaseSettings):
         identity_guard: ``off`` | ``flag`` | ``block`` (default): what a session that
             contradicts the user's name, age, language and city at once does
             (``jiyi.core.identity``).
+        change_threshold: the learned change step's threshold (``JIYI_CHANGE_THRESHOLD``,
+            e.g. 0.98; unset: off, the default; see ``MemoryConfig.change_threshold``).
         bootstrap_key: optional API key registered for ``bootstrap_tenant`` at start
             (for containers, where nobody reads the first-start log); it must look like
             the keys jiyi makes (``jy_…``), else the server refuses to start.
@@ -165,6 +167,7 @@ class Settings(BaseSettings):
     key_pepper: SecretStr | None = None
     alias_secret: SecretStr | None = None
     identity_guard: IdentityGuard = IdentityGuard.BLOCK
+    change_threshold: float | None = Field(default=None, ge=0.5, le=1.0)
     bootstrap_key: SecretStr | None = None
     bootstrap_tenant: str = "default"
     log_level: str = "info"

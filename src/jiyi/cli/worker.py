@@ -133,6 +133,7 @@ def _run(settings: Settings, q: WorkQueue, *, concurrency: int, drain: bool) -> 
         lifecycle=settings.lifecycle,
         alias_secret=settings.alias_secret,
         identity_guard=settings.identity_guard,  # the worker flags drifts like the server
+        change_threshold=settings.change_threshold,  # and writes as the server does
     )
     engine = Engine(store, embedder, config=config, tenants=Tenants())
 

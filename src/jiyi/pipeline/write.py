@@ -27,6 +27,7 @@ from jiyi.core.models import (
     Candidate,
     Extraction,
     HistoryEntry,
+    MemoryEvent,
     MemoryItem,
     MemoryKind,
     Message,
@@ -41,6 +42,7 @@ from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
 from jiyi.pipeline.goals import settle_goals
+from jiyi.pipeline.learned_change import learned_changes
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
 from jiyi.pipeline.retract import retire_retracted, switched_values
@@ -126,6 +128,7 @@ class WriteOptions:
     admission_floors: Mapping[str, float] = field(default_factory=lambda: dict(ADMISSION_FLOORS))
     transient_ttl: timedelta = timedelta(days=7)
     lifecycle: LifecycleConfig = DEFAULT_LIFECYCLE  # restating reinforces (and confirms)
+    change_threshold: float = 2.0  # the learned change step (above 1: off; opt-in)
 
 
 @dataclass(frozen=True)
@@ -247,6 +250,46 @@ def _settle(
     return admitted
 
 
+def _learned(
+    fresh: list[Message],
+    events: list[MemoryEvent],
+    admitted: list[Candidate],
+    plan: BatchPlan,
+    ports: Ports,
+    pending: Pending,
+    opts: WriteOptions,
+) -> list[MemoryEvent]:
+    found = learned_changes(
+        fresh,
+        events,
+        admitted,
+        scope=plan.scope,
+        store=ports.store,
+        embedder=ports.embedder,
+        threshold=opts.change_threshold,
+    )
+    out: list[MemoryEvent] = []
+    if not found:
+        return out
+    for c, vec in zip(
+        found, ports.embedder.embed_documents([c.content for c in found]), strict=True
+    ):
+        out += decide(
+            c,
+            vec,
+            scope=plan.scope,
+            session_id=plan.session_id,
+            batch=plan.batch,
+            store=ports.store,
+            cal=ports.cal,
+            pending=pending,
+            life=opts.lifecycle,
+            embedder=ports.embedder.name,
+            embed=lambda text: ports.embedder.embed_documents([text])[0],
+        )
+    return out
+
+
 def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome:
     """Run the steps for ``plan`` and return the outcome; nothing is written here."""
     ex = plan.extraction
@@ -289,6 +332,8 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
         result.events += retire_retracted(
             fresh, result.events, scope=plan.scope, store=ports.store, pending=pending
         )
+    if plan.extracted:  # a told change no rule placed: the fact the learned score picks
+        result.events += _learned(fresh, result.events, admitted, plan, ports, pending, opts)
     _add_splits(pending, ports.embedder)
     deleted, unmatched = forget(
         ex.forget,

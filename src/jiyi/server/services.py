@@ -84,6 +84,7 @@ class Services:
                         "lifecycle": self.settings.lifecycle,
                         "alias_secret": self.settings.alias_secret,
                         "identity_guard": self.settings.identity_guard,
+                        "change_threshold": self.settings.change_threshold,
                     }
                 )
                 self._engine = Engine(

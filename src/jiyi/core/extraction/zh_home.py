@@ -136,11 +136,15 @@ def location(c: str, ctx: Context) -> list[Hit]:
         said = f"用户是{m['x']}人"
         return [Hit(F, "location.hometown", "hometown.as", value=m["x"], content=said)]
     m = re.match(r"^我(?:是)?(?:土生土长的|地道的|正宗的|纯正的)?(?P<x>[\u4e00-\u9fff]{2,5})人$", c)
-    if m and not re.match(
-        r"^(?:好|坏|男|女|成年|老年|年轻|病|有钱|穷|普通|一个|个|这种|那种|外地|本地|文化|读书|上班|打工|"
-        r"单身|工作|内向|外向|急性子|慢性子|讲道理|爱|怕|一名|一位|名|位)",
-        m.group("x"),
-    ) and not re.search(r"(?:军|工|商|客|病|主|证|家|艺|诗|成年|老年)$", m.group("x")):
+    if (
+        m
+        and not re.match(
+            r"^(?:好|坏|男|女|成年|老年|年轻|病|有钱|穷|普通|一个|个|这种|那种|外地|本地|文化|读书|上班|打工|"
+            r"单身|工作|内向|外向|急性子|慢性子|讲道理|爱|怕|一名|一位|名|位)",
+            m.group("x"),
+        )
+        and not re.search(r"(?:军|工|商|客|病|主|证|家|艺|诗|成年|老年)$", m.group("x"))
+    ):
         # 我是一名退伍军人 / 我是个生意人: a walk of life, not a place
         return [Hit(F, "location.hometown", "hometown.people", value=m.group("x"))]
     return []
