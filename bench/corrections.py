@@ -73,6 +73,8 @@ def run_case(mem: Memory, case: dict[str, Any]) -> dict[str, Any]:
     lost = sorted(others - set(after))
     out: dict[str, Any] = {"id": case["id"], "lang": case["lang"], "type": case["type"]}
     out["collateral"] = len(lost)
+    # background memories a later background message retired (none expected)
+    out["setup_lost"] = len(set().union(*made) - before)
     if case["type"] != "correction":
         if case.get("query"):  # a remark must not become the answer to its slot's question
             hits = mem.search(case["query"], user_id=user, top_k=1, now=said_at + timedelta(days=1))
@@ -127,6 +129,11 @@ def main() -> None:
     ap.add_argument(
         "--no-newer", action="store_true", help="rank without the newer-word step (newer_ratio 0)"
     )
+    ap.add_argument(
+        "--change-threshold",
+        default="default",
+        help="the learned change step's threshold ('off' for none; default: the config's)",
+    )
     args = ap.parse_args()
 
     console = Console()
@@ -144,6 +151,12 @@ def main() -> None:
                 retrieval=PRESETS["balanced"].model_copy(update={"newer_ratio": 0})
             )
         report["newer"] = not args.no_newer
+        if args.change_threshold != "default":
+            off = args.change_threshold == "off"
+            config = config.model_copy(
+                update={"change_threshold": None if off else float(args.change_threshold)}
+            )
+        report["change_threshold"] = config.change_threshold
         mem = Memory(Path(tmp) / "corrections.db", embedder=embedder, config=config)
         report["embedder_name"] = mem.embedder.name
         cases = [(h, c) for h in args.halves.split(",") for c in load(h)]

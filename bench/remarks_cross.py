@@ -25,6 +25,7 @@ from rich.progress import track
 sys.path.insert(0, str(Path(__file__).parent))
 import corrections
 from jiyi import Memory
+from jiyi.config import MemoryConfig
 
 STUDIED = "a b c d e f g h i l m p q t u v w x y".split()
 
@@ -34,13 +35,15 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="")
+    ap.add_argument("--change-threshold", type=float, default=None, help="learned step on")
     args = ap.parse_args()
     cases = [c for h in STUDIED for c in corrections.load(h)]
     remarks = [c for c in cases if c["type"] != "correction"]
     backgrounds = [c for c in cases if c["type"] == "correction"]
     rng, lost, start = random.Random(args.seed), [], time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        mem = Memory(Path(tmp) / "cross.db")
+        config = MemoryConfig(change_threshold=args.change_threshold)
+        mem = Memory(Path(tmp) / "cross.db", config=config)
         for k in track(range(args.pairs), description="pairs"):
             remark = rng.choice(remarks)
             other = rng.choice([b for b in backgrounds if b["lang"] == remark["lang"]])
@@ -59,6 +62,7 @@ def main() -> None:
                   f"({time.perf_counter() - start:.0f} s)")  # fmt: skip
     if args.out:
         result = {"pairs": args.pairs, "seed": args.seed, "sets": STUDIED, "lost": lost}
+        result["change_threshold"] = args.change_threshold
         Path(args.out).write_text(json.dumps(result, ensure_ascii=False, indent=2), "utf-8")
 
 
