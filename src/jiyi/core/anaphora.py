@@ -47,7 +47,7 @@ from jiyi.core.retract import find_retractions, holds
 from jiyi.core.slots import PARTS, is_timeline_slot, normalize_value
 from jiyi.core.text import to_simplified, tokenize
 
-__all__ = ["USER", "clause_targets", "subject_of"]
+__all__ = ["USER", "clause_targets", "named_subjects", "said_subjects", "subject_of"]
 
 USER = "user"
 _KEYED = frozenset({"like", "dislike", "yes", "no"})
@@ -143,7 +143,7 @@ def subject_of(topic: str) -> str:
     return USER
 
 
-def _named(stored: Iterable[MemoryItem]) -> dict[str, frozenset[str]]:
+def named_subjects(stored: Iterable[MemoryItem]) -> dict[str, frozenset[str]]:
     """The stored name of each relative and pet (``family.son`` → {jake}), as words."""
     out: dict[str, frozenset[str]] = {}
     for m in stored:
@@ -160,7 +160,7 @@ def _said_zh(word: str, clause: str) -> bool:
     return (len(word) > 1 and word in clause) or ("我" + word) in clause
 
 
-def _subjects(clause: str, named: dict[str, frozenset[str]]) -> set[str]:
+def said_subjects(clause: str, named: dict[str, frozenset[str]]) -> set[str]:
     """Whom ``clause`` is about, by the relative, pet or stored name it says (我妈 / my
     sister / 狗子 / Jake), else the user when it opens with the user or no one."""
     words = set(tokenize(clause))
@@ -252,7 +252,7 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         message: the user's message as said.
         stored: the user's active memories.
     """
-    named = _named(stored)
+    named = named_subjects(stored)
     drop = KIN_WORDS | frozenset().union(*named.values()) | _SHARED
     plain = to_simplified(message)
     if _NOT_YET.search(plain):
@@ -265,7 +265,7 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         if not (_CHANGES.search(clause) or _IS_NOW.search(clause)):
             continue
         near = near - drop
-        subjects = _pronoun_subject(clause, plain, near, stored) or _subjects(clause, named)
+        subjects = _pronoun_subject(clause, plain, near, stored) or said_subjects(clause, named)
         if len(subjects) != 1:
             continue
         (subject,) = subjects

@@ -27,9 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from jiyi.core.anaphora import USER, subject_of
-from jiyi.core.anaphora import _named as named_subjects
-from jiyi.core.anaphora import _subjects as said_subjects
+from jiyi.core.anaphora import USER, named_subjects, said_subjects, subject_of
 from jiyi.core.changes import changed_clauses, content_words
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.models import MemoryItem
