@@ -25,6 +25,7 @@ from jiyi import Memory
         ("I'm swimming twice a week since the pool reopened", "habit.swim", "twice a week"),
         ("My aunt teaches chemistry", "family.aunt.job", "chemistry teacher"),
         ("My dad drives a taxi now", "family.father.job", "taxi driver"),
+        ("My wife is over at Nike these days", "family.wife.employer", "Nike"),  # was job "over"
         ("我腰不好，不能再打球了", "habit.打球", "no"),
         ("最近游不了泳了", "habit.游泳", "no"),
     ],

@@ -31,8 +31,10 @@ def learned_mem(tmp_path_factory, module_clock, e5) -> Iterator[Memory]:  # type
 
 # Changes none of the rules place (checked below with the step off), in words of no set.
 CHANGES = [
-    (["My wife works at Intel", "I live in Portland", "I love fishing"],
-     "My wife is over at Nike these days", "Intel", "Nike"),
+    (["My husband works at United", "I live in Denver", "I love skiing"],
+     "My husband flies for Delta these days", "United", "Delta"),
+    (["My son plays soccer", "I live in Reno", "I drink coffee black"],
+     "My son's into baseball these days, soccer is done", "soccer", "baseball"),
     (["我妈住在沈阳", "我住在北京", "我喜欢滑雪"], "我妈现在跟我弟住大连了", "沈阳", "大连"),
 ]  # fmt: skip
 
@@ -55,12 +57,14 @@ def test_a_change_no_rule_places_supersedes_the_fact_it_is_about(
         say(mem, module_clock, user, change, days=5)
         held = active(mem, user)
         texts = [m.content for m in held.values()]
-        if on:  # the old value gone, every other fact kept, the new one said
-            assert not any(old in t for t in texts), texts
+        stating = [i for i, m in before.items() if old in m.content]
+        assert stating, [m.content for m in before.values()]
+        if on:  # the old fact retired, every other fact kept, the new value said
+            assert not any(i in held for i in stating), texts
             assert all(i in held for i, m in before.items() if old not in m.content), texts
             assert any(new in t for t in texts), texts
-        else:  # off (the default): the rules alone leave the old value active
-            assert any(old in t for t in texts), texts
+        else:  # off (the default): the rules alone leave the old fact active
+            assert all(i in held for i in stating), texts
 
 
 KEEPS = [

@@ -176,7 +176,7 @@ def features(
         1.0 if _NOT_NOW.search(plain) else 0.0,
         1.0 if _QUESTION.search(plain) else 0.0,
     )
-    out = []
+    out: list[tuple[float, ...]] = []
     for i, m in enumerate(stored):
         # a user with one fact has no rival: the margin is over an unrelated sentence's cosine
         others_cos = [c for j, c in enumerate(cosines) if j != i] + [_UNRELATED]

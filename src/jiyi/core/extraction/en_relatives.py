@@ -207,12 +207,18 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         and _ROLE_EN.search(n.group("x"))
         and n.group("x").split()[-1].lower() not in ("fan", "lover")
         # "grandpa's in a wheelchair now after his fall in october": where he is, no job
-        and not re.match(r"(?:in|at|on|with|from|into|out|off|back|not|still)\b", n.group("x"), I_)
+        and not re.match(
+            r"(?:in|at|on|with|from|into|out|off|back|not|still|over|up|down|away|home)\b",
+            n.group("x"),
+            I_,
+        )
         and len(n.group("x").split()) <= 4
     ):
         return [Hit(F, f"{key}.job", "family.job", value=n.group("x").lower())]
     n = re.match(
-        r"^(?:is|'s) (?:now )?(?:at|with) (?P<x>[A-Z][\w&.' -]+?)(?: now| these days)?$", rest
+        r"^(?:is|'s) (?:now |over |now over )?(?:at|with) (?P<x>[A-Z][\w&.' -]+?)"
+        r"(?: now| these days)?$",
+        rest,
     )
     if n and key.split(".")[1] not in _CHILDREN:  # "(my husband left IBM,) he's at Oracle now"
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
