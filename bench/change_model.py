@@ -23,14 +23,13 @@ import argparse
 import json
 import sys
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corrections import START, _made, load
+from corrections import START, load, store_facts
 from jiyi import Memory
 from jiyi.core.change_model import FEATURES, changeable, features
 from jiyi.core.extraction.rules import RuleExtractor
@@ -51,12 +50,7 @@ def collect(halves: list[str], out: Path, others: int = 4) -> None:
         kept: list[tuple[str, dict[str, Any], list[Any], np.ndarray]] = []
         for half, case in track(cases, description="pairs"):
             user = case["id"]
-            made: list[set[str]] = []
-            contents: dict[str, str] = {}
-            for i, fact in enumerate(case["facts"]):
-                res = mem.add(fact, user_id=user, timestamp=START + timedelta(days=i))
-                made.append(_made(res))
-                contents |= {e.memory.id: e.memory.content for e in res.events}
+            made, contents = store_facts(mem, case)
             stored = [m for m in mem.list(user_id=user) if m.kind != MemoryKind.EPISODE]
             if not stored:
                 continue

@@ -56,14 +56,21 @@ def _made(result: Any) -> set[str]:
     return {e.memory.id for e in result.events if e.memory.kind != MemoryKind.EPISODE}
 
 
-def run_case(mem: Memory, case: dict[str, Any]) -> dict[str, Any]:
-    user = case["id"]
+def store_facts(mem: Memory, case: dict[str, Any]) -> tuple[list[set[str]], dict[str, str]]:
+    """Say the case's background facts one a day: the memory ids each made, and every
+    memory's text by id."""
     made: list[set[str]] = []
     contents: dict[str, str] = {}
     for i, fact in enumerate(case["facts"]):
-        res = mem.add(fact, user_id=user, timestamp=START + timedelta(days=i))
+        res = mem.add(fact, user_id=case["id"], timestamp=START + timedelta(days=i))
         made.append(_made(res))
         contents |= {e.memory.id: e.memory.content for e in res.events}
+    return made, contents
+
+
+def run_case(mem: Memory, case: dict[str, Any]) -> dict[str, Any]:
+    user = case["id"]
+    made, contents = store_facts(mem, case)
     said_at = START + timedelta(days=len(case["facts"]) + 7)
     before = {m.id for m in mem.list(user_id=user)}
     mem.add(case["say"], user_id=user, timestamp=said_at)

@@ -119,9 +119,7 @@ class Engine(UserTierOps, ProfileOps, IdentityOps, MaintenanceOps, DeferredOps):
                 min_confidence=self.config.min_confidence,
                 episode_context_turns=self.config.episode_context_turns,
                 lifecycle=self.config.lifecycle,
-                change_threshold=(
-                    2.0 if self.config.change_threshold is None else self.config.change_threshold
-                ),
+                change_threshold=self.config.change_threshold,
             ),
         )
 

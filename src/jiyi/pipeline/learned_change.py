@@ -23,7 +23,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from jiyi.core.change_model import FEATURES, area, score_pairs
-from jiyi.core.models import Action, Candidate, MemoryEvent, MemoryKind, Message, Scope
+from jiyi.core.models import (
+    Action,
+    Candidate,
+    MemoryEvent,
+    MemoryItem,
+    MemoryKind,
+    Message,
+    Scope,
+)
 from jiyi.core.ports import Embedder, MemoryStore
 from jiyi.core.reconcile import CHANGES
 from jiyi.core.slots import is_timeline_slot
@@ -68,22 +76,25 @@ def learned_changes(
     scope: Scope,
     store: MemoryStore,
     embedder: Embedder,
-    threshold: float = THRESHOLD,
+    threshold: float | None = THRESHOLD,
 ) -> list[Candidate]:
     """Candidates in the slot of the fact each change-telling user message changes, when
-    the rules changed nothing in this batch; [] otherwise."""
-    if threshold > 1 or _changed_something(events):
+    the rules changed nothing in this batch; [] otherwise (and when ``threshold`` is None)."""
+    if threshold is None or _changed_something(events):
         return []
     out: list[Candidate] = []
     taken: set[str] = set()
+    facts: list[MemoryItem] | None = None  # the user's facts, read once for the batch
     for msg in messages:
         if msg.role != "user" or not msg.id or not msg.content:
             continue
         plain = to_simplified(msg.content)
         if not _CUE.search(plain):
             continue
-        stored = [m for m in store.list(scope, ACTIVE_MEMORIES) if m.kind in _TARGETS]
-        stored = [m for m in stored if m.topic and m.id not in taken]
+        if facts is None:
+            held = store.list(scope, ACTIVE_MEMORIES)
+            facts = [m for m in held if m.kind in _TARGETS and m.topic]
+        stored = [m for m in facts if m.id not in taken]
         if not stored:
             continue
         vec = np.asarray(embedder.embed_documents([msg.content])[0], dtype=np.float32)

@@ -36,7 +36,7 @@ from jiyi.core.models import (
     Scope,
     Skipped,
 )
-from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore
+from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore, Vector
 from jiyi.pipeline.anaphora import changed_facts
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named
 from jiyi.pipeline.forget import forget
@@ -128,7 +128,7 @@ class WriteOptions:
     admission_floors: Mapping[str, float] = field(default_factory=lambda: dict(ADMISSION_FLOORS))
     transient_ttl: timedelta = timedelta(days=7)
     lifecycle: LifecycleConfig = DEFAULT_LIFECYCLE  # restating reinforces (and confirms)
-    change_threshold: float = 2.0  # the learned change step (above 1: off; opt-in)
+    change_threshold: float | None = None  # the learned change step (None: off)
 
 
 @dataclass(frozen=True)
@@ -250,31 +250,18 @@ def _settle(
     return admitted
 
 
-def _learned(
-    fresh: list[Message],
-    events: list[MemoryEvent],
-    admitted: list[Candidate],
+def _decide_all(
+    found: list[Candidate],
+    vectors: Vector,  # one row per candidate
     plan: BatchPlan,
     ports: Ports,
     pending: Pending,
     opts: WriteOptions,
 ) -> list[MemoryEvent]:
-    found = learned_changes(
-        fresh,
-        events,
-        admitted,
-        scope=plan.scope,
-        store=ports.store,
-        embedder=ports.embedder,
-        threshold=opts.change_threshold,
-    )
-    out: list[MemoryEvent] = []
-    if not found:
-        return out
-    for c, vec in zip(
-        found, ports.embedder.embed_documents([c.content for c in found]), strict=True
-    ):
-        out += decide(
+    """Reconcile each candidate with its vector, in order (:func:`decide`); their events."""
+    events: list[MemoryEvent] = []
+    for c, vec in zip(found, vectors, strict=True):
+        events += decide(
             c,
             vec,
             scope=plan.scope,
@@ -287,7 +274,7 @@ def _learned(
             embedder=ports.embedder.name,
             embed=lambda text: ports.embedder.embed_documents([text])[0],
         )
-    return out
+    return events
 
 
 def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome:
@@ -312,28 +299,24 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
     result = AddResult(
         redactions=list(plan.redactions), skipped=[*plan.skipped, *ex.skipped, *rejected]
     )
-    for c, vec in zip(admitted, vectors[len(episodes) :], strict=True):
-        result.events.extend(
-            decide(
-                c,
-                vec,
-                scope=plan.scope,
-                session_id=plan.session_id,
-                batch=plan.batch,
-                store=ports.store,
-                cal=ports.cal,
-                pending=pending,
-                life=opts.lifecycle,
-                embedder=ports.embedder.name,
-                embed=lambda text: ports.embedder.embed_documents([text])[0],
-            )
-        )
+    result.events += _decide_all(admitted, vectors[len(episodes) :], plan, ports, pending, opts)
     if plan.extracted:  # "虾没事" / "I gave up sugar": what the messages explicitly retract
         result.events += retire_retracted(
             fresh, result.events, scope=plan.scope, store=ports.store, pending=pending
         )
-    if plan.extracted:  # a told change no rule placed: the fact the learned score picks
-        result.events += _learned(fresh, result.events, admitted, plan, ports, pending, opts)
+        # a told change no rule placed (opt-in): the fact the learned score picks
+        found = learned_changes(
+            fresh,
+            result.events,
+            admitted,
+            scope=plan.scope,
+            store=ports.store,
+            embedder=ports.embedder,
+            threshold=opts.change_threshold,
+        )
+        if found:
+            vecs = ports.embedder.embed_documents([c.content for c in found])
+            result.events += _decide_all(found, vecs, plan, ports, pending, opts)
     _add_splits(pending, ports.embedder)
     deleted, unmatched = forget(
         ex.forget,
