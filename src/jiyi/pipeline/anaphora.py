@@ -20,7 +20,7 @@ from jiyi.core.reconcile import CHANGES
 from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
-__all__ = ["changed_facts"]
+__all__ = ["changed_facts", "said_in_slot"]
 
 
 def _as_said(clause: str, text: str) -> str:
@@ -54,22 +54,21 @@ def changed_facts(
             if old.topic in taken:
                 continue
             taken.add(old.topic)
-            said = _as_said(clause, msg.content)
-            zh = has_cjk(said)
-            out.append(
-                Candidate(
-                    kind=old.kind,
-                    topic=old.topic,
-                    content=f"用户说：{said}" if zh else f"User said: {said}",
-                    importance=old.importance,
-                    quote=said,
-                    source_message_ids=[msg.id],
-                    observed_at=msg.timestamp,
-                    metadata={
-                        "rule": "anaphora.clause",
-                        "lang": "zh" if zh else "en",
-                        CHANGES: old.id,
-                    },
-                )
-            )
+            out.append(said_in_slot(old, _as_said(clause, msg.content), msg, "anaphora.clause"))
     return out
+
+
+def said_in_slot(old: MemoryItem, said: str, msg: Message, rule: str) -> Candidate:
+    """What the user said (``said``, from ``msg``) as a candidate of ``old``'s slot naming
+    ``old`` as the memory it changes, so :func:`jiyi.pipeline.decide.decide` supersedes it."""
+    zh = has_cjk(said)
+    return Candidate(
+        kind=old.kind,
+        topic=old.topic,
+        content=f"用户说：{said}" if zh else f"User said: {said}",
+        importance=old.importance,
+        quote=said,
+        source_message_ids=[msg.id] if msg.id else [],
+        observed_at=msg.timestamp,
+        metadata={"rule": rule, "lang": "zh" if zh else "en", CHANGES: old.id},
+    )

@@ -33,9 +33,9 @@ from jiyi.core.models import (
     Scope,
 )
 from jiyi.core.ports import Embedder, MemoryStore
-from jiyi.core.reconcile import CHANGES
 from jiyi.core.slots import is_timeline_slot
-from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.text import to_simplified
+from jiyi.pipeline.anaphora import said_in_slot
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
 __all__ = ["THRESHOLD", "learned_changes"]
@@ -117,17 +117,5 @@ def learned_changes(
         if lasting and all(area(t) != area(old.topic or "") for t in lasting):
             continue  # the message's own facts are what it tells: new, not a change of this
         taken.add(old.id)
-        zh = has_cjk(msg.content)
-        out.append(
-            Candidate(
-                kind=old.kind,
-                topic=old.topic,
-                content=f"用户说：{msg.content}" if zh else f"User said: {msg.content}",
-                importance=old.importance,
-                quote=msg.content,
-                source_message_ids=[msg.id],
-                observed_at=msg.timestamp,
-                metadata={"rule": "learned.change", "lang": "zh" if zh else "en", CHANGES: old.id},
-            )
-        )
+        out.append(said_in_slot(old, msg.content, msg, "learned.change"))
     return out
