@@ -14,7 +14,7 @@ from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.en_jobs import job_at, work_base, work_mode
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE
-from jiyi.core.extraction.lexicon_places import COMPANIES_EN, FIELDS_EN
+from jiyi.core.extraction.lexicon_places import COMPANIES_EN, FIELDS_EN, is_town_en
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
@@ -47,6 +47,9 @@ _NOT_ROLE = frozenset(
 def _is_role(phrase: str) -> bool:
     """data analyst / ER nurse / head of marketing: a job; fan of cold weather: not one."""
     head = re.split(r"\s+(?:of|for|at|in|from|with)\s+", phrase.strip(), maxsplit=1)[0]
+    town = re.match(r"^(?P<x>.+?) (?:resident|native|local)$", head, I_)
+    if town and is_town_en(town["x"]):
+        return False  # "a Denver resident": where the user lives, not a job
     return bool(_ROLE.search(head)) and head.split()[-1].lower() not in _NOT_ROLE
 
 

