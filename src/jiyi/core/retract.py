@@ -33,10 +33,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jiyi.core.extraction.lexicon import EMOJI, RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.lexicon import DRINKS, EMOJI, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject, someone_else_before
 from jiyi.core.extraction.topics import normalize_object
-from jiyi.core.retract_en import EN_CUES, EN_STOP, right_value
+from jiyi.core.retract_en import EN_CUES, EN_STOP, next_value, right_value
 from jiyi.core.retract_zh import INSTEAD_ZH, ONLY_NOT, RIGHT_ZH, STATED, ZH_CUES
 from jiyi.core.text import to_simplified
 
@@ -113,6 +113,8 @@ def _readings(match: re.Match[str]) -> tuple[str, ...]:
     found = match.groupdict()
     raw = (found.get("x") or found.get("y") or found.get("z") or "").strip()
     raw = re.sub(r"^(?:那杯|这杯|那瓶|那碗|那个|这个)(?=..)", "", raw)  # 早上那杯美式戒了
+    # 最近咖啡戒了 / 今年奶茶不喝了: when it stopped is no part of what stopped
+    raw = re.sub(r"^(?:最近|现在|如今|今年|去年|上个?月|这阵子|这段时间|早就|已经)+(?=..)", "", raw)
     x = EN_STOP.sub("", raw).strip(" '")
     if not x:
         return ()
@@ -164,6 +166,11 @@ def find_retractions(text: str) -> list[Retraction]:
         elif r.kind == "wrong" and r.replacement is None and later:
             if (right_zh := RIGHT_ZH.match(later[0])) and right_zh["to"] not in r.phrases:
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right_zh["to"])
+        elif r.kind == "stopped" and r.replacement is None and r.clause.isascii():
+            # "tennis is done for me, my knees. pickleball now": what took its place
+            # (the next clause, or the one after a reason)
+            if after := next_value(later[:1]) or next_value(later[1:2]):
+                out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, after)
         elif r.kind == "stopped" and r.replacement is None and later:
             # the next clause, or one after a reason (医生说糖分高，现在改喝豆浆)
             instead = next(filter(None, map(INSTEAD_ZH.match, later[:3])), None)
@@ -271,6 +278,8 @@ def holds(r: Retraction, topic: str | None, value: str | None, content: str) -> 
     跑步), others by their value; a memory without a value by its content."""
     if not topic or not _allowed(r, topic, value, content):
         return False
+    if r.kind == "stopped" and topic.startswith("diet.") and _quits_kind(r, topic):
+        return True  # 咖啡戒了 / "gave up coffee": any coffee the user drank (美式, a latte)
     held = topic.rsplit(".", 1)[-1] if value in _KEYED else value
     # a habit is keyed by what is done whatever its value says (habit.奶茶 = 每天下午)
     alike = [held, topic.rsplit(".", 1)[-1]] if topic.startswith("habit.") else [held]
@@ -285,6 +294,17 @@ def holds(r: Retraction, topic: str | None, value: str | None, content: str) -> 
         if _role_at(r, topic, phrase, content):
             return True
         if _breed_in_name(r, topic, phrase, content):
+            return True
+    return False
+
+
+def _quits_kind(r: Retraction, topic: str) -> bool:
+    """Does ``r`` stop a whole kind of drink (咖啡, coffee, 茶, tea) that ``topic``
+    (``diet.<kind>.<attribute>``) is a fact of?"""
+    kind = topic.split(".")[1]
+    for phrase in r.phrases:
+        said = DRINKS.get(phrase.lower())
+        if said is not None and not said[1] and said[0] == kind:
             return True
     return False
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EN_CUES", "EN_STOP", "right_value"]
+__all__ = ["EN_CUES", "EN_STOP", "next_value", "right_value"]
 
 _EN_NP = r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})"
 EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -45,6 +45,26 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
+    # "tennis is done for me", "I'm done with golf": a pastime or habit over
+    (
+        "stopped",
+        re.compile(
+            rf"^(?:and |so |but |honestly )?(?:the )?{_EN_NP} (?:is|are|'s|'re) "
+            r"(?:\w+ )?(?:done|over|finished) for me\b|"
+            r"\b(?:i'm|i am|i'm all|we're) done with (?:the |my )?"
+            r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2})"
+        ),
+    ),
+    # "hung up my tennis racket", "hung up the boxing gloves": the sport it is played with
+    (
+        "stopped",
+        re.compile(
+            r"\bhung up (?:my|the|our) (?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?) "
+            r"(?:racket|racquet|boots|cleats|gloves|skates|clubs|shoes|bike|board|skis|gear)s?\b"
+            r"(?: and (?:took up|started|picked up|switched to|got into) "
+            r"(?P<to>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?))?"
+        ),
+    ),
     ("stopped", re.compile(rf"\bused to (?:\w+ )(?:in |at |a |an )?{_EN_NP}")),
     # "scrapped the half marathon plan": a plan or goal called off, named before "plan"
     (
@@ -121,4 +141,23 @@ def right_value(clauses: list[str]) -> str | None:
         if m := _RIGHT_EN.search(clause.lower()):
             key = next(k for k in ("to", "y", "f") if m.group(k))
             return clause[m.start(key) : m.end(key)]
+    return None
+
+
+# What a clause after a pastime or habit given up names in its place: "(tennis is done for
+# me,) pickleball now", "it's rowing these days". A bare noun phrase and a word of now only:
+# "it's tough now" or "so busy now" names nothing.
+_NEXT_EN = re.compile(
+    r"^(?:it's |its |it is |now it's |now )?(?!(?:so|too|very|really|pretty|much|way|all|"
+    r"just|busy|tired|fine|better|worse|good|bad|ok|okay|done|over|hard|tough|easier|harder|"
+    r"different|great|nice|weird|boring|fun|free|it|i|i'm|we|we're|that|that's|this|what|"
+    r"the same|more|less)\b)"
+    r"(?P<to>[a-z][a-z-]*(?: [a-z][a-z-]*)?) (?:now|these days|nowadays|instead)$"
+)
+
+
+def next_value(clauses: list[str]) -> str | None:
+    """The value named in place of one given up, in the first clause after it, case kept."""
+    if clauses and (m := _NEXT_EN.match(clauses[0].lower())):
+        return clauses[0][m.start("to") : m.end("to")]
     return None
