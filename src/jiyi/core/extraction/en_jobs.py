@@ -21,7 +21,7 @@ from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_places import is_town_en
 from jiyi.core.models import MemoryKind
 
-__all__ = ["job_at", "work_base", "work_mode"]
+__all__ = ["job_at", "new_employer", "work_base", "work_mode"]
 
 F = MemoryKind.FACT
 I_ = re.IGNORECASE
@@ -141,3 +141,30 @@ def work_mode(c: str) -> list[Hit]:
             correction=bool(re.search(r"\b(?:now|went|gone|switched|moved)\b", c, I_)),
         )
     ]
+
+
+_ORG = r"(?P<x>(?-i:[A-Z])[\w&.'-]*(?: (?:of |& )?(?-i:[A-Z])[\w&.'-]*)*)"
+_WHEN = r"(?: (?:in|last|this|back in) \w+| a (?:week|month|year) ago)?"
+# "My new employer is Beth Israel", "I took a position at Beth Israel in March", "Beth Israel
+# hired me away from Mass General": where the user works now, said as the change it was
+_NEW_EMPLOYER = tuple(
+    re.compile(p, I_)
+    for p in (
+        rf"^my new (?:employer|company|job|workplace|gig|firm) is (?:at |with )?{_ORG}$",
+        r"^i(?:'ve)? (?:just |recently |finally |officially )?(?:took|accepted|started|landed|"
+        r"got) (?:a |an |the )?(?:new )?(?:position|job|role|post|gig) (?:at|with) "
+        rf"{_ORG}{_WHEN}$",
+        rf"^{_ORG} (?:hired|poached|recruited|snapped) me(?: up)?(?: away)?"
+        rf"(?: from (?:the |my )?[\w&.' -]+?)?{_WHEN}$",
+    )
+)
+
+
+def new_employer(c: str) -> list[Hit]:
+    """The employer a clause says the user moved to ("my new employer is X")."""
+    m = next(filter(None, (p.match(c) for p in _NEW_EMPLOYER)), None)
+    if not m or is_place_en(m.group("x")) or m.group("x").lower() in ("i", "they", "it", "she"):
+        return []
+    where = place(m.group("x"))
+    return [Hit(F, "work.employer", "employer.new", value=where, correction=True,
+                content=f"User works at {where}")]  # fmt: skip

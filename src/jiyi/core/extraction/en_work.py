@@ -11,7 +11,7 @@ import re
 
 from jiyi.core.extraction.en_common import IM, place
 from jiyi.core.extraction.en_facts import is_place_en
-from jiyi.core.extraction.en_jobs import job_at, work_base, work_mode
+from jiyi.core.extraction.en_jobs import job_at, new_employer, work_base, work_mode
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE
 from jiyi.core.extraction.lexicon_places import COMPANIES_EN, FIELDS_EN, is_town_en
@@ -111,7 +111,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         # "(I've been) working remote for Atlassian since 2021": where, too
         at = re.search(r"\b(?:for|at|with) (?P<x>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)", c)
         return [*mode, _employer(at.group("x"), "employer")] if at else mode
-    if hits := job_at(c) or work_base(c):
+    if hits := job_at(c) or work_base(c) or new_employer(c):
         return hits
     m = re.match(
         r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "

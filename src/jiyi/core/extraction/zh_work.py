@@ -63,6 +63,13 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["slot"] = "work.employer"
         return []
     m = re.match(
+        r"^(?:我的?)?新(?:东家|公司|单位|工作单位)(?:是|在)(?P<x>[^，,]{2,10}?)(?:了|啦)?$", c
+    )
+    if m and not re.search(r"什么|哪|谁", m["x"]) and not is_place_zh(m["x"]):
+        said = m["x"]  # 新东家是网易: where the user works now, said as the change it was
+        return [Hit(F, "work.employer", "employer.new", value=said, correction=True,
+                    content=f"用户在{said}工作")]  # fmt: skip
+    m = re.match(
         r"^我是(?P<n>[一二两三四五六\d])个(?:孩子|娃|宝宝)的(?P<x>全职妈妈|全职爸爸|妈妈|爸爸|妈|爸|母亲|父亲)$",
         c,
     )
