@@ -125,3 +125,28 @@ def test_says_changed_reads_two_texts_like_two_hits() -> None:
     assert says_changed("User's brother lives in Boston", "my brother's in Denver now")
     assert not says_changed("用户的表哥住在青岛", "我同事现在调去深圳了")
     assert not says_changed("用户对芒果过敏", "我表哥现在调去深圳了")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我是1988年出生的", "我记错了，出生那年是1989"),  # no change word: a slip set right
+        ("My dog Max is a beagle", "my mistake, Max is a basset hound"),
+        ("I work at Mercy Hospital", "I meant St Mary's Hospital, not Mercy"),
+    ],
+)
+def test_a_message_that_sets_a_slip_right_goes_first(old: str, new: str) -> None:
+    assert _order(_fact(old, 0.9), _hit(new, 0.6, 9))[0] == new
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Sorry, my dog Max kept me up all night",  # "sorry" opens chat that fixes nothing
+        "I mean, my dog Max is the best",
+        "我记错了吗？我是1988年出生的吧",  # a question
+    ],
+)
+def test_loose_markers_and_questions_lift_nothing(new: str) -> None:
+    old = "My dog Max is a beagle" if new.isascii() else "我是1988年出生的"
+    assert _order(_fact(old, 0.9), _hit(new, 0.6, 9)) == [old, new]

@@ -26,16 +26,20 @@ and as a content word is :mod:`jiyi.core.changes`, shared with the write path.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import timedelta
 
 from jiyi.core.changes import clause_words, content_words
+from jiyi.core.extraction.markers import STRONG_MARKER
 from jiyi.core.models import MemoryItem, MemoryKind, SearchHit
 
 __all__ = ["CHANGED_LABEL", "newer_first", "says_changed"]
 
 # How a context block labels what the user's newer word says has changed.
 CHANGED_LABEL = {"zh": "后来可能已变", "en": "may have changed since"}
+
+_QUESTION = re.compile(r"[?？]|吗")  # a correction asked, not told
 
 # A later message must be this much later to count as newer: not a fact and the message it
 # came from, nor two messages of one batch without their own times (they share one time).
@@ -120,10 +124,25 @@ def _follows(
 
 def _changed_clauses(m: MemoryItem) -> list[frozenset[str]]:
     """The content words of each clause of ``m`` that says something changed (none for an
-    assistant's turn, a question, the past, a plan or someone else's news)."""
+    assistant's turn, a question, the past, a plan or someone else's news); a message that
+    says an earlier value was wrong (记错了 / 说错了 / "I meant", extraction's
+    ``STRONG_MARKER``) changes what it names, all of it."""
     if m.role not in (None, "user"):
         return []
-    return list(clause_words(m.content))
+    said = list(clause_words(m.content))
+    if not said and _corrects(m.content) and not _QUESTION.search(m.content):
+        said = [content_words(m.content)]
+    return said
+
+
+# Marker words that also open chat that fixes nothing ("sorry, long day", "I mean, Boston is
+# great", "quick update: …").
+_LOOSE = frozenset({"sorry", "update", "i mean"})
+
+
+def _corrects(text: str) -> bool:
+    """Does ``text`` say an earlier value was wrong (记错了, "I meant", "my mistake")?"""
+    return any(m.group().lower() not in _LOOSE for m in STRONG_MARKER.finditer(text))
 
 
 def _lifted(hit: SearchHit, score: float) -> SearchHit:
