@@ -169,7 +169,7 @@ def find_retractions(text: str) -> list[Retraction]:
         elif r.kind == "stopped" and r.replacement is None and r.clause.isascii():
             # "tennis is done for me, my knees. pickleball now": what took its place
             # (the next clause, or the one after a reason)
-            if after := next_value(later[:1]) or next_value(later[1:2]):
+            if after := next(filter(None, map(next_value, later[:2])), None):
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, after)
         elif r.kind == "stopped" and r.replacement is None and later:
             # the next clause, or one after a reason (医生说糖分高，现在改喝豆浆)

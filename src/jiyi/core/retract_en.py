@@ -156,8 +156,8 @@ _NEXT_EN = re.compile(
 )
 
 
-def next_value(clauses: list[str]) -> str | None:
-    """The value named in place of one given up, in the first clause after it, case kept."""
-    if clauses and (m := _NEXT_EN.match(clauses[0].lower())):
-        return clauses[0][m.start("to") : m.end("to")]
+def next_value(clause: str) -> str | None:
+    """The value ``clause`` names in place of one given up, case kept."""
+    if m := _NEXT_EN.match(clause.lower()):
+        return clause[m.start("to") : m.end("to")]
     return None
