@@ -9,6 +9,7 @@ import pytest
 from _writes import assert_keeps_all, assert_replaces
 
 from jiyi import Memory
+from jiyi.core.extraction.en_jobs import new_employer
 
 ZH = ["我在阿里做产品经理", "我对花生过敏", "我住在杭州"]
 EN = ["I work as a nurse at Mass General", "I'm allergic to peanuts", "I live in Boston"]
@@ -55,3 +56,8 @@ def test_someone_elses_job_or_one_not_taken_keeps_every_fact(
     remark: str,
 ) -> None:
     assert_keeps_all(shared_real_mem, module_clock, f"employer-keep-{remark[:14]}", facts, remark)
+
+
+@pytest.mark.parametrize("text", ["You hired me", "We hired me last month", "They hired me"])
+def test_a_pronoun_that_hired_the_user_is_no_employer(text: str) -> None:
+    assert new_employer(text) == [], new_employer(text)

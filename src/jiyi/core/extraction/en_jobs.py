@@ -20,6 +20,7 @@ from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_places import is_town_en
 from jiyi.core.models import MemoryKind
+from jiyi.core.text import STOPWORDS
 
 __all__ = ["job_at", "new_employer", "work_base", "work_mode"]
 
@@ -163,8 +164,8 @@ _NEW_EMPLOYER = tuple(
 def new_employer(c: str) -> list[Hit]:
     """The employer a clause says the user moved to ("my new employer is X")."""
     m = next(filter(None, (p.match(c) for p in _NEW_EMPLOYER)), None)
-    if not m or is_place_en(m.group("x")) or m.group("x").lower() in ("i", "they", "it", "she"):
-        return []
+    if not m or is_place_en(m.group("x")) or m.group("x").lower() in STOPWORDS:
+        return []  # "You hired me", "We hired me": a pronoun, no employer
     where = place(m.group("x"))
     return [Hit(F, "work.employer", "employer.new", value=where, correction=True,
                 content=f"User works at {where}")]  # fmt: skip
