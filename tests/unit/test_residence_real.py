@@ -63,6 +63,12 @@ KEEPS = [
     (EN, "my best friend settled in Denver for good now"),
     (EN, "I'm in Denver this week for work, staying at a hotel"),
     (EN, "My parents have lived in Denver since 1990"),
+    # the user's school, shop, lab or gym moved: not the user's home
+    (ZH, "其实我们学校搬到滨江了"),
+    (ZH, "我们店搬到了西湖区"),
+    (ZH, "孩子的幼儿园搬去成都路那边了"),
+    (EN, "our school moved to Cambridge this fall"),
+    (EN, "actually my gym relocated to Somerville"),
 ]
 
 
@@ -85,3 +91,11 @@ def test_a_home_told_in_parts_is_no_job() -> None:
 def test_a_town_resident_is_no_job() -> None:
     slots = extract_slots("I'm a Denver resident now")  # was the job "denver resident"
     assert "work.role" not in slots, slots
+
+
+def test_an_institution_that_moved_is_not_the_home() -> None:
+    # 其实我们学校搬到滨江了 had retired 用户住在杭州 for 用户住在滨江
+    for said in ("其实我们学校搬到滨江了", "我们医院搬到了萧山", "our school moved to Cambridge"):
+        assert "location.home" not in extract_slots(said), said
+    # the user's own shop or lab is where they work
+    assert extract_slots("我们店搬到了西湖区").get("location.work") == "西湖区"

@@ -15,7 +15,12 @@ from jiyi.core.extraction.en_drinks import drink_type
 from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.hit import Hit
 from jiyi.core.extraction.lexicon_people import KIN_EN, KIN_ZH
-from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, WORKPLACE_MOVES, is_place_zh
+from jiyi.core.extraction.lexicon_places import (
+    COMPANIES_ZH,
+    INSTITUTION_MOVES,
+    WORKPLACE_MOVES,
+    is_place_zh,
+)
 from jiyi.core.extraction.residence import others_move, residence_zh
 from jiyi.core.extraction.things import known_thing
 from jiyi.core.extraction.topics import clean_value
@@ -141,7 +146,7 @@ def moved_to(clause: str, lang: str) -> Hit | None:
     if m is not None and others_move(clause if lang == "en" else clause[: m.start()], lang):
         return None  # "Mike and Sarah moved to Denver": theirs
     x = str(m.group("x")) if m is not None else residence_zh(clause) if lang == "zh" else None
-    if x is None:
+    if x is None or INSTITUTION_MOVES.search(clause):  # the school moved, not the user
         return None
     if WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home
         said = f"用户在{x}上班" if lang == "zh" else f"User works in {x}"

@@ -20,6 +20,7 @@ __all__ = [
     "COMPANIES_EN",
     "COMPANIES_ZH",
     "FIELDS_EN",
+    "INSTITUTION_MOVES",
     "JOBS_ZH",
     "MAJOR_RE_ZH",
     "ORG_SUFFIX_ZH",
@@ -33,8 +34,17 @@ __all__ = [
 # (core/anaphora.py).
 WORKPLACE_MOVES = re.compile(
     # 公司把我们整个部门从深圳搬去惠州了: the workplace moves whatever stands between
-    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店)[^，,。；;]{0,12}?(?:搬|迁)|"
+    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店|实验室|店铺|店面|(?:我们|我的|咱们|我家|咱家)店)"
+    r"[^，,。；;]{0,12}?(?:搬|迁)|"
     r"\b(?:office|company|firm|workplace|team|employer|headquarters|hq|lab|studio|store|shop)"
+    r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",
+    re.IGNORECASE,
+)
+# The mover is a place the user goes to but may not work at (我们学校搬到滨江了 / "our school
+# moved to Cambridge"): neither the user's home nor, for sure, their workplace.
+INSTITUTION_MOVES = re.compile(
+    r"(?:学校|医院|幼儿园|诊所|健身房|教会|教堂|俱乐部|球馆|培训班|补习班)[^，,。；;]{0,12}?(?:搬|迁)|"
+    r"\b(?:school|hospital|clinic|gym|church|club|college|university|kindergarten|daycare)"
     r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",
     re.IGNORECASE,
 )
