@@ -165,6 +165,20 @@ def _another_pet(candidate: Candidate, slot: str) -> bool:
     return not candidate.is_correction or bool(_ALSO.search(said))
 
 
+# One more role said as such ("actually I'm a mom of two as well", 其实我还兼职做家教).
+_ANOTHER_ROLE = re.compile(
+    r"也是|兼职|兼任|还兼|同时也|\b(?:also|too|as well|on the side)\b", re.IGNORECASE
+)
+
+
+def _another_role(candidate: Candidate, slot: str) -> bool:
+    """A role said as one more, with no change said: a second role, the job stays."""
+    if slot != "work.role":
+        return False
+    said = to_simplified(candidate.quote or candidate.content)
+    return bool(_ANOTHER_ROLE.search(said)) and not changed_clauses(said)
+
+
 def _school_in_a_place(candidate: Candidate, head: MemoryItem) -> bool:
     """A school named after one held only as a place (转到莫纳什大学了 beside 在澳洲读书):
     which school, added to where; the country or city studied in is not replaced."""
@@ -221,6 +235,7 @@ def reconcile(
             _adds_a_description(candidate, head)
             or _only_past(candidate)
             or _another_pet(candidate, slot)
+            or _another_role(candidate, slot)
             or _school_in_a_place(candidate, head)
         ):
             return Decision(Action.ADD, candidate)

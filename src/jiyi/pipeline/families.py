@@ -82,12 +82,20 @@ def _drink_family(
     parts = (c.topic or "").split(".")
     if len(parts) != 3 or parts[0] != "diet" or parts[2] != "type" or c.value in KEYED_VALUES:
         return []
-    if not (c.is_correction or SWITCH.search(c.quote or c.content)):
+    said = c.quote or c.content
+    switched = SWITCH.search(said)
+    if not (c.is_correction or switched):
         return []
+    if not switched and _SITUATION.search(said):
+        return []  # 其实上班的时候我都喝速溶: the drink of a time or a place, the like stays
     liked = [
         pending.current(m)
         for m in store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
-        if m.topic and m.topic.startswith("pref.") and m.value == "like"
+        if m.topic
+        and m.topic.startswith("pref.")
+        and m.value == "like"
+        # 其实我早上喝美式，下午才喝拿铁: a like the message names again is not replaced
+        and (switched or m.topic.split(".", 1)[1].replace("_", " ") not in said.lower())
     ]
     # 点拿铁要换燕麦奶 → 改喝冷萃了: an order told by the type it was for goes with that type
     orders = [
@@ -104,6 +112,16 @@ def _drink_family(
         and DRINKS.get((m.topic or ".").split(".", 1)[1].replace("_", " "), ("", False))[0]
         == parts[1]
     ]
+
+
+# A drink said for a time of day, a season, a place or now and then, not as the usual one.
+_SITUATION = re.compile(
+    r"时候|早上|上午|中午|下午|晚上|夜里|冬天|夏天|春天|秋天|周末|工作日|上班|在家|在公司|出差|"
+    r"偶尔|有时|更常|\b(?:at (?:work|home|the office)|in (?:the )?(?:winter|summer|spring|fall|"
+    r"autumn|mornings?|afternoons?|evenings?)|on (?:weekends|weekdays|(?:night )?shifts?)|"
+    r"sometimes|occasionally|once in a while)\b",
+    re.IGNORECASE,
+)
 
 
 def _names_another_type(text: str, category: str, now: str) -> bool:
