@@ -6,7 +6,7 @@ application, a job nearly taken or a wish keeps every fact."""
 from __future__ import annotations
 
 import pytest
-from _writes import assert_keeps_all, assert_replaces
+from _writes import active_texts, assert_keeps_all, assert_replaces
 
 from jiyi import Memory
 from jiyi.core.extraction.en_jobs import new_employer
@@ -19,6 +19,7 @@ CHANGES = [
     (EN, "I took a position at Beth Israel in March", "Beth Israel"),
     (EN, "Beth Israel hired me away from Mass General", "Beth Israel"),
     (ZH, "新东家是网易", "网易"),
+    (EN, "I moved over to Stripe last month", "Stripe"),  # was the home "Stripe"
 ]
 
 
@@ -61,3 +62,28 @@ def test_someone_elses_job_or_one_not_taken_keeps_every_fact(
 @pytest.mark.parametrize("text", ["You hired me", "We hired me last month", "They hired me"])
 def test_a_pronoun_that_hired_the_user_is_no_employer(text: str) -> None:
     assert new_employer(text) == [], new_employer(text)
+
+
+ZH_NURSE = ["我是护士", "我在协和医院工作", "我对花生过敏"]
+
+
+def test_a_new_post_is_a_role_not_an_employer(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    # 转到行政岗了 was the employer "行政岗", and 不在病房了 the employer "not 病房"
+    user = "post-行政岗"
+    assert_replaces(
+        shared_real_mem, module_clock, user, ZH_NURSE, "去年转到行政岗了，不在病房了", "行政"
+    )
+    assert any("协和" in t for t in active_texts(shared_real_mem, user))
+
+
+@pytest.mark.parametrize("remark", ["我转到财务部了", "我不在一线了", "我现在不在病房了"])
+def test_another_department_or_ward_keeps_the_employer(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    remark: str,
+) -> None:
+    user = f"unit-{remark}"
+    assert_keeps_all(shared_real_mem, module_clock, user, ZH_NURSE, remark)

@@ -334,12 +334,12 @@ def home(c: str, ctx: Context) -> list[Hit]:
         )
         where = place(said) or place(m.group("x"))
         came = re.search(r"\bfrom (?P<a>.+?) to\b", c, I_) if m.group("mv") else None
-        if (
+        if (m.group("mv") and where.lower() in COMPANIES_EN and not is_place_en(where)) or (
             came
             and not is_place_en(where)
             and not is_place_en(came.group("a"))
             and {where.lower(), place(came.group("a")).lower()} & COMPANIES_EN
-        ):  # "I moved from Deloitte to KPMG": a new employer, not a new home
+        ):  # "I moved from Deloitte to KPMG" / "I moved over to Stripe": a new employer
             return [Hit(F, "work.employer", "employer.moved", value=where, correction=True,
                         content=f"User works at {where}")]  # fmt: skip
         if m.group("neg"):

@@ -45,6 +45,14 @@ def _workplace(where: str, neg: bool, rule: str) -> Hit:
     )
 
 
+# A unit of an employer (财务部, 质检科, 二组) and a place within a job (病房, 一线, 车间).
+_UNIT = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:部|科|组|处|部门|团队|小组|科室|事业部)(?:了)?")
+_PLACE_AT_WORK = re.compile(
+    r"(?:病房|病区|门诊|急诊|一线|前台|柜台|车间|工地|现场|店里|办公室|实验室|岗位|[\u4e00-\u9fff]{1,4}岗|"
+    r"[\u4e00-\u9fff]{1,6}(?:部|科|组|部门|科室))"
+)
+
+
 def _is_org(word: str) -> bool:
     word = clean_value(word)
     return (
@@ -163,6 +171,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m and re.search(r"出差|培训|开会|学习|支援|帮忙|几天|一周|一个月", m.group("x")):
         m = None  # 被派去上海出差: a trip, not a new employer
+    if m and _UNIT.fullmatch(clean_value(m.group("x"))) and not _is_org(m.group("x")):
+        m = None  # 我转到财务部了: another department of the same employer
     if m and (
         not re.match(rf"^{_AFTER_NEW_YEAR}?(?:我)?(?:现在)?(?:去了|进了|到了|被派|被调|换去)", c)
         or _is_org(m.group("x"))
@@ -172,8 +182,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
         or ctx.extra.get("slot") == "work.employer"
     ):
         employer = re.sub(r"(?:工作|上班|了)+$", "", clean_value(m.group("x")))
-        if re.match(r"^(?:做|当|干|搞)(?=..)", employer):  # 转岗做产品了: a new job, same employer
-            role = clean_value(employer[1:])
+        post = re.fullmatch(r"(?P<r>[\u4e00-\u9fff]{1,6}?)(?:岗位|岗)", employer)
+        if re.match(r"^(?:做|当|干|搞)(?=..)", employer) or post:
+            # 转岗做产品了 / 转到行政岗了: a new job, same employer
+            role = clean_value(post["r"] if post else employer[1:])
             return [Hit(F, "work.role", "role.change", value=role, correction=True,
                         content=f"用户的工作是{role}")]  # fmt: skip
         if re.fullmatch(r"(?:一家)?新(?:公司|单位|东家|工作)", employer):
@@ -211,6 +223,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$",
         c,
     )
+    if m and m.group("z") and _PLACE_AT_WORK.fullmatch(clean_value(m.group("z"))):
+        m = None  # 不在病房了: a place within the job, the employer stays
     if m:
         ctx.extra["slot"] = "work.employer"
         left = m.group("x") or m.group("y") or m.group("z")
