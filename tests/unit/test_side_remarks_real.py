@@ -7,9 +7,10 @@ replace."""
 from __future__ import annotations
 
 import pytest
-from _writes import active_texts, assert_keeps_all, assert_replaces
+from _writes import active_texts, assert_keeps_all, assert_replaces, extract_slots
 
 from jiyi import Memory
+from jiyi.core.retract import find_retractions
 
 ZH_LATTE = ["我最喜欢喝拿铁", "我对花生过敏", "我是一名小学老师"]
 ZH_TEA = ["我喜欢喝乌龙茶", "我对花生过敏", "我是一名小学老师"]
@@ -22,6 +23,11 @@ KEEPS = [
     (ZH_LATTE, "说实话，在家我喝的是挂耳"),
     (EN, "actually I'm a mom of two as well"),
     (EN, "honestly I'm a part-time yoga instructor too"),
+    # a switch only weighed: it had rewritten the order as 用户喝燕麦拿铁要换成豆奶
+    (
+        ["我喝拿铁要换成豆奶", "我对头孢过敏", "我住在沈阳"],
+        "其实我有想过把拿铁换成燕麦拿铁，但试了一次不喜欢",
+    ),
 ]
 
 
@@ -54,3 +60,18 @@ def test_a_switch_still_replaces(
     user = f"side-change-{change[:16]}"
     assert_replaces(shared_real_mem, module_clock, user, facts, change, new)
     assert any(new in t for t in active_texts(shared_real_mem, user))
+
+
+@pytest.mark.parametrize(
+    "said", ["我想过把拿铁换成燕麦拿铁", "我打算把拿铁换成燕麦拿铁", "我考虑过把拿铁换成燕麦拿铁"]
+)
+def test_a_switch_weighed_is_no_like_and_no_stop(said: str) -> None:
+    assert "pref.燕麦拿铁" not in extract_slots(said), said
+    assert find_retractions(said) == [], said
+
+
+def test_a_move_once_thought_of_is_no_goal() -> None:
+    assert not any(s.startswith("goal.") for s in extract_slots("我想过搬去成都")), (
+        "was goal.过搬去成都"
+    )
+    assert "goal.搬去成都" in extract_slots("我想明年搬去成都")

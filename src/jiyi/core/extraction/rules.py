@@ -71,11 +71,12 @@ _HYPOTHETICAL = re.compile(
     r"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b", re.IGNORECASE
 )
 _DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably not|never going to happen)\b")
-# An intention not carried out (其实我本来想把狗狗的名字改成小白，后来还是叫阿福): that clause
+# An intention not carried out (其实我本来想把狗狗的名字改成小白，后来还是叫阿福) or only weighed
+# (我想过把拿铁换成燕麦拿铁, "I thought about moving to Denver"): that clause
 # changes nothing; what follows it says what holds.
 _MEANT_TO = re.compile(
-    r"本来(?:想|打算|要|准备)|原本(?:想|打算|要|准备)|原来(?:想|打算)|本想|差点(?:就)?|"
-    r"\b(?:was going to|were going to|meant to|was about to|"
+    r"本来(?:想|打算|要|准备)|原本(?:想|打算|要|准备)|原来(?:想|打算)|本想|差点(?:就)?|想过|考虑过|"
+    r"\b(?:was going to|were going to|meant to|was about to|(?:thought about|considered) \w+ing|"
     r"(?:almost|nearly) (?:\w+ed|took|went|got|left|quit|bought|sold|gave|made|ran))\b",
     re.IGNORECASE,
 )

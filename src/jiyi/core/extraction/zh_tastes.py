@@ -51,6 +51,7 @@ _POS_VERBS = (
 )
 
 
+_SWITCHES = re.compile(r"改喝|改吃|换成|改练|改学|改打|改玩|改踢|改下|改画|转战|转玩|转练")
 _TAKEN_UP = re.compile(
     r"迷上了?|爱上了?|改练|改学|改打|改玩|改踢|改下|改画|转战|转玩|转练|入坑了?|热衷于?|着迷于?|痴迷|沉迷于?"
 )
@@ -228,6 +229,13 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         pol = "like"
     if m and re.search(r"(?:在|正在|打算|准备|决定|想)戒", c):
         return []  # 在戒糖 is a state, 决定戒烟 a goal
+    if (
+        m
+        and pol == "like"
+        and _SWITCHES.fullmatch(m.group("v"))
+        and re.search(r"想|打算|考虑|准备|计划|要不要", c[: m.start()])
+    ):
+        return []  # 我想过把拿铁换成燕麦拿铁: a switch weighed, not made
     if not m:
         m = re.search(
             r"对(?P<x>.+?)(?:很|特别|非常|比较|挺)?(?P<v>不感兴趣|不太感兴趣|没(?:什么|啥|多大)?兴趣|没有兴趣|"
