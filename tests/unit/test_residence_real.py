@@ -69,6 +69,7 @@ KEEPS = [
     (ZH, "孩子的幼儿园搬去成都路那边了"),
     (EN, "our school moved to Cambridge this fall"),
     (EN, "actually my gym relocated to Somerville"),
+    (EN, 'actually we call Emma "Em" at home'),  # was the home 'Emma "Em" at'
 ]
 
 

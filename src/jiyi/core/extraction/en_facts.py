@@ -316,7 +316,7 @@ def home(c: str, ctx: Context) -> list[Hit]:
         rf"(?:{IM}|we're|we are) (?:now |currently )?(?:based|living|settled|located|renting"
         r"(?: an? (?:place|house|flat|apartment|condo))?) (?:in|out of)|"
         r"my home is in|home is|home for (?:me|us) is|(?:i|"
-        r"we) call(?=\s.+\shome$))\s+(?P<x>.+?)(?: home)?$",
+        r"we) call(?=\s.+(?<!\bat)\shome$))\s+(?P<x>.+?)(?: home)?$",
         c,
         I_,
     )
