@@ -45,6 +45,7 @@ from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.learned_change import learned_changes
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
+from jiyi.pipeline.pronoun_names import pronoun_names
 from jiyi.pipeline.retract import retire_retracted, switched_values
 from jiyi.pipeline.subjects import resolve_subject, resolve_time
 from jiyi.pipeline.typed_swap import typed_swaps
@@ -247,6 +248,8 @@ def _settle(
         # 羽毛球场地换到奥森了, no fact of its own: said in the one badminton fact's slot,
         # found by a shared word, never by similarity
         admitted += changed_facts(admitted, fresh, scope=scope, store=store)
+        # 她现在改名叫朵儿了 / "he's Oliver": the one name a pronoun can stand for
+        admitted += pronoun_names(fresh, admitted, scope=scope, store=store)
     return admitted
 
 
