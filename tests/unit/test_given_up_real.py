@@ -14,12 +14,21 @@ from jiyi.core.retract import find_retractions
 
 ZH = ["我对花生过敏", "我住在杭州", "我每天喝美式咖啡"]
 EN = ["I'm allergic to peanuts", "I live in Boston", "I love playing tennis"]
+ZH_HIKE = ["我对花生过敏", "我住在杭州", "我喜欢爬山"]
+EN_HIKE = ["I'm allergic to peanuts", "I live in Boston", "I love hiking"]
+EN_SWIM = ["I'm allergic to peanuts", "I live in Boston", "I love swimming"]
 
 GIVEN_UP = [
     (ZH, "最近咖啡戒了，现在只喝茶", "美式", "茶"),
     (ZH, "现在早上都喝豆浆，咖啡不碰了", "美式", None),
     (EN, "Tennis is done for me, my knees. Pickleball now", "tennis", "Pickleball"),
     (EN, "I hung up my tennis racket and took up swimming", "tennis", "swimming"),
+    # a pastime stopped after a time word or with 去; a verb and its -ing form; "much"
+    (ZH_HIKE, "最近不爬山了，改骑车了", "爬山", "骑车"),
+    (["我对花生过敏", "我住在杭州", "我喜欢打羽毛球"], "膝盖受伤以后打不了羽毛球了", "羽毛球", None),
+    (ZH_HIKE, "我现在不去爬山了，改骑车", "爬山", "骑车"),
+    (EN_HIKE, "don't hike much anymore, it's cycling now", "hiking", "cycling"),
+    (EN_SWIM, "I don't swim anymore, it's cycling now", "swimming", "cycling"),
 ]
 
 
@@ -55,6 +64,10 @@ KEEPS = [
     (EN, "Golf is done for me, tennis now"),
     (EN, "I gave up soda, so busy now"),
     (EN, "Dad hung up his golf clubs and took up fishing"),
+    (ZH_HIKE, "我老公最近不爬山了"),
+    (ZH_HIKE, "下雨天就不去爬山了"),
+    (EN_HIKE, "my wife doesn't hike much anymore"),
+    (EN_HIKE, "I don't hike much in winter"),
 ]
 
 

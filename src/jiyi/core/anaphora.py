@@ -121,6 +121,10 @@ _PLACE_NEWS = re.compile(
 # Saturday / tomorrow): a one-off skip, not a new routine.
 _NOT_YET = re.compile(
     rf"{HEDGE_RE.pattern}|如果|要是|万一|假如|的话|除非|假设|"
+    # 下雨天就不去爬山了 / "when it rains I skip the hike": when, not whether
+    r"(?:下雨|下雪|刮风|雾霾|天冷|天热|太冷|太热|太忙|太累|加班|出差|生病|感冒)(?:天|的时候|时|了)?就|"
+    r"\b(?:when it(?:'s| is)? (?:rains?|raining|snows?|snowing|cold|hot)|on rainy days|"
+    r"when i'm (?:busy|tired|sick|traveling|travelling))\b|"
     r"这周[一二三四五六日天末]|这个?礼拜[一二三四五六日天]|这个?星期[一二三四五六日天]|这个周末|今天|明天|后天|今晚|明晚|"
     r"\b(?:if|unless|in case|this (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"weekend)|today|tonight|tomorrow)\b",

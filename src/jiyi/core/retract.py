@@ -110,6 +110,10 @@ _WORK_DONE = {
 }
 
 
+# How much, not what: "don't hike much anymore".
+_DEGREE = re.compile(r"much|that much|so much|as much|a lot|often|that often|as often|really")
+
+
 def _readings(match: re.Match[str]) -> tuple[str, ...]:
     found = match.groupdict()
     raw = (found.get("x") or found.get("y") or found.get("z") or "").strip()
@@ -117,6 +121,8 @@ def _readings(match: re.Match[str]) -> tuple[str, ...]:
     # 最近咖啡戒了 / 今年奶茶不喝了: when it stopped is no part of what stopped
     raw = re.sub(r"^(?:最近|现在|如今|今年|去年|上个?月|这阵子|这段时间|早就|已经)+(?=..)", "", raw)
     x = EN_STOP.sub("", raw).strip(" '")
+    if _DEGREE.fullmatch(x) and (verb_said := (found.get("ev") or "").strip()):
+        x = raw = verb_said  # "don't hike much anymore": hiking stopped, not "much"
     if not x:
         return ()
     verb = found.get("v")
@@ -126,6 +132,8 @@ def _readings(match: re.Match[str]) -> tuple[str, ...]:
     words = x.split()
     if len(words) > 1 and words[0].endswith("ing"):  # "stopped drinking coffee": coffee
         said += (" ".join(words[1:]),)
+    if "ev" in found and x.isascii() and x.isalpha() and _ing(x) != x:
+        said += (_ing(x),)  # "I don't hike anymore": the hiking the user liked
     if x != raw:  # "quit cooking at home" is no job given up
         return said
     # "I don't teach anymore": the bare verb of a job, as "teaching" is
@@ -133,9 +141,11 @@ def _readings(match: re.Match[str]) -> tuple[str, ...]:
 
 
 def _ing(verb: str) -> str:
-    """teach → teaching, drive → driving, code → coding (a one-word verb; else unchanged)."""
+    """teach → teaching, drive → driving, swim → swimming (a one-word verb; else unchanged)."""
     if " " in verb or not verb.isascii() or verb.endswith("ing"):
         return verb
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", verb):  # swim → swimming, jog → jogging
+        return verb + verb[-1] + "ing"
     return (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
 
 

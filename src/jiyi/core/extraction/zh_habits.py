@@ -67,8 +67,12 @@ def habit(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"habit.{_activity_key(c)}", "habit.timed", value="yes")]
     if m := _COMMUTE.match(c):  # 我开车上下班
         return [Hit(F, "habit.commute", "habit.commute", value=m.group("x"))]
-    m = re.match(rf"^(?:我)?{ADV}(?:不再|再也不|不)(?P<x>(?:{_ACTIVITY}))(?:了)$", c)
-    if m:  # 我已经不跑步了: the routine stopped
+    m = re.match(
+        rf"^(?:我)?(?:最近|这阵子|这段时间|这几个月|后来)?{ADV}(?:不再|再也不|不)(?:去)?"
+        rf"(?P<x>(?:{_ACTIVITY}))(?:了)$",
+        c,
+    )
+    if m:  # 我已经不跑步了 / 最近不去爬山了: the routine stopped
         return [
             Hit(
                 F,
@@ -121,7 +125,7 @@ def _schedule(c: str) -> str:
 # 膝盖受伤以后跑不了步了 / 腰不好，不能再打球了: an activity the user can no longer do has
 # stopped, whatever the reason said before it (跑不了步 is 跑步 with 不了 inside).
 _CANNOT = re.compile(
-    rf"(?:(?P<v>跑|游|爬|打|踢|骑|滑|跳)不了(?P<o>步|泳|山|球|车|雪|舞)|"
+    rf"(?:(?P<v>跑|游|爬|打|踢|骑|滑|跳)不了(?P<o>步|泳|山|球|车|雪|舞|羽毛球|篮球|网球|乒乓球|足球|排球)|"
     rf"(?:不能|没法|没办法)(?:再)?(?P<x>{_ACTIVITY}))了$"
 )
 # 现在改成六点起了: only the new time, the routine left out. Its slot is the user's one timed
