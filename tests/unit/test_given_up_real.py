@@ -15,6 +15,7 @@ from jiyi.core.retract import find_retractions
 ZH = ["我对花生过敏", "我住在杭州", "我每天喝美式咖啡"]
 EN = ["I'm allergic to peanuts", "I live in Boston", "I love playing tennis"]
 ZH_HIKE = ["我对花生过敏", "我住在杭州", "我喜欢爬山"]
+ZH_BADMINTON = ["我对花生过敏", "我住在杭州", "我喜欢打羽毛球"]
 EN_HIKE = ["I'm allergic to peanuts", "I live in Boston", "I love hiking"]
 EN_SWIM = ["I'm allergic to peanuts", "I live in Boston", "I love swimming"]
 
@@ -25,7 +26,7 @@ GIVEN_UP = [
     (EN, "I hung up my tennis racket and took up swimming", "tennis", "swimming"),
     # a pastime stopped after a time word or with 去; a verb and its -ing form; "much"
     (ZH_HIKE, "最近不爬山了，改骑车了", "爬山", "骑车"),
-    (["我对花生过敏", "我住在杭州", "我喜欢打羽毛球"], "膝盖受伤以后打不了羽毛球了", "羽毛球", None),
+    (ZH_BADMINTON, "膝盖受伤以后打不了羽毛球了", "羽毛球", None),
     (ZH_HIKE, "我现在不去爬山了，改骑车", "爬山", "骑车"),
     (EN_HIKE, "don't hike much anymore, it's cycling now", "hiking", "cycling"),
     (EN_SWIM, "I don't swim anymore, it's cycling now", "swimming", "cycling"),
