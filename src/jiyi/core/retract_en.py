@@ -45,6 +45,13 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
+    # "lattes are out (, I'm a matcha person now)": a thing the user had, ruled out
+    (
+        "stopped",
+        re.compile(
+            rf"^(?:and |so |but |ok |okay )?{_EN_NP} (?:is|are|'s|'re) out(?: for me| now)?$"
+        ),
+    ),
     # "tennis is done for me", "I'm done with golf": a pastime or habit over
     (
         "stopped",

@@ -32,6 +32,7 @@ from jiyi.core.models import (
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
 from jiyi.core.reconcile import USER_CORRECTION, Decision, reconcile
 from jiyi.core.slots import PART_TEXTS, PARTS, alias_slots, carry_over, remainder, same_value
+from jiyi.core.text import to_simplified
 from jiyi.pipeline.dependents import source_episodes
 from jiyi.pipeline.families import (
     KEYED_VALUES,
@@ -69,6 +70,30 @@ def _holds(m: MemoryItem, wrong: str) -> bool:
 
 def _swap(text: str, old: str, new: str) -> str:
     return re.sub(re.escape(old), lambda _: new, text, count=1, flags=re.IGNORECASE)
+
+
+def resolve_negated(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:
+    """A value said to hold no longer ("not 老师" of 我不当老师了, "not Tencent" of 我不在腾讯了)
+    concerns its slot only if the slot holds it: beside another value (用户在阿里做产品经理) it
+    says nothing about what is stored, and None (not stored as a fact) keeps it from
+    superseding a value it never named."""
+    value = c.value or ""
+    if not c.topic or not value.startswith("not ") or c.topic.startswith(("family.", "pet.")):
+        return c
+    left = to_simplified(value[4:]).casefold().strip()
+    # the slot's values, held by a memory of its own or as a part ("我在阿里做产品经理")
+    held = [
+        (str(v), m.content)
+        for m in store.list(scope, ACTIVE_MEMORIES)
+        if (v := m.value if m.topic == c.topic else (m.metadata.get(PARTS) or {}).get(c.topic))
+    ]
+    if not left or not held:
+        return c
+    for value, content in held:
+        said = to_simplified(value).casefold()
+        if left in said or said in left or left in to_simplified(content).casefold():
+            return c
+    return None
 
 
 def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:

@@ -38,7 +38,7 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore, Vector
 from jiyi.pipeline.anaphora import changed_facts
-from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named
+from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named, resolve_negated
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
 from jiyi.pipeline.goals import settle_goals
@@ -239,6 +239,8 @@ def _settle(
     admitted = [r for c in admitted if (r := resolve_subject(c, scope, store)) is not None]
     admitted = [r for c in admitted if (r := resolve_time(c, scope, store)) is not None]
     admitted = [r for c in admitted if (r := resolve_named(c, scope, store)) is not None]
+    # 我不在腾讯了 beside 用户在阿里工作: a leaving of what the slot never held changes nothing
+    admitted = [r for c in admitted if (r := resolve_negated(c, scope, store)) is not None]
     if plan.extracted:
         admitted += switched_values(fresh, admitted, scope=scope, store=store)
         # 从土木转到计算机了: the new value in the one fact that holds the old one

@@ -257,13 +257,15 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     if n := re.match(
         r"^(?:(?:now |still |actually |both )?(?:lives|live|is living|are living|is based|are "
         r"based)|(?:just |recently |finally )?"
-        r"(?:has |'s )?(?:moved|relocated)(?: down| up| over| back| out| away| home)?)"
+        r"(?:has |'s )?(?:moved|relocated|ended up|settled)(?: down| up| over| back| out| away|"
+        r" home)?)"
         r" (?:in|to|out in|out to) (?P<x>.+?)(?: now)?$",
         rest,
         I_,
     ):  # "my mom moved down to Florida to be near my aunt": where she lives now
         where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", n.group("x"))[0])
-        return [Hit(F, f"{key}.home", "family.home", value=where)]
+        if not re.search(r"ended up|settled", n.group(0), I_) or _is_city(where):
+            return [Hit(F, f"{key}.home", "family.home", value=where)]  # not "ended up in jail"
     n = re.match(
         rf"^{ADV}(?P<v>loves|love|likes|like|adores|adore|enjoys|enjoy|hates|hate|doesn't like|"
         r"don't like|does not like|can't stand|can't eat|cannot eat|doesn't eat|don't eat|"

@@ -92,6 +92,8 @@ def bare_replacement(clause: str, lang: str) -> Hit | None:
         ok = 1 <= len(text) <= 8 and not re.search(r"[我你他她它们的是不吗呢吧？?]", text)
     else:
         text = re.sub(_LEAD_EN, "", text, flags=re.IGNORECASE).strip()
+        # "I'm at YouTube, not Google": where the user is, said as the place of the wrong one
+        text = re.sub(r"^(?:i'm|i am) (?:at|with|in)\s+", "", text, flags=re.IGNORECASE)
         text = re.sub(r"^(?:a|an|the|my)\s+", "", text, flags=re.IGNORECASE)
         ok = 1 <= len(text.split()) <= 3 and not re.search(
             r"\b(?:i|i'm|you|he|she|it|they|we|is|are|was|not|no)\b", text, re.IGNORECASE

