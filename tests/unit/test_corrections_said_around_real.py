@@ -16,6 +16,9 @@ ZH = ["我对花生过敏", "我在阿里做产品经理", "我姐姐住在西�
 EN = ["I work at Google as a PM", "I'm allergic to peanuts", "I live in Boston"]
 EN_KIN = ["my brother lives in Phoenix", "I'm allergic to peanuts", "I live in Boston"]
 EN_LATTE = ["I drink oat milk lattes", "I'm allergic to peanuts", "I live in Boston"]
+EN_HUSBAND = ["my husband works at a bank", "I'm allergic to peanuts", "I live in Boston"]
+EN_BORN = ["I was born in 1988", "I'm allergic to peanuts", "I live in Boston"]
+ZH_SON = ["我儿子叫乐乐，今年上二年级", "我对花生过敏", "我住在杭州"]
 
 CHANGES = [
     (ZH, "上周去医院查了，其实不是花生过敏，是对腰果过敏", "腰果"),
@@ -24,6 +27,8 @@ CHANGES = [
     (EN, "I misspoke earlier, I'm at YouTube not Google", "YouTube"),
     (EN_KIN, "my brother ended up in Tucson, Phoenix was too hot for him", "Tucson"),
     (EN_LATTE, "lattes are out, I'm a matcha person now", "matcha"),
+    (EN_HUSBAND, "my husband jumped ship to a credit union", "credit union"),
+    (EN_BORN, "I'm actually an '87 baby, not '88", "1987"),
 ]
 
 
@@ -57,6 +62,7 @@ KEEPS = [
     (EN, "I'm not a teacher anymore"),
     (EN_KIN, "my brother ended up in the hospital last night"),
     (EN_LATTE, "the results are out, all clear"),
+    (ZH_SON, "同事家的乐乐也三年级了"),
 ]
 
 
@@ -68,3 +74,24 @@ def test_what_only_sounds_alike_keeps_every_fact(
     remark: str,
 ) -> None:
     assert_keeps_all(shared_real_mem, module_clock, f"around-keep-{remark[:16]}", facts, remark)
+
+
+def test_a_grade_said_of_a_stored_name_replaces_that_childs_grade(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    from _writes import active_contents, say
+
+    user = "around-grade-乐乐"
+    say(shared_real_mem, module_clock, user, *ZH_SON)
+    say(shared_real_mem, module_clock, user, "乐乐开学就三年级了", days=5)
+    held = active_contents(shared_real_mem, user)
+    assert "三年级" in held.get("family.son.grade", ""), held  # was nothing: 乐乐 named no one
+    assert "叫乐乐" in held.get("family.son.name", ""), held
+
+
+def test_a_relative_moved_to_an_organisation_changed_employer_not_home() -> None:
+    from _writes import extract_slots
+
+    slots = extract_slots("my husband moved to a credit union")  # was his home
+    assert "family.husband.home" not in slots and slots.get("family.husband.employer"), slots

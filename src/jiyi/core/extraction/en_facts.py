@@ -135,7 +135,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         r"^my birth ?year is (?:actually )?(?P<y>\d{4})$|"
         r"^(?:it's |it is )?(?P<w>(?:19|20)\d{2}) is (?:actually |really )?(?:my birth ?year|"
         r"(?:the year )?when i was born|the year i was born)$|"
-        r"^(?:i'm|i am) (?:a )?(?P<z>(?:19|20)\d{2}) baby$",
+        r"^(?:i'm|i am) (?:actually |really )?(?:an? )?(?P<z>(?:19|20)\d{2}|'\d{2}) baby$",
         c,
         I_,
     )

@@ -34,6 +34,13 @@ _CHILDREN = frozenset(
 )
 
 
+# Words that make a thing moved to an employer, not a place to live.
+_ORG_WORDS = (
+    r"union|bank|company|firm|agency|startup|start-up|corporation|corp|inc|llc|hospital|"
+    r"clinic|practice|department|team|studio|consultancy|nonprofit|non-profit|charity"
+)
+
+
 def _is_city(word: str) -> bool:
     from jiyi.core.extraction.lexicon_places import is_town_en
 
@@ -246,6 +253,24 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         )
     ) and _is_city(w := place(n.group("x") or n.group("y") or n.group("z"))):
         return [Hit(F, f"{key}.home", "family.home", value=w)]  # "my dad got transferred to Dallas"
+    if n := re.match(
+        r"^(?:just |recently )?(?:jumped ship|moved over|switched over|went over|moved) to "
+        rf"(?:an? |the )?(?P<x>[\w&.' -]*?\b(?:{_ORG_WORDS}))(?: now)?$",
+        rest,
+        I_,
+    ):  # "my husband jumped ship to a credit union": a new employer, not a new home
+        return [
+            Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")), correction=True)
+        ]
+    if (
+        n := re.match(
+            r"^(?:just |recently )?jumped ship to "
+            r"(?P<x>(?-i:[A-Z])[\w&.'-]*(?: (?-i:[A-Z])[\w&.'-]*)*)",
+            rest,
+            I_,
+        )
+    ) and not _is_city(n.group("x")):  # "my brother jumped ship to Google"
+        return [Hit(F, f"{key}.employer", "family.employer", value=n.group("x"), correction=True)]
     if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_) or re.match(
         # "he's driving for Amazon now": the company named, the verb of the work it is
         r"^(?:is |'s )?(?:now |still )?(?:working|drives|driving|delivers|delivering|hauls|"

@@ -140,7 +140,10 @@ def _candidate(
     # Keyed slots (pref.茶, health.allergy.花生) hold a polarity; others say their value.
     value = hit.value if hit.value is not None else hit.polarity
     if hit.topic == "identity.birth_year" and value:
-        value = _full_year(value, observed)  # 88年的 = 1988: one value, however it is said
+        said, value = value, _full_year(value, observed)  # 88年的 = 1988: one value
+        if hit.content and lang == "en" and said != value:  # "an '87 baby": born in 1987
+            short = re.escape(said.lstrip("'"))
+            content = re.sub(rf"(?<!\d){short}(?!\d)", value, content, count=1)
     if hit.rule == "bare.replaces":  # admitted as a correction; its slot is resolved on write
         content = third_person_zh(clause) if lang == "zh" else third_person_en(clause)
     return Candidate(

@@ -126,6 +126,11 @@ def mentioned_zh(c: str, ctx: Context) -> list[Hit]:
 # 旺财今年五岁了 / 其实豆豆是四岁 / 豆豆四岁了 / 豆豆上周满四岁了: an age said of a name
 # alone, after when it was reached (上周 / 前天 / 这个月) and 满 (turned)
 _WHEN_AGED = r"上(?:个)?(?:周|星期|礼拜|月)|昨天|前天|前几天|这(?:个)?(?:周|星期|礼拜|月)|刚刚?|满"
+_NAMED_GRADE = re.compile(
+    r"^(?:其实|实际上|对了|不对)?(?P<n>(?!今年|去年|明年|现在|已经|其实|上个|这个)[\u4e00-\u9fff]{2,3}?)"
+    r"(?:今年|现在|已经|都|其实|开学|开学后|开学以后|下学期|这学期|就|也|才)*(?:上|读|升)?"
+    r"(?P<g>[一二三四五六]年级|初[一二三]|高[一二三]|大[一二三四]|小班|中班|大班)(?:了|啦)?$"
+)
 _NAMED_AGE = re.compile(
     r"^(?:其实|实际上|对了|不对)?(?P<n>(?!今年|去年|明年|现在|已经|其实|上个|上周|这个|昨天|前天)"
     r"[\u4e00-\u9fff]{2,3}?|[A-Za-z]{2,12})"
@@ -212,6 +217,13 @@ def family(c: str, ctx: Context) -> list[Hit]:
         who, age = aged.group("n"), aged.group("x")
         return [Hit(F, "family.unknown.age", "named.age", value=age, correction=True,
                     subject=who, content=f"{who}今年{age}岁")]  # fmt: skip
+    graded = None if m else _NAMED_GRADE.match(c)
+    if graded and not re.match(rf"^(?:我|他|她|它|你|这|那|谁|{REL}|{PET_WORD})", graded["n"]):
+        # 乐乐开学就三年级了: the grade of the child the user stored under that name, never
+        # guessed (pipeline/subjects.py)
+        who, grade = graded["n"], graded["g"]
+        return [Hit(F, "family.unknown.grade", "named.grade", value=grade, correction=True,
+                    subject=who, content=f"{who}读{grade}")]  # fmt: skip
     if not m or (m.group("rel") in ("哥", "弟", "姐", "妹") and m.group("rest")[:1] in "们儿"):
         return []
     rel = RELATIONS_ZH[m.group("rel")]
