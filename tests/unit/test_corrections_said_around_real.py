@@ -19,6 +19,7 @@ EN_LATTE = ["I drink oat milk lattes", "I'm allergic to peanuts", "I live in Bos
 EN_HUSBAND = ["my husband works at a bank", "I'm allergic to peanuts", "I live in Boston"]
 EN_BORN = ["I was born in 1988", "I'm allergic to peanuts", "I live in Boston"]
 ZH_SON = ["我儿子叫乐乐，今年上二年级", "我对花生过敏", "我住在杭州"]
+ZH_CAT = ["我养了一只猫叫阿橘", "我对花生过敏", "我住在杭州"]
 
 CHANGES = [
     (ZH, "上周去医院查了，其实不是花生过敏，是对腰果过敏", "腰果"),
@@ -28,6 +29,9 @@ CHANGES = [
     (EN_KIN, "my brother ended up in Tucson, Phoenix was too hot for him", "Tucson"),
     (EN_LATTE, "lattes are out, I'm a matcha person now", "matcha"),
     (EN_HUSBAND, "my husband jumped ship to a credit union", "credit union"),
+    (ZH, "更正一下，我不是对花生过敏，是对芝麻", "芝麻"),
+    (ZH[1:] + ZH[:1], "阿里那边合同到期没续，现在在网易", "网易"),
+    (ZH_CAT, "其實阿橘是母貓，名字後來改成橘子了", "橘子"),
     (EN_BORN, "I'm actually an '87 baby, not '88", "1987"),
 ]
 
@@ -63,6 +67,9 @@ KEEPS = [
     (EN_KIN, "my brother ended up in the hospital last night"),
     (EN_LATTE, "the results are out, all clear"),
     (ZH_SON, "同事家的乐乐也三年级了"),
+    (ZH[1:] + ZH[:1], "我现在在星巴克，等朋友"),
+    (ZH[1:] + ZH[:1], "我现在在医院"),
+    (ZH_CAT, "我同事家的猫名字改成豆豆了"),
 ]
 
 

@@ -16,8 +16,9 @@ write path's change steps leave names alone, so the old name stayed. Here a clau
 
 ``who`` is what the pronoun can stand for: ``it`` (a pet), ``she`` / ``he`` (a relative of
 that sex, else a pet), or the pet or relative the message names (``pet.cat``,
-``family.daughter``). Which stored name it changes is the write path's (exactly one fits, or
-nothing: :mod:`jiyi.pipeline.pronoun_names`).
+``family.daughter``); for 名字改成 X with no pronoun (阿橘是母猫，名字后来改成橘子了),
+``named``: whoever the message calls by a stored name. Which stored name it changes is the
+write path's (exactly one fits, or nothing: :mod:`jiyi.pipeline.pronoun_names`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.extraction.topics import is_name
 from jiyi.core.text import to_simplified
 
-__all__ = ["FEMALE", "MALE", "named_by_pronoun"]
+__all__ = ["FEMALE", "MALE", "NAMED", "named_by_pronoun"]
+
+# ``who`` for a rename whose bearer the message calls by the old name (阿橘…名字改成橘子了).
+NAMED = "named"
 
 FEMALE = frozenset(
     "daughter wife mother sister grandmother aunt niece girlfriend mother_in_law "
@@ -44,6 +48,11 @@ _PRONOUN_ZH = re.compile(
     r"(?:^|[，,。])\s*(?:其实|现在|后来|对了)*(?P<p>它|她|他)(?:的名字)?"
     r"(?:其实|现在|已经|后来|实际上|本来就|改名了?[，,]?|正式)*(?:是)?"
     rf"(?:叫做|改名叫|改叫|改成|叫|名字叫|名字是){_NAME_ZH}"
+)
+# 阿橘是母猫，名字后来改成橘子了: the name changed, its bearer named by the old name
+_RENAMED_ZH = re.compile(
+    r"(?:^|[，,。])\s*(?:它的|她的|他的)?名字(?:其实|现在|已经|后来|也)*"
+    rf"(?:改成了?|改叫|改为|换成了?|变成了?){_NAME_ZH}"
 )
 _NAME_EN = r"(?P<n>[A-Z][\w'-]+)\b(?! (?:and|or) )"
 _CALLED_EN = re.compile(
@@ -99,6 +108,9 @@ def named_by_pronoun(message: str) -> tuple[str, str] | None:
         return None
     if any(read_subject(c) == Who.OTHER for c in _CLAUSE.split(text) if c.strip()):
         return None  # "my friend's dog, he's called Max now": theirs
+    renamed = _RENAMED_ZH.search(text)
+    if renamed and is_name(renamed["n"]) and not _PRONOUN_ZH.search(text):
+        return _named_subject(text, text.lower()) or NAMED, renamed["n"]
     m = _PRONOUN_ZH.search(text) or _CALLED_EN.search(text) or _NAME_IS_EN.search(text)
     if m is None and _NAME_SAID.search(text):
         m = _BARE_EN.search(text)

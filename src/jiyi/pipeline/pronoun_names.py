@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
-from jiyi.core.pronoun_names import FEMALE, MALE, named_by_pronoun
+from jiyi.core.pronoun_names import FEMALE, MALE, NAMED, named_by_pronoun
 from jiyi.core.slots import same_value
-from jiyi.core.text import has_cjk
+from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
 __all__ = ["pronoun_names"]
@@ -29,13 +29,15 @@ def _relative(topic: str) -> str | None:
     return parts[1] if len(parts) == 3 and parts[0] == "family" else None
 
 
-def _named(stored: Sequence[MemoryItem], who: str) -> list[MemoryItem]:
-    """The name facts ``who`` can stand for."""
+def _named(stored: Sequence[MemoryItem], who: str, text: str) -> list[MemoryItem]:
+    """The name facts ``who`` can stand for (``text``: the message, simplified)."""
     names = [
         m
         for m in stored
         if m.kind == MemoryKind.FACT and m.value and (m.topic or "").endswith(".name")
     ]
+    if who == NAMED:  # 阿橘是母猫，名字后来改成橘子了: the one whose stored name is said
+        return [m for m in names if to_simplified(m.value or "") in text]
     if who.startswith(("pet.", "family.")):
         return [m for m in names if (m.topic or "").startswith(who + ".")]
     pets = [m for m in names if (m.topic or "").startswith("pet.")]
@@ -75,7 +77,7 @@ def pronoun_names(
             continue  # the rules placed a name of this message already
         who, name = found
         stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
-        fits = _named(stored, who)
+        fits = _named(stored, who, to_simplified(msg.content))
         if len({m.topic for m in fits}) != 1:
             continue
         old = max(fits, key=lambda m: (m.created_at, m.id))

@@ -276,6 +276,12 @@ class RuleExtractor:
                 forgot = True
                 continue
             wrong = _WRONG.match(clause)
+            if (
+                not wrong
+                and clause.startswith("我不是")
+                and re.match(r"^(?:而|只|其实)?是", after[0])
+            ):
+                wrong = _WRONG.match(clause[1:])  # 我不是对花生过敏，是对芝麻: "not X, Y"
             # "…, not a heeler at all": the emphasis is no part of the value said wrong
             z = _EMPHASIS.sub("", wrong.group("z") or "") if wrong else ""
             if wrong and len(z.split()) > 3:
@@ -331,6 +337,8 @@ class RuleExtractor:
                 hits = match_zh(frame + clause, ctx)
             if not hits and contrast:  # 不是牛奶过敏，只是乳糖不耐受: 是 + what the user has
                 hits = match_zh("我" + clause[contrast.end() :], ctx)
+            if not hits and contrast and str(pending).endswith("过敏") and "过敏" not in clause:
+                hits = match_zh("我" + clause[contrast.end() :] + "过敏", ctx)  # 是对芝麻
             frame = ""
             if not hits and (re.search(r"[A-Za-z]", clause) or not has_cjk(clause)):
                 lang, hits = "en", match_en(clause, ctx)
