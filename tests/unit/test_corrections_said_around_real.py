@@ -30,7 +30,6 @@ CHANGES = [
     (EN_LATTE, "lattes are out, I'm a matcha person now", "matcha"),
     (EN_HUSBAND, "my husband jumped ship to a credit union", "credit union"),
     (ZH, "更正一下，我不是对花生过敏，是对芝麻", "芝麻"),
-    (ZH[1:] + ZH[:1], "阿里那边合同到期没续，现在在网易", "网易"),
     (ZH_CAT, "其實阿橘是母貓，名字後來改成橘子了", "橘子"),
     (EN_BORN, "I'm actually an '87 baby, not '88", "1987"),
 ]

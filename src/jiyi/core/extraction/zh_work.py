@@ -53,12 +53,6 @@ _PLACE_AT_WORK = re.compile(
 )
 
 
-# Companies the user may be at without working there (我现在在星巴克: sitting in one).
-_VENUE = re.compile(
-    r"星巴克|麦当劳|肯德基|必胜客|瑞幸|喜茶|奈雪|海底捞|宜家|沃尔玛|家乐福|盒马|优衣库"
-)
-
-
 def _is_org(word: str) -> bool:
     word = clean_value(word)
     return (
@@ -76,13 +70,6 @@ def work(c: str, ctx: Context) -> list[Hit]:
     ):  # 我之前在百度干了五年，(现在在字节): where the user worked before, not now
         ctx.extra["slot"] = "work.employer"
         return []
-    now_at = re.match(
-        r"^(?:我)?(?:现在|目前|如今)(?:就|已经|都)?在(?P<x>[^，,]{2,8}?)(?:了|啦)?$", c
-    )
-    if now_at and now_at["x"] in COMPANIES_ZH and not _VENUE.fullmatch(now_at["x"]):
-        # (网易那边合同到期没续，)现在在阿里: a known company named as where the user is now
-        return [Hit(F, "work.employer", "employer.now", value=now_at["x"], correction=True,
-                    content=f"用户在{now_at['x']}工作")]  # fmt: skip
     m = re.match(
         r"^(?:我的?)?新(?:东家|公司|单位|工作单位)(?:是|在)(?P<x>[^，,]{2,10}?)(?:了|啦)?$", c
     )
