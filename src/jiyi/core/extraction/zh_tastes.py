@@ -44,17 +44,18 @@ _NEG_VERBS = (
     r"不沾|不抽|忌口|戒掉了?|戒了|已经戒了|戒(?=.+了$)|"
     r"从来不(?:吃|喝|看|听|玩)|拒绝"
 )
+# A pastime switched to (改练拳击) and any switch of what the user has (改喝 / 换成).
+_TAKE_UP_VERBS = r"改练|改学|改打|改玩|改踢|改下|改画|转战|转玩|转练"
+_SWITCH_VERBS = rf"改喝|改吃|换成|{_TAKE_UP_VERBS}"
 _POS_VERBS = (
     r"prefer|喜欢|爱吃|爱喝|爱看|爱听|爱玩|热爱|偏爱|偏好|钟爱|迷上了?|爱上了?|喜爱|痴迷|沉迷于?|"
     r"热衷于?|着迷于?|入坑了?|入了|很能吃|特别能吃|特能吃|贼能吃|挺能吃|超能吃|比较能吃|超爱|特爱|好这口|"
-    r"改喝|改吃|换成|改练|改学|改打|改玩|改踢|改下|改画|转战|转玩|转练|(?<![可热恋])爱(?!好|人)"
+    rf"{_SWITCH_VERBS}|(?<![可热恋])爱(?!好|人)"
 )
 
 
-_SWITCHES = re.compile(r"改喝|改吃|换成|改练|改学|改打|改玩|改踢|改下|改画|转战|转玩|转练")
-_TAKEN_UP = re.compile(
-    r"迷上了?|爱上了?|改练|改学|改打|改玩|改踢|改下|改画|转战|转玩|转练|入坑了?|热衷于?|着迷于?|痴迷|沉迷于?"
-)
+_SWITCHES = re.compile(_SWITCH_VERBS)
+_TAKEN_UP = re.compile(rf"迷上了?|爱上了?|{_TAKE_UP_VERBS}|入坑了?|热衷于?|着迷于?|痴迷|沉迷于?")
 
 
 def _objects(phrase: str) -> list[str]:
