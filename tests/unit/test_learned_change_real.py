@@ -32,10 +32,11 @@ def learned_mem(tmp_path_factory, module_clock, e5) -> Iterator[Memory]:  # type
 # Changes none of the rules place (checked below with the step off), in words of no set.
 CHANGES = [
     (["My husband works at United", "I live in Denver", "I love skiing"],
-     "My husband flies for Delta these days", "United", "Delta"),
+     "my husband does the Delta routes these days", "United", "Delta"),
     (["My son plays soccer", "I live in Reno", "I drink coffee black"],
      "My son's into baseball these days, soccer is done", "soccer", "baseball"),
-    (["我妈住在沈阳", "我住在北京", "我喜欢滑雪"], "我妈现在跟我弟住大连了", "沈阳", "大连"),
+    (["我妈住在沈阳", "我住在北京", "我喜欢滑雪"],
+     "我妈现在大部分时间待在大连我弟那儿", "沈阳", "大连"),
 ]  # fmt: skip
 
 

@@ -92,7 +92,15 @@ def changed_clauses(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
         if is_request_or_question(clause) or _NOT_NOW.search(clause) or _others(clause):
             continue
         if _CHANGE_ZH.search(clause) or _CHANGE_EN.search(clause):
-            near = [c for c in clauses[max(0, k - 1) : k + 2] if not _NOT_NOW.search(c)]
+            # a neighbour about a relative tells nothing of a clause about the user
+            # (女朋友辞职回南京了，我们终于不用异地了: 南京 is where she went, not a change of
+            # the user's 南京)
+            mine = read_subject(clause) is Who.USER
+            near = [
+                c
+                for c in clauses[max(0, k - 1) : k + 2]
+                if not _NOT_NOW.search(c) and (c == clause or not mine or not _of_kin(c))
+            ]
             out.append((clause, frozenset().union(*map(content_words, near))))
     return tuple(out)
 
@@ -121,6 +129,23 @@ def content_words(text: str) -> frozenset[str]:
             continue
         keep.add(t if has_cjk(t) else stem(t))
     return frozenset(keep)
+
+
+_KIN_HEAD = re.compile(
+    r"^(?:我的?|我家的?)?(?:"
+    + "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+    + r")|^(?:my |our )?(?:"
+    + "|".join(
+        sorted((re.escape(w.replace("_", " ")) for w in RELATIONS_EN), key=len, reverse=True)
+    )
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def _of_kin(clause: str) -> bool:
+    """Does ``clause`` open with a relative (我妹… / 女朋友… / my sister…)?"""
+    return read_subject(clause) is Who.FAMILY or bool(_KIN_HEAD.match(clause.strip()))
 
 
 def _others(clause: str) -> bool:

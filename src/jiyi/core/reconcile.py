@@ -172,8 +172,11 @@ _ANOTHER_ROLE = re.compile(
 
 
 def _another_role(candidate: Candidate, slot: str) -> bool:
-    """A role said as one more, with no change said: a second role, the job stays."""
-    if slot != "work.role":
+    """A role or employer said as one more, with no change said ("my sister drives for Uber
+    on weekends too"): a second job, the first stays."""
+    if slot not in ("work.role", "work.employer") and not re.fullmatch(
+        r"family\.[a-z_]+\.(?:job|employer)", slot
+    ):
         return False
     said = to_simplified(candidate.quote or candidate.content)
     return bool(_ANOTHER_ROLE.search(said)) and not changed_clauses(said)

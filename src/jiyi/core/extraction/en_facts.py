@@ -310,7 +310,9 @@ def home(c: str, ctx: Context) -> list[Hit]:
         r"live (?:out |over |down |up |together )?(?:in|near|outside(?: of)?)|(?:i|we)(?:'ve|"
         r" have) (?:been )?(?:living |lived )?in|"
         r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |actually |"
-        r"since )?(?P<mv>moved)(?: back| over| out)?(?: from .+?)? to|"
+        r"since )?(?:packed up (?:and |& )?)?(?P<mv>moved|(?<=packed up and )(?:went|headed)|"
+        r"(?<=packed up & )(?:went|headed))"
+        r"(?: (?:back|over|out|down|up|away|home|here|there|all the way))*(?: from .+?)? to|"
         r"(?:i|we)(?:'ve| have)? (?:just |recently |finally )?(?P<mv2>relocated|settled down|"
         r"settled)(?: from .+?)? (?:to|in)|"
         rf"(?:{IM}|we're|we are) (?:now |currently )?(?:based|living|settled|located|renting"
@@ -333,6 +335,8 @@ def home(c: str, ctx: Context) -> list[Hit]:
             flags=I_,
         )
         where = place(said) or place(m.group("x"))
+        if m.group("mv") and not is_place_en(where) and not where[:1].isupper():
+            return []  # "moved to a credit union": no town named, no home
         came = re.search(r"\bfrom (?P<a>.+?) to\b", c, I_) if m.group("mv") else None
         if (m.group("mv") and where.lower() in COMPANIES_EN and not is_place_en(where)) or (
             came

@@ -157,6 +157,15 @@ _NEW_EMPLOYER = tuple(
         rf"{_ORG}{_WHEN}$",
         rf"^{_ORG} (?:hired|poached|recruited|snapped) me(?: up)?(?: away)?"
         rf"(?: from (?:the |my )?[\w&.' -]+?)?{_WHEN}$",
+        # "I fly for United now", "I got poached by Adidas", "I jumped to Home Depot's
+        # corporate office": the employer, said by the work done for it or the move to it
+        r"^i (?:now |just |currently |actually |still )?(?:fly|drive|cook|write|code|deliver|"
+        rf"bartend|teach|nurse|sell|consult|dance|sing|pilot|report) for {_ORG}"
+        rf"(?: now| these days)?{_WHEN}$",
+        r"^i (?:just |recently |finally |actually )?got (?:poached|hired|recruited|snapped up|"
+        rf"picked up|headhunted) by {_ORG}(?: [a-z][\w ]*)?{_WHEN}$",
+        r"^i (?:just |recently |finally |actually )?(?:jumped|jumped ship|hopped|moved over|"
+        rf"went over|switched over) to {_ORG}(?: [a-z][\w ]*)?(?: now)?{_WHEN}$",
     )
 )
 
@@ -166,6 +175,6 @@ def new_employer(c: str) -> list[Hit]:
     m = next(filter(None, (p.match(c) for p in _NEW_EMPLOYER)), None)
     if not m or is_place_en(m.group("x")) or m.group("x").lower() in STOPWORDS:
         return []  # "You hired me", "We hired me": a pronoun, no employer
-    where = place(m.group("x"))
+    where = place(re.sub(r"'s$", "", m.group("x")))
     return [Hit(F, "work.employer", "employer.new", value=where, correction=True,
                 content=f"User works at {where}")]  # fmt: skip

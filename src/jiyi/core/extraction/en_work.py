@@ -106,6 +106,21 @@ def _employer(said: str, rule: str, neg: bool = False) -> Hit:
     return Hit(F, "work.employer", rule, value=value, content=content, correction=neg)
 
 
+_OWN_BUSINESS = re.compile(
+    r"^(?:and )?(?:now |these days )?i (?:now |just |finally )?(?:run|own|opened|started|bought) "
+    r"(?:a |an |my own |our own )(?:little |small |tiny )?(?P<x>[\w' -]{0,30}?(?:truck|shop|store|"
+    r"bakery|cafe|café|restaurant|diner|bar|salon|daycare|business|company|firm|studio|"
+    r"practice|clinic|farm|garage|boutique|agency|gym|food cart|stall))"
+    r"(?: now| these days| of my own)?$",
+    I_,
+)
+_NOW_AS = re.compile(
+    r"^i (?:now |just |currently )?[a-z]+(?: [a-z]+){0,3}? (?:now |these days )?as an? "
+    r"(?P<r>[a-z][a-z -]{2,40}?)(?: now| these days)?$",
+    I_,
+)
+
+
 def work(c: str, ctx: Context) -> list[Hit]:
     if mode := work_mode(c):
         # "(I've been) working remote for Atlassian since 2021": where, too
@@ -113,6 +128,20 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [*mode, _employer(at.group("x"), "employer")] if at else mode
     if hits := job_at(c) or work_base(c) or new_employer(c):
         return hits
+    if own := _OWN_BUSINESS.match(c):
+        # "now I run a BBQ food truck": the user's own business is where they work
+        said = clean_value(own["x"])
+        return [Hit(F, "work.employer", "employer.own", value=said, correction=True,
+                    content=f"User runs {_a(said)}")]  # fmt: skip
+    now_as = _NOW_AS.match(c)
+    if (
+        now_as
+        and re.search(r"\b(?:now|these days)\b", c, I_)
+        and _is_role(role := clean_value(now_as["r"]))
+    ):
+        # "I sell houses now as a realtor": the job now, whatever the verb before it
+        return [Hit(F, "work.role", "role.now_as", value=role.lower(), correction=True,
+                    content=f"User works as {_a(role)}")]  # fmt: skip
     m = re.match(
         r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "
         r"(?:nights |days |weekends |evenings |part[- ]time |full[- ]time |remotely |shifts )?"
@@ -288,9 +317,15 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m:  # "I teach at Roosevelt High now": where the teacher works
         return [_employer(m.group("x"), "employer.teach")]
+    # "I'm teaching high school math now": what the user teaches, said as going on now
+    now = re.match(
+        r"^(?:and )?i'?m (?:now )?(?P<v>teach|tutor)ing (?P<x>.+?) (?:now|these days)$", c, I_
+    )
     m = re.match(
         r"^i (?:teach|lecture|tutor) (?P<x>.+?)(?: at (?P<y>.+?))?(?: in (?P<z>[A-Z][\w .'-]+))?$",
-        c,
+        f"i {now['v']} {now['x']}"
+        if now and not re.search(r"\b(?:my|our|his|her|their|how)\b", now["x"], I_)
+        else c,
         I_,
     )
     if m and not re.search(r"\b(?:myself|me|you)\b", m.group("x"), I_):
@@ -364,7 +399,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     if re.match(
-        rf"^(?:{IM} (?:now |officially )?retired|i(?:'ve| have)? (?:just |been )?retired)\b", c, I_
+        rf"^(?:{IM} (?:now |officially )?retired|i(?:'ve| have)? (?:just |been )?retired|"
+        r"i(?:'ve| have)? (?:just |finally )?(?:took|taken|accepted) (?:an? )?(?:early )?"
+        r"(?:retirement|buyout))\b",
+        c,
+        I_,
     ):
         return [Hit(F, "work.role", "role.retired", value="retired")]
     m = re.match(rf"^{IM} (?:not|no longer) an? (?P<x>[a-z][a-z -]+?)(?: any ?more)?$", c, I_)

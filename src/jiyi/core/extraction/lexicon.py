@@ -53,8 +53,8 @@ RELATIONS_ZH = _table(
     nephew: 侄子 外甥
     niece: 侄女 外甥女
     cousin: 表哥 表姐 表弟 表妹 堂哥 堂姐 堂弟 堂妹
-    uncle: 叔叔 舅舅 伯伯 姑父 姨父
-    aunt: 姑姑 姨妈 舅妈 婶婶 小姨
+    uncle: 叔叔 舅舅 伯伯 姑父 姨父 姨夫 姑丈 伯父 大伯 二伯 二叔 三叔 大舅 二舅 小舅
+    aunt: 姑姑 姨妈 舅妈 婶婶 小姨 大姨 二姨 三姨 大姑 二姑 姑妈 伯母 舅母
     """
 )
 RELATIONS_EN = _table(

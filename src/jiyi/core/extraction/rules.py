@@ -25,6 +25,7 @@ from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
 from jiyi.core.extraction.infer import bare_replacement, bare_value, moved_to, renamed
+from jiyi.core.extraction.kin_swap import as_relative, is_user_slot, swap_subject
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import WRONG as _WRONG
@@ -218,6 +219,38 @@ class RuleExtractor:
                 break
         return out
 
+    def _kin_swap(
+        self, msg: Message, text: str, now: datetime, found: dict[str, Candidate]
+    ) -> None:
+        """A message about one relative ("我姐一家年初就搬到北京去了") read again with the
+        user's own rules, the user in the relative's place (:mod:`.kin_swap`): the slots they
+        find that the relatives' rules did not place (or only carried over) are added as the
+        relative's, and the vague "about" memory and any slot misread as the user's dropped."""
+        lang = "zh" if has_cjk(text) else "en"
+        if (swap := swap_subject(text, lang)) is None:
+            return
+        said = Extraction()
+        self._message(msg.model_copy(update={"content": swap.text}), now, said)
+        # What the relatives' rules placed stands, but for a value only carried over from the
+        # clause before (我哥辞职了，去深圳做房产中介了: not the employer "深圳做房产中介");
+        # the user's rules add the slots they missed.
+        carried = {
+            t
+            for t, c in found.items()
+            if t.startswith(swap.key + ".") and c.metadata.get("rule") == "continuation"
+        }
+        placed = any(t.startswith(swap.key + ".") and not t.endswith(".about") for t in found)
+        mapped = as_relative(said.candidates, swap, lang, beside=placed)
+        if not (theirs := [c for c in mapped if c.topic not in found or c.topic in carried]):
+            return
+        for topic in [
+            t for t in found if t == swap.key + ".about" or t in carried or is_user_slot(t)
+        ]:
+            del found[topic]  # the relative's, misread as the user's or left vague
+        for cand in theirs:
+            cand.quote = text
+            found[cand.topic or ""] = cand
+
     def _message(self, msg: Message, now: datetime, out: Extraction) -> None:
         text = redact_pii(msg.content)[0].strip()
         # Rules match simplified Chinese; what a traditional-Chinese user said is turned back
@@ -381,6 +414,7 @@ class RuleExtractor:
         fold_apposition(found)
         fold_parts(found)
         _fold_relative_about(found, lang="zh" if has_cjk(text) else "en")
+        self._kin_swap(msg, text, now, found)
         if trad:
             for cand in found.values():
                 cand.content = in_script(cand.content, script)

@@ -146,7 +146,7 @@ _TEMPLATES = {
 def _continuation(c: str, ctx: Context) -> list[Hit]:
     """现在在快手 / 是在宁波 / 改名叫橘子了: the new value of the slot just said to be old."""
     slot = ctx.extra.get("slot")
-    if slot and slot.startswith("work.") and re.search(r"在.+(?:做|当|干)", c):
+    if slot and slot.startswith("work.") and re.search(r"(?:在|去|到|调).+(?:做|当|干)", c):
         # (我从阿里离职了，)现在在美团做前端: the whole statement, employer and role
         rest = re.sub(r"^(?:现在|目前|后来|如今|已经|然后|就)+", "", c)
         if hits := work("我现在" + rest, ctx):
@@ -163,6 +163,8 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
         return []
     ctx.extra.pop("slot", None)
     value = clean_value(m.group("x"))
+    if slot.endswith(".employer"):  # 现在在比亚迪的厂里: the company, not its shop floor
+        value = re.sub(r"(?<=..)(?:的|那边的?)(?:厂里|厂子|车间|店里|公司|那边)$", "", value)
     if not value or (
         slot.endswith(".name") and not re.match(r"^(?:现在|改|已经|是)*(?:改名)?叫", c)
     ):
@@ -176,14 +178,19 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
         slot = "work.role"  # 我离开超商了，现在在做房仲: the job now, not a company
     if slot.startswith("family.") and slot.endswith(".employer") and is_place_zh(value):
         slot = slot.rsplit(".", 1)[0] + ".city"  # 我老公换工作了，现在在上海: where, not who
+    elif slot == "work.employer" and is_place_zh(value) and not _is_org_zh(value):
+        slot = "location.work"  # 我换工作了，现在在上海: the city of the work
     template = _TEMPLATES.get(slot)
     if template is None and slot.endswith(".name"):  # 豆豆改名了，现在叫球球
-        template = "用户的宠物叫{}" if slot.startswith("pet.") else "用户的家人叫{}"
+        kin = re.sub(r"^(?:我们家|我家|我的|我)的?", "", ctx.extra.get("family_zh", ""))
+        template = "用户的宠物叫{}" if slot.startswith("pet.") else f"用户的{kin or '家人'}叫{{}}"
     content = template.format(value) if template else None
     if content is None and slot.startswith("family.") and (who := ctx.extra.get("family_zh")):
         content = third_person_zh(who + c)  # (我老公换工作了，)现在在腾讯: his, not the user's
     generic = slot.split(".")[1] in ("pet", "child", "unknown")  # matched by reconciliation
-    return [Hit(F, slot, "continuation", value=value, content=content, correction=generic)]
+    # a name said after 不叫X / 改名了 is the name set right, not a second child's
+    named = slot.endswith(".name")
+    return [Hit(F, slot, "continuation", value=value, content=content, correction=generic or named)]
 
 
 _JOB_LEFT = re.compile(

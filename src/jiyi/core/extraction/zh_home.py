@@ -59,7 +59,11 @@ def location(c: str, ctx: Context) -> list[Hit]:
     if m and is_place_zh(m.group("x")):  # 上个月回老家长沙了: home is the hometown again
         return [Hit(F, "location.home", "home.back", value=m.group("x"), correction=True,
                     content=f"用户住在{m.group('x')}")]  # fmt: skip
-    if (m := _POSTED.match(c)) and is_place_zh(m.group("x")):
+    if (
+        (m := _POSTED.match(c))
+        and is_place_zh(m.group("x"))
+        and not re.search(r"出差|培训|开会|学习|支援|帮忙|旅游", c)  # 派去上海出差: a trip
+    ):
         # 公司把我调到无锡了: where the user works now (and, once they move, lives)
         return [Hit(F, "location.work", "work.posted", value=m.group("x"), correction=True)]
     if re.search(r"(?:要|打算|准备|计划|想|将|会|下(?:个)?月|明年|下周)(?:要)?搬", c):

@@ -153,6 +153,11 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
                 content=f"用户的{word}在{where}工作"),
             Hit(F, f"{key}.job", "family.job", value=job, content=f"用户的{word}做{job}"),
         ]  # fmt: skip
+    known = re.match(
+        r"^(?:现在|目前|一直|还)?在(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|呢)?$", rest
+    )
+    if known and known["x"] in COMPANIES_ZH:  # 我表姐在华为: a company the lexicon knows
+        return [Hit(F, f"{key}.employer", "family.employer", value=known["x"])]
     went = re.match(
         r"^(?:后来|现在|已经|又|就)*(?:去了|进了)(?P<x>[^，,]{2,8}?)(?:上班|工作)?(?:了)?$", rest
     )

@@ -53,6 +53,15 @@ _PLACE_AT_WORK = re.compile(
 )
 
 
+# Sent or gone to a city to work there: 调到青岛的医院了 / 去深圳做房产中介了 / 留在北京一家律所上班
+_POSTED = re.compile(
+    rf"^(?:我)?{ADV}(?:(?:去年|今年|上个?月|年初|年底)?(?:被)?(?:公司|单位)?)?"
+    r"(?:调到|调去|派到|派去|外派到|外派去|去|到|留在|回到|回)了?(?P<x>[\u4e00-\u9fff]{2,4}?)"
+    r"(?:的|一家)?(?P<e>[\u4e00-\u9fff]{0,6}?)"
+    r"(?:(?:做|当|干|开)(?P<r>[\u4e00-\u9fff]{2,8}?))?(?:工作|上班|打工)?(?:了|啦)?$"
+)
+
+
 def _is_org(word: str) -> bool:
     word = clean_value(word)
     return (
@@ -70,6 +79,23 @@ def work(c: str, ctx: Context) -> list[Hit]:
     ):  # 我之前在百度干了五年，(现在在字节): where the user worked before, not now
         ctx.extra["slot"] = "work.employer"
         return []
+    sent = _POSTED.match(c)
+    if (
+        sent
+        and is_place_zh(sent["x"])
+        and (re.search(r"调|派", c) or sent["r"] or re.search(r"(?:工作|上班|打工)了?$", c))
+        and (not sent["e"] or _is_org(sent["e"]) or ORG_SUFFIX_ZH.search(sent["e"]))
+        and not re.search(r"那边|这边|^分", sent["e"] or "")  # 朝阳那边的分馆: a branch
+        and not re.search(r"出差|培训|开会|学习|支援|帮忙|旅游|玩", c)
+    ):
+        # 我调到青岛的医院了 / 我去深圳做房产中介了 / 留在北京一家律所上班: the city of the
+        # work, and the job or the employer when one is said
+        hits = [Hit(F, "location.work", "work.sent", value=sent["x"], correction=True,
+                    content=f"用户在{sent['x']}工作")]  # fmt: skip
+        if (role := clean_value(sent["r"] or "")) and len(role) >= 2:
+            hits.append(Hit(F, "work.role", "role.sent", value=role, correction=True,
+                            content=f"用户的工作是{role}"))  # fmt: skip
+        return hits
     m = re.match(
         r"^(?:我的?)?新(?:东家|公司|单位|工作单位)(?:是|在)(?P<x>[^，,]{2,10}?)(?:了|啦)?$", c
     )
@@ -223,7 +249,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$|"
         # 阿里那边我已经离职了: the employer said first
         rf"^(?P<t>[^，,我]{{2,10}}?)(?:那边|那儿|那里|的工作|的活儿?)[，,]?(?:我)?{ADV}"
-        r"(?:离职|辞职|裸辞|不干|辞掉|辞)了$",
+        r"(?:早)?(?:离职|辞职|裸辞|不干|辞掉|辞)了$",
         c,
     )
     if m and m.group("t") and not _is_org(m.group("t")):

@@ -1,0 +1,275 @@
+"""A message about one relative, read with the user's own rules.
+
+The rules for what the user says of themselves cover far more ways of saying a move, a new job,
+a grade or an illness than the rules for relatives ("我姐一家年初就搬到北京去了", "my brother
+flies for United now"). When a message is about one relative from its first words and no
+clause turns back to the user, :func:`swap_subject` says it with the user as the subject
+("我年初就搬到北京去了", "I fly for United now"); :func:`as_relative` then moves what the
+user's rules found there onto the relative's slots (``location.home`` → ``family.sister.home``)
+and drops everything that has no slot of a relative, a value said to no longer hold, and a
+work base ("transferred to the Olympia depot" says where he works, not where he lives).
+Not swapped: a buddy (我哥们), their words (我妈说…), both of them (我妈和我, "my brother and
+I"), what they did with the user (把我接到广州), someone of theirs ("my sister's husband").
+
+Pure functions over text and candidates; :mod:`.rules` runs the extraction in between.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.models import Candidate
+from jiyi.core.slots import PART_TEXTS, PARTS
+
+__all__ = ["Swap", "as_relative", "is_user_slot", "swap_subject"]
+
+# The user's slot → the relative's attribute of the same meaning.
+_ATTRIBUTE = {
+    "location.home": "home",
+    "location.work": "city",
+    "location.hometown": "hometown",
+    "work.employer": "employer",
+    "work.role": "job",
+    "education.stage": "grade",
+    "education.grade": "grade",
+    "education.school": "school",
+    "identity.age": "age",
+}
+
+_REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+_LEAD_ZH = (
+    r"(?:(?:其实|对了|跟你说|话说|告诉你|更新一下|好消息|哈哈+|诶|欸|嗯|唉|哎)[，,！!～~ ]*)*"
+)
+_KIN_ZH = re.compile(
+    rf"^(?P<lead>{_LEAD_ZH})(?P<who>(?:我们家|我家|我的|我)的?(?P<rel>{_REL_ZH})|(?P<bare>{_REL_ZH}))"
+    r"(?:她|他)?们?(?:一家(?:人|子|三口|四口)?|全家|两口子)?(?:人)?(?P<rest>.+)$",
+    re.S,
+)
+# What cannot follow a relative who is the subject: 我哥们 (a buddy), 我妈的同事 (someone
+# else), 我妈和我 (both), 我妈说 (her words, not a fact about her).
+_NOT_SUBJECT_ZH = re.compile(r"^(?:们|儿|的|和|跟|与|说|讲|问|让|叫我|要我|给我|帮我|觉得|以为)")
+
+_KIN_WORDS_EN = sorted((w.replace("_", " ") for w in RELATIONS_EN), key=len, reverse=True)
+_REL_EN = "|".join(re.escape(w) for w in _KIN_WORDS_EN)
+_LEAD_EN = (
+    r"(?:(?:so|oh|ok|okay|well|actually|update|btw|fyi|lol|haha|guess what|good news|"
+    r"quick update|funny thing|anyway|anyways|also|and|but|hey|hmm|um|ugh)[,:!.]*\s+)*"
+)
+_KIN_EN = re.compile(
+    rf"^(?P<lead>{_LEAD_EN})(?P<who>(?:my|our) (?P<rel>{_REL_EN})|(?P<bare>mom|mum|dad|grandma|"
+    r"grandpa|granny|nana))(?P<be>'s|\s+is)?\b(?P<rest>.+)$",
+    re.I | re.S,
+)
+# After "my sister's": a word that says what she is or does, not a thing of hers ("my
+# sister's husband").
+_IS_NEXT = re.compile(
+    r"^\s+(?:a|an|the|now|actually|in|at|on|been|got|getting|going|gone|still|not|no|"
+    r"finally|officially|also|just|back|retired|married|engaged|pregnant|divorced|\d+|"
+    r"\w+ing|\w+ed)\b",
+    re.I,
+)
+_NOT_SUBJECT_EN = re.compile(r"^\s*(?:and|&|or|says|said|thinks|told|wants me|asked)\b", re.I)
+# The words of a verb in the third person that differ in the first: is → am, has → have.
+_FIRST = {
+    "is": "am",
+    "has": "have",
+    "does": "do",
+    "was": "was",
+    "isn't": "am not",
+    "hasn't": "haven't",
+    "doesn't": "don't",
+    "goes": "go",
+}
+_ADVERBS = (
+    r"(?:(?:finally|just|now|actually|also|still|already|recently|officially|basically|"
+    r"apparently|even|totally|really|only|never|no longer|kind of|sort of)\s+)*"
+)
+_PUPIL = re.compile(
+    r"grader|student|freshman|sophomore|junior|senior|kindergart|pupil|学生", re.IGNORECASE
+)
+_PLAIN_S = re.compile(r"^(?P<w>[a-z]+?)(?P<e>ies|ches|shes|sses|xes|zes|oes|s)$")
+
+
+@dataclass(frozen=True)
+class Swap:
+    """The relative a message is about and the message with the user as its subject."""
+
+    key: str  # family.sister
+    word: str  # 姐 / sister: how the user named them
+    text: str  # 我年初就搬到北京去了
+
+
+def _first_person(verb: str) -> str:
+    low = verb.lower()
+    if low in _FIRST:
+        return _FIRST[low]
+    m = _PLAIN_S.match(low)
+    if not m or low.endswith(("ss", "us", "is")):
+        return verb  # moved / went / fly: the same for everyone
+    ending = m.group("e")
+    if ending == "ies":
+        return m.group("w") + "y"
+    if ending in ("ches", "shes", "sses", "xes", "zes", "oes"):
+        return m.group("w") + ending[:-2]
+    return m.group("w")
+
+
+def _as_i_en(rest: str) -> str:
+    """'finally quit accounting and he's teaching' → 'finally quit accounting and I'm teaching'
+    with the subject gone: its verbs and pronouns in the first person."""
+    rest = re.sub(r"\b(?:he|she)'s\b", "I'm", rest, flags=re.I)
+    rest = re.sub(r"\b(?:he|she) is\b", "I am", rest, flags=re.I)
+    rest = re.sub(r"\b(?:he|she) has\b", "I have", rest, flags=re.I)
+
+    def pronoun(m: re.Match[str]) -> str:
+        return f"I {m.group('adv')}{_first_person(m.group('v'))}"
+
+    rest = re.sub(rf"\b(?:he|she) (?P<adv>{_ADVERBS})(?P<v>[a-z']+)", pronoun, rest, flags=re.I)
+    return rest
+
+
+def swap_subject(text: str, lang: str) -> Swap | None:
+    """The message said with the user in place of the one relative it is about, or None
+    when it is not about one relative from its first words or turns back to the user."""
+    if lang == "zh":
+        m = _KIN_ZH.match(text)
+        if not m or _NOT_SUBJECT_ZH.match(text[m.end("who") :]) or _NOT_SUBJECT_ZH.match(m["rest"]):
+            return None
+        rel = m["rel"] or m["bare"]
+        if m["bare"] and len(rel) < 2:
+            return None  # 妈的 / 哥们儿: a bare one-character word is no relative
+        rest = m["rest"]
+        # a later clause that opens with the user (…，我…) is about the user again, and
+        # 把我接到广州 / 带我 is what they did with the user
+        if re.search(r"[，,。！!？?；;～~]\s*我|(?:把|让|带|接|叫|帮|给|送|拉)我", rest):
+            return None
+        rest = re.sub(r"(?<=[，,。！!；;～~])\s*(?:她|他)(?!们)", "我", rest)
+        return Swap(f"family.{RELATIONS_ZH[rel]}", rel, f"{m['lead']}我{rest}")
+    m = _KIN_EN.match(text)
+    if not m:
+        return None
+    rest, be = m["rest"], m["be"]
+    if be and be.strip() == "'s" and not _IS_NEXT.match(rest):
+        return None  # my sister's husband: someone else's subject
+    if (
+        _NOT_SUBJECT_EN.match(rest)
+        or re.search(r"\b(?:i|i'm|i've|i'd|i'll)\b", rest, re.I)
+        or re.search(
+            r"\b(?:moved|took|brought|dragged|got|talked|convinced) (?:me|us)\b", rest, re.I
+        )
+    ):
+        return None  # both of them, her words, or the user again
+    rel = (m["rel"] or m["bare"]).lower()
+    key = RELATIONS_EN.get(rel.replace(" ", "_")) or RELATIONS_EN.get(rel)
+    if not key or (rel.endswith("s") and rel not in ("boss",) and key in ("child", "parents")):
+        return None  # my kids / my parents: more than one
+    if be:
+        said = f"I am{rest}" if be.strip() == "is" else f"I'm{rest}"
+    else:
+        verb = re.match(rf"^\s+(?P<adv>{_ADVERBS})(?P<v>[A-Za-z']+)", rest)
+        if not verb:
+            return None
+        said = f"I {verb['adv']}{_first_person(verb['v'])}{rest[verb.end() :]}"
+    return Swap(f"family.{key}", rel, m["lead"] + _as_i_en(said))
+
+
+def _attribute(topic: str) -> str | None:
+    if topic in _ATTRIBUTE:
+        return _ATTRIBUTE[topic]
+    if topic.startswith(("health.allergy.", "health.condition.")):
+        return topic
+    return None
+
+
+def is_user_slot(topic: str) -> bool:
+    """Whether ``topic`` is one of the user's slots that a relative also has."""
+    return _attribute(topic) is not None
+
+
+# One wording per attribute and value, so that a memory says only its slot's value: a grade
+# told as 在上海读研究生 does not also keep saying 上海 once she has moved.
+_SAID_ZH = {
+    "home": "住在{v}",
+    "city": "在{v}工作",
+    "hometown": "老家是{v}",
+    "employer": "在{v}工作",
+    "job": "的工作是{v}",
+    "grade": "读{v}",
+    "school": "在{v}上学",
+    "age": "{v}岁",
+}
+_SAID_EN = {
+    "home": "lives in {v}",
+    "city": "works in {v}",
+    "hometown": "is from {v}",
+    "employer": "works at {v}",
+    "job": "works as {v}",
+    "grade": "is in {v}",
+    "school": "goes to {v}",
+    "age": "is {v}",
+}
+
+
+def _their(content: str, word: str, lang: str, attr: str = "", value: str = "") -> str:
+    """The relative's memory text: the slot's own wording when it has one, else what the
+    user's rule said with the relative in the user's place."""
+    said = (_SAID_ZH if lang == "zh" else _SAID_EN).get(attr)
+    if said and value:
+        if lang == "zh":
+            return f"用户的{word}" + said.format(v=value.removesuffix("岁"))
+        return f"User's {word} " + said.format(v=value)
+    if lang == "zh":
+        return re.sub(r"^用户(?!的)", f"用户的{word}", content, count=1)
+    return re.sub(r"^User(?!'s)\b", f"User's {word}", content, count=1)
+
+
+def as_relative(
+    found: list[Candidate], swap: Swap, lang: str, *, beside: bool = False
+) -> list[Candidate]:
+    """What the user's rules found in the swapped message, as the relative's: each candidate
+    of a slot a relative has, moved onto it; the rest dropped. ``beside``: added beside slots
+    the relatives' rules placed, so each says only its own value (the words of the message
+    name the others too); so too when the message fills several."""
+    out: list[Candidate] = []
+    # several slots from one message: each memory says its own value only
+    beside = beside or sum(_attribute(c.topic or "") is not None for c in found) > 1
+    for cand in found:
+        attr = _attribute(cand.topic or "")
+        if attr is None or cand.value is None or cand.value.startswith("not "):
+            continue  # a value said to no longer hold is the relatives' rules' to read
+        if cand.metadata.get("rule") == "work.base":
+            continue  # "transferred to the Olympia depot": where he works, his home unsaid
+        if attr == "job" and _PUPIL.search(cand.value):
+            continue  # "a first grader": a grade, which the relatives' rules read
+        meta = dict(cand.metadata)
+        meta["rule"] = f"kin.{meta.get('rule', '')}"
+        if parts := meta.get(PARTS):
+            texts = meta.get(PART_TEXTS) or {}
+            moved = {
+                f"{swap.key}.{a}": (slot, v) for slot, v in parts.items() if (a := _attribute(slot))
+            }
+            meta[PARTS] = {k: v for k, (_, v) in moved.items()}
+            meta[PART_TEXTS] = {
+                k: _their(texts.get(slot, ""), swap.word, lang) for k, (slot, _) in moved.items()
+            }
+            if not meta[PARTS]:
+                meta.pop(PARTS), meta.pop(PART_TEXTS)
+        out.append(
+            cand.model_copy(
+                update={
+                    "topic": f"{swap.key}.{attr}",
+                    # a memory of several slots keeps the words that say them all
+                    "content": _their(
+                        cand.content,
+                        swap.word,
+                        lang,
+                        attr if beside and PARTS not in meta else "",
+                        cand.value,
+                    ),
+                    "metadata": meta,
+                }
+            )
+        )
+    return out
