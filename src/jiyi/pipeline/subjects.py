@@ -20,7 +20,7 @@ from jiyi.core.models import Candidate, MemoryKind, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import PARTS
 
-__all__ = ["SUBJECT", "resolve_subject", "resolve_time"]
+__all__ = ["SUBJECT", "resolve_routine", "resolve_subject", "resolve_time"]
 
 SUBJECT = "subject"
 _ACTIVE = SearchFilter(kinds=tuple(k for k in MemoryKind if k != MemoryKind.EPISODE))
@@ -132,3 +132,21 @@ def resolve_time(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | 
     return c.model_copy(
         update={"topic": old.topic, "kind": old.kind, "content": content, "value": value}
     )
+
+
+def resolve_routine(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate:
+    """A routine's change said by a shorter name ("basketball's on Saturdays now" beside
+    ``habit.pickup_basketball``): the slot of the one active routine whose slot holds every
+    word of ``c``'s, when ``c``'s own slot holds nothing. Found by the slot's words, never by
+    similarity; ``c`` unchanged otherwise (its own slot, or two routines it could be)."""
+    topic = c.topic or ""
+    if not topic.startswith("habit.") or not c.is_correction:
+        return c  # a routine said plainly is its own, beside any other
+    words = set(topic.split(".", 1)[1].split("_"))
+    held = {m.topic for m in store.list(scope, _ACTIVE) if (m.topic or "").startswith("habit.")}
+    if topic in held:
+        return c
+    fits = {t for t in held if t and words < set(t.split(".", 1)[1].split("_"))}
+    if len(fits) != 1:
+        return c
+    return c.model_copy(update={"topic": fits.pop()})

@@ -47,7 +47,7 @@ from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.prepare import build_episodes, episode_text
 from jiyi.pipeline.pronoun_names import pronoun_names
 from jiyi.pipeline.retract import retire_retracted, switched_values
-from jiyi.pipeline.subjects import resolve_subject, resolve_time
+from jiyi.pipeline.subjects import resolve_routine, resolve_subject, resolve_time
 from jiyi.pipeline.typed_swap import typed_swaps
 
 __all__ = [
@@ -238,6 +238,8 @@ def _settle(
     # one routine; "I meant cashews, not peanuts": the slot holding the named value
     admitted = [r for c in admitted if (r := resolve_subject(c, scope, store)) is not None]
     admitted = [r for c in admitted if (r := resolve_time(c, scope, store)) is not None]
+    # "basketball's on Saturdays now": the one routine whose slot names it (pickup basketball)
+    admitted = [resolve_routine(c, scope, store) for c in admitted]
     admitted = [r for c in admitted if (r := resolve_named(c, scope, store)) is not None]
     # 我不在腾讯了 beside 用户在阿里工作: a leaving of what the slot never held changes nothing
     admitted = [r for c in admitted if (r := resolve_negated(c, scope, store)) is not None]

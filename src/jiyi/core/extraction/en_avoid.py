@@ -52,6 +52,8 @@ def avoid(c: str, ctx: Context) -> list[Hit]:
     )
     if said and _CONSEQUENCE.match(c) and ctx.follows:
         return []  # "they put me on Route 17, no more downtown traffic": what the change ended
+    if said and re.search(r"\bno more .+ for (?:her|him|them|my \w+)\b", c, I_):
+        return []  # "so no more starbucks for her": what ended for someone else
     if said and re.fullmatch(
         r"(?:any|them|those|it|that|one|ones|any of (?:them|those)|that stuff)", said, I_
     ):

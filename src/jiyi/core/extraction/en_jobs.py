@@ -164,9 +164,18 @@ _NEW_EMPLOYER = tuple(
         rf"(?: now| these days)?{_WHEN}$",
         r"^i (?:just |recently |finally |actually )?got (?:poached|hired|recruited|snapped up|"
         rf"picked up|headhunted) by {_ORG}(?: [a-z][\w ]*)?{_WHEN}$",
+        # "I got hired at Peet's as a shift lead", "I landed at Nvidia a month later"
+        r"^i (?:just |recently |finally |actually |eventually )?(?:got hired (?:on )?at|"
+        rf"landed (?:a (?:new )?job |a spot |a position )?(?:at|with)) {_ORG}(?P<more>\s.*)?$",
         r"^i (?:just |recently |finally |actually )?(?:jumped|jumped ship|hopped|moved over|"
         rf"went over|switched over) to {_ORG}(?: [a-z][\w ]*)?(?: now)?{_WHEN}$",
     )
+)
+
+
+# Words after "X's" that say X's is a whole name ("Peet's as a shift lead"), not X's thing.
+_NOT_OWNED = frozenset(
+    "as a an the in on at for so and but last this since now a month week year".split()
 )
 
 
@@ -175,6 +184,10 @@ def new_employer(c: str) -> list[Hit]:
     m = next(filter(None, (p.match(c) for p in _NEW_EMPLOYER)), None)
     if not m or is_place_en(m.group("x")) or m.group("x").lower() in STOPWORDS:
         return []  # "You hired me", "We hired me": a pronoun, no employer
-    where = place(re.sub(r"'s$", "", m.group("x")))
+    said = m.group("x")
+    after = c[m.end("x") :].split()
+    if after and after[0].lower() not in _NOT_OWNED:  # "Home Depot's corporate office"
+        said = re.sub(r"'s$", "", said)
+    where = place(said)
     return [Hit(F, "work.employer", "employer.new", value=where, correction=True,
                 content=f"User works at {where}")]  # fmt: skip

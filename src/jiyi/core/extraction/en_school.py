@@ -80,12 +80,15 @@ def education(c: str, ctx: Context) -> list[Hit]:
             hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
         return hits
     m = re.match(
-        rf"^(?:{IM} in|i'm currently in) (?:my |the )?(?P<x>(?:first|second|third|fourth|final|"
-        rf"last|senior|junior)"
+        rf"^(?:{IM} (?:now |officially )?(?:in|starting|going into|entering|starting in)|"
+        r"i'm currently in|i (?:just )?started) (?:my |the )?"
+        r"(?P<x>(?:first|second|third|fourth|final|last|senior|junior)"
         r" year|\d(?:st|nd|rd|th) year|\d{1,2}(?:st|nd|rd|th) grade|grad school|college|"
+        r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)"
+        r" grade|kindergarten|"
         r"high school|"
         r"med school|law school|university|uni|middle school)(?: (?:of|at|in) (?P<y>.+?))?"
-        r"(?: now| these days| this year)?$",
+        r"(?: now| these days| this year| already| this fall| this week| today)?$",
         c,
         I_,
     )

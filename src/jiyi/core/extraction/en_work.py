@@ -107,11 +107,23 @@ def _employer(said: str, rule: str, neg: bool = False) -> Hit:
 
 
 _OWN_BUSINESS = re.compile(
-    r"^(?:and )?(?:now |these days )?i (?:now |just |finally )?(?:run|own|opened|started|bought) "
+    r"^(?:and )?(?:now |these days )?(?:i (?:now |just |finally )?(?:run|own|opened|started|"
+    r"bought)|(?:i'm|im|i am) (?:now )?(?:running|opening|starting)) "
     r"(?:a |an |my own |our own )(?:little |small |tiny )?(?P<x>[\w' -]{0,30}?(?:truck|shop|store|"
     r"bakery|cafe|café|restaurant|diner|bar|salon|daycare|business|company|firm|studio|"
     r"practice|clinic|farm|garage|boutique|agency|gym|food cart|stall))"
     r"(?: now| these days| of my own)?$",
+    I_,
+)
+_MADE = re.compile(
+    r"^i (?:just |finally |officially )?made (?P<x>detective|partner|sergeant|captain|"
+    r"lieutenant|manager|supervisor|director|principal|foreman|chief|tenure|"
+    r"(?:senior|head|lead|staff|principal) [a-z]+)(?: (?:last|this) \w+)?[!.]*$",
+    I_,
+)
+_WORKING_AT = re.compile(
+    r"^(?:i'm|im|i am) (?:now |currently )?working (?:at|for) (?P<x>(?:the |a )?[\w&.' -]{2,40}?)"
+    r" (?:now|these days)$",
     I_,
 )
 _NOW_AS = re.compile(
@@ -133,6 +145,13 @@ def work(c: str, ctx: Context) -> list[Hit]:
         said = clean_value(own["x"])
         return [Hit(F, "work.employer", "employer.own", value=said, correction=True,
                     content=f"User runs {_a(said)}")]  # fmt: skip
+    if made := _MADE.match(c):  # "I made detective": the rank is the job now
+        role = made["x"].lower()
+        return [Hit(F, "work.role", "role.made", value=role, correction=True,
+                    content=f"User works as {_a(role)}")]  # fmt: skip
+    if (at := _WORKING_AT.match(c)) and not re.match(r"(?:home|the house)\b", at["x"], I_):
+        # "I'm working at the credit union now": where the user works now
+        return [_employer(at["x"], "employer.working")]
     now_as = _NOW_AS.match(c)
     if (
         now_as
@@ -181,7 +200,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"started (?:working |on the (?:line|floor|desk|register|night shift|day shift) )?at|"
         r"started a new job at|started a job at|got a (?:new )?job at|switched to|moved to work at|"
         r"took a job at|accepted (?:an offer|a job|a position) (?:at|from|with))\s+(?P<x>\S.*)$|"
-        r"^i(?:'ve| have)? (?:just |recently )?(?:left|quit) (?!my job\b)[A-Z].*? (?:and|to|for) "
+        r"^i(?:'ve| have)? (?:just |recently )?(?:left|quit) (?!my job\b)(?-i:[A-Z]).*? "
+        r"(?:and|to|for) "
         r"(?:i )?(?:joined|join|started at|start at|went to|moved to|now work at)?\s*(?P<y>\S.*)$|"
         # "I'm at Stripe now" (not "I'm at the airport right now": a place this moment)
         r"^(?:i'm|i am) (?:now |currently )?(?:on the (?:line|floor|desk|register|night shift|"
@@ -399,7 +419,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     if re.match(
-        rf"^(?:{IM} (?:now |officially )?retired|i(?:'ve| have)? (?:just |been )?retired|"
+        rf"^(?:{IM} (?:now |officially |finally )?retired|"
+        r"i(?:'ve| have)? (?:just |been |finally |officially )?retired|"
         r"i(?:'ve| have)? (?:just |finally )?(?:took|taken|accepted) (?:an? )?(?:early )?"
         r"(?:retirement|buyout))\b",
         c,

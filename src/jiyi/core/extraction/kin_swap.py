@@ -57,11 +57,20 @@ _LEAD_EN = (
     r"(?:(?:so|oh|ok|okay|well|actually|update|btw|fyi|lol|haha|guess what|good news|"
     r"quick update|funny thing|anyway|anyways|also|and|but|hey|hmm|um|ugh)[,:!.]*\s+)*"
 )
-_KIN_EN = re.compile(
-    rf"^(?P<lead>{_LEAD_EN})(?P<who>(?:my|our) (?P<rel>{_REL_EN})|(?P<bare>mom|mum|dad|grandma|"
-    r"grandpa|granny|nana))(?P<be>'s|\s+is)?\b(?P<rest>.+)$",
-    re.I | re.S,
+_KIN_AT = re.compile(
+    rf"\b(?P<who>(?:my|our) (?P<rel>{_REL_EN})|(?P<bare>mom|mum|dad|grandma|grandpa|granny|"
+    r"nana|hubby|wifey))(?P<be>'s|\s+is)?\b",
+    re.I,
 )
+# What may come before the relative as the subject: talk that only leads in, or a clause
+# ended ("big news, mom sold…", "after 30 years at the post office my dad retired").
+_LED_IN = re.compile(
+    rf"^{_LEAD_EN}$|[,.!:;]\s*$|^\s*(?:(?:so |and )?after|following|can'?t believe|cannot "
+    r"believe|guess what|turns out|looks like|apparently|finally)\b",
+    re.I,
+)
+# "update on my sister, she…": the relative named, then "she" as the subject
+_ABOUT = re.compile(r"\b(?:on|about|re|with)\s*:?\s*$", re.I)
 # After "my sister's": a word that says what she is or does, not a thing of hers ("my
 # sister's husband").
 _IS_NEXT = re.compile(
@@ -119,6 +128,7 @@ def _first_person(verb: str) -> str:
 def _as_i_en(rest: str) -> str:
     """'finally quit accounting and he's teaching' → 'finally quit accounting and I'm teaching'
     with the subject gone: its verbs and pronouns in the first person."""
+    rest = re.sub(r"\b(?:his|her) own\b", "my own", rest, flags=re.I)
     rest = re.sub(r"\b(?:he|she)'s\b", "I'm", rest, flags=re.I)
     rest = re.sub(r"\b(?:he|she) is\b", "I am", rest, flags=re.I)
     rest = re.sub(r"\b(?:he|she) has\b", "I have", rest, flags=re.I)
@@ -147,10 +157,21 @@ def swap_subject(text: str, lang: str) -> Swap | None:
             return None
         rest = re.sub(r"(?<=[，,。！!；;～~])\s*(?:她|他)(?!们)", "我", rest)
         return Swap(f"family.{RELATIONS_ZH[rel]}", rel, f"{m['lead']}我{rest}")
-    m = _KIN_EN.match(text)
+    return _swap_en(text)
+
+
+def _swap_en(text: str) -> Swap | None:
+    """The English swap: the relative as the subject where the message names them, after
+    talk that only leads in ("after 30 years at the post office my dad finally retired"),
+    with "she" after them ("update on my sister she got hired…"), or as the object of a
+    clause before one they are the subject of ("Intel laid off my brother but he landed at
+    Nvidia": me … I)."""
+    m = _KIN_AT.search(text)
     if not m:
         return None
-    rest, be = m["rest"], m["be"]
+    lead, rest, be = text[: m.start()], text[m.end() :], m["be"]
+    if re.search(r"\b(?:i|i'm|im|me|we|us|our|my)\b", lead, re.I):
+        return None  # "my friend's mom", "my boss told my brother": not the one relative
     if be and be.strip() == "'s" and not _IS_NEXT.match(rest):
         return None  # my sister's husband: someone else's subject
     if (
@@ -163,8 +184,23 @@ def swap_subject(text: str, lang: str) -> Swap | None:
         return None  # both of them, her words, or the user again
     rel = (m["rel"] or m["bare"]).lower()
     key = RELATIONS_EN.get(rel.replace(" ", "_")) or RELATIONS_EN.get(rel)
-    if not key or (rel.endswith("s") and rel not in ("boss",) and key in ("child", "parents")):
+    if not key or (rel.endswith("s") and key in ("child", "parents")):
         return None  # my kids / my parents: more than one
+    pronoun = None if be else re.match(r"^,?\s+(?:he|she)\b", rest, re.I)
+    if pronoun and not (not lead.strip() or _ABOUT.search(lead)):
+        pronoun = None
+    led_in = not lead.strip() or bool(_LED_IN.search(lead))
+    if not led_in and not pronoun:
+        # the object of what came before: in a later clause "he" / "she" is the subject
+        if be or not re.search(r"\b(?:he|she)\b", rest, re.I):
+            return None
+        return Swap(f"family.{key}", rel, lead + "me" + _as_i_en(rest))
+    if pronoun:
+        lead, rest = "", rest[pronoun.end() :]  # "update on my sister she …": she …
+        be = None
+        head = re.match(r"^(?:'s|\s+is)\b", rest, re.I)
+        if head:
+            be, rest = head.group(0), rest[head.end() :]
     if be:
         said = f"I am{rest}" if be.strip() == "is" else f"I'm{rest}"
     else:
@@ -172,7 +208,7 @@ def swap_subject(text: str, lang: str) -> Swap | None:
         if not verb:
             return None
         said = f"I {verb['adv']}{_first_person(verb['v'])}{rest[verb.end() :]}"
-    return Swap(f"family.{key}", rel, m["lead"] + _as_i_en(said))
+    return Swap(f"family.{key}", rel, lead + _as_i_en(said))
 
 
 def _attribute(topic: str) -> str | None:

@@ -59,8 +59,8 @@ RELATIONS_ZH = _table(
 )
 RELATIONS_EN = _table(
     """
-    daughter: daughter daughters stepdaughter little_girl
-    son: son sons stepson little_boy little_guy little_man
+    daughter: daughter daughters stepdaughter little_girl baby_girl
+    son: son sons stepson little_boy little_guy little_man baby_boy
     wife: wife wifey
     husband: husband hubby
     partner: partner spouse significant_other other_half

@@ -188,6 +188,19 @@ def _fold_relative_about(found: dict[str, Candidate], lang: str) -> None:
             said[0].quote = f"{about.quote}{sep}{said[0].quote}" if about.quote else said[0].quote
 
 
+def _add_parts(held: Candidate, more: Candidate) -> None:
+    """The slots ``more`` holds as parts that ``held`` (of the same slot) does not, added to
+    it with their texts."""
+    parts = dict(held.metadata.get(PARTS) or {})
+    texts = dict(held.metadata.get(PART_TEXTS) or {})
+    for slot, value in (more.metadata.get(PARTS) or {}).items():
+        if slot not in parts and slot != held.topic:
+            parts[slot] = value
+            texts[slot] = (more.metadata.get(PART_TEXTS) or {}).get(slot, "")
+    if parts:
+        held.metadata[PARTS], held.metadata[PART_TEXTS] = parts, texts
+
+
 class RuleExtractor:
     """Offline zh/en extractor; implements the Extractor protocol.
 
@@ -241,6 +254,9 @@ class RuleExtractor:
         }
         placed = any(t.startswith(swap.key + ".") and not t.endswith(".about") for t in found)
         mapped = as_relative(said.candidates, swap, lang, beside=placed)
+        for cand in mapped:  # "my sister is a barista at Starbucks": the employer a part too
+            if (held := found.get(cand.topic or "")) is not None and cand.topic not in carried:
+                _add_parts(held, cand)
         if not (theirs := [c for c in mapped if c.topic not in found or c.topic in carried]):
             return
         for topic in [

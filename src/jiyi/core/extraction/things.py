@@ -52,7 +52,8 @@ _HAS_EN = re.compile(
 )
 _NEW_EN = re.compile(
     rf"\b(?:(?:picked up|bought|got|leased|traded [\w ]{{1,20}}? in for|switched to|"
-    rf"upgraded to) (?=an? )|(?:i|we) (?:now )?drive )(?!for\b){_OLDISH}(?P<x>{_LATIN_CAR})",
+    rf"upgraded to) (?=an? )|(?:i|we) (?:now )?drive |(?:i'm|i am|we're|we are) (?:now )?"
+    rf"driving (?=an? ))(?!for\b){_OLDISH}(?P<x>{_LATIN_CAR})",
     re.IGNORECASE,
 )
 _HAS_ZH = re.compile(

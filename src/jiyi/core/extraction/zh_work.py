@@ -57,7 +57,7 @@ _PLACE_AT_WORK = re.compile(
 _POSTED = re.compile(
     rf"^(?:我)?{ADV}(?:(?:去年|今年|上个?月|年初|年底)?(?:被)?(?:公司|单位)?)?"
     r"(?:调到|调去|派到|派去|外派到|外派去|去|到|留在|回到|回)了?(?P<x>[\u4e00-\u9fff]{2,4}?)"
-    r"(?:的|一家)?(?P<e>[\u4e00-\u9fff]{0,6}?)"
+    r"(?:的|一家|那边的?|这边的?)?(?P<e>[\u4e00-\u9fff]{0,6}?)"
     r"(?:(?:做|当|干|开)(?P<r>[\u4e00-\u9fff]{2,8}?))?(?:工作|上班|打工)?(?:了|啦)?$"
 )
 
@@ -85,7 +85,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         and is_place_zh(sent["x"])
         and (re.search(r"调|派", c) or sent["r"] or re.search(r"(?:工作|上班|打工)了?$", c))
         and (not sent["e"] or _is_org(sent["e"]) or ORG_SUFFIX_ZH.search(sent["e"]))
-        and not re.search(r"那边|这边|^分", sent["e"] or "")  # 朝阳那边的分馆: a branch
+        # (不在海淀图书馆了，)被调到朝阳那边的分馆: a branch of the employer just left
+        and not (ctx.extra.get("slot") == "work.employer" and re.search(r"那边|这边|分", c))
         and not re.search(r"出差|培训|开会|学习|支援|帮忙|旅游|玩", c)
     ):
         # 我调到青岛的医院了 / 我去深圳做房产中介了 / 留在北京一家律所上班: the city of the
@@ -183,6 +184,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     if (
         m
         and clean_value(m.group("x")) not in {"家", "家里"}
+        and len(clean_value(m.group("x"))) >= 2  # 在学做蛋糕: learning, no employer 学
         and not re.match(r"^(?:饭|菜|梦|作业|项目)", m.group("y"))
     ):
         role = clean_value(re.sub(r"的$", "", m.group("y")))
