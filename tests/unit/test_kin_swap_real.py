@@ -64,6 +64,11 @@ def test_no_swap_when_the_message_is_not_about_one_relative(text: str, lang: str
     assert swap_subject(text, lang) is None
 
 
+def test_a_place_studied_in_is_no_school() -> None:
+    # 我在德国读博 read by the user's rules names 德国 as a school: not added to the brother's
+    assert "family.brother.school" not in extract_slots("我弟在德国读博，学机械的")
+
+
 def test_what_the_relatives_rules_place_stands() -> None:
     # 我哥在广州做销售: the relatives' rule already reads city and job
     slots = extract_slots("我哥在广州做销售")

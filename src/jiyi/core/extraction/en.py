@@ -353,6 +353,11 @@ _TALK_LEAD = re.compile(
 )
 
 
+_ONLY_WHEN = re.compile(
+    r"(?:(?:last|this) (?:week|month|year|spring|summer|fall|autumn|winter|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|weekend),?\s+)+",
+    re.IGNORECASE,
+)
 # The slots a head clause may fill before "and …": a stage of school, a job, an employer
 _STAGE_OR_JOB = re.compile(r"^(?:education\.stage|work\.role|work\.employer)$")
 # "the bank closed my branch and honestly I'm working at the credit union now": the user's
@@ -385,6 +390,8 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
             break
     dated = all(h.kind is MemoryKind.EVENT for h in hits)  # "…retired last friday": and now?
     said_after = None if not dated or named else _TALK_LEAD.match(clause) or _THEN_I.search(clause)
+    if said_after and hits and _ONLY_WHEN.fullmatch(clause[: said_after.start("rest")]):
+        said_after = None  # "Last month I got promoted to senior engineer": the event it was
     if said_after and not re.search(r"\b(?:will|going to|gonna|plan|next|if)\b", clause, I_):
         # "after 30 years at the post office I finally retired", "big news, I got hired at
         # Peet's": the statement after what only leads into it

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.lexicon_places import is_place_zh, is_town_en
 from jiyi.core.models import Candidate
 from jiyi.core.slots import PART_TEXTS, PARTS
 
@@ -219,6 +220,11 @@ def _attribute(topic: str) -> str | None:
     return None
 
 
+def is_place(value: str, lang: str) -> bool:
+    """Is ``value`` a place (a city, a country, a known town)?"""
+    return is_place_zh(value) if lang == "zh" else is_town_en(value)
+
+
 def is_user_slot(topic: str) -> bool:
     """Whether ``topic`` is one of the user's slots that a relative also has."""
     return _attribute(topic) is not None
@@ -279,6 +285,8 @@ def as_relative(
             continue  # "transferred to the Olympia depot": where he works, his home unsaid
         if attr == "job" and _PUPIL.search(cand.value):
             continue  # "a first grader": a grade, which the relatives' rules read
+        if attr in ("school", "employer") and is_place(cand.value, lang):
+            continue  # 在德国读博: where they study, not a school named 德国
         meta = dict(cand.metadata)
         meta["rule"] = f"kin.{meta.get('rule', '')}"
         if parts := meta.get(PARTS):
