@@ -87,6 +87,10 @@ CHANGES = [
     (["我妹妹在济南当护士", *ZH], "我妹调到青岛的医院了，终于离我近了", "青岛"),
     (["我姐姐在银行工作", *ZH], "我姐从银行出来了，自己开了家花店", "花店"),
     (["我表姐在华为", *ZH], "表姐离开华为了，去了小米", "小米"),
+    (["我哥在深圳做程序员", *ZH], "跟你说我哥那个公司倒闭了 他现在回武汉开了家烧烤店😂", "烧烤店"),
+    (["我妈住在黄冈", *ZH], "我妈终于被我劝动了，上个月搬来武汉跟我们住", "武汉"),
+    (["我女儿在读初一", *ZH], "闺女暑假一过就初二了 作业多到爆", "初二"),
+    (["我弟在上海读大学", *ZH], "我弟研究生考到北京去了", "北京"),
     (
         ["My sister works at Nike", *EN],
         "my sister got poached by Adidas, she started there in March",
@@ -179,6 +183,12 @@ def test_the_users_own_rules_read_more_ways_of_a_change(text: str, slot: str, va
 )
 def test_no_job_or_home_where_none_is_said(text: str, slot: str) -> None:
     assert slot not in extract_slots(text)
+
+
+def test_with_whom_is_no_part_of_where_and_home_is_no_city() -> None:
+    assert extract_slots("我上个月搬来武汉跟我们住").get("location.home") == "武汉"
+    slots = extract_slots("码农不当了，回老家开了个奶茶店")
+    assert "location.work" not in slots and slots.get("work.employer") == "自己的奶茶店"
 
 
 def test_a_branch_of_the_same_employer_is_no_city_of_work() -> None:

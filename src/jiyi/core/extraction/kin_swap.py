@@ -154,9 +154,9 @@ def swap_subject(text: str, lang: str) -> Swap | None:
         rest = m["rest"]
         # a later clause that opens with the user (…，我…) is about the user again, and
         # 把我接到广州 / 带我 is what they did with the user
-        if re.search(r"[，,。！!？?；;～~]\s*我|(?:把|让|带|接|叫|帮|给|送|拉)我", rest):
+        if re.search(r"[，,。！!？?；;～~\s]\s*我|(?:把|让|带|接|叫|帮|给|送|拉)我", rest):
             return None
-        rest = re.sub(r"(?<=[，,。！!；;～~])\s*(?:她|他)(?!们)", "我", rest)
+        rest = re.sub(r"(?<=[，,。！!；;～~\s])\s*(?:她|他)(?!们)", "我", rest)
         return Swap(f"family.{RELATIONS_ZH[rel]}", rel, f"{m['lead']}我{rest}")
     return _swap_en(text)
 

@@ -97,6 +97,12 @@ def place_value(value: str) -> str:
     """住在北京朝阳区了 → 北京朝阳区; 杭州快两年了 → 杭州; 老家长沙 → 长沙."""
     value = clean_value(re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]+", "", value))
     value = _DURATION.sub("", value)
+    # 搬来武汉跟我们住: with whom is no part of where
+    value = re.sub(
+        r"(?<=..)(?:跟|和|与)(?:我们|我|他们|她们|他|她|孩子|儿子|女儿|家里人)(?:一起)?(?:住|生活|过)?(?:了|啦)?$",
+        "",
+        value,
+    )
     value = re.sub(
         r"(?:去|来|住|啦|了|的|定居|生活|工作|上班|发展|那边|这边|和|与|跟|及|、)+$",
         "",

@@ -64,7 +64,8 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         unit = "个月" if m.group("u") == "个月" else ""
         return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
     m = re.match(
-        rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也|其实|是|刚|刚刚|才)*(?:在)?"
+        rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也|其实|是|刚|刚刚|才|"
+        r"(?:暑假|寒假)(?:一过|过完|结束)了?|开学(?:以后|后)?|九月份?|下学期|过完年|就|都)*(?:在)?"
         rf"(?:上|读|念|升|升到|读到)?(?:了)?"
         rf"(?P<x>{_STAGE})(?:了|啦|喇|咯|嘞)*$",
         rest,
@@ -98,6 +99,11 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         r"^(?:今年|去年|刚|刚刚|已经|终于)*考(?:上|进|取)了?(?P<y>[^，,]{2,12}?)(?:了|啦)?$",
         rest,
     )
+    went = re.match(
+        r"^(?:研究生|大学|博士|硕士|本科)?考到了?(?P<x>[\u4e00-\u9fff]{2,4}?)(?:去|来)?了$", rest
+    )
+    if went and is_place_zh(went["x"]):  # 我弟研究生考到北京去了: where he studies now
+        return [Hit(F, f"{key}.city", "family.city", value=went["x"], correction=True)]
     if m and m.group("x") and is_place_zh(place_value(m.group("x"))):
         # 我妹妹在上海读研究生: where she is (her city), the way a later move is said
         return [Hit(F, f"{key}.city", "family.city", value=place_value(m.group("x")))]
