@@ -104,9 +104,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
         if sent["o"] and (
             ORG_SUFFIX_ZH.search(sent["o"]) or re.search(r"店|馆|铺|厂|摊", sent["o"])
         ):
-            own = clean_value(sent["o"])  # 回武汉开了家烧烤店: their own shop, where they work
-            hits.append(Hit(F, "work.employer", "employer.own", value=f"自己的{own}",
-                            correction=True, content=f"用户自己开了{own}"))  # fmt: skip
+            shop = clean_value(sent["o"])  # 回武汉开了家烧烤店: their own shop, where they work
+            hits.append(Hit(F, "work.employer", "employer.own", value=f"自己的{shop}",
+                            correction=True, content=f"用户自己开了{shop}"))  # fmt: skip
         if (role := clean_value(sent["r"] or "")) and len(role) >= 2:
             hits.append(Hit(F, "work.role", "role.sent", value=role, correction=True,
                             content=f"用户的工作是{role}"))  # fmt: skip
