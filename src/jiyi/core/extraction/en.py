@@ -19,6 +19,7 @@ from jiyi.core.extraction.en_events import is_past, past_event
 from jiyi.core.extraction.en_facts import home, identity
 from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
+from jiyi.core.extraction.en_leads import read_again
 from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet
 from jiyi.core.extraction.en_replies import reply_style
@@ -340,35 +341,6 @@ _FAMILY_PET = re.compile(
 )
 
 
-# Talk that only leads into a statement about the user: discourse words, "can't believe",
-# "after 30 years at the post office", "last friday"; the statement starts with I.
-_TALK_LEAD = re.compile(
-    r"^(?:(?:so|and|but|well|ok|okay|anyway|anyways|honestly|also|oh|lol|update|big news|"
-    r"good news|guess what|fun fact|can'?t believe|cannot believe|after all that|turns out)"
-    r"[,:!.]*\s+|(?:after|following) [^,]{2,60}?,?\s+(?=(?:i|i'm|im|i've)\b)|"
-    r"(?:last|this) (?:week|month|year|spring|summer|fall|autumn|winter|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|weekend),?\s+)+"
-    r"(?P<rest>(?:i|i'm|im|i've)\b.+)$",
-    re.IGNORECASE,
-)
-
-
-_ONLY_WHEN = re.compile(
-    r"(?:(?:last|this) (?:week|month|year|spring|summer|fall|autumn|winter|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|weekend),?\s+)+",
-    re.IGNORECASE,
-)
-# The slots a head clause may fill before "and …": a stage of school, a job, an employer
-_STAGE_OR_JOB = re.compile(r"^(?:education\.stage|work\.role|work\.employer)$")
-# "the bank closed my branch and honestly I'm working at the credit union now": the user's
-# statement after what led to it
-_THEN_I = re.compile(
-    r"\b(?:and|but|so|now)\s+(?:(?:honestly|now|then|basically|actually|finally)\s+)*"
-    r"(?P<rest>(?:i|i'm|im|i've)\b.+)$",
-    re.IGNORECASE,
-)
-
-
 def match_en(clause: str, ctx: Context) -> list[Hit]:
     """The hits of the first rule that recognises ``clause``; [] if none does."""
     for m in DRINK_RE.finditer(clause):
@@ -388,35 +360,9 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
     for rule in () if hits or named else _RULES:
         if hits := rule(clause, ctx):
             break
-    dated = all(h.kind is MemoryKind.EVENT for h in hits)  # "…retired last friday": and now?
-    # only when re-reading a relative's message (kin_swap): on chat at large these readings
-    # changed what LoCoMo retrieves (R@1 -0.9) and gained no held-out correction
-    again = ctx.kin_swap
-    said_after = (
-        None
-        if not again or not dated or named
-        else _TALK_LEAD.match(clause) or _THEN_I.search(clause)
-    )
-    if said_after and hits and _ONLY_WHEN.fullmatch(clause[: said_after.start("rest")]):
-        said_after = None  # "Last month I got promoted to senior engineer": the event it was
-    if said_after and not re.search(r"\b(?:will|going to|gonna|plan|next|if)\b", clause, I_):
-        # "after 30 years at the post office I finally retired", "big news, I got hired at
-        # Peet's": the statement after what only leads into it
-        for rule in _RULES:
-            if (facts := rule(said_after["rest"], ctx)) and not all(
-                h.kind is MemoryKind.EVENT for h in facts
-            ):
-                hits, clause = [*hits, *facts], said_after["rest"]
-                break
-    head = re.split(r"\s+(?:and|but|so)\s+", clause, maxsplit=1, flags=I_)[0]
-    dated = all(h.kind is MemoryKind.EVENT for h in hits)
-    if again and dated and not named and head != clause and len(head.split()) >= 3:
-        # "I started first grade this week and cried at dropoff lol": the statement, then
-        # what else happened
-        for rule in _RULES:
-            if (facts := rule(head, ctx)) and all(_STAGE_OR_JOB.match(h.topic) for h in facts):
-                hits, clause = [*hits, *facts], head
-                break
+    if ctx.kin_swap and not named:
+        # a relative's message said again: past a lead, or a head before "and …" (en_leads)
+        hits, clause = read_again(clause, ctx, hits, _RULES)
     if not hits:  # "I love you, bot": a like of nothing kept starts no list
         ctx.extra.pop("list_en", None)
     if not hits and lead and _LIST_ITEM.fullmatch(item) and not _NOT_ITEM.search(item):

@@ -24,7 +24,7 @@ from jiyi.core.extraction.lexicon_places import is_place_zh, is_town_en
 from jiyi.core.models import Candidate
 from jiyi.core.slots import PART_TEXTS, PARTS
 
-__all__ = ["Swap", "as_relative", "is_user_slot", "swap_subject"]
+__all__ = ["Swap", "add_parts", "as_relative", "is_user_slot", "merge_swapped", "swap_subject"]
 
 # The user's slot → the relative's attribute of the same meaning.
 _ATTRIBUTE = {
@@ -317,3 +317,45 @@ def as_relative(
             )
         )
     return out
+
+
+def add_parts(held: Candidate, more: Candidate) -> None:
+    """The slots ``more`` holds as parts that ``held`` (of the same slot) does not, added to
+    it with their texts."""
+    parts = dict(held.metadata.get(PARTS) or {})
+    texts = dict(held.metadata.get(PART_TEXTS) or {})
+    for slot, value in (more.metadata.get(PARTS) or {}).items():
+        if slot not in parts and slot != held.topic:
+            parts[slot] = value
+            texts[slot] = (more.metadata.get(PART_TEXTS) or {}).get(slot, "")
+    if parts:
+        held.metadata[PARTS], held.metadata[PART_TEXTS] = parts, texts
+
+
+def merge_swapped(
+    found: dict[str, Candidate], said: list[Candidate], swap: Swap, lang: str, text: str
+) -> None:
+    """Merge into ``found`` (slot → candidate of the message as said) what the user's rules
+    found in it said again (``said``): slots the relatives' rules did not place, or only
+    carried over, are added as the relative's, with ``text`` as their quote; the vague
+    "about" memory and any slot misread as the user's are dropped."""
+    # What the relatives' rules placed stands, but for a value only carried over from the
+    # clause before (我哥辞职了，去深圳做房产中介了: not the employer "深圳做房产中介");
+    # the user's rules add the slots they missed.
+    carried = {
+        t
+        for t, c in found.items()
+        if t.startswith(swap.key + ".") and c.metadata.get("rule") == "continuation"
+    }
+    placed = any(t.startswith(swap.key + ".") and not t.endswith(".about") for t in found)
+    mapped = as_relative(said, swap, lang, beside=placed)
+    for cand in mapped:  # "my sister is a barista at Starbucks": the employer a part too
+        if (held := found.get(cand.topic or "")) is not None and cand.topic not in carried:
+            add_parts(held, cand)
+    if not (theirs := [c for c in mapped if c.topic not in found or c.topic in carried]):
+        return
+    for topic in [t for t in found if t == swap.key + ".about" or t in carried or is_user_slot(t)]:
+        del found[topic]  # the relative's, misread as the user's or left vague
+    for cand in theirs:
+        cand.quote = text
+        found[cand.topic or ""] = cand

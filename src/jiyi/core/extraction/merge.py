@@ -22,6 +22,7 @@ __all__ = [
     "drop_bare_echoes",
     "fold_apposition",
     "fold_parts",
+    "fold_relative_about",
     "in_script",
     "script_of",
 ]
@@ -307,3 +308,17 @@ def drop_bare_echoes(found: dict[str, Candidate]) -> None:
         and (c.value or "").casefold() in named
     ]:
         del found[topic]
+
+
+def fold_relative_about(found: dict[str, Candidate], lang: str) -> None:
+    """One memory per relative per message: "My husband left IBM, he's at Oracle now" is the
+    employer, told with what led to it, not also a vague "about" memory of the husband."""
+    for topic in [t for t in found if t.startswith("family.") and t.endswith(".about")]:
+        who = topic[: -len("about")]
+        said = [c for t, c in found.items() if t.startswith(who) and t != topic]
+        if len(said) == 1 and not said[0].topic.startswith(who + "pref"):  # type: ignore[union-attr]
+            about = found.pop(topic)
+            sep = "，" if lang == "zh" else "; "
+            if about.content not in said[0].content:
+                said[0].content = f"{about.content}{sep}{said[0].content}"
+            said[0].quote = f"{about.quote}{sep}{said[0].quote}" if about.quote else said[0].quote

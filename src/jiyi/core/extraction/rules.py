@@ -25,7 +25,7 @@ from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
 from jiyi.core.extraction.infer import bare_replacement, bare_value, moved_to, renamed
-from jiyi.core.extraction.kin_swap import as_relative, is_user_slot, swap_subject
+from jiyi.core.extraction.kin_swap import merge_swapped, swap_subject
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import WRONG as _WRONG
@@ -35,6 +35,7 @@ from jiyi.core.extraction.merge import (
     drop_bare_echoes,
     fold_apposition,
     fold_parts,
+    fold_relative_about,
     in_script,
     script_of,
 )
@@ -174,33 +175,6 @@ def _candidate(
     )
 
 
-def _fold_relative_about(found: dict[str, Candidate], lang: str) -> None:
-    """One memory per relative per message: "My husband left IBM, he's at Oracle now" is the
-    employer, told with what led to it, not also a vague "about" memory of the husband."""
-    for topic in [t for t in found if t.startswith("family.") and t.endswith(".about")]:
-        who = topic[: -len("about")]
-        said = [c for t, c in found.items() if t.startswith(who) and t != topic]
-        if len(said) == 1 and not said[0].topic.startswith(who + "pref"):  # type: ignore[union-attr]
-            about = found.pop(topic)
-            sep = "，" if lang == "zh" else "; "
-            if about.content not in said[0].content:
-                said[0].content = f"{about.content}{sep}{said[0].content}"
-            said[0].quote = f"{about.quote}{sep}{said[0].quote}" if about.quote else said[0].quote
-
-
-def _add_parts(held: Candidate, more: Candidate) -> None:
-    """The slots ``more`` holds as parts that ``held`` (of the same slot) does not, added to
-    it with their texts."""
-    parts = dict(held.metadata.get(PARTS) or {})
-    texts = dict(held.metadata.get(PART_TEXTS) or {})
-    for slot, value in (more.metadata.get(PARTS) or {}).items():
-        if slot not in parts and slot != held.topic:
-            parts[slot] = value
-            texts[slot] = (more.metadata.get(PART_TEXTS) or {}).get(slot, "")
-    if parts:
-        held.metadata[PARTS], held.metadata[PART_TEXTS] = parts, texts
-
-
 class RuleExtractor:
     """Offline zh/en extractor; implements the Extractor protocol.
 
@@ -244,28 +218,7 @@ class RuleExtractor:
             return
         said = Extraction()
         self._message(msg.model_copy(update={"content": swap.text}), now, said, again=True)
-        # What the relatives' rules placed stands, but for a value only carried over from the
-        # clause before (我哥辞职了，去深圳做房产中介了: not the employer "深圳做房产中介");
-        # the user's rules add the slots they missed.
-        carried = {
-            t
-            for t, c in found.items()
-            if t.startswith(swap.key + ".") and c.metadata.get("rule") == "continuation"
-        }
-        placed = any(t.startswith(swap.key + ".") and not t.endswith(".about") for t in found)
-        mapped = as_relative(said.candidates, swap, lang, beside=placed)
-        for cand in mapped:  # "my sister is a barista at Starbucks": the employer a part too
-            if (held := found.get(cand.topic or "")) is not None and cand.topic not in carried:
-                _add_parts(held, cand)
-        if not (theirs := [c for c in mapped if c.topic not in found or c.topic in carried]):
-            return
-        for topic in [
-            t for t in found if t == swap.key + ".about" or t in carried or is_user_slot(t)
-        ]:
-            del found[topic]  # the relative's, misread as the user's or left vague
-        for cand in theirs:
-            cand.quote = text
-            found[cand.topic or ""] = cand
+        merge_swapped(found, said.candidates, swap, lang, text)
 
     def _message(
         self, msg: Message, now: datetime, out: Extraction, *, again: bool = False
@@ -431,7 +384,7 @@ class RuleExtractor:
         drop_bare_echoes(found)
         fold_apposition(found)
         fold_parts(found)
-        _fold_relative_about(found, lang="zh" if has_cjk(text) else "en")
+        fold_relative_about(found, lang="zh" if has_cjk(text) else "en")
         self._kin_swap(msg, text, now, found)
         if trad:
             for cand in found.values():

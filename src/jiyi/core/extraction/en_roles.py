@@ -1,0 +1,110 @@
+"""English roles: what counts as a job title, and a job said as the user's now without
+"I work at" ("now I run a BBQ food truck", "I made detective", "I'm working at the credit
+union now", "I sell houses now as a realtor").
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import place
+from jiyi.core.extraction.hit import Hit
+from jiyi.core.extraction.lexicon_places import is_town_en
+from jiyi.core.extraction.topics import clean_value
+from jiyi.core.models import MemoryKind
+
+__all__ = ["a_job", "is_role", "job_now"]
+
+F = MemoryKind.FACT
+I_ = re.IGNORECASE
+_ROLE = re.compile(
+    r"(?:er|or|ist|ian|ant|ent|nurse|doctor|chef|student|engineer|developer|designer|manager|"
+    r"lawyer|teacher|architect|scientist|founder|ceo|cto|cfo|pm|intern|freelancer|retiree|"
+    r"mom|mum|dad|parent|grad|analyst|consultant|accountant|pilot|barista|artist|writer|"
+    r"medic|mechanic|technician|electrician|plumber|dentist|pharmacist|therapist|surgeon|"
+    r"vet|paralegal|clerk|cashier|firefighter|cop|officer|soldier|tutor|coach|editor|"
+    r"journalist|photographer|realtor|agent|banker|trader|programmer|dev|sde|swe|paramedic|"
+    r"professor|principal|housewife|homemaker|contractor|entrepreneur|owner|director|lead|"
+    r"specialist|assistant|associate|executive|exec|rep|representative|attorney|chemist|"
+    r"physician|psychologist|carpenter|hairdresser|stylist|model|actor|actress|musician|"
+    r"streamer|youtuber|influencer|creator|dj|bartender|server|waiter|waitress|nanny|cook|"
+    r"baker|butcher|farmer|driver|courier|postman|librarian|researcher|postdoc|resident|"
+    r"radiologist|midwife|caregiver|secretary|receptionist|admin|hr|recruiter|tech|technologist)$",
+    I_,
+)
+_NOT_ROLE = frozenset(
+    "fan lover person vegetarian vegan big huge member user beginner owner_of night early morning "
+    "introvert extrovert only supporter follower believer drinker eater watcher listener "
+    "enthusiast addict nerd geek buff junkie".split()
+)
+
+
+def is_role(phrase: str) -> bool:
+    """data analyst / ER nurse / head of marketing: a job; fan of cold weather: not one."""
+    head = re.split(r"\s+(?:of|for|at|in|from|with)\s+", phrase.strip(), maxsplit=1)[0]
+    town = re.match(r"^(?P<x>.+?) (?:resident|native|local)$", head, I_)
+    if town and is_town_en(town["x"]):
+        return False  # "a Denver resident": where the user lives, not a job
+    return bool(_ROLE.search(head)) and head.split()[-1].lower() not in _NOT_ROLE
+
+
+def a_job(role: str) -> str:
+    """nurse → a nurse; ER nurse → an ER nurse."""
+    return f"{'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
+
+
+_OWN_BUSINESS = re.compile(
+    r"^(?:and )?(?:now |these days )?(?:i (?:now |just |finally )?(?:run|own|opened|started|"
+    r"bought)|(?:i'm|im|i am) (?:now )?(?:running|opening|starting)) "
+    r"(?:a |an |my own |our own )(?:little |small |tiny )?(?P<x>[\w' -]{0,30}?(?:truck|shop|store|"
+    r"bakery|cafe|café|restaurant|diner|bar|salon|daycare|business|company|firm|studio|"
+    r"practice|clinic|farm|garage|boutique|agency|gym|food cart|stall))"
+    r"(?: now| these days| of my own)?$",
+    I_,
+)
+_MADE = re.compile(
+    r"^i (?:just |finally |officially )?made (?P<x>detective|partner|sergeant|captain|"
+    r"lieutenant|manager|supervisor|director|principal|foreman|chief|tenure|"
+    r"(?:senior|head|lead|staff|principal) [a-z]+)(?: (?:last|this) \w+)?[!.]*$",
+    I_,
+)
+_WORKING_AT = re.compile(
+    r"^(?:i'm|im|i am) (?:now |currently )?working (?:at|for) (?P<x>(?:the |a )?[\w&.' -]{2,40}?)"
+    r" (?:now|these days)$",
+    I_,
+)
+_NOW_AS = re.compile(
+    r"^i (?:now |just |currently )?[a-z]+(?: [a-z]+){0,3}? (?:now |these days )?as an? "
+    r"(?P<r>[a-z][a-z -]{2,40}?)(?: now| these days)?$",
+    I_,
+)
+
+
+def job_now(c: str) -> list[Hit]:
+    """A job said as the user's now by what they run, the rank they made, where they are
+    working now, or "… now as a realtor"; [] when the clause says none of these."""
+    if own := _OWN_BUSINESS.match(c):
+        # "now I run a BBQ food truck": the user's own business is where they work
+        said = clean_value(own["x"])
+        return [Hit(F, "work.employer", "employer.own", value=said, correction=True,
+                    content=f"User runs {a_job(said)}")]  # fmt: skip
+    if made := _MADE.match(c):  # "I made detective": the rank is the job now
+        role = made["x"].lower()
+        return [Hit(F, "work.role", "role.made", value=role, correction=True,
+                    content=f"User works as {a_job(role)}")]  # fmt: skip
+    if (at := _WORKING_AT.match(c)) and not re.match(r"(?:home|the house)\b", at["x"], I_):
+        # "I'm working at the credit union now": where the user works now
+        said = place(at["x"])
+        return [
+            Hit(F, "work.employer", "employer.working", value=said, content=f"User works at {said}")
+        ]
+    now_as = _NOW_AS.match(c)
+    if (
+        now_as
+        and re.search(r"\b(?:now|these days)\b", c, I_)
+        and is_role(role := clean_value(now_as["r"]))
+    ):
+        # "I sell houses now as a realtor": the job now, whatever the verb before it
+        return [Hit(F, "work.role", "role.now_as", value=role.lower(), correction=True,
+                    content=f"User works as {a_job(role)}")]  # fmt: skip
+    return []
