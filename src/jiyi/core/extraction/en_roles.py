@@ -13,7 +13,7 @@ from jiyi.core.extraction.lexicon_places import is_town_en
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
-__all__ = ["a_job", "is_role", "job_now"]
+__all__ = ["WHEN_TAIL", "a_job", "employer_hit", "is_role", "job_now"]
 
 F = MemoryKind.FACT
 I_ = re.IGNORECASE
@@ -51,6 +51,24 @@ def is_role(phrase: str) -> bool:
 def a_job(role: str) -> str:
     """nurse → a nurse; ER nurse → an ER nurse."""
     return f"{'an' if role[:1].lower() in 'aeiou' else 'a'} {role}"
+
+
+# When the job began, after the employer: "at Kaiser on Monday", "at Kroger since March".
+WHEN_TAIL = re.compile(
+    r"\s+(?:on (?:mon|tues|wednes|thurs|fri|satur|sun)day|since \w+|(?:last|this) \w+|"
+    r"yesterday|today|in (?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december|\d{4}))$",
+    I_,
+)
+
+
+def employer_hit(said: str, rule: str, neg: bool = False) -> Hit:
+    """The employer said (its start date and "new job at" dropped), or "not X"."""
+    said = WHEN_TAIL.sub("", said)
+    employer = place(re.sub(r"^(?:a |an )?new job (?:at|with) ", "", said, flags=I_))
+    value = f"not {employer}" if neg else employer
+    content = None if neg else f"User works at {employer}"
+    return Hit(F, "work.employer", rule, value=value, content=content, correction=neg)
 
 
 _OWN_BUSINESS = re.compile(
@@ -94,10 +112,7 @@ def job_now(c: str) -> list[Hit]:
                     content=f"User works as {a_job(role)}")]  # fmt: skip
     if (at := _WORKING_AT.match(c)) and not re.match(r"(?:home|the house)\b", at["x"], I_):
         # "I'm working at the credit union now": where the user works now
-        said = place(at["x"])
-        return [
-            Hit(F, "work.employer", "employer.working", value=said, content=f"User works at {said}")
-        ]
+        return [employer_hit(at["x"], "employer.working")]
     now_as = _NOW_AS.match(c)
     if (
         now_as

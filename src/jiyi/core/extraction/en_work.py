@@ -12,7 +12,7 @@ import re
 from jiyi.core.extraction.en_common import IM, place
 from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.en_jobs import job_at, new_employer, work_base, work_mode
-from jiyi.core.extraction.en_roles import a_job, is_role, job_now
+from jiyi.core.extraction.en_roles import WHEN_TAIL, a_job, employer_hit, is_role, job_now
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE
 from jiyi.core.extraction.lexicon_places import COMPANIES_EN, FIELDS_EN
@@ -36,15 +36,6 @@ STAGE = (
 # ------------------------------------------------------------------ work
 
 
-# When the job began, after the employer: "at Kaiser on Monday", "at Kroger since March".
-_WHEN_TAIL = re.compile(
-    r"\s+(?:on (?:mon|tues|wednes|thurs|fri|satur|sun)day|since \w+|(?:last|this) \w+|"
-    r"yesterday|today|in (?:january|february|march|april|may|june|july|august|september|"
-    r"october|november|december|\d{4}))$",
-    I_,
-)
-
-
 _WHEN_HEAD = re.compile(
     r"^(?:last|this|earlier this) (?:week|month|year|spring|summer|fall|autumn|winter|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day),?\s+(?=i\b|i'(?:m|ve)\b)",
@@ -63,19 +54,11 @@ _WORK_DONE = re.compile(
 )
 
 
-def _employer(said: str, rule: str, neg: bool = False) -> Hit:
-    said = _WHEN_TAIL.sub("", said)
-    employer = place(re.sub(r"^(?:a |an )?new job (?:at|with) ", "", said, flags=I_))
-    value = f"not {employer}" if neg else employer
-    content = None if neg else f"User works at {employer}"
-    return Hit(F, "work.employer", rule, value=value, content=content, correction=neg)
-
-
 def work(c: str, ctx: Context) -> list[Hit]:
     if mode := work_mode(c):
         # "(I've been) working remote for Atlassian since 2021": where, too
         at = re.search(r"\b(?:for|at|with) (?P<x>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)", c)
-        return [*mode, _employer(at.group("x"), "employer")] if at else mode
+        return [*mode, employer_hit(at.group("x"), "employer")] if at else mode
     if hits := job_at(c) or work_base(c) or new_employer(c) or job_now(c):
         return hits
     m = re.match(
@@ -95,7 +78,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 value=clean_value(m.group("role")).lower(),
             )
         ]
-        hits.insert(0, _employer(m.group("x"), "employer"))  # also "a bank": where they work
+        hits.insert(0, employer_hit(m.group("x"), "employer"))  # also "a bank": where they work
         return hits
     if m:
         neg = bool(m.group("neg"))
@@ -111,7 +94,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
             return [Hit(F, "work.field", "work.field", correction=neg, value=value.lower())]
         if re.match(r"^(?:a|an|some|myself) ", m.group("x") + " ", I_):
             return [Hit(F, "work.employer", "employer.kind", value=value)] if not neg else []
-        return [_employer(m.group("x"), "employer", neg)]
+        return [employer_hit(m.group("x"), "employer", neg)]
     m = re.match(
         r"^i(?:'ve| have)? (?:just |recently |finally |officially )?(?:joined|"
         r"started (?:working |on the (?:line|floor|desk|register|night shift|day shift) )?at|"
@@ -150,12 +133,12 @@ def work(c: str, ctx: Context) -> list[Hit]:
         )
     ):
         # "Started a new job at Kaiser on Monday as a pharmacy tech": the role too
-        job = re.match(r"^(?P<e>.+?) as an? (?P<r>[a-z][a-z -]{2,40})$", _WHEN_TAIL.sub("", said))
+        job = re.match(r"^(?P<e>.+?) as an? (?P<r>[a-z][a-z -]{2,40})$", WHEN_TAIL.sub("", said))
         if job is None:
-            return [_employer(said, "employer.change")]
+            return [employer_hit(said, "employer.change")]
         role = job.group("r").strip()
         said_role = f"User works as {'an' if role[0] in 'aeiou' else 'a'} {role}"
-        return [_employer(job.group("e"), "employer.change"),
+        return [employer_hit(job.group("e"), "employer.change"),
                 Hit(F, "work.role", "role.change", value=role, content=said_role)]  # fmt: skip
     m = re.match(
         r"^(?i:(?:i(?:'ve| have)? )?(?:(?:just |finally |recently |officially )?(?:left|quit) "
@@ -167,7 +150,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m:
         ctx.extra["slot"] = "work.employer"
-        return [_employer(m.group("x"), "employer.left", neg=True)]
+        return [employer_hit(m.group("x"), "employer.left", neg=True)]
     if re.match(
         r"^i(?:'ve| have)? (?:just )?(?:switched jobs|changed jobs|got a new job|"
         r"started a new job)$",
@@ -212,7 +195,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
             )
         ]
         if m.group("y"):
-            hits.append(_employer(m.group("y"), "employer.role"))
+            hits.append(employer_hit(m.group("y"), "employer.role"))
         if m.group("city") and is_place_en(m.group("city")):
             hits.append(Hit(F, "location.work", "work.city", value=place(m.group("city"))))
         if m.group("origin"):  # "a data analyst from Berlin"
@@ -245,7 +228,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         I_,
     )
     if m and not is_place_en(m.group("x")):  # "I drive long-haul for Werner": the carrier
-        return [_employer(m.group("x"), "employer.drive")]
+        return [employer_hit(m.group("x"), "employer.drive")]
     m = re.match(r"^i (?P<x>(?!do\b)[a-z][\w' -]+?) for a living$", c, I_)
     if m:  # "I make YouTube videos for a living"
         return [Hit(F, "work.role", "role.living", value=clean_value(m.group("x")).lower())]
@@ -253,7 +236,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"^i (?:now )?(?:teach|lecture) at (?P<x>[A-Z][\w .&'-]+?)(?: now| these days)?$", c, I_
     )
     if m:  # "I teach at Roosevelt High now": where the teacher works
-        return [_employer(m.group("x"), "employer.teach")]
+        return [employer_hit(m.group("x"), "employer.teach")]
     # "I'm teaching high school math now": what the user teaches, said as going on now
     now = re.match(
         r"^(?:and )?i'?m (?:now )?(?P<v>teach|tutor)ing (?P<x>.+?) (?:now|these days)$", c, I_
@@ -309,7 +292,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
                 value=clean_value(m.group("x")).lower(),
                 content=f"User does {clean_value(m.group('x'))}",
             ),
-            _employer(m.group("y"), "employer.do"),
+            employer_hit(m.group("y"), "employer.do"),
         ]
     m = re.match(
         r"^i(?:'ve| have)? (?:just )?(?:moved|switched|transitioned|pivoted|"
