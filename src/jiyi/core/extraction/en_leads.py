@@ -20,24 +20,22 @@ __all__ = ["read_again"]
 
 I_ = re.IGNORECASE
 
+# A time that only says when ("last friday, ", "this fall ")
+_WHEN = (
+    r"(?:last|this) (?:week|month|year|spring|summer|fall|autumn|winter|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|weekend),?\s+"
+)
 # Talk that only leads into a statement about the user: discourse words, "can't believe",
 # "after 30 years at the post office", "last friday"; the statement starts with I.
 _TALK_LEAD = re.compile(
     r"^(?:(?:so|and|but|well|ok|okay|anyway|anyways|honestly|also|oh|lol|update|big news|"
     r"good news|guess what|fun fact|can'?t believe|cannot believe|after all that|turns out)"
-    r"[,:!.]*\s+|(?:after|following) [^,]{2,60}?,?\s+(?=(?:i|i'm|im|i've)\b)|"
-    r"(?:last|this) (?:week|month|year|spring|summer|fall|autumn|winter|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|weekend),?\s+)+"
+    rf"[,:!.]*\s+|(?:after|following) [^,]{{2,60}}?,?\s+(?=(?:i|i'm|im|i've)\b)|{_WHEN})+"
     r"(?P<rest>(?:i|i'm|im|i've)\b.+)$",
     re.IGNORECASE,
 )
-
-
-_ONLY_WHEN = re.compile(
-    r"(?:(?:last|this) (?:week|month|year|spring|summer|fall|autumn|winter|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|weekend),?\s+)+",
-    re.IGNORECASE,
-)
+# A lead that is only times: after an event it says when that happened, no more
+_ONLY_WHEN = re.compile(rf"(?:{_WHEN})+", re.IGNORECASE)
 # The slots a head clause may fill before "and …": a stage of school, a job, an employer
 _STAGE_OR_JOB = re.compile(r"^(?:education\.stage|work\.role|work\.employer)$")
 # "the bank closed my branch and honestly I'm working at the credit union now": the user's

@@ -13,6 +13,7 @@ __all__ = [
     "ADV",
     "CHANGE_RE",
     "NUM",
+    "ON_A_TRIP",
     "REL",
     "SEP",
     "date_value",
@@ -42,6 +43,8 @@ ADV = (
     r"基本上|基本|常年|长期|依然|仍然|还是|早就|早已|终于)*"
 )
 NUM = r"\d{1,3}|[一二两三四五六七八九十]{1,3}"
+# Why someone is sent somewhere for a while, not to work there: 派去上海出差 / 去北京培训.
+ON_A_TRIP = r"出差|培训|开会|学习|支援|帮忙"
 SEP = re.compile(r"和|、|跟|以及|及|还有|与|或者|或|/|，|,")
 # 不…了 / 不再 / 已经不 mark that an earlier state no longer holds.
 CHANGE_RE = re.compile(r"不再|已经不|再也不|现在不|不\S*了$|没\S*了$|戒了|戒掉")

@@ -12,7 +12,7 @@ import re
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.topics import clean_value
-from jiyi.core.extraction.zh_common import ADV, place_value
+from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, place_value
 from jiyi.core.models import MemoryKind
 
 __all__ = ["location"]
@@ -62,7 +62,7 @@ def location(c: str, ctx: Context) -> list[Hit]:
     if (
         (m := _POSTED.match(c))
         and is_place_zh(m.group("x"))
-        and not re.search(r"出差|培训|开会|学习|支援|帮忙|旅游", c)  # 派去上海出差: a trip
+        and not re.search(rf"{ON_A_TRIP}|旅游", c)  # 派去上海出差: a trip
     ):
         # 公司把我调到无锡了: where the user works now (and, once they move, lives)
         return [Hit(F, "location.work", "work.posted", value=m.group("x"), correction=True)]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_places import ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
-from jiyi.core.extraction.zh_common import ADV
+from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP
 from jiyi.core.models import MemoryKind
 
 __all__ = ["sent_to_work"]
@@ -45,7 +45,7 @@ def sent_to_work(c: str, ctx: Context, is_org: Callable[[str], bool]) -> list[Hi
         and (not sent["e"] or is_org(sent["e"]) or ORG_SUFFIX_ZH.search(sent["e"]))
         # (不在海淀图书馆了，)被调到朝阳那边的分馆: a branch of the employer just left
         and not (ctx.extra.get("slot") == "work.employer" and re.search(r"那边|这边|分", c))
-        and not re.search(r"出差|培训|开会|学习|支援|帮忙|旅游|玩", c)
+        and not re.search(rf"{ON_A_TRIP}|旅游|玩", c)
     ):
         return None
     # the city of the work, and the job or the employer when one is said

@@ -12,7 +12,7 @@ import re
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, JOBS_ZH, ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
-from jiyi.core.extraction.zh_common import ADV, is_role
+from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, is_role
 from jiyi.core.extraction.zh_sent import sent_to_work
 from jiyi.core.models import MemoryKind
 
@@ -173,7 +173,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"(?:到|去)?(?:了)?(?P<x>.+)$",
         c,
     )
-    if m and re.search(r"出差|培训|开会|学习|支援|帮忙|几天|一周|一个月", m.group("x")):
+    if m and re.search(rf"{ON_A_TRIP}|几天|一周|一个月", m.group("x")):
         m = None  # 被派去上海出差: a trip, not a new employer
     if m and _UNIT.fullmatch(clean_value(m.group("x"))) and not _is_org(m.group("x")):
         m = None  # 我转到财务部了: another department of the same employer
