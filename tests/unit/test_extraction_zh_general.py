@@ -263,10 +263,10 @@ def test_the_profile_reads_a_slot_held_as_a_part(shared_real_mem, module_clock) 
 
 
 def test_a_walk_of_life_is_no_hometown() -> None:
-    """我是一名退伍军人 had become the hometown "一名退伍军"; 我是湖南人 still is one."""
-    assert [c.topic for c in extract("我是一名退伍军人，现在在小区当保安")] == [
-        "location.work",
-        "work.role",
-    ]
+    """我是一名退伍军人 had become the hometown "一名退伍军"; 我是湖南人 still is one. (A 小区
+    is a housing compound, the workplace, not a district or city of work.)"""
+    (guard,) = extract("我是一名退伍军人，现在在小区当保安")
+    assert (guard.topic, guard.value) == ("work.employer", "小区")
+    assert guard.metadata["parts"] == {"work.role": "保安"}
     assert extract("我是一位商人") == []
     assert [(c.topic, c.value) for c in extract("我是潮汕人")] == [("location.hometown", "潮汕")]

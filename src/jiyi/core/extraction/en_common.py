@@ -211,7 +211,8 @@ def place(value: str) -> str:
         r"sep|oct|nov|dec)[a-z]*|with (?:my|our)|"
         r"for \w+|because|but|and|though|full[- ]time|part[- ]time|most days|after|before|when|"
         r"so|to be|once|until|over the \w+|a (?:while|bit|year|month) ago|"
-        r"\w+ (?:years|months) ago)\b",
+        r"\w+ (?:years|months) ago|my (?:whole|entire) (?:adult )?life|all my life|forever|"
+        r"ever since|since forever)\b",
         value,
         maxsplit=1,
         flags=I_,

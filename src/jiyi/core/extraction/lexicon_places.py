@@ -86,6 +86,8 @@ def is_place_zh(word: str) -> bool:
         return True
     if re.search(r"[人的话菜籍音味腔]$", word):
         return False  # 哈尔滨人 / 上海话: of the place, not the place
+    if re.fullmatch(r"(?:社|小|园|校|景|厂|病|营|住宅|生活|服务)区", word):
+        return False  # 在社区当志工: a neighbourhood, a campus or a ward, no district
     if any(word.startswith(c) and len(word) <= len(c) + 3 for c in CITIES_ZH):
         return True
     return bool(_PLACE_SUFFIX_ZH.search(word)) and len(word) <= 8

@@ -12,7 +12,7 @@ import re
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.topics import clean_value
-from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, place_value
+from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, REL, place_value
 from jiyi.core.models import MemoryKind
 
 __all__ = ["location"]
@@ -47,7 +47,16 @@ _VISIT = re.compile(
 )
 
 
+# A stay, not a home: 这周住在我妈家 / 暂时住朋友那 / 住在我姐家几天.
+_STAY = re.compile(
+    rf"(?:这周|这几天|这两天|这个周末|这阵子|暂时|临时)(?:先)?住|"
+    rf"住(?:在)?(?:我)?(?:{REL}|朋友|同学|亲戚|闺蜜|老乡)(?:家|那)"
+)
+
+
 def location(c: str, ctx: Context) -> list[Hit]:
+    if _STAY.search(c):
+        return []  # 说实话我这周住在我妈家: where the user stays, their home unchanged
     if (taken := _TAKEN_IN.search(c)) and is_place_zh(place := place_value(taken["x"])):
         ctx.extra["home_city"] = place
         return [Hit(F, "location.home", "home.taken_in", value=place, correction=True,
