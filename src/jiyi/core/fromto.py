@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jiyi.core.extraction.lexicon import RELATIONS_ZH
+from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import strip_openers
 from jiyi.core.extraction.zh_common import REL
 
@@ -87,8 +87,21 @@ def from_to(text: str) -> list[FromTo]:
     return out
 
 
+_RELATION_EN = re.compile(
+    r"^(?:my|our) (?:(?:little|older|younger|big|oldest|youngest|eldest) )?(?P<r>"
+    + "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
+    + r"|boy|girl)\b",
+    re.IGNORECASE,
+)
+
+
 def relative_of(clause: str) -> str | None:
-    """The relation key of the relative ``clause`` opens with (我哥 / 女儿 / 我们家老大)."""
-    rest = re.sub(r"^(?:我|俺)(?:们)?家?的?", "", strip_openers(clause))
+    """The relation key of the relative ``clause`` opens with (我哥 / 女儿 / 我们家老大 /
+    "my son")."""
+    opened = strip_openers(clause)
+    if en := _RELATION_EN.match(opened):
+        said = en["r"].lower()
+        return {"boy": "son", "girl": "daughter"}.get(said) or RELATIONS_EN[said]
+    rest = re.sub(r"^(?:我|俺)(?:们)?家?的?", "", opened)
     word = _RELATION.match(rest)
     return RELATIONS_ZH[word.group()] if word else None

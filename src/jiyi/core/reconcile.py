@@ -84,7 +84,9 @@ _THEIR_PEOPLE_CHANGED = re.compile(
 # A name said to have changed or been wrong (改名 / 其实叫 / renamed / "is called X now").
 _RENAMES = re.compile(
     r"改名|改叫|改口|改成|换了?名|换个名|名字改|其实|实际上|应该叫|不叫|叫错|记错|说错|现在|如今|"
-    r"\b(?:renamed|rename|now|goes by|not called|not named|actually|meant|wrong)\b",
+    r"\b(?:renamed|rename|now|goes by|not called|not named|actually|meant|wrong|"
+    r"ended up calling|started calling|these days|instead|never stuck|"
+    r"changed (?:his|her|its) name)\b",
     re.IGNORECASE,
 )
 # Words that correct what was said, as opposed to a change or a stop (quit, 不…了), which

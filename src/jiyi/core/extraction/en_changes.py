@@ -7,7 +7,8 @@ the new value belongs to, so the old memory of that slot is superseded:
   girlfriend in Round Rock" → ``location.home``;
 - a relative's move said by a new job there: "my brother took a job in Denver" →
   ``family.brother.city`` (one attribute with ``family.brother.home``);
-- a child's birthday: "my girl turned nine" → ``family.daughter.age``;
+- a child's birthday: "my girl turned nine" → ``family.daughter.age``; the user's: "had my
+  birthday last week so thirty-four now" → ``identity.age``;
 - a wedding: "we got married" → ``family.marital`` = married;
 - a new school year: "sophomore year now" → ``education.stage``;
 - a pet renamed: "we renamed the dog to Mochi", or "renamed the dog" then "he's Mochi now"
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.en_common import number, place
+from jiyi.core.extraction.en_common import NUM_WORD, number, place
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_EN
 from jiyi.core.models import MemoryKind
@@ -48,6 +49,15 @@ _MOVED_IN = re.compile(
     r"(?:my|our) [\w' -]{1,25}? (?:in|to|over in|out in|down in|up in) " + _CITY + r"$",
     I_,
 )
+# "got my own apartment in Lincoln": a place of one's own is the home now
+_OWN_PLACE = re.compile(
+    r"^(?:(?:i|we) )?(?:just |finally |recently )?(?:got|bought|rented|found|moved into) "
+    r"(?:my own|our own|a new|a|an) (?:little )?(?:apartment|place|house|condo|flat|home|"
+    r"townhouse)(?: of (?:my|our) own)? (?:in|out in|over in|down in|up in) "
+    + _CITY
+    + r"(?: last \w+| this \w+)?$",
+    I_,
+)
 _REL = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
 _KIDS = {"boy": "son", "girl": "daughter"}
 _RELATIVE_JOB = re.compile(
@@ -59,6 +69,12 @@ _RELATIVE_JOB = re.compile(
 _TURNED = re.compile(
     rf"^my (?:little |oldest |youngest |eldest |older |younger )?(?P<r>boy|girl|{_REL}) "
     r"(?:just |finally )?turned (?P<n>\d{1,2}|[a-z]+(?:-[a-z]+)?)\b",
+    I_,
+)
+# "had my birthday last week so thirty-four now": the user's age, said after the birthday
+_OWN_AGE = re.compile(
+    r"^(?:i )?(?:just )?(?:had|celebrated) my (?:\w+ )?(?:birthday|bday|b-day)(?: [\w ]{0,20}?)?,?"
+    rf" (?:so |and )?(?:i'm |i am |now )?(?P<n>{NUM_WORD})(?: now| already| years old)?$",
     I_,
 )
 _MARRIED = re.compile(
@@ -98,7 +114,7 @@ def changed(c: str, ctx: Context) -> list[Hit]:
 
 
 def _home(c: str, ctx: Context) -> list[Hit]:
-    m = _HOME_IS.match(c) or _MOVED_IN.match(c)
+    m = _HOME_IS.match(c) or _MOVED_IN.match(c) or _OWN_PLACE.match(c)
     if not m or m.group("x").split()[0] in _NOT_CITY:
         return []
     where = place(m.group("x"))
@@ -122,6 +138,9 @@ def _relative_move(c: str, ctx: Context) -> list[Hit]:
 
 
 def _age(c: str, ctx: Context) -> list[Hit]:
+    if (own := _OWN_AGE.match(c)) and (age := number(own.group("n"))).isdigit() and int(age) >= 5:
+        return [Hit(F, "identity.age", "age.birthday", value=age, correction=True,
+                    content=f"User is {own.group('n').lower()}")]  # fmt: skip
     m = _TURNED.match(c)
     rel = _relative(m.group("r")) if m else None
     if not m or not rel:

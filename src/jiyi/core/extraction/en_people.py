@@ -75,7 +75,9 @@ _NAMED_DOES = re.compile(
 )
 _RESOLVED = (".job", ".home", ".employer", ".city")
 _PRONOUN = re.compile(r"^(?:he|she)(?:'s|\s+is)\s(?P<rest>.+)$", I_)
-_CHANGED = re.compile(r"\b(?:now|actually|really|turned|turning|started|moved up)\b", I_)
+_CHANGED = re.compile(
+    r"\b(?:now|actually|really|turned|turning|started|moved up|more like|closer to)\b", I_
+)
 # An age said of a name as a plain fact ("Kiwi is twelve years old"): kept only for the pet
 # or relative stored under that name (rule ``named.*``, pipeline/subjects.py), never guessed.
 _AGED = re.compile(r"\bis (?:\d{1,2}|[a-z]+(?:-[a-z]+)?) (?:years?|yrs?|months?) old$", I_)

@@ -47,7 +47,8 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
             Hit(F, f"{key}.name", "pet.name", value=name, content=f"User's {noun} is called {name}")
         ]
     m = re.match(
-        rf"^(?:is|just turned|turned|'s) (?:now |about |almost )?(?P<x>{NUM_WORD})(?: and a half)?"
+        rf"^(?:is|just turned|turned|'s) (?:now |about |almost |actually |really |more like |"
+        rf"closer to |probably )?(?P<x>{NUM_WORD})(?: and a half)?"
         r"(?: years? old| months? old| yrs?(?: old)?)?"
         # "turned three on sunday": when the birthday was
         r"(?: (?:on (?:mon|tues|wednes|thurs|fri|satur|sun)day|on (?:the )?\d{1,2}(?:st|nd|rd|th)?|"
@@ -80,15 +81,22 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
         return [
             Hit(F, f"{key}.health", "pet.health", value=clean_value(m.group("x") or m.group("y")))
         ]
-    m = re.match(rf"^(?:is|'s) (?:an? )?(?P<x>{_PET})$", rest, I_)
+    # "is actually a pit mix, not a lab": the breed, a mix of it, and the one it is not
+    m = re.match(
+        rf"^(?:is|'s) (?:(?:actually|really|in fact|more of) )?(?:an? )?(?P<x>{_PET})"
+        rf"(?P<mix> mix| cross)?(?:,? not an? (?:{_PET})(?: mix)?)?$",
+        rest,
+        I_,
+    )
     if m:
+        breed = m.group("x").lower() + (m.group("mix") or "").lower()
         return [
             Hit(
                 F,
                 f"{key}.breed",
                 "pet.breed",
-                value=m.group("x").lower(),
-                content=f"User's {noun} is a {m.group('x')}",
+                value=breed,
+                content=f"User's {noun} is a {breed}",
             )
         ]
     # "the guinea pig is Pickles now", "my tortoise is Gary": a capitalised word after "is"
@@ -128,10 +136,10 @@ _OWNER = rf"(?:(?i:my|our) (?:(?i:{_RELS})'s )?|(?i:the) )"
 # Someone renamed it: "Owen renamed him Captain", "the kids started calling her Pickles".
 _RENAME_EN = re.compile(
     rf"^(?:(?:we|i|they|the kids|the children|[a-z]+|my \w+|our \w+)(?:'ve| have| had)? "
-    rf"(?:just |finally |officially |now )?)?(?:renamed|re-named|started calling|now calls?|"
-    rf"calls?|changed)"
+    rf"(?:just |finally |officially |now |all )?)?(?:renamed|re-named|started calling|now calls?|"
+    rf"calls?|changed|ended up calling|(?:'ve|have|are|'re) (?:been )?calling|go with)"
     rf" (?:him|her|it|them|the (?:{_PET})|our (?:{_PET})|my (?:{_PET}))(?:'s name)?"
-    r"(?: to)? (?P<x>[A-Z][a-z]+)(?: now| instead)?$",
+    r"(?: to)? (?P<x>[A-Z][a-z]+)(?: now| instead| these days| lately| from now on)?$",
     I_,
 )
 # "<pet> isn't Bubbles anymore": the old name is over, the new one follows.

@@ -140,7 +140,7 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         ]
     n = re.match(
         rf"^(?:is|just turned|turned|has just turned|is now) (?:now |about |actually |really |"
-        rf"only |already |almost )*(?P<x>{NUM_WORD})"
+        rf"only |already |almost |more like |closer to |probably )*(?P<x>{NUM_WORD})"
         r"(?: and a half)?(?: years? old| months? old| yrs?(?: old)?| yo)?(?: and (?:still |very |"
         r"so )?\w+)?$",
         rest,
@@ -278,7 +278,9 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         rest,
         I_,
     ):
-        return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
+        # "a bank in Chicago": the kind of employer; the city the user's rules read too
+        where = re.sub(r"^((?:a|an) [\w' -]+?) in [A-Z][\w.' -]*$", r"\1", n.group("x"))
+        return [Hit(F, f"{key}.employer", "family.employer", value=place(where))]
     if n := re.match(
         r"^(?:(?:now |still |actually |both )?(?:lives|live|is living|are living|is based|are "
         r"based)|(?:just |recently |finally )?"
@@ -291,6 +293,13 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", n.group("x"))[0])
         if not re.search(r"ended up|settled", n.group(0), I_) or _is_city(where):
             return [Hit(F, f"{key}.home", "family.home", value=where)]  # not "ended up in jail"
+    if re.match(
+        r"^(?:now |still |actually )?(?:lives|is living|stays|is staying|has moved in|moved in) "
+        r"with (?:us|me|my family|me and my \w+)(?: now| these days)?$",
+        rest,
+        I_,
+    ):  # "my dad lives with us": his home is the user's, until he gets his own
+        return [Hit(F, f"{key}.home", "family.home", value="with the user")]
     n = re.match(
         rf"^{ADV}(?P<v>loves|love|likes|like|adores|adore|enjoys|enjoy|hates|hate|doesn't like|"
         r"don't like|does not like|can't stand|can't eat|cannot eat|doesn't eat|don't eat|"

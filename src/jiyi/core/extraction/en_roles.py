@@ -98,6 +98,19 @@ _NOW_AS = re.compile(
 )
 
 
+# "I'm in the Army", "I serve in the Navy", "I joined the Marines": the service is the employer.
+_FORCES = (
+    r"army|navy|air force|marines|marine corps|coast guard|national guard|military|space force"
+)
+_SERVES = re.compile(
+    rf"^(?:(?:i'm|i am|im) (?:now |still |currently )?(?:in|serving in|with) the (?P<x>{_FORCES})|"
+    rf"i (?:now |currently )?serve in the (?P<y>{_FORCES})|"
+    rf"i (?:just |finally |recently )?(?:joined|enlisted in|signed up for|went into) the "
+    rf"(?P<z>{_FORCES}))(?: now| these days)?$",
+    I_,
+)
+
+
 def job_now(c: str) -> list[Hit]:
     """A job said as the user's now by what they run, the rank they made, where they are
     working now, or "… now as a realtor"; [] when the clause says none of these."""
@@ -106,6 +119,11 @@ def job_now(c: str) -> list[Hit]:
         said = clean_value(own["x"])
         return [Hit(F, "work.employer", "employer.own", value=said, correction=True,
                     content=f"User runs {a_job(said)}")]  # fmt: skip
+    if forces := _SERVES.match(c):
+        said = (forces["x"] or forces["y"] or forces["z"]).title()
+        content = f"User serves in the {said}"
+        return [Hit(F, "work.employer", "employer.forces", value=f"the {said}",
+                    correction=bool(forces["z"]), content=content)]  # fmt: skip
     if made := _MADE.match(c):  # "I made detective": the rank is the job now
         role = made["x"].lower()
         return [Hit(F, "work.role", "role.made", value=role, correction=True,

@@ -95,7 +95,7 @@ def education(c: str, ctx: Context) -> list[Hit]:
     if m:
         return [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
     m = re.match(
-        r"^i'm (?:doing|getting|finishing|working on|pursuing|studying for) (?:my |a |"
+        r"^(?:i'm|i am|im) (?:doing|getting|finishing|working on|pursuing|studying for) (?:my |a |"
         r"an )?(?P<x>phd|ph\.d\.?|master'?s|"
         r"masters|mba|bachelor'?s|degree|doctorate|ms|ma|bsc|"
         r"msc)(?: degree)?(?: in (?P<y>.+?))?(?: at (?P<z>.+))?$",
@@ -104,6 +104,8 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if m:
         hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
+        if m.group("y") and is_place_en(m.group("y")):  # "my masters in London": where
+            return hits
         if m.group("y"):
             hits.append(Hit(F, "education.major", "major", value=clean_value(m.group("y")).lower()))
         return hits

@@ -92,6 +92,17 @@ def work(c: str, ctx: Context) -> list[Hit]:
             ):
                 return [Hit(F, "location.work", "work.in", correction=neg, value=value)]
             return [Hit(F, "work.field", "work.field", correction=neg, value=value.lower())]
+        kind_in = re.match(
+            r"^(?P<e>(?:a|an) [\w' -]+?) (?:in|out in|over in|down in|up in) "
+            r"(?P<t>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2})$",
+            m.group("x"),
+        )
+        if kind_in and not neg and is_place_en(kind_in["t"]):
+            # "a bank in Chicago": the kind of employer, and the city of the work
+            return [
+                Hit(F, "work.employer", "employer.kind", value=kind_in["e"]),
+                Hit(F, "location.work", "work.in", value=place(kind_in["t"])),
+            ]
         if re.match(r"^(?:a|an|some|myself) ", m.group("x") + " ", I_):
             return [Hit(F, "work.employer", "employer.kind", value=value)] if not neg else []
         return [employer_hit(m.group("x"), "employer", neg)]

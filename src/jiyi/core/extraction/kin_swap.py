@@ -36,6 +36,7 @@ _ATTRIBUTE = {
     "education.stage": "grade",
     "education.grade": "grade",
     "education.school": "school",
+    "education.major": "major",
     "identity.age": "age",
 }
 
@@ -130,6 +131,13 @@ def _as_i_en(rest: str) -> str:
     """'finally quit accounting and he's teaching' → 'finally quit accounting and I'm teaching'
     with the subject gone: its verbs and pronouns in the first person."""
     rest = re.sub(r"\b(?:his|her) own\b", "my own", rest, flags=re.I)
+    rest = re.sub(  # "doing her masters in London", "got his own apartment": the relative's
+        r"\b(?:his|her)(?= (?:masters|master's|phd|doctorate|degree|residency|bachelor's|major|"
+        r"job|salon|shop|store|bakery|restaurant|business|apartment|house|condo|place|car|truck)\b)",
+        "my",
+        rest,
+        flags=re.I,
+    )
     rest = re.sub(r"\b(?:he|she)'s\b", "I'm", rest, flags=re.I)
     rest = re.sub(r"\b(?:he|she) is\b", "I am", rest, flags=re.I)
     rest = re.sub(r"\b(?:he|she) has\b", "I have", rest, flags=re.I)

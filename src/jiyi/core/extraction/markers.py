@@ -72,7 +72,9 @@ _FILLER_EN = re.compile(
     r"(?: that)?|"
     # "the new vet says she's a Balinese": who found it out, before what they found
     r"(?:the |my |our |her |his )?(?:new )?(?:vet|doctor|doc|allergist|dna test|test)"
-    r" (?:says|said|thinks|confirmed|reckons)(?: that)?(?= (?:she|he|it)(?:'s| is)\b))\b[,:\s]*|"
+    r" (?:says|said|thinks|confirmed|reckons|showed)(?: that)?"
+    r"(?= (?:she|he|it)(?:'s| is)\b| (?:my|our) | i'?m\b| i am\b))\b[,:\s]*|"
+    r"apparently\b[,:\s]*|"
     r"(?:oh|well|hey|ok|okay|yeah|yes|no|lol|haha|honestly|tbh|ugh|ah|aw|whoa|wow|"
     r"(?:big|good|great|some|fun|exciting|sad|quick|small) (?:news|update)|heads up|"
     r"to be honest|hmm+)\s*[,:!]\s*)",

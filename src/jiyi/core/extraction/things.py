@@ -39,7 +39,10 @@ _LATIN = frozenset(w.replace("_", " ") for w in (_MAKES_EN + " " + _MODELS_EN).s
 _MAKES_ZH = """丰田 本田 比亚迪 特斯拉 宝马 奔驰 奥迪 蔚来 小鹏 极氪 五菱 吉利 哈弗 别克 雪佛兰
     福特 日产 马自达 起亚 斯巴鲁 沃尔沃 保时捷 凯迪拉克 雷克萨斯 领克 零跑 荣威 名爵 奇瑞 传祺
     雅阁 凯美瑞 卡罗拉 思域 轩逸 朗逸 速腾 帕萨特 迈腾 宝来 汉兰达 途观 天籁 卡宴 宏光 阿尔提斯
-    桑塔纳 捷达 高尔夫 飞度 逍客 奇骏 英朗 科鲁兹 福克斯 蒙迪欧 长城 大众朗逸 捷途 埃安"""
+    桑塔纳 捷达 高尔夫 飞度 逍客 奇骏 英朗 科鲁兹 福克斯 蒙迪欧 长城 大众朗逸 捷途 埃安 问界
+    岚图 阿维塔 智己 腾势 光阳 三阳 雅马哈 铃木 川崎 哈雷 小牛电动 九号电动 雅迪 爱玛 Gogoro"""
+# A make that is also a common word names a car with a model code after it: 理想L6, 小米SU7.
+_CODED_ZH = re.compile(r"(?:理想|小米|现代|长安|红旗|大众|深蓝|极越)\s?[A-Za-z]{1,3}\d{1,3}")
 _ZH = "|".join(sorted(_MAKES_ZH.split(), key=len, reverse=True))
 # A make or model said in Latin letters: one word of the lists, then up to two more.
 _LATIN_CAR = r"(?:(?:19|20)\d{2} )?[A-Za-z][\w-]*(?: (?-i:[A-Z0-9][\w-]*)){0,2}"
@@ -53,11 +56,12 @@ _HAS_EN = re.compile(
 _NEW_EN = re.compile(
     rf"\b(?:(?:picked up|bought|got|leased|traded [\w ]{{1,20}}? in for|switched to|"
     rf"upgraded to) (?=an? )|(?:i|we) (?:now )?drive |(?:i'm|i am|we're|we are) (?:now )?"
-    rf"driving (?=an? ))(?!for\b){_OLDISH}(?P<x>{_LATIN_CAR})",
+    rf"(?:driving|rolling in|cruising in|cruising around in|riding around in) (?=an? ))"
+    rf"(?!for\b){_OLDISH}(?P<x>{_LATIN_CAR})",
     re.IGNORECASE,
 )
 _HAS_ZH = re.compile(
-    r"^我(?:现在|平时)?(?:开的是|开|的车是|的座驾是)(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{1,12})$"
+    r"^我(?:现在|平时)?(?:开的是|开|骑的是|骑|的车是|的座驾是)(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{1,12})$"
 )
 _NEW_ZH = re.compile(
     r"(?:换了|换成了?|买了|提了|新买了|入手了)(?:一|1)?(?P<cl>辆|台|部)?(?:新的?|二手的?)?"
@@ -69,15 +73,35 @@ def _a_car(said: str, classifier: bool = False) -> str | None:
     """``said`` stripped to a car's make and model when it names one, else None."""
     text = re.sub(rf"^{_OLDISH}", "", said.strip(), flags=re.IGNORECASE).strip()
     words = re.sub(r"^(?:19|20)\d{2} ", "", text).lower()
-    if re.search(_ZH, text) or any(f" {w}" in f" {words}" for w in _LATIN):
+    if (
+        re.search(_ZH, text)
+        or _CODED_ZH.search(text)
+        or any(f" {w}" in f" {words}" for w in _LATIN)
+    ):
         return text
     if classifier and re.fullmatch(r"[A-Za-z][A-Za-z0-9 -]{1,11}", text):
         return text  # 换了一台RAV4: a model by its classifier
     return None
 
 
+# A new car said first, its make next: 上个月提了新车，特斯拉Model 3.
+_NEW_CAR_ZH = re.compile(
+    r"^(?:我们?|刚|刚刚|已经|终于|上个?月|上周|前几天|前天|昨天|今天|今年|去年|年初|这个?月)*"
+    r"(?:提了|买了|换了|入手了)(?:一|1)?(?:辆|台|部)?(?:新车|车)(?:了|啦)?$"
+)
+_NAMED_NEXT_ZH = re.compile(
+    r"^(?:是|就是|开的是|换的是|买的是)?(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{2,14})$"
+)
+
+
 def car(clause: str, ctx: Context) -> list[Hit]:
     """The user's car, said or newly got."""
+    named = ctx.extra.pop("car_next", None) and _NAMED_NEXT_ZH.match(clause)
+    if named and (x := _a_car(named.group("x"))):
+        said = f"用户开的车是{x}"
+        return [Hit(F, "possession.car", "car.new", value=x, content=said, correction=True)]
+    if _NEW_CAR_ZH.match(clause):
+        ctx.extra["car_next"] = "1"
     if m := _HAS_ZH.match(clause):
         if x := _a_car(m.group("x"), classifier=True):
             return [Hit(F, "possession.car", "car", value=x, content=f"用户开的车是{x}")]

@@ -40,6 +40,7 @@ from jiyi.core.extraction.zh_people import (
     pet_continuation,
     renamed,
 )
+from jiyi.core.extraction.zh_pets import rename_said
 from jiyi.core.extraction.zh_tastes import avoid, drink, dropped, preference
 from jiyi.core.extraction.zh_timebound import exam_switch, past_event, plan, state
 from jiyi.core.extraction.zh_work import _is_org as _is_org_zh
@@ -193,6 +194,10 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
     return [Hit(F, slot, "continuation", value=value, content=content, correction=generic or named)]
 
 
+_FOUND_BY = re.compile(
+    r"^(?:(?:去|带它去|到)?(?:宠物)?医院)?(?:兽医|医生|大夫|检查|化验|体检|检测|过敏原检测|报告|结果)"
+    r"[^，,说我]{0,8}?(?:说|显示|查出来?|确诊)(?:了)?(?=我)"
+)
 _JOB_LEFT = re.compile(
     r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位)|离职|辞职)了?$"
 )
@@ -229,7 +234,10 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         elif ctx.drink != category:
             ctx.drink_word = None
         ctx.drink = category
-    clause = aged_after_birthday(normalise_zh(clause), ctx)
+    clause = aged_after_birthday(rename_said(normalise_zh(clause)), ctx)
+    # 兽医看了牙说我家狗其实都五岁了 / 医生说我对青霉素过敏: a finding about the user or
+    # theirs, said by whoever found it; read as it was, 医生说我对青霉素 became the allergen
+    clause = _FOUND_BY.sub("", clause)
     if place := ctx.extra.get("place_zh"):  # 我老家成都的，现在也还住在那: 那 is 成都
         # (公司把我调到无锡了，)这周已经搬过去住了: moved to the place just named
         clause = re.sub(

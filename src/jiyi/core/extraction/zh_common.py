@@ -212,6 +212,18 @@ def normalise_zh(clause: str) -> str:
         r"读\g<g>",
         clause,
     )
+    # 我读研，学的是计算机: a subject of study said as a cleft is the major
+    from jiyi.core.extraction.lexicon_places import MAJOR_RE_ZH
+
+    major = re.match(
+        r"^(?P<s>我?)(?:学|读|念)的(?:其实|应该)?是(?P<x>[^，,]{2,8}?)(?:专业)?$", clause
+    )
+    if (
+        major
+        and MAJOR_RE_ZH.search(major["x"])
+        and not re.search(r"年级|[大初高研][一二三四]", major["x"])
+    ):
+        clause = f"{major['s']}专业是{major['x']}"
     # 我儿子读的是四年级 / 我画的是油画: the cleft says the same as 读四年级 / 画油画
     clause = re.sub(
         r"^(?P<s>[^，,的]{1,6}?)(?P<v>读|上|念|学|做|当|干|养|画|玩|打|弹|练|开|考)的(?:其实|应该)?是(?=.)",

@@ -146,12 +146,29 @@ _BIRTHDAY_OF = re.compile(
 _BARE_AGE = re.compile(r"^(?:现在|已经|都|就|也|今年)*[\d一二两三四五六七八九十]+岁(?:了|啦)?$")
 
 
+# The user's own birthday, said with no name: 上周过完生日 / 剛過完生日 / 我昨天过了生日.
+_OWN_BIRTHDAY = re.compile(
+    r"^我?(?:上(?:个)?(?:周|星期|礼拜|月)|这(?:个)?(?:周|星期|礼拜|月)|昨天|前天|前几天|今天|刚刚?|已经)*"
+    r"过(?:了|完)(?:了)?(?:我的)?生日(?:了|啦)?$"
+)
+# An age after the user's birthday needs no 岁 when it is a grown-up's (三十五了 / 41了).
+_OWN_AGE = re.compile(
+    r"^(?:现在|已经|都|就|也|今年|正式)*(?P<n>[二三四五六七八九]十[一二三四五六七八九]?|[2-9]\d)"
+    r"(?:岁)?(?:了|啦|咯)$"
+)
+
+
 def aged_after_birthday(c: str, ctx: Context) -> str:
     """``c`` with its subject when it is a bare age after a name's birthday (朵朵过了生日，
-    六岁了 → 朵朵六岁了); remembers the name when ``c`` is that birthday."""
+    六岁了 → 朵朵六岁了) or the user's own (上周过完生日，三十五了 → 我三十五岁了);
+    remembers whose birthday when ``c`` is one."""
     who = ctx.extra.pop("birthday_of", None)
-    if (b := _BIRTHDAY_OF.match(c)) and not re.match(rf"^(?:我|他|她|它|你|{PET_WORD})", b["n"]):
+    if _OWN_BIRTHDAY.match(c):
+        ctx.extra["birthday_of"] = "我"
+    elif (b := _BIRTHDAY_OF.match(c)) and not re.match(rf"^(?:我|他|她|它|你|{PET_WORD})", b["n"]):
         ctx.extra["birthday_of"] = b["n"]
+    elif who == "我" and (own := _OWN_AGE.match(c)):
+        return f"我{own['n']}岁了"
     elif who and _BARE_AGE.match(c):
         return who + c
     return c

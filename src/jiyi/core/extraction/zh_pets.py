@@ -15,7 +15,7 @@ from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_ZH
 from jiyi.core.extraction.zh_common import NUM, PET_WORD, name_value, pet_key, third_person_zh
 from jiyi.core.models import MemoryKind
 
-__all__ = ["AGE", "NAME_VERB", "new_name", "pet", "pet_continuation", "renamed"]
+__all__ = ["AGE", "NAME_VERB", "new_name", "pet", "pet_continuation", "rename_said", "renamed"]
 
 F = MemoryKind.FACT
 _PET = rf"(?:(?![有养只了的个条是叫在])[\u4e00-\u9fff]){{0,3}}?(?:{PET_WORD})"
@@ -112,6 +112,29 @@ _RENAMED_THING = re.compile(
 )
 
 
+# Who gave the pet its new name (the user, the kids, a spouse): not what the clause is about.
+_GIVER = (
+    r"(?:我们|我|咱们|家里人|大家|孩子们|小孩|孩子|"
+    r"我?(?:儿子|女儿|闺女|老婆|老公|媳妇|爸爸|妈妈|爸|妈)(?:们)?)"
+)
+
+
+def rename_said(c: str) -> str:
+    """A rename said with who did it put as the pet's own: 孩子们给它改叫可乐了 → 它改叫可乐了,
+    仓鼠的名字我儿子改成了芝麻 → 我家仓鼠改名叫芝麻. Read as it was, the first was a fact
+    about the children and the second nothing."""
+    c = re.sub(rf"^{_GIVER}(?:已经|后来|刚|就|都|非要|硬是)*给(?=(?:它|牠)(?:改|换|取|起))", "", c)
+    m = re.match(
+        rf"^(?P<p>(?![把将])[\u4e00-\u9fffA-Za-z]{{1,6}}?)的名字(?:被)?{_GIVER}?(?:给)?(?:已经|后来|刚|就)*"
+        r"(?:改成了?|改为|改叫|换成了?)(?P<x>[^，,了]{1,8})(?:了|啦)?$",
+        c,
+    )
+    if not m or re.match(r"^[我你他她]", m["p"]):
+        return c
+    head = f"我家{m['p']}" if m["p"] in PETS_ZH else m["p"]
+    return f"{head}改名叫{m['x']}"
+
+
 def renamed(c: str, ctx: Context) -> list[Hit]:
     """它改名叫大黄了 / 奶茶现在改名叫布丁了: a pet renamed, said without naming its kind.
 
@@ -144,7 +167,11 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
     )
     if not m or (m.group("old") and re.match(r"^[我你他她]", m.group("old"))):
         return []
-    if m.group("old") and _RENAMED_THING.search(m.group("old")):
+    if (
+        m.group("old")
+        and _RENAMED_THING.search(m.group("old"))
+        and not re.fullmatch(r"(.)\1", m.group("old"))  # 团团 / 豆豆 are pets' names
+    ):
         return []  # 公司改名叫字节了 / 我们群改名了: places, shops and accounts are renamed too
     key = f"pet.{ctx.extra['pet']}.name" if "pet" in ctx.extra else "pet.pet.name"
     name = name_value(m.group("x"))

@@ -10,7 +10,7 @@ import re
 from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon import RELATIONS_ZH
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
-from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, ORG_SUFFIX_ZH, is_place_zh
+from jiyi.core.extraction.lexicon_places import CITIES_ZH, COMPANIES_ZH, ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import (
     NUM,
@@ -41,6 +41,40 @@ def _word(key: str) -> str:
     return next((w for w, k in RELATIONS_ZH.items() if f"family.{k}" == key), "家人")
 
 
+# 在南京上大二 / 在广州开出租 / 在英国留学 / 在县城上高中: where, then what they do there.
+_PLACE_THEN = re.compile(
+    r"^(?:现在|目前|一直|还)?在(?P<p>[\u4e00-\u9fff]{2,4}?)"
+    r"(?P<r>(?:上(?!班)|读|念|学|开|跑|送|留学|当|做|干)[^，,]*)$"
+)
+_LOCALITY = frozenset("县城 镇上 村里 乡下 老家 市里 城里 国外 外地".split())
+_SCHOOLS = frozenset("幼儿园 小学 初中 高中 大学 中学".split())
+
+
+def _place_then(key: str, rest: str, ctx: Context) -> list[Hit]:
+    """A relative somewhere doing something: the city (when it is one) and what the rest
+    says, each in its own slot. Read whole, 我闺女在南京上大二 was a home "南京上大二"."""
+    m = _PLACE_THEN.match(rest)
+    if not m:
+        return []
+    said_as = re.sub(r"^(?:我们家|我家|我的|我)的?", "", ctx.extra.get("family_zh", ""))
+    p, what, word = m["p"], m["r"], said_as or _word(key)
+    city = p not in _LOCALITY and (
+        p in CITIES_ZH or bool(re.search(r"[省县州]$|(?<![超菜夜集门])市$", p))
+    )
+    if not (city or p in _LOCALITY or p in _SCHOOLS):
+        return []  # 在社区当志工: not a city
+    said = [h for h in attributes(key, what, ctx) if not h.topic.endswith(".about")]
+    if what.startswith("留学"):
+        said = [Hit(F, f"{key}.grade", "family.grade", value="留学")]
+    if not said and not city:
+        return []
+    for h in said:  # each its own words: a later move must not leave 南京 in "在南京上大二"
+        h.content = h.content or f"用户的{word}{what}"
+    if not city:
+        return said
+    return [Hit(F, f"{key}.city", "family.city", value=p, content=f"用户的{word}在{p}"), *said]
+
+
 def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     """What one clause says about a family member (``key`` = family.daughter)."""
     m = re.match(
@@ -51,16 +85,24 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m:  # 我老婆最近在备孕: how things are for them now, a state
         who = key.split(".")[1]
         return [Hit(MemoryKind.STATE, f"state.{who}_{m.group('x')}", "family.state", ttl=STATE_TTL)]
+    if hits := _place_then(key, rest, ctx):
+        return hits
+    if re.match(r"^(?:现在|目前|还)?(?:在部队|在军队)?(?:当兵|参军|服役)(?:了|呢)?$", rest):
+        return [
+            Hit(F, f"{key}.job", "family.job", value="军人", content=f"用户的{_word(key)}{rest}")
+        ]
     if m := re.match(rf"^{_NAME_VERB}(?P<x>[^不，,]+)", rest):
         return [Hit(F, f"{key}.name", "family.name", value=name_value(m.group("x")))]
     if re.match(r"^不(?:再)?叫.+了?$", rest):
         ctx.extra["slot"] = f"{key}.name"  # 我女儿不叫朵朵了，改名叫果果
         return []
     if m := re.match(
-        rf"^{_AGE}$|^(?:今年|已经|现在|都|也|其实)*(?P<m>{NUM})了$|^(?:今年|已经|现在)+(?:都|也)?(?P<k>{NUM})$",
+        rf"^{_AGE}$|^(?:今年|已经|现在|都|也|其实)*(?P<m>{NUM})了$|^(?:今年|已经|现在)+(?:都|也)?(?P<k>{NUM})$"
+        # 我妈其实是61: a grown-up's age needs no 岁
+        r"|^(?:今年|现在|其实|实际上)*是(?P<j>[2-9]\d|[二三四五六七八九]十[一二三四五六七八九]?)(?:了)?$",
         rest,
     ):  # 我爸今年六十二 / 我妈61了
-        n = m.group("n") or m.group("m") or m.group("k")
+        n = m.group("n") or m.group("m") or m.group("k") or m.group("j")
         unit = "个月" if m.group("u") == "个月" else ""
         return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
     m = re.match(
@@ -96,7 +138,7 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:现在|目前)?在(?P<x>.+?)(?:读书|上学|上大学|读大学|念书|读研究生|读研|读博士|读博|读硕士|读本科|"
         r"念研究所|读高中|上高中|读初中|上初中|上小学|读小学)$|"
-        r"^(?:今年|去年|刚|刚刚|已经|终于)*考(?:上|进|取)了?(?P<y>[^，,]{2,12}?)(?:了|啦)?$",
+        r"^(?:回来|后来|今年|去年|刚|刚刚|已经|终于)*考(?:上|进|取|了)了?(?P<y>[^，,]{2,12}?)(?:了|啦)?$",
         rest,
     )
     went = re.match(
@@ -131,7 +173,9 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if re.match(r"^(?:最近|去年|今年|上个月|已经|刚)*(?:换(?:了个)?工作|跳槽|辞职|离职)了?$", rest):
         ctx.extra["slot"] = f"{key}.employer"  # 我老公换工作了，(现在在腾讯): the employer next
         return []
-    if m := re.match(r"^(?:现在|目前|已经|早就)*不(?:再)?(?:当|做|干)(?P<x>[^，,]{1,8}?)了$", rest):
+    if m := re.match(
+        r"^(?:现在|目前|已经|早就)*不(?:再)?(?:当|做|干|开|跑|送)(?P<x>[^，,]{1,8}?)了$", rest
+    ):
         ctx.extra["slot"] = f"{key}.job"  # 我老婆不当老师了，(去做保险了)
         return [Hit(F, f"{key}.job", "family.job", value=f"not {clean_value(m.group('x'))}",
                     correction=True)]  # fmt: skip
@@ -182,11 +226,14 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if re.match(r"^(?:今年|已经|刚|刚刚)?退休(?:了)?$", rest):
         return [Hit(F, f"{key}.job", "family.job", value="退休")]
     m = re.match(
-        r"^(?:现在|目前|其实)*(?:是)?在(?P<x>.+?)(?:工作|上班|任职|打工)(?:的)?(?:了)?$", rest
+        r"^(?:现在|目前|其实)*(?:是)?在(?P<x>.+?)(?:找了?|找到了?)?(?:一)?(?:份|个)?"
+        r"(?:工作|上班|任职|打工)(?:的)?(?:了)?$",
+        rest,
     ) or re.match(
         r"^(?:已经|刚|上个月|去年|今年|(?:毕业|结婚|退休|离婚|工作)(?:以后|之后|后))*"
         r"(?:(?:跟|和|随|带着)[^，,搬调]{1,4}?(?:一起)?)?(?:被(?:公司|单位|老板|领导)?)?"
-        r"(?:调到|调去|派到|外派到|搬到|搬去|搬回|回|跳槽(?:去|到)|换(?:工作)?到|入职)了?(?P<x>[\u4e00-\u9fff]{2,6}?)"
+        r"(?:调到|调去|派到|外派到|搬到|搬去|搬回|回|跳槽(?:去|到)|换(?:工作)?到|入职)了?"
+        r"(?P<x>(?![来去])[\u4e00-\u9fff]{2,6}?)"
         r"(?:(?:跟|和|与)[^，,]{1,6}?一起)?(?:工作|上班|住|生活|定居)?(?:去|来)?(?:了|啦)?$",
         rest,
     )

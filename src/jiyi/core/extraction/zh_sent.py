@@ -1,4 +1,8 @@
-"""Chinese: sent or gone to a city to work there — 我调到青岛的医院了 / 我去深圳做房产中介了 /
+"""Chinese: where the user's work is now, said by how they came to it.
+
+Joined an employer (下个月去蔚来报到 / 签了一家游戏公司做原画师 / 考了个公务员); work for a
+platform or driving for a living (我在美团送外卖 / 改开滴滴了: the job, and a known platform as
+the employer); or sent or gone to a city to work there — 我调到青岛的医院了 / 我去深圳做房产中介了 /
 留在北京一家律所上班 / 回武汉开了家烧烤店: the city of the work, and the job, or the user's own
 shop, when one is said. Not a trip (派去上海出差), not a branch of the employer just left
 ((不在海淀图书馆了，)被调到朝阳那边的分馆), and 回老家 names no city.
@@ -10,12 +14,12 @@ import re
 from collections.abc import Callable
 
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon_places import ORG_SUFFIX_ZH, is_place_zh
+from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
-from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP
+from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, is_role
 from jiyi.core.models import MemoryKind
 
-__all__ = ["sent_to_work"]
+__all__ = ["joined", "platform_work", "sent_to_work"]
 
 F = MemoryKind.FACT
 
@@ -61,3 +65,66 @@ def sent_to_work(c: str, ctx: Context, is_org: Callable[[str], bool]) -> list[Hi
         hits.append(Hit(F, "work.role", "role.sent", value=role, correction=True,
                         content=f"用户的工作是{role}"))  # fmt: skip
     return hits
+
+
+# 下个月去蔚来报到 / 签了一家游戏公司做全职原画师 / 考了个公务员 / 考上了事业编
+_REPORTS = re.compile(
+    rf"^(?:我)?{ADV}(?:下个?月|下周|月底|明天|过完年|年后)?(?:就|要)?(?:去|到)(?P<x>[^，,去到]{{2,8}}?)"
+    r"(?:报到|报道|入职)(?:了|啦)?$"
+)
+_SIGNED = re.compile(
+    rf"^(?:我)?{ADV}(?:签了|签约了?|入职了?)(?:一家|一个|家|个)?(?P<x>[^，,]{{2,10}}?"
+    r"(?:公司|工作室|集团|医院|学校|律所|事务所|银行))(?:做|当)(?:全职|正式)?(?:的)?(?P<r>[^，,]{2,8}?)(?:了)?$"
+)
+_PASSED = re.compile(
+    rf"^(?:我)?{ADV}考(?:了个|了|上了?|进了?|到了?)(?:个)?(?P<r>公务员|事业编|教师编|编制|警察|选调生|"
+    r"村官|老师|教师)(?:了|啦)?$"
+)
+
+
+def joined(c: str, is_org: Callable[[str], bool]) -> list[Hit]:
+    """The employer (and the job) of a clause saying the user joined one; [] otherwise."""
+    if (r := _REPORTS.match(c)) and (r["x"] in COMPANIES_ZH or is_org(r["x"])):
+        return [Hit(F, "work.employer", "employer.reports", value=r["x"], correction=True,
+                    content=f"用户去{r['x']}上班")]  # fmt: skip
+    if (s := _SIGNED.match(c)) and is_role(role := clean_value(s["r"])):
+        hit = Hit(F, "work.role", "role.signed", value=role, correction=True,
+                  content=f"用户在{s['x']}做{role}")  # fmt: skip
+        return [hit, Hit(F, "work.employer", "employer.signed", value=s["x"], correction=True,
+                         content=f"用户在{s['x']}工作")]  # fmt: skip
+    if p := _PASSED.match(c):  # 考了个公务员: the post won by exam is the job now
+        return [Hit(F, "work.role", "role.passed", value=p["r"], correction=True,
+                    content=f"用户考上了{p['r']}")]  # fmt: skip
+    return []
+
+
+def platform_work(c: str, is_org: Callable[[str], bool]) -> list[Hit] | None:
+    """Work for a delivery or ride platform, or driving for a living: 我在美团送外卖 (the
+    platform), 这个月开始改跑饿了么了, 现在跑滴滴 / 改开滴滴了 (the job, and a known platform
+    as the employer); None when the clause says none of these."""
+    gig = re.match(
+        rf"^(?:我)?{ADV}在(?P<x>[^，,在]{{2,6}}?)(?:送外卖|跑外卖|跑单|送快递|开网约车|开专车|当骑手)$",
+        c,
+    )
+    if gig and (gig["x"] in COMPANIES_ZH or is_org(gig["x"])):  # 我在美团送外卖: the platform
+        return [Hit(F, "work.employer", "employer.gig", value=gig["x"])]
+    ride = re.match(
+        r"^(?:我)?(?:这个月|最近|现在)?(?:开始)?(?:改|换|转)跑(?P<x>[^，,]{2,6}?)了?$", c
+    )
+    if ride and (ride["x"] in COMPANIES_ZH or is_org(ride["x"])):
+        # 这个月开始改跑饿了么了: the platform the user rides for now
+        return [Hit(F, "work.employer", "employer.ride", value=ride["x"], correction=True,
+                    content=f"用户在{ride['x']}跑单")]  # fmt: skip
+    drive = re.match(
+        rf"^(?:我)?{ADV}(?:开始)?(?:改|换|转)?(?:跑|开)(?P<x>滴滴|网约车|出租车?|的士|货拉拉|快车|专车|"
+        r"大货车?|货车|卡车|半挂|公交车?)(?:了|呢)?$",
+        c,
+    )
+    if drive:  # (出租不开了，)现在跑滴滴 / 我开网约车: what the user drives for a living
+        job = c[drive.start("x") - 1 : drive.end("x")]
+        said = [Hit(F, "work.role", "role.drive", value=job, content=f"用户{job}")]
+        if drive["x"] in COMPANIES_ZH:  # 改开滴滴了: the platform is where the user works now
+            said.append(Hit(F, "work.employer", "employer.drive", value=drive["x"],
+                            content=f"用户{job}"))  # fmt: skip
+        return said
+    return None

@@ -13,7 +13,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, JOBS_ZH, ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, is_role
-from jiyi.core.extraction.zh_sent import sent_to_work
+from jiyi.core.extraction.zh_sent import joined, platform_work, sent_to_work
 from jiyi.core.models import MemoryKind
 
 __all__ = ["work"]
@@ -73,6 +73,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return []
     if (sent := sent_to_work(c, ctx, _is_org)) is not None:
         return sent
+    if hits := joined(c, _is_org):
+        return hits
     m = re.match(
         r"^(?:我的?)?新(?:东家|公司|单位|工作单位)(?:是|在)(?P<x>[^，,]{2,10}?)(?:了|啦)?$", c
     )
@@ -150,7 +152,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m and not re.match(r"^(?:找|换|准备|忙|赶|熬|加|做|努力|认真|拼命|好好)", m.group("x")):
         return [_workplace(m.group("x"), bool(m.group("neg")), "employer")]
-    m = re.match(rf"^(?:我)?{ADV}在(?P<x>.+?)(?:做|当|担任|负责|干)(?P<y>.{{2,}})$", c)
+    m = re.match(
+        rf"^(?:我)?{ADV}在(?P<x>.+?)(?:是|其实是)?(?:做|当|担任|负责|干)(?P<y>.{{2,}})$", c
+    )
     if m and re.search(r"(?:已经|现在|早就|早已|也|都)*(?:不再|不|没有?)$", m.group("x")):
         # 我在阿里已经不做运营了: the employer stands, the role Y no longer holds
         role = clean_value(re.sub(r"了$", "", m.group("y")))
@@ -262,27 +266,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         role = clean_value(made["x"])
         return [Hit(F, "work.role", "role.given", value=role, correction=True,
                     content=f"用户的工作是{role}")]  # fmt: skip
-    gig = re.match(
-        rf"^(?:我)?{ADV}在(?P<x>[^，,在]{{2,6}}?)(?:送外卖|跑外卖|跑单|送快递|开网约车|开专车|当骑手)$",
-        c,
-    )
-    if gig and (gig["x"] in COMPANIES_ZH or _is_org(gig["x"])):  # 我在美团送外卖: the platform
-        return [Hit(F, "work.employer", "employer.gig", value=gig["x"])]
-    ride = re.match(
-        r"^(?:我)?(?:这个月|最近|现在)?(?:开始)?(?:改|换|转)跑(?P<x>[^，,]{2,6}?)了?$", c
-    )
-    if ride and (ride["x"] in COMPANIES_ZH or _is_org(ride["x"])):
-        # 这个月开始改跑饿了么了: the platform the user rides for now
-        return [Hit(F, "work.employer", "employer.ride", value=ride["x"], correction=True,
-                    content=f"用户在{ride['x']}跑单")]  # fmt: skip
-    drive = re.match(
-        rf"^(?:我)?{ADV}(?:开始)?(?:改|换|转)?(?:跑|开)(?P<x>滴滴|网约车|出租车?|的士|货拉拉|快车|专车|"
-        r"大货车?|货车|卡车|半挂|公交车?)(?:了|呢)?$",
-        c,
-    )
-    if drive:  # (出租不开了，)现在跑滴滴 / 我开网约车: what the user drives for a living
-        job = c[drive.start("x") - 1 : drive.end("x")]
-        return [Hit(F, "work.role", "role.drive", value=job, content=f"用户{job}")]
+    if (driven := platform_work(c, _is_org)) is not None:
+        return driven
     own = re.match(
         r"^(?:我)?(?:现在|已经|出来)*自己(?:在(?P<p>[^，,]{2,6}?))?开了?(?:个|一个|一家|家|间|一间)"
         r"(?P<x>[^，,]{0,6}?(?:工作室|店|公司|诊所|餐厅|馆|铺|厂))(?:了)?$",
@@ -340,7 +325,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     for rule, pattern in (
         (
             "role",
-            rf"^(?:我)?{ADV}(?:转行|改行|后来|毕业后|改|转|转去|改去|(?:辞职|离职|辞了职)(?:在家|回家)?)?"
+            rf"^(?:我)?{ADV}(?:转行|改行|转职|后来|毕业后|改|转|转去|改去|(?:辞职|离职|辞了职)(?:在家|回家)?)?"
             r"(?:是|当上|当|做|干|成了|成为|升(?!职)(?:为|成|到|了)?)了?"
             r"(?:一名|一个|一位|个|名|位)?(?P<x>.+?)$",
         ),
@@ -362,7 +347,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
             return [Hit(F, "education.stage", "student", value=re.sub(r"的$", "", role))]
         return [Hit(F, "work.role", rule, value=role)]
     m = re.match(
-        r"^(?:我们|我)?(?:自己|一起|和[^，,]{1,4}?一起)?(?:开了|开)(?:一家|一个|家|个)(?P<x>.{1,8}?(?:店|公司|工作室|餐厅|馆|厂|"
+        r"^(?:我们|我)?(?:在[^，,在]{2,4}?)?(?:自己|一起|和[^，,]{1,4}?一起)?(?:开了|开)(?:一家|一个|家|个)"
+        r"(?P<x>.{0,8}?(?:店|公司|工作室|餐厅|馆|厂|小卖部|超市|"
         r"诊所))"
         r"(?:[，,]?(?:卖|做|经营|主营).{1,10})?$",
         c,
