@@ -102,6 +102,10 @@ KEEPS = [
     (["我是小学老师", *ZH_ELSE], "说实话学校今年换了新校长，老师们压力都很大"),
     (["我在顺丰送快递", *ZH_ELSE], "讲真顺丰最近把我的片区换到西湖区了"),
     (["我在银行当柜员", *ZH_ELSE], "其实我们银行的柜员最近换了新制服"),
+    # how the drink is taken, or one tried once, is no new drink (each replaced it before)
+    (["我每天一杯拿铁", *ZH], "說實話我喝的拿鐵都是去冰少糖"),
+    (["我每天喝一杯美式", *ZH], "其實我的美式都要加一份濃縮"),
+    (["我喝咖啡只喝美式", *ZH], "其实我试过燕麦拿铁，还是觉得美式好喝"),
     # a stay is no home, a duration no part of the city
     (["我住在杭州", ZH[0], *ZH[2:]], "说实话我这周住在我妈家，在绍兴"),
     (["I live in Denver", EN[0], *EN[2:]], "honestly I've lived in Denver my whole adult life"),

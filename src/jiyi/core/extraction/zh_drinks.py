@@ -58,13 +58,20 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
         )
     )
     word = re.sub(r"^(?:咖啡|茶|奶茶)?(?:都|也)?只(?:喝|点|要)", "", word)  # 茶只喝普洱 → 普洱
+    # 一直喝的都是冰美式: the drink, not the words around it
+    word = re.sub(r"^(?:我)?(?:的)?(?:都|也|一直)?(?:是)?", "", word)
+    if re.match(r"(?:要|都要)?(?:加|多加|少加|不加)", word):
+        return None  # 都要加一份浓缩: an add-in, not the drink
     for key in sorted(DRINKS, key=len, reverse=True):
         category, is_type = DRINKS[key]
         if is_type and key in word.lower():
+            if re.search(r"[试尝曾想]|过|以前|本来", word[: word.lower().index(key)]):
+                return None  # 试过燕麦拿铁: tried once, not what the user drinks
             # 拿铁要加糖 / 美式不加糖: the drink, without how it is taken (an add-in slot)
             end = word.lower().index(key) + len(key)
             if re.match(
-                r"(?:要加|要|加|不加|不要|少|半|去|多|微|全|正常|无)(?!糖.|冰.)", word[end:]
+                r"(?:要加|要|加|不加|不要|少|半|去|多|微|全|正常|无)(?!糖.|冰.)|都|是|的|也|呢",
+                word[end:],
             ):
                 word = word[:end]
         if is_type and key in word.lower() and len(word) <= len(key) + 4:
