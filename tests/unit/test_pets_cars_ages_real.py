@@ -10,7 +10,7 @@ change nothing."""
 from __future__ import annotations
 
 import pytest
-from _writes import assert_keeps_all, assert_replaces, extract_slots
+from _writes import active_contents, assert_keeps_all, assert_replaces, extract_slots, say
 
 from jiyi import Memory
 
@@ -155,3 +155,17 @@ def test_each_value_in_its_own_slot(text: str, slot: str, value: str) -> None:
 )
 def test_a_place_that_is_no_city_or_major(text: str, slot: str) -> None:
     assert slot not in extract_slots(text)
+
+
+def test_a_retirement_keeps_what_the_same_message_says_now(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    # 退休了 ends the employer slot; the volunteering said with it was an employer memory of
+    # the same message, and the retirement retired it too: every fact of the mother was gone
+    user = "pca-retired-volunteer"
+    say(shared_real_mem, module_clock, user, "我住在台中", "我媽媽是國中老師")
+    say(shared_real_mem, module_clock, user, "我媽去年退休了，現在在社區當志工", days=5)
+    held = active_contents(shared_real_mem, user)
+    assert any("志工" in text for text in held.values()), held
+    assert not any("老師" in text for text in held.values()), held

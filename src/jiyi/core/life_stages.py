@@ -59,7 +59,12 @@ def _person(topic: str, content: str) -> str | None:
 
 
 def ended_slots(c: Candidate) -> tuple[str, ...]:
-    """The slots the stage ``c`` says ended leaves behind, for its person."""
+    """The slots the stage ``c`` says ended leaves behind, for its person; never ``c``'s own
+    (退休了，现在在社区当志工: the volunteering is what holds now)."""
+    return tuple(s for s in _ended(c) if s != c.topic)
+
+
+def _ended(c: Candidate) -> tuple[str, ...]:
     topic = c.topic or ""
     who = _person(topic, c.content)
     if who is None:

@@ -283,6 +283,8 @@ def _retire(
     """Supersede ``gone`` by ``new`` (history kept, source episodes marked outdated)."""
     events = []
     for m in gone:
+        if m.id == new.id:
+            continue  # what the message says now is never retired by its own words
         m = m.model_copy(
             update={"status": Status.SUPERSEDED, "superseded_by": new.id, "valid_to": said}
         )
