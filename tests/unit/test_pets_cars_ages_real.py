@@ -75,6 +75,33 @@ CHANGES = [
 ]
 
 
+JOBS = [
+    (["我在科大讯飞做算法工程师", *ZH_ELSE], "讯飞那边我辞了，下个月去蔚来报到", "蔚来"),
+    (["我在美团送外卖", *ZH_ELSE], "外卖不送了，太累，改开滴滴了", "滴滴"),
+    (["我是護理師", *ZH_ELSE], "我轉職當空服員了，常常飛日本", "空服員"),
+    (["我是一名小学语文老师", *ZH_ELSE], "教书教累了，考了个公务员，现在在区政府上班", "公务员"),
+    (["我是自由职业者，做插画", *ZH_ELSE], "不接散活了，签了一家游戏公司做全职原画师", "原画师"),
+    (["I'm a paralegal", *EN_ELSE], "passed the bar!! I'm officially an attorney now", "attorney"),
+    (["I'm a nurse", *EN_ELSE], "sorry I misspoke, I'm a nurse's aide, not a nurse", "aide"),
+    (
+        ["I work at a bakery", *EN_ELSE],
+        "the bakery closed so I'm waiting tables at a steakhouse now",
+        "steakhouse",
+    ),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "new"), JOBS)
+def test_a_job_told_by_how_it_came(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    new: str,
+) -> None:
+    assert_replaces(shared_real_mem, module_clock, f"pca-job-{change[:20]}", facts, change, new)
+
+
 @pytest.mark.parametrize(("facts", "change", "new"), CHANGES)
 def test_the_change_replaces_the_old_value(
     shared_real_mem: Memory,

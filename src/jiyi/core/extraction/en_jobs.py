@@ -152,8 +152,11 @@ _NEW_EMPLOYER = tuple(
     re.compile(p, I_)
     for p in (
         rf"^my new (?:employer|company|job|workplace|gig|firm) is (?:at |with )?{_ORG}$",
-        r"^i(?:'ve)? (?:just |recently |finally |officially )?(?:took|accepted|started|landed|"
-        r"got) (?:a |an |the )?(?:new )?(?:position|job|role|post|gig) (?:at|with) "
+        # "I gave up freelancing and took a staff job at the Denver Post"
+        r"^i(?:'ve)? (?:(?:gave up|quit|left|stopped) [\w' -]+? and )?"
+        r"(?:just |recently |finally |officially )?(?:took|accepted|started|landed|"
+        r"got) (?:a |an |the )?(?:(?:new|staff|full[- ]time|part[- ]time|permanent|salaried) )*"
+        r"(?:position|job|role|post|gig) (?:at|with) (?:the )?"
         rf"{_ORG}{_WHEN}$",
         rf"^{_ORG} (?:hired|poached|recruited|snapped) me(?: up)?(?: away)?"
         rf"(?: from (?:the |my )?[\w&.' -]+?)?{_WHEN}$",

@@ -29,7 +29,8 @@ _ROLE = re.compile(
     r"physician|psychologist|carpenter|hairdresser|stylist|model|actor|actress|musician|"
     r"streamer|youtuber|influencer|creator|dj|bartender|server|waiter|waitress|nanny|cook|"
     r"baker|butcher|farmer|driver|courier|postman|librarian|researcher|postdoc|resident|"
-    r"radiologist|midwife|caregiver|secretary|receptionist|admin|hr|recruiter|tech|technologist)$",
+    r"radiologist|midwife|caregiver|secretary|receptionist|admin|hr|recruiter|tech|technologist|"
+    r"aide|cna|lpn|rn|emt|janitor|custodian|guard|dispatcher|welder|machinist|foreman)$",
     I_,
 )
 _NOT_ROLE = frozenset(
@@ -111,6 +112,18 @@ _SERVES = re.compile(
 )
 
 
+# "I'm waiting tables at a steakhouse now": the job by what is done, and where
+_DOING = {"waiting tables": "server", "waiting on tables": "server", "waitressing": "waitress",
+          "bartending": "bartender", "serving": "server", "cashiering": "cashier",
+          "nannying": "nanny", "bussing tables": "busser", "line cooking": "line cook"}  # fmt: skip
+_DOING_AT = re.compile(
+    r"^(?:so )?(?:now )?(?:i'm|i am|im) (?:now |currently )?(?P<v>"
+    + "|".join(sorted(_DOING, key=len, reverse=True))
+    + r") (?:at|for) (?P<x>.+?)(?: now| these days)?$",
+    I_,
+)
+
+
 def job_now(c: str) -> list[Hit]:
     """A job said as the user's now by what they run, the rank they made, where they are
     working now, or "… now as a realtor"; [] when the clause says none of these."""
@@ -119,6 +132,11 @@ def job_now(c: str) -> list[Hit]:
         said = clean_value(own["x"])
         return [Hit(F, "work.employer", "employer.own", value=said, correction=True,
                     content=f"User runs {a_job(said)}")]  # fmt: skip
+    if doing := _DOING_AT.search(c):
+        role = _DOING[doing["v"].lower()]
+        return [Hit(F, "work.role", "role.doing", value=role, correction=True,
+                    content=f"User works as {a_job(role)}"),
+                employer_hit(doing["x"], "employer.doing")]  # fmt: skip
     if forces := _SERVES.match(c):
         said = (forces["x"] or forces["y"] or forces["z"]).title()
         content = f"User serves in the {said}"

@@ -156,7 +156,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"(?:my job at |my job with )?|(?:am |"
         r"'m )?no longer (?:at|with|working at|working for) |(?:i'm|i am) not (?:at|with|"
         r"working at|"
-        r"working for) ))(?P<x>[A-Z][\w&.' -]*?)(?i: any ?more)?$",
+        r"working for) ))(?P<x>[A-Z][\w&.' -]*?|(?i:" + "|".join(sorted(COMPANIES_EN)) + r"))"
+        r"(?i: any ?more)?$",
         c,
     )
     if m:
@@ -171,7 +172,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["slot"] = "work.employer"
         return []
     m = re.match(
-        rf"^(?:{IM} (?:now |currently |actually )?(?:an?|the) |i work (?:\w+ )?as (?:an? )?|"
+        rf"^(?:{IM} (?:now |currently |actually |officially |finally )*(?:an?|the) |"
+        rf"i work (?:\w+ )?as (?:an? )?|"
         rf"i (?:just )?(?:got|landed|took|accepted|started) (?:a |my |the )?(?:new )?"
         rf"(?:job|role|position|gig) as (?:an? )?|i (?:just )?got hired as (?:an? )?|"
         rf"i (?:freelance|moonlight|volunteer|"
@@ -184,9 +186,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"requalified) as (?:an? )?|"
         r"i(?:'ve| have)? (?:recently |just |finally )?(?:became|become) (?:an? )?|"
         r"i'm working as (?:an? )?|my job is (?:an? )?|"
-        r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?)"
+        r"i'm employed as (?:an? )?)(?P<x>[a-z][a-z -]*?(?:'s [a-z]+)?)"
         r"(?: (?:at|for|with|of) (?P<y>.+?))?(?: in (?P<city>[A-Z][\w .'-]+?))?"
-        r"(?: from (?P<origin>[A-Z][\w .'-]+?))?(?: now| these days| full[- ]time| part[- ]time|"
+        r"(?: from (?P<origin>[A-Z][\w .'-]+?))?(?:,? not an? [a-z][a-z' -]*)?"
+        r"(?: now| these days| full[- ]time| part[- ]time|"
         r" by trade| this (?:spring|summer|fall|autumn|winter|year|month|week)| last (?:month|"
         r"week|year)|"
         r" recently)?$",

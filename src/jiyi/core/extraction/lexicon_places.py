@@ -198,7 +198,9 @@ COMPANIES_EN = word_set(
     google amazon microsoft apple meta facebook netflix stripe shopify uber lyft airbnb tesla spacex
     ibm intel nvidia oracle salesforce adobe twitter linkedin spotify deloitte kpmg pwc ey accenture
     mckinsey bcg bain goldman jpmorgan citi citibank walmart pfizer moderna boeing disney nike
-    samsung sony toyota siemens bosch unilever nestle pepsico
+    samsung sony toyota siemens bosch unilever nestle pepsico target costco kroger safeway
+    starbucks mcdonalds chipotle ups fedex usps dhl kaiser verizon comcast lowes cvs walgreens
+    publix aldi
     """
 )
 # "I work in X": a line of work, not a place.
