@@ -84,6 +84,21 @@ JOBS = [
     (["I'm a paralegal", *EN_ELSE], "passed the bar!! I'm officially an attorney now", "attorney"),
     (["I'm a nurse", *EN_ELSE], "sorry I misspoke, I'm a nurse's aide, not a nurse", "aide"),
     (
+        ["My cousin is a teacher", *EN_ELSE],
+        "my cousin quit teaching to become a realtor",
+        "realtor",
+    ),
+    (
+        ["My wife teaches at Westside High", *EN_ELSE],
+        "my wife transferred to Millard North this year",
+        "Millard North",
+    ),
+    (
+        ["My grandpa lives in Iowa", *EN_ELSE],
+        "grandpa moved into assisted living here in Omaha so we can visit more",
+        "Omaha",
+    ),
+    (
         ["I work at a bakery", *EN_ELSE],
         "the bakery closed so I'm waiting tables at a steakhouse now",
         "steakhouse",
@@ -133,6 +148,11 @@ KEEPS = [
     (["我每天一杯拿铁", *ZH], "說實話我喝的拿鐵都是去冰少糖"),
     (["我每天喝一杯美式", *ZH], "其實我的美式都要加一份濃縮"),
     (["我喝咖啡只喝美式", *ZH], "其实我试过燕麦拿铁，还是觉得美式好喝"),
+    # the same employer on some days is the same employer
+    (
+        ["I bartend at The Rusty Nail", *EN_ELSE],
+        "actually I bartend at The Rusty Nail on weekends only now",
+    ),
     # a stay is no home, a duration no part of the city
     (["我住在杭州", ZH[0], *ZH[2:]], "说实话我这周住在我妈家，在绍兴"),
     (["I live in Denver", EN[0], *EN[2:]], "honestly I've lived in Denver my whole adult life"),

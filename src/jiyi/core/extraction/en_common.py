@@ -212,7 +212,8 @@ def place(value: str) -> str:
         r"for \w+|because|but|and|though|full[- ]time|part[- ]time|most days|after|before|when|"
         r"so|to be|once|until|over the \w+|a (?:while|bit|year|month) ago|"
         r"\w+ (?:years|months) ago|my (?:whole|entire) (?:adult )?life|all my life|forever|"
-        r"ever since|since forever)\b",
+        r"ever since|since forever|on weekends|on weekdays|on the weekends?|"
+        r"on (?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b",
         value,
         maxsplit=1,
         flags=I_,

@@ -112,6 +112,12 @@ _SERVES = re.compile(
 )
 
 
+# "I quit teaching to become a realtor": the job the user left it for
+_QUIT_TO_BE = re.compile(
+    r"^i (?:just |finally |recently )?(?:quit|left|gave up) [\w' -]+? to (?:become|be|work as) "
+    r"an? (?P<r>[a-z][a-z' -]{2,40}?)(?: now| full[- ]time)?$",
+    I_,
+)
 # "I'm waiting tables at a steakhouse now": the job by what is done, and where
 _DOING = {"waiting tables": "server", "waiting on tables": "server", "waitressing": "waitress",
           "bartending": "bartender", "serving": "server", "cashiering": "cashier",
@@ -132,6 +138,9 @@ def job_now(c: str) -> list[Hit]:
         said = clean_value(own["x"])
         return [Hit(F, "work.employer", "employer.own", value=said, correction=True,
                     content=f"User runs {a_job(said)}")]  # fmt: skip
+    if (quit_to := _QUIT_TO_BE.match(c)) and is_role(role := clean_value(quit_to["r"])):
+        return [Hit(F, "work.role", "role.quit_to", value=role.lower(), correction=True,
+                    content=f"User works as {a_job(role)}")]  # fmt: skip
     if doing := _DOING_AT.search(c):
         role = _DOING[doing["v"].lower()]
         return [Hit(F, "work.role", "role.doing", value=role, correction=True,

@@ -67,7 +67,8 @@ def education(c: str, ctx: Context) -> list[Hit]:
         ]
     m = re.match(r"^(?i:i(?:'ve| have)? (?:just )?transferred to) (?P<x>[A-Z][\w .&'-]+)$", c)
     if m and not is_place_en(m.group("x")):  # "I transferred to UCLA"
-        return [Hit(F, "education.school", "school.transfer", value=m.group("x"), correction=True)]
+        said = place(m.group("x"))  # "… Millard North this year": the school, not when
+        return [Hit(F, "education.school", "school.transfer", value=said, correction=True)]
     m = re.match(
         rf"^{IM} (?:now |officially )?(?:a |an )?(?P<x>{_STAGE})(?: (?:at|"
         rf"in) (?P<y>.+?))?(?: now)?$",

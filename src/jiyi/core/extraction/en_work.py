@@ -315,6 +315,15 @@ def work(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
+    home = m and re.match(
+        r"^(?:an? )?(?:assisted living|nursing home|retirement home|memory care|care home|senior "
+        r"living|apartment|condo|house|townhouse)[\w -]*? (?:here )?in (?P<t>[A-Z][\w .'-]+)$",
+        m.group("x"),
+    )
+    if home:  # "moved into assisted living here in Omaha": where the user lives now
+        where = place(home["t"])
+        return [Hit(F, "location.home", "home.into", value=where, correction=True,
+                    content=f"User lives in {where}")]  # fmt: skip
     if m:  # "I moved from IT support into cybersecurity": the new line of work
         return [Hit(F, "work.role", "role.into", value=clean_value(m.group("x")).lower())]
     m = re.match(

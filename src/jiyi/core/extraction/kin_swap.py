@@ -40,6 +40,11 @@ _ATTRIBUTE = {
     "identity.age": "age",
 }
 
+# Relatives who go to a school to work there, not to study (a transfer is a new employer).
+_GROWN_UPS = frozenset(
+    "wife husband partner spouse mother father grandmother grandfather mother_in_law "
+    "father_in_law".split()
+)
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _LEAD_ZH = (
     r"(?:(?:其实|对了|跟你说|话说|告诉你|更新一下|好消息|哈哈+|诶|欸|嗯|唉|哎)[，,！!～~ ]*)*"
@@ -295,6 +300,8 @@ def as_relative(
             continue  # "a first grader": a grade, which the relatives' rules read
         if attr in ("school", "employer") and is_place(cand.value, lang):
             continue  # 在德国读博: where they study, not a school named 德国
+        if attr == "school" and swap.key.split(".")[1] in _GROWN_UPS:
+            attr = "employer"  # "my wife transferred to Millard North": where she works
         meta = dict(cand.metadata)
         meta["rule"] = f"kin.{meta.get('rule', '')}"
         if parts := meta.get(PARTS):

@@ -65,7 +65,7 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
     for key in sorted(DRINKS, key=len, reverse=True):
         category, is_type = DRINKS[key]
         if is_type and key in word.lower():
-            if re.search(r"[试尝曾想]|过|以前|本来", word[: word.lower().index(key)]):
+            if re.search(r"[试尝曾想也]|过|以前|本来|偶尔|有时", word[: word.lower().index(key)]):
                 return None  # 试过燕麦拿铁: tried once, not what the user drinks
             # 拿铁要加糖 / 美式不加糖: the drink, without how it is taken (an add-in slot)
             end = word.lower().index(key) + len(key)
