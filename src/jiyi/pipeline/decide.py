@@ -303,7 +303,8 @@ def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:
     if not parts:
         return
     held = {**parts, **({old.topic: old.value} if old.topic and old.value else {})}
-    kept = {new.topic or "", *(new.metadata.get(PARTS) or {})}
+    said = {new.topic or "", *(new.metadata.get(PARTS) or {})}
+    kept = said | {a for s in said for a in alias_slots(s)}  # a new home replaces the city
     meta = {k: v for k, v in old.metadata.items() if k not in (PARTS, PART_TEXTS)}
     for slot, value, text in remainder(held, old.metadata.get(PART_TEXTS) or {}, kept):
         split = old.model_copy(

@@ -293,13 +293,6 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", n.group("x"))[0])
         if not re.search(r"ended up|settled", n.group(0), I_) or _is_city(where):
             return [Hit(F, f"{key}.home", "family.home", value=where)]  # not "ended up in jail"
-    if re.match(
-        r"^(?:now |still |actually )?(?:lives|is living|stays|is staying|has moved in|moved in) "
-        r"with (?:us|me|my family|me and my \w+)(?: now| these days)?$",
-        rest,
-        I_,
-    ):  # "my dad lives with us": his home is the user's, until he gets his own
-        return [Hit(F, f"{key}.home", "family.home", value="with the user")]
     n = re.match(
         rf"^{ADV}(?P<v>loves|love|likes|like|adores|adore|enjoys|enjoy|hates|hate|doesn't like|"
         r"don't like|does not like|can't stand|can't eat|cannot eat|doesn't eat|don't eat|"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.lexicon_places import is_place_zh, is_town_en
+from jiyi.core.extraction.merge import join_part, part_family
 from jiyi.core.models import Candidate
 from jiyi.core.slots import PART_TEXTS, PARTS
 
@@ -367,10 +368,24 @@ def merge_swapped(
     for cand in mapped:  # "my sister is a barista at Starbucks": the employer a part too
         if (held := found.get(cand.topic or "")) is not None and cand.topic not in carried:
             add_parts(held, cand)
-    if not (theirs := [c for c in mapped if c.topic not in found or c.topic in carried]):
+    # a slot held as a part of a memory already placed (在南京上大二: the year with the city)
+    held_parts = {t for c in found.values() for t in (c.metadata.get(PARTS) or {})}
+    theirs = [
+        c
+        for c in mapped
+        if (c.topic not in found or c.topic in carried) and c.topic not in held_parts
+    ]
+    if not theirs:
         return
     for topic in [t for t in found if t == swap.key + ".about" or t in carried or is_user_slot(t)]:
         del found[topic]  # the relative's, misread as the user's or left vague
     for cand in theirs:
         cand.quote = text
+        fam = part_family(cand.topic or "")
+        head = next((c for t, c in found.items() if fam and part_family(t) == fam), None)
+        if head is not None and cand.value:  # 我哥在广州…: the job with the city, one memory
+            texts = head.metadata.get(PART_TEXTS) or {head.topic: head.content}
+            head.metadata[PART_TEXTS] = {**texts, cand.topic: cand.content}
+            join_part(head, cand.model_copy(update={"quote": None}))  # its words, joined
+            continue
         found[cand.topic or ""] = cand

@@ -24,6 +24,7 @@ __all__ = [
     "fold_parts",
     "fold_relative_about",
     "in_script",
+    "part_family",
     "script_of",
 ]
 
@@ -130,7 +131,8 @@ _FAMILIES = (
 )
 
 
-def _family(topic: str) -> str | None:
+def part_family(topic: str) -> str | None:
+    """The slot family ``topic`` is stored in as one memory with (see :data:`_FAMILIES`)."""
     if _FAMILIES[0].match(topic):
         return "work"
     if _FAMILIES[2].match(topic):
@@ -151,11 +153,18 @@ def fold_parts(found: dict[str, Candidate]) -> None:
     groups: dict[str, list[str]] = {}
     for topic, cand in found.items():
         if (
-            (fam := _family(topic))
+            (fam := part_family(topic))
             and cand.value
             and not cand.value.startswith("not ")  # 离开超商了，在做房仲: a change, two slots
         ):
             groups.setdefault(fam, []).append(topic)
+    for fam, topics in list(groups.items()):
+        # 我闺女在南京上大二: where a relative studies goes with the year (no job said)
+        if fam.endswith(".work") and topics == [fam[: -len(".work")] + ".city"]:
+            school = fam[: -len(".work")] + ".school"
+            if school in groups:
+                groups[school].insert(0, topics[0])
+                del groups[fam]
     for topics in groups.values():
         if len(topics) < 2:
             continue
@@ -168,19 +177,24 @@ def fold_parts(found: dict[str, Candidate]) -> None:
         head = found[topics[0]]
         head.metadata[PART_TEXTS] = {t: found[t].content for t in topics}  # before merging
         for topic in topics[1:]:
-            part = found.pop(topic)
-            head.metadata[PARTS] = {**head.metadata.get(PARTS, {}), topic: part.value}
-            if head.metadata.get("lang") != "zh":
-                _fold_en(head, part)
-            elif head.quote and part.quote and head.quote == part.quote:
-                # one clause said it all: 用户在长庚医院当护理师, not two templates
-                head.content = _said(head.quote) or head.content
-            elif part.content not in head.content:
-                head.content = _join(head.content, _after_shared(head.content, part.content), "zh")
-                head.quote = _join(head.quote or "", part.quote or "", "zh")
-            head.importance = max(head.importance, part.importance)
-            head.is_correction = head.is_correction or part.is_correction
-            head.replaces = head.replaces or part.replaces
+            join_part(head, found.pop(topic))
+
+
+def join_part(head: Candidate, part: Candidate) -> None:
+    """``part`` becomes a part of ``head``: its slot and value, and its words in the text."""
+    topic = part.topic or ""
+    head.metadata[PARTS] = {**head.metadata.get(PARTS, {}), topic: part.value}
+    if head.metadata.get("lang") != "zh":
+        _fold_en(head, part)
+    elif head.quote and part.quote and head.quote == part.quote:
+        # one clause said it all: 用户在长庚医院当护理师, not two templates
+        head.content = _said(head.quote) or head.content
+    elif part.content not in head.content:
+        head.content = _join(head.content, _after_shared(head.content, part.content), "zh")
+        head.quote = _join(head.quote or "", part.quote or "", "zh")
+    head.importance = max(head.importance, part.importance)
+    head.is_correction = head.is_correction or part.is_correction
+    head.replaces = head.replaces or part.replaces
 
 
 def _fold_en(head: Candidate, part: Candidate) -> None:
