@@ -53,11 +53,11 @@ def education(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|念|学|上)(?P<x>[^，,在]{{1,8}}?)系$", c
     )
-    major = re.match(
+    studied = re.match(
         rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|念|学)(?P<x>[^，,在]{{2,8}}?)专业$", c
     )
-    if major:  # 我在武汉读护理专业: the major (the city is where the school is)
-        return [Hit(F, "education.major", "major", value=major["x"])]
+    if studied:  # 我在武汉读护理专业: the major (the city is where the school is)
+        return [Hit(F, "education.major", "major", value=studied["x"])]
     if m:  # 我在台大读电机系: the school, and the department is the major
         return [
             Hit(F, "education.school", "school", value=clean_value(m.group("s"))),
