@@ -54,6 +54,7 @@ CHANGES = [
         "my son switched his major from nursing to business",
         "business",
     ),
+    (["我妈在老家开了个小卖部", *ZH], "我妈的小卖部关了，现在在家帮我带孩子", "带孩子"),
     (
         ["My brother is in the Army", *EN],
         "my brother got out of the army and works for UPS now",

@@ -173,6 +173,14 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if re.match(r"^(?:最近|去年|今年|上个月|已经|刚)*(?:换(?:了个)?工作|跳槽|辞职|离职)了?$", rest):
         ctx.extra["slot"] = f"{key}.employer"  # 我老公换工作了，(现在在腾讯): the employer next
         return []
+    shut = re.match(
+        r"^的?(?P<x>[^，,的]{0,6}?(?:店|铺子?|小卖部|餐馆|饭店|餐厅|超市|工作室|诊所))(?:也|早就|已经)?"
+        r"(?:关了|关门了|倒闭了|黄了|盘出去了|转让了)$",
+        rest,
+    )
+    if shut:  # 我妈的小卖部关了: the shop she ran is over, her job with it
+        ctx.extra["slot"] = f"{key}.job"
+        return [Hit(F, f"{key}.job", "family.job", value=f"not {shut['x']}老板", correction=True)]
     if m := re.match(
         r"^(?:现在|目前|已经|早就)*不(?:再)?(?:当|做|干|开|跑|送)(?P<x>[^，,]{1,8}?)了$", rest
     ):
