@@ -136,22 +136,10 @@ _REASON = re.compile(r"\b(?:since|because|cause|cuz|as)\b|因为|由于", re.IGN
 # How far apart (characters: laughter, an emoji, punctuation) two clauses of one change may be.
 _GAP = 6
 _TARGETS = (MemoryKind.FACT, MemoryKind.PREFERENCE)
-# A job or workplace changes only by a clause about the job itself, or one that moves the
-# user: "Starbucks changed the uniforms", 学校换了新校长, 顺丰把我的片区换到西湖区了 are news
-# of the workplace, and each retired the user's job (probes of issue 8, 2026-12-03 III).
+# A job or workplace fact (news of the workplace is no change of it: "Starbucks changed the
+# uniforms", 学校换了新校长, 顺丰把我的片区换到西湖区了 each retired the user's job; probes of
+# issue 8, 2026-12-03 III).
 _WORK_FACT = re.compile(r"^(?:work\.|location\.work$|family\.\w+\.(?:job|employer)$)")
-_ABOUT_THE_JOB = re.compile(
-    r"工作|单位|公司|岗位|职位|转行|改行|跳槽|辞职|离职|入职|行业|工种|饭碗|东家|上班|打工|干活|"
-    r"转岗|调岗|转正|升职|升了|当上|改做|改当|"
-    r"我被(?:调|派|提拔|升)|把我(?:调|派|升)|"
-    r"\b(?:job|jobs|career|role|position|employer|company|firm|field|industry|promoted|"
-    r"promotion|hired|resigned|fired|laid off|gig|title|work|works|working|joined|started|"
-    r"starting)\b|\b(?:switched|moved) (?:over )?to\b|\b(?:now|over) at\b|"
-    r"\b(?:moved|transferred|promoted|bumped) me\b|"
-    r"\bi (?:got|was) (?:moved|transferred|promoted)\b",
-    re.IGNORECASE,
-)
-# Someone at work did it ("the paralegal next to me just quit", 我同事辞职了).
 # The user is the one moved or promoted (把我调到急诊 / 我升主管了 / "they moved me to billing").
 _MOVES_THE_USER = re.compile(
     r"把我(?![的们])|我被|我(?:已经|刚|也)?(?:调|转|升|换)|调我|升我|"
@@ -159,6 +147,7 @@ _MOVES_THE_USER = re.compile(
     r"\bi(?:'ve| have)? (?:got|was|been) (?:moved|transferred|promoted|bumped)\b",
     re.IGNORECASE,
 )
+# Someone at work did it ("the paralegal next to me just quit", 我同事辞职了).
 _AT_WORK_OTHER = re.compile(r"同事|\b(?:next to me|coworkers?|co-workers?|colleagues?)\b", re.I)
 
 

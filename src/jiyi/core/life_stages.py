@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH, SHOPS_ZH
 from jiyi.core.models import Candidate
 
 __all__ = ["ended_slots"]
@@ -36,7 +36,7 @@ _GRADUATED = re.compile(
 _CLOSED_SAID = re.compile(
     r"\b(?:sold|closed|shut down|gave up) (?:my|his|her|their|our|the) (?:[\w-]+ )?(?:salon|shop|"
     r"store|bakery|restaurant|business|cafe|café|bar|studio|practice|food truck|gym|diner)\b|"
-    r"(?:店|铺子?|小卖部|餐馆|饭店|餐厅|超市|工作室|诊所)(?:也|早就|已经)?(?:关了|关门了|倒闭了|"
+    rf"(?:{SHOPS_ZH})(?:也|早就|已经)?(?:关了|关门了|倒闭了|"
     r"盘出去了|转让了|卖了)|把(?:店|铺子|小卖部|餐馆|饭店|餐厅|超市|工作室)(?:给)?(?:卖了|关了|盘出去了|转让了)",
     re.IGNORECASE,
 )

@@ -43,6 +43,8 @@ _WHEN_HEAD = re.compile(
 )
 
 
+# A known company said in lower case ("quit target") is still the employer left.
+_KNOWN_EMPLOYER = "|".join(sorted(COMPANIES_EN))
 # What is done as a job ("I'm doing family support at Heartland Alliance now")
 _WORK_DONE = re.compile(
     r"\b(?:support|work|care|services?|sales|marketing|admin|administration|management|"
@@ -156,7 +158,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"(?:my job at |my job with )?|(?:am |"
         r"'m )?no longer (?:at|with|working at|working for) |(?:i'm|i am) not (?:at|with|"
         r"working at|"
-        r"working for) ))(?P<x>[A-Z][\w&.' -]*?|(?i:" + "|".join(sorted(COMPANIES_EN)) + r"))"
+        rf"working for) ))(?P<x>[A-Z][\w&.' -]*?|(?i:{_KNOWN_EMPLOYER}))"
         r"(?i: any ?more)?$",
         c,
     )

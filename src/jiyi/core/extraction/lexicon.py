@@ -174,6 +174,8 @@ PET_SPECIES = frozenset(
 
 # Tone in chat, never content: emoji (with their joiners and variation selectors) and
 # laughter (the segmenter ends a clause at them, markers.prepare strips them at its end).
+# A business one runs (its closing ends that job): 我妈的小卖部关了 / 把店盘出去了.
+SHOPS_ZH = r"店|铺子?|小卖部|餐馆|饭店|餐厅|超市|工作室|诊所"
 EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+"
 LAUGH_EN = r"(?:lol|lmao|haha+|hehe+)"
 LAUGH_ZH = r"(?:哈{2,}|呵{2,}|嘿{2,})"

@@ -160,8 +160,9 @@ def fold_parts(found: dict[str, Candidate]) -> None:
             groups.setdefault(fam, []).append(topic)
     for fam, topics in list(groups.items()):
         # 我闺女在南京上大二: where a relative studies goes with the year (no job said)
-        if fam.endswith(".work") and topics == [fam[: -len(".work")] + ".city"]:
-            school = fam[: -len(".work")] + ".school"
+        who = fam.removesuffix(".work")
+        if fam.endswith(".work") and topics == [f"{who}.city"]:
+            school = f"{who}.school"
             if school in groups:
                 groups[school].insert(0, topics[0])
                 del groups[fam]

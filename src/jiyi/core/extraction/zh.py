@@ -25,6 +25,7 @@ from jiyi.core.extraction.zh_common import (
     PET_WORD,
     REL,
     drop_when_lead,
+    kin_said,
     normalise_zh,
     pet_key,
     third_person_zh,
@@ -183,7 +184,7 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
         slot = "location.work"  # 我换工作了，现在在上海: the city of the work
     template = _TEMPLATES.get(slot)
     if template is None and slot.endswith(".name"):  # 豆豆改名了，现在叫球球
-        kin = re.sub(r"^(?:我们家|我家|我的|我)的?", "", ctx.extra.get("family_zh", ""))
+        kin = kin_said(ctx.extra.get("family_zh", ""))
         template = "用户的宠物叫{}" if slot.startswith("pet.") else f"用户的{kin or '家人'}叫{{}}"
     content = template.format(value) if template else None
     if content is None and slot.startswith("family.") and (who := ctx.extra.get("family_zh")):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.lexicon import PETS_ZH, PRONOUN_OBJECTS, RELATIONS_ZH
+from jiyi.core.extraction.lexicon_places import JOBS_ZH, MAJOR_RE_ZH
 from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.models import MemoryKind
 
@@ -19,6 +20,7 @@ __all__ = [
     "date_value",
     "drop_when_lead",
     "hedge_free",
+    "kin_said",
     "name_value",
     "normalise_zh",
     "object_key",
@@ -147,8 +149,6 @@ _ROLE_SUFFIX = re.compile(
 
 def is_role(word: str) -> bool:
     """程序员 / 产品经理 / 小学老师 / iOS开发工程师 / HR: a job title (or a student)."""
-    from jiyi.core.extraction.lexicon_places import JOBS_ZH
-
     word = clean_value(word)
     if not word or len(word) > 14 or re.search(r"[人的]$|什么|哪|[这那]家|留在|原来", word):
         return False  # (我还是)留在原来这家: a place stayed at, not a job ending in 家
@@ -171,6 +171,11 @@ _EN_SUBJECT = {
     "kids": "我孩子", "boyfriend": "我男朋友", "girlfriend": "我女朋友", "sister": "我姐妹",
     "brother": "我兄弟", "cat": "我的猫", "dog": "我的狗", "baby": "我宝宝", "partner": "我爱人",
 }  # fmt: skip
+
+
+def kin_said(family_zh: str) -> str:
+    """The relative's word as the user said it (我的老婆 → 老婆, 我家闺女 → 闺女)."""
+    return re.sub(r"^(?:我们家|我家|我的|我)的?", "", family_zh)
 
 
 def normalise_zh(clause: str) -> str:
@@ -213,8 +218,6 @@ def normalise_zh(clause: str) -> str:
         clause,
     )
     # 我读研，学的是计算机: a subject of study said as a cleft is the major
-    from jiyi.core.extraction.lexicon_places import MAJOR_RE_ZH
-
     major = re.match(
         r"^(?P<s>我?)(?:学|读|念)的(?:其实|应该)?是(?P<x>[^，,]{2,8}?)(?:专业)?$", clause
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
-from jiyi.core.extraction.lexicon import RELATIONS_ZH
+from jiyi.core.extraction.lexicon import RELATIONS_ZH, SHOPS_ZH
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
 from jiyi.core.extraction.lexicon_places import CITIES_ZH, COMPANIES_ZH, ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
@@ -16,6 +16,7 @@ from jiyi.core.extraction.zh_common import (
     NUM,
     SEP,
     is_role,
+    kin_said,
     name_value,
     object_key,
     place_value,
@@ -56,7 +57,7 @@ def _place_then(key: str, rest: str, ctx: Context) -> list[Hit]:
     m = _PLACE_THEN.match(rest)
     if not m:
         return []
-    said_as = re.sub(r"^(?:我们家|我家|我的|我)的?", "", ctx.extra.get("family_zh", ""))
+    said_as = kin_said(ctx.extra.get("family_zh", ""))
     p, what, word = m["p"], m["r"], said_as or _word(key)
     city = p not in _LOCALITY and (
         p in CITIES_ZH or bool(re.search(r"[省县州]$|(?<![超菜夜集门])市$", p))
@@ -174,7 +175,7 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         ctx.extra["slot"] = f"{key}.employer"  # 我老公换工作了，(现在在腾讯): the employer next
         return []
     shut = re.match(
-        r"^的?(?P<x>[^，,的]{0,6}?(?:店|铺子?|小卖部|餐馆|饭店|餐厅|超市|工作室|诊所))(?:也|早就|已经)?"
+        rf"^的?(?P<x>[^，,的]{{0,6}}?(?:{SHOPS_ZH}))(?:也|早就|已经)?"
         r"(?:关了|关门了|倒闭了|黄了|盘出去了|转让了)$",
         rest,
     )
