@@ -104,18 +104,7 @@ JOBS = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "change", "new"), JOBS)
-def test_a_job_told_by_how_it_came(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    change: str,
-    new: str,
-) -> None:
-    assert_replaces(shared_real_mem, module_clock, f"pca-job-{change[:20]}", facts, change, new)
-
-
-@pytest.mark.parametrize(("facts", "change", "new"), CHANGES)
+@pytest.mark.parametrize(("facts", "change", "new"), CHANGES + JOBS)
 def test_the_change_replaces_the_old_value(
     shared_real_mem: Memory,
     module_clock,  # type: ignore[no-untyped-def]
