@@ -95,6 +95,36 @@ def _only_as_still(words: frozenset[str], message: str) -> bool:
     return bool(found) and all(_STILL.search(p) for p in found)
 
 
+def _only_its_value(old: MemoryItem, words: frozenset[str], message: str) -> bool:
+    """Is the fact met only by its own value, which the message names without leaving it?
+    (跑青岛到济南这条线 of the home 青岛, 孙子五年级数学题我都看不懂 of the grade 五年级,
+    辞职去北京 of a boyfriend working in 北京): a mention of the value, not news of the fact;
+    a change names the fact's topic (游泳 / 羽毛球场地) or leaves the value (青岛待不下去了)."""
+    if not old.value or old.value in _KEYED:
+        return False
+    value = to_simplified(old.value).lower()
+    # the value as said: 小学五年级 is named by 五年级
+    forms = {
+        value,
+        normalize_value(old.value),
+        re.sub(r"^(?:小学|初中|高中|幼儿园)(?=..)", "", value),
+    }
+    words = frozenset(w for w in words if not any(w in k for k in KIN_WORDS))  # 朋友 of 男朋友
+    if not words or not all(any(w in f for f in forms) for w in words):
+        return False
+    named = [f for f in forms if f and f in message.lower()]
+    if not named:
+        return False  # a word of it ("he's at Oak Grove Elementary" of Lincoln Elementary)
+    said = "(?:" + "|".join(re.escape(f) for f in sorted(named, key=len, reverse=True)) + ")"
+    left = (
+        rf"(?:离开了?|不在|不住|不去|辞掉?了?|退出了?|搬离|告别|从|卖了|\b(?:left|leaving|quit|from|"
+        rf"out of|sold|no longer (?:in|at)|not (?:in|at))\s+(?:the\s+)?){said}|"
+        rf"{said}\S{{0,4}}?(?:不|没|待不|呆不|住不|腻|拜拜|太|受不了)|"
+        rf"{said}\s+(?:is|was) (?:over|done)"
+    )
+    return not re.search(left, message.lower())
+
+
 # A verb of change: "now" alone, with nothing of the message placed, changes nothing.
 _CHANGES = re.compile(
     r"改|换|挪|调|转|搬|辞|离开|离职|退|卸|删|卖|戒|不再|不\S{0,6}了|没再|变成|升|"
@@ -304,6 +334,8 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         held = [m for m in stored if _can_hold(m, subject) and content_words(m.content) & near]
         old = held[0] if len(held) == 1 else None
         if old is not None and _only_as_still(content_words(old.content) & near, plain):
+            continue
+        if old is not None and _only_its_value(old, content_words(old.content) & near, plain):
             continue
         # a new day is a new value (choir moved to Thursdays), though no shared topic
         new = content_words(clause) - (drop - _DAYS) - content_words(old.content) if old else set()

@@ -20,7 +20,7 @@ from jiyi.core.reconcile import CHANGES
 from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
-__all__ = ["changed_facts", "said_in_slot"]
+__all__ = ["changed_facts", "said_in_slot", "without_vague"]
 
 
 def _as_said(clause: str, text: str) -> str:
@@ -41,8 +41,14 @@ def changed_facts(
 ) -> list[Candidate]:
     """Candidates for the clauses of messages without any fact that change the one fact of
     their subject (:func:`jiyi.core.anaphora.clause_targets`); [] when none."""
-    # a one-off event beside the change ("雅阁上个月卖了，换了台比亚迪汉") places nothing lasting
-    placed = {i for c in admitted if c.kind != MemoryKind.EVENT for i in c.source_message_ids}
+    # a one-off event beside the change ("雅阁上个月卖了，换了台比亚迪汉") places nothing
+    # lasting, nor does a vague "about" fact of a relative ("Mia switched over to Birch")
+    placed = {
+        i
+        for c in admitted
+        if c.kind != MemoryKind.EVENT and not (c.topic or "").endswith(".about")
+        for i in c.source_message_ids
+    }
     taken = {c.topic for c in admitted}
     stored: list[MemoryItem] | None = None
     out: list[Candidate] = []
@@ -72,3 +78,18 @@ def said_in_slot(old: MemoryItem, said: str, msg: Message, rule: str) -> Candida
         observed_at=msg.timestamp,
         metadata={"rule": rule, "lang": "zh" if zh else "en", CHANGES: old.id},
     )
+
+
+def without_vague(admitted: Sequence[Candidate], changes: Sequence[Candidate]) -> list[Candidate]:
+    """``admitted`` without the vague "about" facts of a subject whose slot a message's
+    change was placed in (:func:`changed_facts`): the same statement, now said where it
+    belongs."""
+    placed = {(i, (c.topic or "").rsplit(".", 1)[0]) for c in changes for i in c.source_message_ids}
+    return [
+        c
+        for c in admitted
+        if not (
+            (c.topic or "").endswith(".about")
+            and any((i, (c.topic or "").rsplit(".", 1)[0]) in placed for i in c.source_message_ids)
+        )
+    ]

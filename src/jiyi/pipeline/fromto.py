@@ -14,6 +14,7 @@ similarity; someone else's change, or a value held by no fact or by several, cha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from jiyi.core.extraction.subject import Who, read_subject
@@ -61,16 +62,25 @@ def _theirs(m: MemoryItem, owner: str) -> bool:
     return topic.startswith(owner)
 
 
+def _find(plain: str, word: str) -> int:
+    """Where ``word`` (lower case) stands in ``plain``, a Latin word only whole ("uc" is not
+    in "tucson"); -1 when it does not."""
+    if not re.search(r"[a-z0-9]", word):
+        return plain.find(word)
+    m = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", plain)
+    return m.start() if m else -1
+
+
 def _swap(old: MemoryItem, plain: str, pair: FromTo) -> Candidate | None:
     """``old`` (``plain``: its text simplified, lower-cased) told with ``pair.new`` in place
     of ``pair.old``."""
-    at = plain.find(pair.old.lower())
+    at = _find(plain, pair.old.lower())
     if at < 0 or len(plain) != len(old.content):
         return None
     content = old.content[:at] + pair.new + old.content[at + len(pair.old) :]
     value = old.value or ""
     meta: dict[str, object] = {"rule": "fromto.swap", "lang": "zh" if has_cjk(content) else "en"}
-    i = _plain(value).find(pair.old.lower())
+    i = _find(_plain(value), pair.old.lower())
     if i >= 0:
         new_value: str | None = value[:i] + pair.new + value[i + len(pair.old) :]
     else:  # 读大一，学土木 holds the major beside the stage it is the value of
@@ -114,8 +124,8 @@ def from_to_swaps(
                 for m, plain in stored
                 if _theirs(m, owner)
                 and (not pair.free or m.value is None)  # 小名改成了豆包: 小名 is no value
-                and was in plain
-                and now not in plain
+                and _find(plain, was) >= 0
+                and _find(plain, now) < 0
             ]
             if len({m.topic for m, _ in held}) != 1:
                 continue

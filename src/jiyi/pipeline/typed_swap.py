@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from jiyi.core.extraction.lexicon import RELATIONS_ZH
+from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import SOMEONE_ELSE, read_subject, strip_openers
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
@@ -29,6 +29,10 @@ from jiyi.core.typed_values import (
     typed_values,
     verb_anchor,
 )
+from jiyi.core.typed_values_en import anchors as anchors_en
+from jiyi.core.typed_values_en import change_clauses as change_clauses_en
+from jiyi.core.typed_values_en import same_value
+from jiyi.core.typed_values_en import typed_values as typed_values_en
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES
 
 __all__ = ["typed_swaps"]
@@ -44,22 +48,57 @@ def _about_user(clause: str) -> bool:
     return not any(w in clause for w in RELATIONS_ZH if len(w) > 1 or w in "妈爸哥姐弟妹")
 
 
-def _held(m: MemoryItem, new: TypedValue) -> TypedValue | None:
+# Someone else's routine: a relative, a friend, "he / she / they" ("my wife moved her
+# yoga to Tuesdays").
+_OTHER_EN = re.compile(
+    r"\b(?:my|our|his|her) (?:\w+ )?(?:"
+    + "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
+    + r"|friend|buddy|coworker|colleague|boss|neighbou?r|roommate|cousin)\b|"
+    r"\b(?:he|she|they|he's|she's|they're|his|her|their)\b",
+    re.IGNORECASE,
+)
+
+
+def _about_user_en(clause: str) -> bool:
+    return not _OTHER_EN.search(clause)
+
+
+def _held(m: MemoryItem, new: TypedValue, zh: bool = True) -> TypedValue | None:
     """The value of ``new``'s kind that ``m`` states, if it states exactly one."""
+    said = typed_values(to_simplified(m.content)) if zh else typed_values_en(m.content)
     same = [
         v
-        for v in typed_values(to_simplified(m.content))
-        if v.kind == new.kind and (new.kind != "count" or v.unit == new.unit)
+        for v in said
+        if v.kind == new.kind and (new.kind not in ("count", "amount") or v.unit == new.unit)
     ]
     return same[0] if len(same) == 1 else None
 
 
+def _usable(m: MemoryItem) -> bool:
+    """A user's own routine, order or fact with a value to swap (no relative's, pet's, liking's,
+    event's or plan's)."""
+    topic = m.topic or ""
+    return (
+        bool(topic)
+        and not topic.startswith(("family.", "pet."))
+        and m.value not in KEYED_VALUES
+        and m.kind in (MemoryKind.FACT, MemoryKind.PREFERENCE)
+    )
+
+
+def _fits_en(m: MemoryItem, new: TypedValue, text: str) -> TypedValue | None:
+    """The value ``new`` replaces in ``m`` (English): one of its kind, and a word shared."""
+    if not _usable(m):
+        return None
+    held = _held(m, new, zh=False)
+    if held is None or same_value(held, new):
+        return None
+    return held if anchors_en(m.content, held, text) else None
+
+
 def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue | None:
     """The value ``new`` replaces in ``m``, when ``m`` is a user's fact the message is about."""
-    topic = m.topic or ""
-    if not topic or topic.startswith(("family.", "pet.")) or m.value in KEYED_VALUES:
-        return None
-    if m.kind not in (MemoryKind.FACT, MemoryKind.PREFERENCE):
+    if not _usable(m):
         return None  # a routine or an order; a dated event or a plan keeps its day
     held = _held(m, new)
     if held is None or held.surface == new.surface:
@@ -79,8 +118,8 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
 
 def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str] | None:
     """(value, content) of ``m`` told with ``new`` in place of ``held``."""
-    content = to_simplified(m.content)
-    at = content.find(held.surface)
+    content = to_simplified(m.content).lower()
+    at = content.find(held.surface.lower())
     if at < 0:
         return None
     said = new.surface
@@ -88,7 +127,8 @@ def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str
         said = held.part + said if held.kind == "clock" else said + held.part
     told = m.content[:at] + said + m.content[at + len(held.surface) :]
     value = m.value or ""
-    value = value.replace(held.surface, said) if held.surface in value else said
+    i = value.lower().find(held.surface.lower())
+    value = value[:i] + said + value[i + len(held.surface) :] if i >= 0 else said
     return value, told
 
 
@@ -104,19 +144,24 @@ def typed_swaps(
     out: list[Candidate] = []
     stored: list[MemoryItem] | None = None
     for msg in messages:
-        if msg.role != "user" or not msg.id or not msg.content or not has_cjk(msg.content):
+        if msg.role != "user" or not msg.id or not msg.content:
             continue
-        text = to_simplified(msg.content)
-        if _CONDITION.search(text):
+        zh = has_cjk(msg.content)
+        text = to_simplified(msg.content) if zh else msg.content
+        if zh and _CONDITION.search(text):
             continue
-        for clause in change_clauses(text):
-            if not _about_user(clause):
+        for clause in change_clauses(text) if zh else change_clauses_en(text):
+            if not (_about_user(clause) if zh else _about_user_en(clause)):
                 continue
-            said = typed_values(clause)
+            said = typed_values(clause) if zh else typed_values_en(clause)
             for new in said:
                 stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
                 alone = len(said) == 1 and not new.after
-                fits = [(m, h) for m in stored if (h := _fits(m, new, text, alone))]
+                fits = [
+                    (m, h)
+                    for m in stored
+                    if (h := _fits(m, new, text, alone) if zh else _fits_en(m, new, text))
+                ]
                 if len({m.topic for m, _ in fits}) != 1:
                     continue
                 old, held = max(fits, key=lambda f: (f[0].created_at, f[0].id))
@@ -135,7 +180,7 @@ def typed_swaps(
                         source_message_ids=[msg.id],
                         is_correction=True,
                         observed_at=msg.timestamp,
-                        metadata={"rule": "typed.swap", "lang": "zh"},
+                        metadata={"rule": "typed.swap", "lang": "zh" if zh else "en"},
                     )
                 )
     return out

@@ -37,7 +37,7 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore, Vector
-from jiyi.pipeline.anaphora import changed_facts
+from jiyi.pipeline.anaphora import changed_facts, without_vague
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named, resolve_negated
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
@@ -251,7 +251,8 @@ def _settle(
         admitted += typed_swaps(fresh, admitted, scope=scope, store=store)
         # 羽毛球场地换到奥森了, no fact of its own: said in the one badminton fact's slot,
         # found by a shared word, never by similarity
-        admitted += changed_facts(admitted, fresh, scope=scope, store=store)
+        changes = changed_facts(admitted, fresh, scope=scope, store=store)
+        admitted = without_vague(admitted, changes) + changes
         # 她现在改名叫朵儿了 / "he's Oliver": the one name a pronoun can stand for
         admitted += pronoun_names(fresh, admitted, scope=scope, store=store)
     return admitted

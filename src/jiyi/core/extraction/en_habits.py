@@ -11,6 +11,7 @@ import re
 
 from jiyi.core.extraction.en_routine_words import by_the_day, lemma
 from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import SPORT_EN
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
 
@@ -137,11 +138,7 @@ _FIXTURE = (
     r"[\w' -]*?(?:lessons?|class(?:es)?|practice|training|rehearsals?|sessions?|therapy|"
     r"tutoring|choir|league|club|shifts?|appointments?)"
 )
-_SPORT = (
-    r"yoga|pilates|tennis|golf|soccer|football|basketball|gym|spin|zumba|choir|band|book club|"
-    r"karaoke|bowling|hockey|badminton|volleyball|dance|ballet|karate|judo|boxing|crossfit|piano|"
-    r"guitar|violin|chess|trivia|poker"
-)
+_SPORT = SPORT_EN
 # "I have piano lessons on Wednesday evenings": a weekly fixture, keyed by what it is.
 _FIXTURE_RE = re.compile(
     rf"^(?:i|we) (?:usually |always |still |now )?(?:have|take|attend|go to|do|teach|run) "

@@ -135,6 +135,23 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
     return hits
 
 
+# What follows a relative's name: a verb, an adverb, a pronoun said again ("my son Erik lives
+# in Duluth", "my daughter kaylee she moved").
+_AFTER_NAME = (
+    r"is|just|turned|has|loves|likes|hates|was|goes|and|'s|lives|works|started|starts|studies|"
+    r"got|gets|moved|switched|transferred|attends|plays|teaches|finally|retired|quit|left|"
+    r"joined|landed|made|runs|owns|drives|does|doesn't|isn't|went|decided|wants|now|still|also|"
+    r"recently|will|took|ended|became|graduated|she|he|is now|graduates|starts|enrolled|"
+    r"switches|transfers|moves|works|teaches|studies|stays|lives"
+)
+_NOT_NAME = frozenset(re.sub(r"\\b|'s|is now", " ", _AFTER_NAME).replace("|", " ").split()) | {
+    "really", "actually", "always", "never", "already", "officially", "basically", "literally",
+    "who", "that", "the", "and", "had", "would", "can", "could", "did", "didn't", "wasn't",
+    "won't", "can't", "was", "all", "too", "then", "said", "says", "told", "thinks", "also",
+    "has", "got", "here", "there", "well", "kind", "sort", "lol", "though", "tho",
+}  # fmt: skip
+
+
 def family(c: str, ctx: Context) -> list[Hit]:
     if hits := _unnamed_relative(c, ctx):
         # "Ethan turned 7 yesterday!": someone the user has told about, a family member
@@ -216,12 +233,15 @@ def family(c: str, ctx: Context) -> list[Hit]:
     ctx.extra["family_en"] = c[: m.end("rel")]
     ctx.extra.pop("pet_en", None)
     named = None
-    if a := re.match(
-        r"^,? (?P<name>[A-Z][a-z]+)(?=,? (?:is|just|turned|has|loves|likes|hates|was|goes|and|"
-        r"'s)\b|,?$)",
-        rest,
-    ):
-        named, rest = a.group("name"), rest[a.end() :]  # "my daughter Emma just turned 5"
+    if (
+        a := re.match(
+            rf"^,? (?P<name>[A-Z][a-z]+|(?i:[a-z]{{3,}}))(?=,? (?:{_AFTER_NAME})\b|,?$)", rest
+        )
+    ) and a["name"].lower() not in _NOT_NAME:
+        # "my daughter Emma just turned 5", "my son Erik lives in Duluth", "my daughter
+        # kaylee she moved to tulsa": the name apart, the statement read as of the relative
+        named, rest = a.group("name"), rest[a.end() :]
+        rest = re.sub(r"^,? (?:she|he|they)(?= )", "", rest, flags=I_)
     hits = _attributes(key, rel_word, rest.strip(" ,"), ctx)
     if named and not hits:  # a name said in passing is part of the statement it comes with
         hits = [Hit(F, f"{key}.name", "family.name", value=named)]

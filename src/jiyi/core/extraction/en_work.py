@@ -11,10 +11,11 @@ import re
 
 from jiyi.core.extraction.en_common import IM, place
 from jiyi.core.extraction.en_facts import is_place_en
+from jiyi.core.extraction.en_jobmove import job_move
 from jiyi.core.extraction.en_jobs import job_at, new_employer, work_base, work_mode
 from jiyi.core.extraction.en_roles import WHEN_TAIL, a_job, employer_hit, is_role, job_now
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon import DRINK_RE
+from jiyi.core.extraction.lexicon import DRINK_RE, SPORT_EN
 from jiyi.core.extraction.lexicon_places import COMPANIES_EN, FIELDS_EN
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
@@ -138,6 +139,13 @@ def work(c: str, ctx: Context) -> list[Hit]:
         # "I quit the gym and started doing yoga": an activity took its place, not a job
         and not re.match(
             r"(?:started|start|began|begin|doing|taking|took|picked|going)\b", said, I_
+        )
+        # "joined a bowling league on thursdays": a pastime's group, not an employer
+        and not re.match(
+            r"(?:an?|the|my) (?:[\w-]+ ){0,2}?(?:league|club|team|choir|band|gym|"
+            r"class|group|church|meetup|orchestra|crew|squad)\b",
+            said,
+            I_,
         )
         and not (  # "I switched to the drums": an employer is named, not a thing
             re.search(r"\bswitched to\b", c, I_)
@@ -298,7 +306,13 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m and m.group("now") and not _WORK_DONE.search(m.group("x")):
         m = None  # "I'm doing pilates at CorePower now": a pastime; "family support": work
-    if m and not re.match(r"^(?:it|that|this|stuff|things|my|the|a lot)\b", m.group("x")):
+    if m and re.fullmatch(rf"(?:hot |aerial |power )?(?:{SPORT_EN})", m.group("x"), I_):
+        m = None  # "I do yoga at CorePower twice a week": a pastime, whoever holds the class
+    if m and not re.match(
+        r"^(?:it|that|this|stuff|things|my|the|a lot|all|most|some|homework|studying|reading|"
+        r"laundry|shopping|groceries)\b",
+        m.group("x"),
+    ):
         # "I do IT support for a hospital": the job, and where it is done
         return [
             Hit(
@@ -358,4 +372,4 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [
             Hit(F, "work.role", "role.left", correction=True, value=f"not {m.group('x').lower()}")
         ]
-    return []
+    return job_move(c, ctx)

@@ -344,6 +344,11 @@ def add_parts(held: Candidate, more: Candidate) -> None:
         if slot not in parts and slot != held.topic:
             parts[slot] = value
             texts[slot] = (more.metadata.get(PART_TEXTS) or {}).get(slot, "")
+            if value and texts[slot] and str(value).lower() not in held.content.lower():
+                # 我老婆考上公务员了，九月去税务局报到: the employer in the words too
+                told = more.model_copy(update={"topic": slot, "value": value,
+                                               "content": texts[slot], "quote": None})  # fmt: skip
+                join_part(held, told)
     if parts:
         held.metadata[PARTS], held.metadata[PART_TEXTS] = parts, texts
 

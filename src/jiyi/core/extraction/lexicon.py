@@ -238,3 +238,10 @@ PRONOUN_OBJECTS = word_set(
     one any some anything ones something stuff 这种 那种 这类 那类 这些 那些
     """
 )
+
+# Pastimes kept as routines, never jobs ("I do yoga at CorePower", "choir on Thursdays").
+SPORT_EN = (
+    r"yoga|pilates|tennis|golf|soccer|football|basketball|gym|spin|zumba|choir|band|book club|"
+    r"karaoke|bowling|hockey|badminton|volleyball|dance|ballet|karate|judo|boxing|crossfit|piano|"
+    r"guitar|violin|chess|trivia|poker"
+)

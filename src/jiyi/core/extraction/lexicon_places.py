@@ -88,6 +88,8 @@ def is_place_zh(word: str) -> bool:
         return False  # 哈尔滨人 / 上海话: of the place, not the place
     if re.fullmatch(r"(?:社|小|园|校|景|厂|病|营|住宅|生活|服务)区", word):
         return False  # 在社区当志工: a neighbourhood, a campus or a ward, no district
+    if re.search(r"[一二三四五六七八九十\d]+[中小]$|附[中小]$", word):
+        return False  # 在福州一中当老师: a numbered school, no district
     if any(word.startswith(c) and len(word) <= len(c) + 3 for c in CITIES_ZH):
         return True
     return bool(_PLACE_SUFFIX_ZH.search(word)) and len(word) <= 8

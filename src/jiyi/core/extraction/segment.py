@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH, word_set
+from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH, RELATIONS_ZH, word_set
 from jiyi.core.text import has_cjk
 
 __all__ = [
@@ -165,15 +165,29 @@ def _bare(text: str) -> str:
 _CHAT_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
 
+# Dictated chat without any break: a finished statement (…了) and a new subject or time
+# after it (开学了儿子升初二了, 单子太少了这个月开始改跑饿了么了, 被腾讯挖走了现在在鹅厂做后端);
+# not 给了我 / 告诉了我 (the user is the object there).
+_KIN_ZH = "|".join(sorted((w for w in RELATIONS_ZH if len(w) >= 2), key=len, reverse=True))
+_OBJECT_VERBS = "给告诉帮让叫带送问借教请陪骂打找催劝吓烦坑骗害拉约喊逼"
+_RUN_ON = re.compile(
+    rf"(?<=[\u4e00-\u9fff]{{2}}了)(?<![{_OBJECT_VERBS}]了)"
+    rf"(?=(?:我(?!们)|{_KIN_ZH}|现在|而家|这个月|上个月|下个月|上周|下周|这周|今年|去年|明年|"
+    r"后来|然后)[\u4e00-\u9fff])"
+)
+
+
 def split_clauses(text: str, *, spaces: bool = True) -> list[str]:
     """Split a message into clauses on punctuation and clause-joining conjunctions, and
-    (``spaces``) on a space between Chinese words. Reading a change in context
-    (:func:`jiyi.core.changes.changed_clauses`) keeps such a run-on message whole."""
+    (``spaces``) on a space between Chinese words or a run-on 了 before a new subject or
+    time. Reading a change in context (:func:`jiyi.core.changes.changed_clauses`) keeps such
+    a run-on message whole."""
     parts = (
         p.strip(" \t'\"“”‘’()（）")
         for q in _SPLIT_RE.split(text)
         for r in (_CHAT_SPACE.split(q) if spaces else [q])
-        for p in _SO_RE.split(r)
+        for o in (_RUN_ON.split(r) if spaces else [r])
+        for p in _SO_RE.split(o)
     )
     return [p for p in parts if p and _bare(p)]
 

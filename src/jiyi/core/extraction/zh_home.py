@@ -50,7 +50,9 @@ _VISIT = re.compile(
 # A stay, not a home: 这周住在我妈家 / 暂时住朋友那 / 住在我姐家几天.
 _STAY = re.compile(
     rf"(?:这周|这几天|这两天|这个周末|这阵子|暂时|临时)(?:先)?住|"
-    rf"住(?:在)?(?:我)?(?:{REL}|朋友|同学|亲戚|闺蜜|老乡)(?:家|那)"
+    rf"住(?:在)?(?:我)?(?:{REL}|朋友|同学|亲戚|闺蜜|老乡)(?:家|那)|"
+    # (爸妈下周来深圳玩几天，)住我这: a visit; 搬来住我这 would be a move
+    r"(?<!搬来)(?<!搬过来)(?<!搬)住(?:在)?我(?:这|这儿|这里)(?:几天|一阵子?|一段时间)?$"
 )
 
 
@@ -115,6 +117,8 @@ def location(c: str, ctx: Context) -> list[Hit]:
     ):
         m = None  # (表妹)就住我隔壁小区: someone's home said from the user's, not the user's
     # 酒店 / 哪: no home; 住进去了 / 住下了 / 住惯了: how, not where
+    if m and re.fullmatch(r"[\d一二两三四五六七八九十百零]+(?:楼|层)", place_value(m.group("x"))):
+        m = None  # (公司搬楼层了)从十二楼搬到二十三楼: a floor, not where the user lives
     if m and not re.match(r"^(?:酒店|宾馆|民宿|院|哪|的|得|进|下|惯|久|不|着|满)", m.group("x")):
         place = place_value(m.group("x"))
         neg = "neg" in m.groupdict() and bool(m.group("neg"))

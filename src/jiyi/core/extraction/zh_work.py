@@ -13,6 +13,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, JOBS_ZH, ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, is_role
+from jiyi.core.extraction.zh_jobmove import job_move
 from jiyi.core.extraction.zh_sent import joined, platform_work, sent_to_work
 from jiyi.core.models import MemoryKind
 
@@ -375,4 +376,4 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"^(?:我)?(?:现在)?(?:在家带娃|在家带孩子|全职带娃|全职在家|当全职妈妈|是家庭主妇)", c
     ):
         return [Hit(F, "work.role", "role.home", value="全职在家")]
-    return []
+    return job_move(c, ctx, _is_org)

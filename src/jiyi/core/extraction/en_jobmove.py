@@ -1,0 +1,158 @@
+"""The user's own job moved, told the way people chat: "accepted the offer from Stripe, start
+on the 15th", "Google's talent team poached me", "got bumped up to shift lead last week",
+"gonna be workin at costco startin next wek", "i'm at walgreens now not cvs".
+
+:mod:`jiyi.core.extraction.en_work` reads a clause that *is* the statement ("I work at X").
+In chat the move sits inside a longer clause, so this reader searches the clause for a job
+said with its employer, a hiring, a promotion or a title held "now", when all hold:
+
+- the user is the one moved: no other person is named between the last "I / me / my" and
+  the words read ("my wife got poached by Google" is hers);
+- nothing unsure or past is said near them (if / might / thinking about / used to / ?);
+- the employer is a capitalised name or a known company; a title passes
+  :func:`jiyi.core.extraction.en_roles.is_role`.
+
+Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jiyi.core.extraction.en_common import place
+from jiyi.core.extraction.en_facts import is_place_en
+from jiyi.core.extraction.en_roles import a_job, employer_hit, is_role
+from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon import RELATIONS_EN
+from jiyi.core.extraction.lexicon_places import COMPANIES_EN
+from jiyi.core.models import MemoryKind
+
+__all__ = ["job_move"]
+
+F = MemoryKind.FACT
+I_ = re.IGNORECASE
+
+_KNOWN = "|".join(sorted(map(re.escape, COMPANIES_EN), key=len, reverse=True))
+# A capitalised name (Baker McKenzie, Nonna's, the Denver Post) or a known company (costco).
+_NAME = r"(?-i:(?:the )?[A-Z][\w&'.-]*(?: (?:of |& |and )?[A-Z][\w&'.-]*){0,3})"
+_ORG = rf"(?P<x>{_NAME}|(?:{_KNOWN})\b)"
+_ROLE = r"(?P<r>[a-z][a-z -]{1,40}?)"
+_STOP = r"(?=$|[.,!?;:)]|\s+(?:now|today|starting|start|as of|since|from|on|in|last|next|this|"
+_STOP += r"after|so|and|but|because|cuz|lol|haha|!+|tbh|btw|which|where|who|for|with|at)\b)"
+
+_OTHER = re.compile(
+    r"\b(?:my|our|his|her) (?:\w+ )?(?:"
+    + "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
+    + r"|friend|buddy|coworker|co-worker|colleague|boss|manager|neighbou?r|roommate|cousin)\b|"
+    r"\b(?:he|she|they|he's|she's|they're)\b",
+    I_,
+)
+_ME = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|me|my)\b", I_)
+_UNSURE = re.compile(
+    r"\b(?:if|might|maybe|thinking (?:about|of)|considering|would|could|should|hope|hoping|"
+    r"wish|used to|before|back when|interview(?:ed|ing)?|applied|applying|offered me|turned "
+    r"(?:it |them )?down|declined|passed on|said no)\b|\?",
+    I_,
+)
+
+_MOVES = (
+    # "accepted the offer from Stripe", "got the tenure-track job at Loyola", "took a little
+    # part time job as a greeter at Home Depot"
+    (
+        "employer.offer",
+        r"\b(?:accepted|took|got|landed|signed|started)\b(?: \w+){0,4}? "
+        rf"(?:(?<=accepted )(?:the |an )?offer|job|position|role|gig)(?: as an? {_ROLE})? "
+        rf"(?:at|with|from) {_ORG}",
+    ),
+    # "Google's talent team poached me", "got poached by Google", "Costco hired me"
+    ("employer.hired", rf"{_ORG}(?:'s? [\w -]{{1,20}}?)? (?:poached|hired|recruited|snagged) me\b"),
+    ("employer.hired", rf"\bgot (?:poached|hired|recruited|picked up|snagged) (?:by|at) {_ORG}"),
+    # "i'm at walgreens now", "driving long haul for Swift now", "gonna be workin at costco"
+    # (not "I'm at the Costco now picking up snacks": where the user is this minute)
+    ("employer.now", rf"\b(?:i'm|im|i am) (?:now )?(?:at|with) (?!the |a |an ){_ORG}(?= now$)"),
+    (
+        "employer.now",
+        r"\b(?:gonna be|going to be|will be|i'll be|i'm|im|i am|now)\s+"
+        r"(?:working|workin|cooking|driving|teaching|nursing|bartending|serving|"
+        r"waiting tables|delivering|coding|tutoring)\b(?: [\w-]+){0,2}? (?:at|for) "
+        rf"(?:a (?:little |small |new )?[\w ]{{2,20}}? called )?{_ORG}",
+    ),
+)
+_MOVES_RE = tuple((rule, re.compile(p, I_)) for rule, p in _MOVES)
+# "got bumped up to shift lead", "promoted to senior associate", "new job: paralegal at X",
+# "I'm an engineering manager now", "PROMOTED 🎉 senior associate now"
+_TITLE = (
+    re.compile(
+        r"\b(?:promoted|bumped up|moved up|made me|upgraded)(?: me)?(?: to)? (?:an? |the )?"
+        rf"{_ROLE}{_STOP}",
+        I_,
+    ),
+    re.compile(
+        rf"\bnew (?:job|role|position|title)\s*[:-]\s*(?:an? )?{_ROLE}(?: at {_ORG})?{_STOP}", I_
+    ),
+    re.compile(rf"\b(?:i'm|im|i am) (?:officially |now )?(?:an? |the ){_ROLE} now\b", I_),
+    re.compile(rf"^(?:promoted\W*)?{_ROLE} now\W*$", I_),
+)
+# "Deloitte is moving me to the Milwaukee office", "transferred me to the Austin branch"
+_POSTED = re.compile(
+    r"\b(?:moving|moved|transferring|transferred|sending|sent|relocating|relocated) me "
+    r"(?:over )?to (?:the |our |their )?(?P<c>[A-Z][a-z]+(?: [A-Z][a-z]+)?) "
+    r"(?:office|branch|store|location|site|plant|campus|hq)\b"
+)
+
+
+def _about_user(c: str, at: int) -> bool:
+    """No one else is named after the user's last mention before ``at`` (or at all)."""
+    before = c[:at]
+    others = [m.end() for m in _OTHER.finditer(before)]
+    if not others:
+        return True
+    return bool(_ME.search(before[others[-1] :]))
+
+
+def _sure(c: str, m: re.Match[str]) -> bool:
+    return not _UNSURE.search(c[max(0, m.start() - 25) : m.end() + 10])
+
+
+def _employer(x: str | None) -> str:
+    said = re.sub(r"^the (?=[a-z])", "", (x or "").strip(), flags=I_)
+    if len(said) < 2 or is_place_en(said) or said.lower() in {"i", "my", "the", "a", "it"}:
+        return ""
+    return said
+
+
+def job_move(c: str, ctx: Context) -> list[Hit]:
+    """The user's job as it now is, read from a move, a hiring or a promotion inside ``c``;
+    [] when the clause says none (see the module doc)."""
+    del ctx  # read from the clause alone
+    if (m := _POSTED.search(c)) and _sure(c, m) and is_place_en(m["c"]):
+        return [Hit(F, "location.work", "work.posted", value=place(m["c"]), correction=True)]
+    for rule, pattern in _MOVES_RE:
+        for m in pattern.finditer(c):
+            if not _about_user(c, m.start()) or not _sure(c, m):
+                continue
+            employer = _employer(
+                re.sub(r"'s?$", "", m["x"]) if rule == "employer.hired" else m["x"]
+            )
+            if not employer:
+                continue
+            hits = [employer_hit(employer, rule)]
+            role = (m.groupdict().get("r") or "").strip()
+            if role and is_role(role):
+                hits.append(Hit(F, "work.role", "role.move", value=role,
+                                content=f"User works as {a_job(role)}"))  # fmt: skip
+            for h in hits:
+                h.correction = True
+            return hits
+    for pattern in _TITLE:
+        for m in pattern.finditer(c):
+            role = (m["r"] or "").strip()
+            if not role or not is_role(role) or not _about_user(c, m.start()) or not _sure(c, m):
+                continue
+            hits = [Hit(F, "work.role", "role.move", value=role, correction=True,
+                        content=f"User works as {a_job(role)}")]  # fmt: skip
+            if employer := _employer(m.groupdict().get("x")):
+                hits.insert(0, employer_hit(employer, "employer.move"))
+                hits[0].correction = True
+            return hits
+    return []
