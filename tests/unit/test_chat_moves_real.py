@@ -117,6 +117,17 @@ KEEPS = [
         ["I work at the campus bookstore", *EN],
         "i do all my studying at the coffee shop on 5th now, it's weirdly quieter",
     ),
+    (["我在阿里做运营", *ZH], "其实我差点跳槽去字节了，最后还是留下了"),
+    (["我在阿里做运营", *ZH], "其实我被借调去总部帮忙一个月"),
+    (["我在阿里做运营", *ZH], "说实话我当初是从百度跳槽到阿里的"),
+    (["我在阿里杭州总部做运营", *ZH], "其实我三年前就调到阿里了"),  # long since so
+    (["我在医院当护士", *ZH], "说实话我下班后去健身房当教练赚点外快"),  # a side job
+    (["I work at Target", "I'm a nurse", *EN], "actually I'm the charge nurse now on weekends"),
+    # 老公升 was read as 升 (公升, a litre) when simplified: the husband's promotion the user's
+    (["我在医院当护士", *ZH], "其实我老公升了科长"),
+    (["I work at Target as a cashier", *EN], "actually they hired me back after the layoffs"),
+    (["I work at Target as a cashier", *EN], "honestly I'm a homeowner now, closed last week"),
+    (["I work at Target as a cashier", *EN], "actually I'm a dog mom now, we adopted a pup"),
     (
         ["My brother works at Microsoft", *EN],
         "my brother got an offer from google but turned it down, he's staying put",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jiyi.core.text import estimate_tokens, keyword_text, query_terms
+from jiyi.core.text import estimate_tokens, keyword_text, query_terms, to_simplified
 
 
 def test_keyword_text_segments_chinese_and_keeps_subwords() -> None:
@@ -30,3 +30,9 @@ def test_the_measure_a_question_asks_about_is_no_term() -> None:
     assert "old" not in query_terms("How old am I now?")
     assert "tall" not in query_terms("how tall is my son")
     assert "old" in query_terms("Where did I sell my old car?")
+
+
+def test_simplifying_never_reads_a_phrase_across_two_words() -> None:
+    # zhconv's phrase table maps 公升 (a litre) to 升: 我老公升了科长 lost the husband
+    assert to_simplified("我老公升了科长") == "我老公升了科长"
+    assert to_simplified("我對花生過敏") == "我对花生过敏"

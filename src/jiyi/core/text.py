@@ -74,7 +74,12 @@ def to_simplified(text: str) -> str:
     # zhconv's phrase table reads 么 + 喝/女/子/弟… as 幺 (幺女, 幺喝), so "我不怎么喝拿铁" came
     # out as 怎幺喝 and was taken for traditional text; after 什/怎/这/那/多/要 it is the particle.
     guarded = _PARTICLE_ME.sub("\ue000", text)
-    return str(_zhconv().convert(guarded, "zh-cn")).replace("\ue000", "么")
+    out = str(_zhconv().convert(guarded, "zh-cn"))
+    if len(out) != len(guarded):
+        # a phrase of the table read across words (老公升了 → 老升了: 公升, a litre, is 升):
+        # character by character instead, so no word is lost
+        out = "".join(str(_zhconv().convert(ch, "zh-cn")) for ch in guarded)
+    return out.replace("\ue000", "么")
 
 
 def to_traditional(text: str) -> str:

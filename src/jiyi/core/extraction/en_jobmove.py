@@ -35,7 +35,7 @@ I_ = re.IGNORECASE
 _KNOWN = "|".join(sorted(map(re.escape, COMPANIES_EN), key=len, reverse=True))
 # A capitalised name (Baker McKenzie, Nonna's, the Denver Post) or a known company (costco).
 _NAME = r"(?-i:(?:the )?[A-Z][\w&'.-]*(?: (?:of |& |and )?[A-Z][\w&'.-]*){0,3})"
-_ORG = rf"(?P<x>{_NAME}|(?:{_KNOWN})\b)"
+_ORG = rf"(?P<x>{_NAME}|\b(?:{_KNOWN})\b)"
 _ROLE = r"(?P<r>[a-z][a-z -]{1,40}?)"
 _STOP = r"(?=$|[.,!?;:)]|\s+(?:now|today|starting|start|as of|since|from|on|in|last|next|this|"
 _STOP += r"after|so|and|but|because|cuz|lol|haha|!+|tbh|btw|which|where|who|for|with|at)\b)"
@@ -51,7 +51,8 @@ _ME = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|me|my)\b", I_)
 _UNSURE = re.compile(
     r"\b(?:if|might|maybe|thinking (?:about|of)|considering|would|could|should|hope|hoping|"
     r"wish|used to|before|back when|interview(?:ed|ing)?|applied|applying|offered me|turned "
-    r"(?:it |them )?down|declined|passed on|said no)\b|\?",
+    r"(?:it |them )?down|declined|passed on|said no|too|also|as well|on the side|side gig|"
+    r"side hustle|volunteer|on weekends|weekends only|back in)\b|\?",
     I_,
 )
 
@@ -65,7 +66,11 @@ _MOVES = (
         rf"(?:at|with|from) {_ORG}",
     ),
     # "Google's talent team poached me", "got poached by Google", "Costco hired me"
-    ("employer.hired", rf"{_ORG}(?:'s? [\w -]{{1,20}}?)? (?:poached|hired|recruited|snagged) me\b"),
+    (
+        "employer.hired",
+        rf"{_ORG}(?:'s? [\w -]{{1,20}}?)? (?:poached|hired|recruited|snagged) me\b"
+        rf"(?: (?:on )?as an? {_ROLE}{_STOP})?",
+    ),
     ("employer.hired", rf"\bgot (?:poached|hired|recruited|picked up|snagged) (?:by|at) {_ORG}"),
     # "i'm at walgreens now", "driving long haul for Swift now", "gonna be workin at costco"
     # (not "I'm at the Costco now picking up snacks": where the user is this minute)
@@ -111,14 +116,43 @@ def _about_user(c: str, at: int) -> bool:
 
 
 def _sure(c: str, m: re.Match[str]) -> bool:
-    return not _UNSURE.search(c[max(0, m.start() - 25) : m.end() + 10])
+    return not _UNSURE.search(c[max(0, m.start() - 25) : m.end() + 20])
+
+
+# Capitalised at a sentence's start, no employer: "They hired me", "Mom hired me".
+_NOT_ORG = frozenset(
+    """i my the a it they he she we you someone everyone nobody this that there mom dad mum
+    ma pa grandma grandpa nana papa honestly actually so well anyway turns""".split()
+)
 
 
 def _employer(x: str | None) -> str:
     said = re.sub(r"^the (?=[a-z])", "", (x or "").strip(), flags=I_)
-    if len(said) < 2 or is_place_en(said) or said.lower() in {"i", "my", "the", "a", "it"}:
+    first = said.split()[0].lower() if said.split() else ""
+    if len(said) < 2 or is_place_en(said) or first in _NOT_ORG or first in RELATIONS_EN:
         return ""
     return said
+
+
+# The last word of a job title ("shift lead", "senior associate", "engineering manager"):
+# "I'm a homeowner now", "a runner", "a dog mom" name no job.
+_JOB_WORD = re.compile(
+    r"\b(?:manager|lead|director|engineer|developer|associate|analyst|nurse|teacher|supervisor|"
+    r"assistant|specialist|coordinator|officer|attorney|lawyer|paralegal|technician|tech|"
+    r"designer|consultant|accountant|cashier|clerk|driver|chef|cook|server|bartender|barista|"
+    r"principal|professor|instructor|agent|rep|representative|partner|vp|president|ceo|cto|cfo|"
+    r"founder|owner|administrator|admin|pharmacist|therapist|counselor|dispatcher|mechanic|"
+    r"electrician|plumber|carpenter|foreman|superintendent|sergeant|captain|lieutenant|"
+    r"detective|firefighter|paramedic|emt|aide|cna|rn|np|physician|doctor|dentist|hygienist|"
+    r"secretary|receptionist|editor|writer|reporter|producer|scientist|researcher|librarian|"
+    r"coach|trainer|tutor|operator|planner|buyer|recruiter|auditor|underwriter|adjuster|broker|"
+    r"realtor|teller|banker|programmer|architect|intern|apprentice|greeter|stocker|head|chief)$",
+    I_,
+)
+
+
+def _title(role: str) -> bool:
+    return bool(role) and is_role(role) and bool(_JOB_WORD.search(role))
 
 
 def job_move(c: str, ctx: Context) -> list[Hit]:
@@ -138,7 +172,7 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
                 continue
             hits = [employer_hit(employer, rule)]
             role = (m.groupdict().get("r") or "").strip()
-            if role and is_role(role):
+            if _title(role):
                 hits.append(Hit(F, "work.role", "role.move", value=role,
                                 content=f"User works as {a_job(role)}"))  # fmt: skip
             for h in hits:
@@ -147,7 +181,7 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
     for pattern in _TITLE:
         for m in pattern.finditer(c):
             role = (m["r"] or "").strip()
-            if not role or not is_role(role) or not _about_user(c, m.start()) or not _sure(c, m):
+            if not _title(role) or not _about_user(c, m.start()) or not _sure(c, m):
                 continue
             hits = [Hit(F, "work.role", "role.move", value=role, correction=True,
                         content=f"User works as {a_job(role)}")]  # fmt: skip

@@ -36,7 +36,12 @@ _ROLE = re.compile(
 _NOT_ROLE = frozenset(
     "fan lover person vegetarian vegan big huge member user beginner owner_of night early morning "
     "introvert extrovert only supporter follower believer drinker eater watcher listener "
-    "enthusiast addict nerd geek buff junkie".split()
+    "enthusiast addict nerd geek buff junkie homeowner renter grandparent nester runner swimmer "
+    "cyclist golfer hiker widow widower newlywed regular".split()
+)
+# "a dog mom", "a soccer dad", "a plant mom": a way of life, not a job
+_KIND_OF_PARENT = re.compile(
+    r"\b(?:dog|cat|pet|plant|boy|girl|soccer|hockey|band|cool)\s+(?:mom|dad|mum)$", re.I
 )
 
 
@@ -46,6 +51,8 @@ def is_role(phrase: str) -> bool:
     town = re.match(r"^(?P<x>.+?) (?:resident|native|local)$", head, I_)
     if town and is_town_en(town["x"]):
         return False  # "a Denver resident": where the user lives, not a job
+    if _KIND_OF_PARENT.search(head):
+        return False
     return bool(_ROLE.search(head)) and head.split()[-1].lower() not in _NOT_ROLE
 
 

@@ -42,7 +42,13 @@ _OTHER = re.compile(
 _TO_ME = re.compile(r"(?:把|让|叫|安排|派|提拔|介绍|给|要|俾|被)(?:了)?我|我$")
 _UNSURE = re.compile(
     r"想|打算|考虑|可能|也许|要不要|还没|没有?去|如果|要是|的话|假如|万一|吗|"
-    r"是不是|该不该|纠结|犹豫|劝我|建议我|以前|之前|原来|曾经"
+    r"是不是|该不该|纠结|犹豫|劝我|建议我|以前|之前|原来|曾经|当初|当年|那时|那会|"
+    # not done, not yet, or only heard of (差点跳槽去字节 / 准备调去 / 听说要调到)
+    r"不|没|别|未|差点|险些|本来|本想|原本|准备|计划|申请|争取|希望|听说|据说|"
+    # a stint or a side job, not the job (借调去总部帮忙一个月 / 下班后去健身房当教练赚外快)
+    r"借调|帮忙|支援|临时|暂时|几个月|一个月|半年|兼职|副业|外快|下班后|业余|周末|每周|有时|偶尔|"
+    # long since so (三年前就调到阿里了): how the job came about, not news of it
+    r"年前|早就|早在|毕业那|入职那|刚进"
 )
 _TRIP = re.compile(
     r"出差|旅游|旅行|玩|开会|培训|学习|看病|住院|体检|检测|检查|复查|面试|参观|几天|一周|度假|办事"
@@ -116,8 +122,11 @@ def _about_user(c: str, at: int) -> bool:
 
 
 def _unsure(c: str, m: re.Match[str]) -> bool:
-    """A wish, doubt, question or past said near the move (想跳槽去字节 / 以前在百度做后端)."""
-    return bool(_UNSURE.search(c[max(0, m.start() - 8) : m.end() + 3]))
+    """A wish, doubt, denial, plan or past said near the move (想跳槽去字节 / 以前在百度做后端
+    / 没调去), or one that was only ever a visit (去过)."""
+    near = c[max(0, m.start() - 8) : m.end() + 3]
+    verb_end = m.end("v") if "v" in m.groupdict() else m.end()
+    return bool(_UNSURE.search(near) or c[verb_end : verb_end + 1] == "过")
 
 
 def _workplace(x: str, is_org: Callable[[str], bool]) -> str:
