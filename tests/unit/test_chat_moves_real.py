@@ -121,6 +121,9 @@ KEEPS = [
     (["我在阿里做运营", *ZH], "其实我被借调去总部帮忙一个月"),
     (["我在阿里做运营", *ZH], "说实话我当初是从百度跳槽到阿里的"),
     (["我在阿里杭州总部做运营", *ZH], "其实我三年前就调到阿里了"),  # long since so
+    (["我在阿里做运营", *ZH], "其实我每天坐地铁去公司上班"),  # the workplace, unnamed
+    # the employer said shorter is the same employer
+    (["I work at Mercy Hospital", *EN], "funny thing, Mercy hired me right out of nursing school"),
     (["我在医院当护士", *ZH], "说实话我下班后去健身房当教练赚点外快"),  # a side job
     (["I work at Target", "I'm a nurse", *EN], "actually I'm the charge nurse now on weekends"),
     # 老公升 was read as 升 (公升, a litre) when simplified: the husband's promotion the user's

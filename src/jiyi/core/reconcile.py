@@ -127,8 +127,9 @@ def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:
 
 def _less_precise(candidate: Candidate, stored: MemoryItem) -> bool:
     """A place said less precisely than stored (还是住岳麓区 after 长沙岳麓区, "Portland"
-    after "Portland, Oregon") is the same place, not a move; so is a drink ("I still drink my
-    latte" after "oat milk lattes") unless said as a change."""
+    after "Portland, Oregon") is the same place, not a move; so is an employer (阿里 after
+    阿里杭州总部, "Mercy" after "Mercy Hospital") and a drink ("I still drink my latte" after
+    "oat milk lattes") unless said as a change."""
     slot = candidate.topic or ""
     drink = (
         slot.startswith("diet.")
@@ -136,7 +137,8 @@ def _less_precise(candidate: Candidate, stored: MemoryItem) -> bool:
         and not candidate.is_correction
         and not changed_clauses(candidate.quote or candidate.content)
     )
-    if not (slot.startswith("location.") or drink) or not stored.value:
+    employer = slot.endswith(".employer") and not (candidate.value or "").startswith("not ")
+    if not (slot.startswith("location.") or drink or employer) or not stored.value:
         return False
     new, old = normalize_value(candidate.value or ""), normalize_value(stored.value)
     return len(new) >= (2 if has_cjk(new) else 4) and new in old

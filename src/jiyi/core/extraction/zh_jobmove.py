@@ -58,6 +58,11 @@ _TRIP = re.compile(
 _UNIT = re.compile(
     r"(?:支队|大队|分公司|分行|支行|分院|分店|门店|中心|总部|研究所|研究院|实验室|局|厅|所|站)$"
 )
+# A workplace not named (去公司上班 / 回医院 / 到店里): no new employer.
+_GENERIC = re.compile(
+    r"(?:我们|我的|咱们|这家|那家|新|老|原来的?)?(?:公司|单位|医院|学校|工厂|厂里?|店里?|总部|门店|分公司|"
+    r"分店|银行|超市|餐厅|饭店|酒店|中心|机构|办公室|研究所|实验室|律所|事务所|工地|车间|厂子)"
+)
 _DEPT = re.compile(r"(?:科|处|部|部门|组|门诊|急诊|病区|病房|车间|后厨|厨房|水吧|前台)$")
 _ORG_TAIL = re.compile(r"(?<=..)(?:那边的编|那边|这边|那儿|这里|那里|的编|编制|的岗位|岗位)$")
 
@@ -139,6 +144,8 @@ def _workplace(x: str, is_org: Callable[[str], bool]) -> str:
         at["c"]
     ):
         x = at["o"]  # 台北的诚品: the employer, in a city
+    if _GENERIC.fullmatch(x):
+        return ""  # 每天坐地铁去公司上班: the workplace, unnamed
     if _DEPT.search(x) and x not in COMPANIES_ZH:
         return ""  # 我转到财务部了: another department, the employer stays
     if x in COMPANIES_ZH or is_org(x) or _UNIT.search(x):
