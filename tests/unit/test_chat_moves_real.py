@@ -46,11 +46,6 @@ CHANGES = [
         "costco",
     ),
     (
-        ["I'm a recruiter at Robert Half", *EN],
-        "funny thing, Google's talent team poached me, I start in two weeks",
-        "Google",
-    ),
-    (
         ["I'm a forklift operator at the Amazon warehouse", *EN],
         "got bumped up to shift lead last week so no more driving a forklift all day lol",
         "shift lead",

@@ -1,5 +1,5 @@
 """The user's own job moved, told the way people chat: "accepted the offer from Stripe, start
-on the 15th", "Google's talent team poached me", "got bumped up to shift lead last week",
+on the 15th", "got bumped up to shift lead last week",
 "gonna be workin at costco startin next wek", "i'm at walgreens now not cvs".
 
 :mod:`jiyi.core.extraction.en_work` reads a clause that *is* the statement ("I work at X").
@@ -52,7 +52,8 @@ _UNSURE = re.compile(
     r"\b(?:if|might|maybe|thinking (?:about|of)|considering|would|could|should|hope|hoping|"
     r"wish|used to|before|back when|interview(?:ed|ing)?|applied|applying|offered me|turned "
     r"(?:it |them )?down|declined|passed on|said no|too|also|as well|on the side|side gig|"
-    r"side hustle|volunteer|on weekends|weekends only|back in)\b|\?",
+    r"side hustle|volunteer|on weekends|weekends only|back in|ago|last year|years|"
+    r"in (?:19|20)\d\d|when i|after college|out of college|first job)\b|\?",
     I_,
 )
 
@@ -65,13 +66,6 @@ _MOVES = (
         rf"(?:(?<=accepted )(?:the |an )?offer|job|position|role|gig)(?: as an? {_ROLE})? "
         rf"(?:at|with|from) {_ORG}",
     ),
-    # "Google's talent team poached me", "got poached by Google", "Costco hired me"
-    (
-        "employer.hired",
-        rf"{_ORG}(?:'s? [\w -]{{1,20}}?)? (?:poached|hired|recruited|snagged) me\b"
-        rf"(?: (?:on )?as an? {_ROLE}{_STOP})?",
-    ),
-    ("employer.hired", rf"\bgot (?:poached|hired|recruited|picked up|snagged) (?:by|at) {_ORG}"),
     # "i'm at walgreens now", "driving long haul for Swift now", "gonna be workin at costco"
     # (not "I'm at the Costco now picking up snacks": where the user is this minute)
     ("employer.now", rf"\b(?:i'm|im|i am) (?:now )?(?:at|with) (?!the |a |an ){_ORG}(?= now$)"),
@@ -85,7 +79,9 @@ _MOVES = (
 )
 _MOVES_RE = tuple((rule, re.compile(p, I_)) for rule, p in _MOVES)
 # "got bumped up to shift lead", "promoted to senior associate", "new job: paralegal at X",
-# "I'm an engineering manager now", "PROMOTED 🎉 senior associate now"
+# "PROMOTED 🎉 senior associate now". A title said "now" alone ("I'm the charge nurse now",
+# "Actually I'm a … now") and a hiring ("Google poached me") are not read: on held-out sets
+# each retired as many background facts as it placed changes (bench/README.md, 2026-12-03 IV).
 _TITLE = (
     re.compile(
         r"\b(?:promoted|bumped up|moved up|made me|upgraded)(?: me)?(?: to)? (?:an? |the )?"
@@ -95,8 +91,7 @@ _TITLE = (
     re.compile(
         rf"\bnew (?:job|role|position|title)\s*[:-]\s*(?:an? )?{_ROLE}(?: at {_ORG})?{_STOP}", I_
     ),
-    re.compile(rf"\b(?:i'm|im|i am) (?:officially |now )?(?:an? |the ){_ROLE} now\b", I_),
-    re.compile(rf"^(?:promoted\W*)?{_ROLE} now\W*$", I_),
+    re.compile(rf"^promoted\W*(?:to )?(?:an? )?{_ROLE}(?: now)?\W*$", I_),
 )
 # "Deloitte is moving me to the Milwaukee office", "transferred me to the Austin branch"
 _POSTED = re.compile(
@@ -106,13 +101,24 @@ _POSTED = re.compile(
 )
 
 
+# The subject left out: only fillers and adverbs before the verb ("got bumped up to …",
+# "so after four rounds i accepted …" has its "i").
+_ELIDED = re.compile(
+    r"(?:(?:so|and|but|well|oh|lol|ok|okay|actually|honestly|finally|just|also|btw|fyi|update|"
+    r"guess what|big news|good news|news)\W*\s*)*(?:got|get|was|been)?\s*",
+    I_,
+)
+
+
 def _about_user(c: str, at: int) -> bool:
-    """No one else is named after the user's last mention before ``at`` (or at all)."""
+    """The user is the subject: "I" after anyone else named, or the subject left out with
+    only fillers before the verb ("my manager got promoted" and "the store got bought" are
+    not the user's)."""
     before = c[:at]
     others = [m.end() for m in _OTHER.finditer(before)]
-    if not others:
-        return True
-    return bool(_ME.search(before[others[-1] :]))
+    if others and not _ME.search(before[others[-1] :]):
+        return False
+    return bool(_ELIDED.fullmatch(before) or _ME.search(before))
 
 
 def _sure(c: str, m: re.Match[str]) -> bool:
@@ -165,9 +171,7 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
         for m in pattern.finditer(c):
             if not _about_user(c, m.start()) or not _sure(c, m):
                 continue
-            employer = _employer(
-                re.sub(r"'s?$", "", m["x"]) if rule == "employer.hired" else m["x"]
-            )
+            employer = _employer(m["x"])
             if not employer:
                 continue
             hits = [employer_hit(employer, rule)]
