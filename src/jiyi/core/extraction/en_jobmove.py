@@ -1,16 +1,17 @@
 """The user's own job moved, told the way people chat: "accepted the offer from Stripe, start
-on the 15th", "got bumped up to shift lead last week",
-"gonna be workin at costco startin next wek", "i'm at walgreens now not cvs".
+on the 15th", "got bumped up to shift lead last week", "gonna be workin at costco startin next
+wek", "i'm at walgreens now".
 
 :mod:`jiyi.core.extraction.en_work` reads a clause that *is* the statement ("I work at X").
 In chat the move sits inside a longer clause, so this reader searches the clause for a job
-said with its employer, a hiring, a promotion or a title held "now", when all hold:
+taken with its employer, work done at an employer "now", or a promotion, when all hold:
 
-- the user is the one moved: no other person is named between the last "I / me / my" and
-  the words read ("my wife got poached by Google" is hers);
-- nothing unsure or past is said near them (if / might / thinking about / used to / ?);
+- the user is the one moved: "I" after anyone else named, or the subject left out with only
+  fillers before the verb ("my wife got the job at Google" is hers);
+- nothing unsure, past, part-time or on the side is said near it (if / used to / years ago /
+  "turned it down" / too / on weekends / ?);
 - the employer is a capitalised name or a known company; a title passes
-  :func:`jiyi.core.extraction.en_roles.is_role`.
+  :func:`jiyi.core.extraction.en_roles.is_role` and ends in a job word (lead, manager, nurse…).
 
 Pure functions, no I/O.
 """

@@ -1,17 +1,20 @@
-"""The user's own job moved, told the way people chat: 下个月起我调去门诊, 去网易做角色原画了,
-老板把我提成主厨了, 从今年起我在宝马这边升了班组长, 新工作在协和.
+"""The user's own job moved, told the way people chat: 美团那边单子太少了这个月开始改跑饿了么了,
+去网易做角色原画了, 老板把我提成主厨了, 从今年起我在宝马这边升了班组长, 新工作在协和.
 
 The slot rules of :mod:`jiyi.core.extraction.zh_work` read a clause that *is* the statement
-(我跳槽到网易了). In chat the move sits inside a longer clause, after a reason or a time
-(美团那边单子太少了这个月开始改跑饿了么了), so this reader searches the clause for a verb of
-moving or becoming and reads what follows it, when all of these hold:
+(我跳槽到网易了). In chat the move sits inside a longer clause, after a reason or a time, so
+this reader searches the clause for a verb of moving or becoming and reads what follows it,
+when all of these hold:
 
-- the user is the one moved: the last person the clause names before the verb is the user
-  (老板说下个月起我可以当发型师了), or someone moves *them* (把我 / 让我 / 派我);
-- nothing unsure is said (想 / 打算 / 考虑 / 如果 / 吗), no trip or visit (出差 / 看病);
-- what follows is an employer or a unit of one (省教育厅, 佛山分公司, 采购科, 门诊), or a job
-  title (:func:`jiyi.core.extraction.zh_common.is_role`); a bare 去 / 进 / 到 places a job only
-  with 上班 / 工作 / 报到 or the job done there (去吉利做财务BP).
+- the user is the one moved: said as the subject (我) with no one else named after, moved by
+  someone (把我 / 让我 / 派我), or left out with only time and stance words before the verb;
+- nothing unsure, denied, planned, past, part-time or on the side is said near it (想 / 没 /
+  准备 / 三年前就 / 兼职 / 下班后), and it is no trip or visit (出差 / 看病);
+- what follows is a named employer or an office of its own (省教育厅, 刑侦支队), or a job title
+  (:func:`jiyi.core.extraction.zh_common.is_role`); a branch in a city (贵阳分店) is the work
+  city; a department of the same employer (财务部, 门诊) or a workplace not named (去公司上班)
+  is not read; a bare 去 / 进 / 到 places a job only with 上班 / 工作 / 报到 or the job done
+  there (去吉利做财务BP).
 
 Pure functions, no I/O; text in simplified characters with Cantonese words mapped.
 """
