@@ -59,9 +59,10 @@ NO_FACT = [
      "骑车的地方换到钱塘江边了，西湖人太多", "西湖边骑车", "骑车的地方换到钱塘江边了"),
     (["我住在台北", "我週末在大安森林公園打籃球", "我喜歡下棋"],
      "打籃球的場地換到河濱公園了", "大安森林公園", "打籃球的場地換到河濱公園了"),
+    # read by the relative's rules once the name says who Mia is (pipeline/subjects.name_led)
     (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
      "Mia switched over to Birch Academy, Oak had no music program", "Oak Primary",
-     "Mia switched over to Birch Academy"),
+     "Mia goes to Birch Academy"),
     # a person or thing said to be so now, after its verb: a lasting change
     (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
      "Mia's at Birch Academy now, Oak had no music program", "Oak Primary",
@@ -104,9 +105,7 @@ NO_FACT_GUARDS = [
     # where the user is this minute, not a lasting change
     (["I live in Leeds", "I study at the library on weekends", "I like chess"],
      "I'm at the library downtown now"),
-    # a child's new school is no move of the user's home
-    (["I live in Leeds", "My daughter Mia goes to Oak Primary", "I like chess"],
-     "Mia switched schools lol, moved over to Birch Academy"),
+    # (a child's new school, no move of the user's home: test_remarks_probes_real)
     # a place's news, not given as a reason
     (["I live in Leeds", "I climb at The Castle on Saturdays", "I like chess"],
      "The Castle is closed now for the holidays"),

@@ -77,6 +77,13 @@ _LEAVES = re.compile(
     r"\b(?:quit|left|leaving|no longer|not|anymore|stopped|gave up|dropped|sold|from)\b|n't",
     re.IGNORECASE,
 )
+# A leaving denied (没离开华为, 没辞职, "didn't leave Boeing", "not moving"): what it names stays.
+_DENIED_LEAVING = re.compile(
+    r"(?:没|没有|并没有?|不会|不打算|不是要)(?:离开|辞|离职|退|跳槽|搬|换工作|转行|走)|"
+    r"\b(?:didn't|did not|never|not|won't|isn't|wasn't|aren't) (?:leave|leaving|left|quit|"
+    r"quitting|move|moving|switch|switching|transfer|transferring)\b",
+    re.IGNORECASE,
+)
 # Still so (我们还是住在杭州, 我妹现在还在医院上班, still in Leeds): the old value is restated,
 # not a reason named beside the change ("tuesdays clash with my shifts").
 _STILL = re.compile(
@@ -115,14 +122,31 @@ def _only_its_value(old: MemoryItem, words: frozenset[str], message: str) -> boo
     named = [f for f in forms if f and f in message.lower()]
     if not named:
         return False  # a word of it ("he's at Oak Grove Elementary" of Lincoln Elementary)
+    return not _left(named, message)
+
+
+def _only_its_words(old: MemoryItem, words: frozenset[str], message: str) -> bool:
+    """A free description (no value) met only by its own words, said and not left ("emma got
+    moved up to the advanced reading group in her 5th grade class" of "Emma is in 5th grade
+    at Oak Ridge"; 我爸那个五金店生意还行 of 在老家开五金店): news of it, not a change."""
+    if old.value or not (old.topic or "").endswith(".about"):
+        return False
+    words = frozenset(w for w in words if not any(w in k for k in KIN_WORDS))
+    said = message.lower()
+    return bool(words) and all(w in said for w in words) and not _left(sorted(words), message)
+
+
+def _left(named: Sequence[str], message: str) -> bool:
+    """Does ``message`` leave, close or sell what ``named`` names (离开了华为, 五金店关了, "left
+    Boeing", "the shop is closed")?"""
     said = "(?:" + "|".join(re.escape(f) for f in sorted(named, key=len, reverse=True)) + ")"
     left = (
         rf"(?:离开了?|不在|不住|不去|辞掉?了?|退出了?|搬离|告别|从|卖了|\b(?:left|leaving|quit|from|"
         rf"out of|sold|no longer (?:in|at)|not (?:in|at))\s+(?:the\s+)?){said}|"
-        rf"{said}\S{{0,4}}?(?:不|没|待不|呆不|住不|腻|拜拜|太|受不了)|"
-        rf"{said}\s+(?:is|was) (?:over|done)"
+        rf"{said}\S{{0,4}}?(?:不|没|待不|呆不|住不|腻|拜拜|太|受不了|关|倒闭|黄了|停)|"
+        rf"{said}\w*\s+(?:is|was|got|has been) (?:over|done|closed|shut|sold|gone)"
     )
-    return not re.search(left, message.lower())
+    return bool(re.search(left, message.lower()))
 
 
 # A verb of change: "now" alone, with nothing of the message placed, changes nothing.
@@ -337,6 +361,10 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
             continue
         if old is not None and _only_its_value(old, content_words(old.content) & near, plain):
             continue
+        if old is not None and _only_its_words(old, content_words(old.content) & near, plain):
+            continue
+        if old is not None and _DENIED_LEAVING.search(plain):
+            continue  # 我哥没离开华为 就是换了个部门而已: the fact is said to stay
         # a new day is a new value (choir moved to Thursdays), though no shared topic
         new = content_words(clause) - (drop - _DAYS) - content_words(old.content) if old else set()
         if (

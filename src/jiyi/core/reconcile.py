@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 
 from jiyi.core.calibration import Calibration
-from jiyi.core.changes import changed_clauses
+from jiyi.core.changes import KIN_WORDS, changed_clauses, content_words, stem
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.models import Action, Candidate, MemoryItem
 from jiyi.core.slots import (
@@ -96,6 +96,13 @@ _CORRECTS = re.compile(
     r"\b(?:actually|i meant|correction|in fact|rather)\b",
     re.IGNORECASE,
 )
+# A correction that says what was wrong (其实她教的是历史, "actually it's math, not English"),
+# as opposed to 其实 / actually opening more news of the same thing.
+_CONTRASTS = re.compile(
+    r"的是|才是|应该是|不是|而是|说错|记错|搞错|弄错|"
+    r"\b(?:not|i meant|correction|rather|instead|wrong)\b|n't",
+    re.IGNORECASE,
+)
 USER_CORRECTION = "user_correction"
 # The metadata key naming the stored memory a candidate changes (core/anaphora.py): a free
 # description that says how that one description changed replaces it instead of adding.
@@ -154,7 +161,20 @@ def _adds_a_description(candidate: Candidate, head: MemoryItem) -> bool:
         return True  # a stop or a change of something else ("he quit cooking at home") adds
     if _THEIR_PEOPLE_CHANGED.search(said):
         return True  # 其实我老婆她们幼儿园换园长了 beside 在家带俩孩子: news of their place
+    if not _CONTRASTS.search(said) and _topic_words(said) & _topic_words(head.content):
+        return True  # 其实我爸那个五金店生意还行 beside 在老家开五金店: more of the same thing
     return bool(_PAST.search(said))
+
+
+def _topic_words(text: str) -> frozenset[str]:
+    """Content words of a description without who it is about: the kin word and a name said
+    after it ("User's daughter Emma is in 5th grade" → 5th, grade, oak, ridge, elementary)."""
+    names = {
+        stem(name.lower())
+        for kin, name in re.findall(r"\b([a-z]+) ([A-Z][a-z]+)\b", text)
+        if kin in KIN_WORDS or stem(kin) in KIN_WORDS
+    }
+    return content_words(text) - KIN_WORDS - names
 
 
 def _another_pet(candidate: Candidate, slot: str) -> bool:

@@ -127,7 +127,7 @@ def extract_staged(
         batch=batch,
         now=now,
         messages=messages,
-        extraction=extract_with_fallback(ports, messages, now),
+        extraction=extract_with_fallback(ports, messages, now, scope),
         extracted=True,
         store_ids=frozenset(m for m, e in episode_ids.items() if e in unwritten),
         episode_ids=episode_ids,

@@ -20,6 +20,7 @@ from jiyi.core.models import Extraction, Message, Redaction, Scope, Skipped
 from jiyi.core.pii import PiiPolicy
 from jiyi.errors import ExtractionError
 from jiyi.pipeline.prepare import drop_copies, redact_messages, with_ids
+from jiyi.pipeline.subjects import name_led
 from jiyi.pipeline.write import BatchPlan, Outcome, Ports, WriteOptions, write_batch
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,14 @@ class IngestOptions:
     write: WriteOptions = field(default_factory=WriteOptions)
 
 
-def extract_with_fallback(ports: Ports, messages: list[Message], now: datetime) -> Extraction:
-    """The configured extractor, or the rules when it raises ExtractionError."""
+def extract_with_fallback(
+    ports: Ports, messages: list[Message], now: datetime, scope: Scope | None = None
+) -> Extraction:
+    """The configured extractor, or the rules when it raises ExtractionError. With ``scope``,
+    a message that opens with a stored relative's name is read as said of them
+    (:func:`~jiyi.pipeline.subjects.name_led`)."""
+    if scope is not None:
+        messages = name_led(messages, scope, ports.store)
     try:
         return ports.extractor.extract(messages, now=now)
     except ExtractionError as exc:
@@ -86,7 +93,7 @@ def ingest(
 ) -> Outcome:
     """Plan one batch and run :func:`write_batch`; the caller applies ``changes``."""
     p = prepared(messages, scope, ports, opts.pii_policy)
-    extraction = extract_with_fallback(ports, p.messages, now) if infer else Extraction()
+    extraction = extract_with_fallback(ports, p.messages, now, scope) if infer else Extraction()
     # Extraction sees the whole batch (a repeated turn is context for the next one), but
     # nothing that came only from a repeated message is kept.
     extraction = extraction.model_copy(

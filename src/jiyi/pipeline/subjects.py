@@ -14,27 +14,29 @@ stored, as which one changed is unknowable.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
-from jiyi.core.extraction.lexicon import PETS_ZH, RELATIONS_ZH
-from jiyi.core.models import Candidate, MemoryKind, Scope
+from jiyi.core.extraction.lexicon import PETS_ZH, RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import PARTS
+from jiyi.core.text import has_cjk
 
-__all__ = ["SUBJECT", "resolve_routine", "resolve_subject", "resolve_time"]
+__all__ = ["SUBJECT", "name_led", "resolve_routine", "resolve_subject", "resolve_time"]
 
 SUBJECT = "subject"
 _ACTIVE = SearchFilter(kinds=tuple(k for k in MemoryKind if k != MemoryKind.EPISODE))
 
 
-def _named(name: str, scope: Scope, store: MemoryStore) -> set[str]:
-    """Subjects (``pet.cat``, ``family.son``) whose stored name slot holds ``name``.
+def _names(stored: Iterable[MemoryItem]) -> dict[str, set[str]]:
+    """Each subject (``pet.cat``, ``family.son``) with a stored name → its names, case-folded.
 
     A name said in passing ("My daughter Emma just turned 5" holds ``family.daughter.name``
     as a part) counts unless the subject's name is a memory of its own: that one is the
     current name ("My daughter's name is actually Emily" does not rewrite the age's part)."""
     own: dict[str, set[str]] = {}
     passing: dict[str, set[str]] = {}
-    for m in store.list(scope, _ACTIVE):
+    for m in stored:
         if not m.topic:
             continue
         for slot, value in {m.topic: m.value, **(m.metadata.get(PARTS) or {})}.items():
@@ -42,11 +44,66 @@ def _named(name: str, scope: Scope, store: MemoryStore) -> set[str]:
             if area in ("pet", "family") and attr.endswith(".name") and attr.count(".") == 1:
                 said = own if slot == m.topic else passing
                 said.setdefault(slot.rsplit(".", 1)[0], set()).add(str(value).casefold())
+    return {who: own.get(who) or passing.get(who) or set() for who in own.keys() | passing.keys()}
+
+
+def _named(name: str, scope: Scope, store: MemoryStore) -> set[str]:
+    """Subjects whose stored name slot holds ``name`` (see :func:`_names`)."""
     return {
-        who
-        for who in own.keys() | passing.keys()
-        if name.casefold() in (own.get(who) or passing.get(who) or set())
+        who for who, names in _names(store.list(scope, _ACTIVE)).items() if name.casefold() in names
     }
+
+
+# Talk that only leads in before a name ("ok so", "big news,", "update:").
+_LEAD = re.compile(
+    r"^(?:(?:so|oh|ok|okay|well|actually|update|btw|fyi|lol|haha|omg|guess what|big news|"
+    r"good news|news|anyway|hey|ugh|welp|yay)[,:!.]*\s+)*",
+    re.IGNORECASE,
+)
+# What cannot follow a name that is the subject: a question to the assistant ("will you…"),
+# another subject, both of them ("Emma and I").
+_NOT_AFTER = re.compile(
+    r"^(?:'s\b|\s+(?:you|i|we|and|&|or|says|said|told|thinks|asked|wants me|is my|was my)\b)",
+    re.IGNORECASE,
+)
+
+
+def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> list[Message]:
+    """The messages as the rules should read them: an English message that opens with the
+    name of exactly one stored relative ("kevin quit deloitte, hes at pwc now") opens with who
+    they are ("my brother Kevin quit deloitte, …"), so the rules for a relative read it;
+    extraction is pure and does not know whose Kevin is. The name stays; everything else is
+    as said."""
+    if not any(m.role == "user" and not has_cjk(m.content) for m in messages):
+        return list(messages)
+    holders: dict[str, set[str]] = {}
+    for who, names in _names(store.list(scope, _ACTIVE)).items():
+        for name in names:
+            if who.startswith("family.") and re.fullmatch(r"[a-z][a-z'-]+", name):
+                holders.setdefault(name, set()).add(who)
+    family = {name: next(iter(who)) for name, who in holders.items() if len(who) == 1}
+    out = []
+    for m in messages:
+        said = _led(m.content, family) if m.role == "user" and not has_cjk(m.content) else None
+        out.append(m.model_copy(update={"content": said}) if said else m)
+    return out
+
+
+def _led(text: str, family: dict[str, str]) -> str | None:
+    """``text`` opening with who the relative named first is, or None when it opens with no
+    name of ``family`` (name → ``family.brother``) as a subject."""
+    lead = _LEAD.match(text)
+    start = lead.end() if lead else 0
+    word = re.match(r"[A-Za-z][A-Za-z'-]*", text[start:])
+    name = word.group(0).casefold() if word else ""
+    after = text[start + len(name) :]
+    if name not in family or _NOT_AFTER.match(after):
+        return None
+    key = family[name].split(".", 1)[1]
+    who = next((w.replace("_", " ") for w, k in RELATIONS_EN.items() if k == key), None)
+    if who is None:  # family.unknown: no word to call them by
+        return None
+    return f"{text[:start]}my {who} {name.capitalize()}{after}"
 
 
 def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:

@@ -205,7 +205,8 @@ def place(value: str) -> str:
     """A place or organisation as said, without trailing time words: "Denver last month" →
     Denver."""
     value = re.split(
-        r"\s+(?:last|this|next|in \d{4}|a few|two|three|since|now|recently|anymore|any more|"
+        r"\s+(?:last|this|next|yesterday|today|tonight|tomorrow|in \d{4}|a few|two|three|since|"
+        r"now|recently|anymore|any more|"
         r"these days|for (?:the )?(?:past|last)|for \w+ (?:years?|months?)|"
         r"in (?:the )?(?:spring|summer|fall|autumn|winter)|in (?:jan|feb|mar|apr|may|jun|jul|aug|"
         r"sep|oct|nov|dec)[a-z]*|with (?:my|our)|"

@@ -170,6 +170,9 @@ _NEW_EMPLOYER = tuple(
         # "I got hired at Peet's as a shift lead", "I landed at Nvidia a month later"
         r"^i (?:just |recently |finally |actually |eventually )?(?:got hired (?:on )?at|"
         rf"landed (?:a (?:new )?job |a spot |a position )?(?:at|with)) {_ORG}(?P<more>\s.*)?$",
+        # typed in lower case ("got hired at lowe's!"): a short name that ends the clause
+        r"^i (?:just |recently |finally |actually )?got hired (?:on )?at "
+        r"(?P<x>(?-i:[a-z])[\w&.'-]*(?: (?-i:[a-z])[\w&.'-]*)?)$",
         r"^i (?:just |recently |finally |actually )?(?:jumped|jumped ship|hopped|moved over|"
         rf"went over|switched over) to {_ORG}(?: [a-z][\w ]*)?(?: now)?{_WHEN}$",
     )

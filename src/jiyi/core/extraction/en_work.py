@@ -332,14 +332,20 @@ def work(c: str, ctx: Context) -> list[Hit]:
         I_,
     )
     home = m and re.match(
-        r"^(?:an? )?(?:assisted living|nursing home|retirement home|memory care|care home|senior "
-        r"living|apartment|condo|house|townhouse)[\w -]*? (?:here )?in (?P<t>[A-Z][\w .'-]+)$",
+        r"^(?:(?:an?|my|our|the) )?(?:new |own |first )?(?:assisted living|nursing home|"
+        r"retirement home|memory care|care home|senior living|apartment|condo|house|townhouse|"
+        r"place|home|flat|dorm)[\w -]*?(?: (?:here|over|down|up|out))?"
+        r"(?: in (?P<t>[A-Za-z][\w .'-]+))?$",
         m.group("x"),
+        I_,
     )
-    if home:  # "moved into assisted living here in Omaha": where the user lives now
+    if home and home["t"]:  # "moved into assisted living here in Omaha": where the user lives
         where = place(home["t"])
+        where = where[:1].upper() + where[1:]
         return [Hit(F, "location.home", "home.into", value=where, correction=True,
                     content=f"User lives in {where}")]  # fmt: skip
+    if home:  # "moved into my new place yesterday": a home, no line of work
+        return []
     if m:  # "I moved from IT support into cybersecurity": the new line of work
         return [Hit(F, "work.role", "role.into", value=clean_value(m.group("x")).lower())]
     m = re.match(

@@ -46,6 +46,13 @@ _GROWN_UPS = frozenset(
     "wife husband partner spouse mother father grandmother grandfather mother_in_law "
     "father_in_law".split()
 )
+# Relatives who go to a school to study there (a switch to an academy is a new school).
+_CHILDREN = frozenset("son daughter child grandchild nephew niece".split())
+_SCHOOL = re.compile(
+    r"\b(?:academy|school|primary|elementary|middle|high|prep|montessori|kindergarten|"
+    r"preschool|college|university)\b|学校|小学|中学|幼儿园|学院|大学",
+    re.IGNORECASE,
+)
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _LEAD_ZH = (
     r"(?:(?:其实|对了|跟你说|话说|告诉你|更新一下|好消息|哈哈+|诶|欸|嗯|唉|哎)[，,！!～~ ]*)*"
@@ -67,7 +74,7 @@ _LEAD_EN = (
 )
 _KIN_AT = re.compile(
     rf"\b(?P<who>(?:my|our) (?P<rel>{_REL_EN})|(?P<bare>mom|mum|dad|grandma|grandpa|granny|"
-    r"nana|hubby|wifey))(?P<be>'s|\s+is)?\b",
+    r"nana|hubby|wifey))(?: (?-i:[A-Z][a-z]+)(?= (?-i:[a-z])))?(?P<be>'s|\s+is)?\b",
     re.I,
 )
 # What may come before the relative as the subject: talk that only leads in, or a clause
@@ -144,7 +151,7 @@ def _as_i_en(rest: str) -> str:
         rest,
         flags=re.I,
     )
-    rest = re.sub(r"\b(?:he|she)'s\b", "I'm", rest, flags=re.I)
+    rest = re.sub(r"\b(?:he|she)'?s\b", "I'm", rest, flags=re.I)  # he's, hes
     rest = re.sub(r"\b(?:he|she) is\b", "I am", rest, flags=re.I)
     rest = re.sub(r"\b(?:he|she) has\b", "I have", rest, flags=re.I)
 
@@ -152,7 +159,14 @@ def _as_i_en(rest: str) -> str:
         return f"I {m.group('adv')}{_first_person(m.group('v'))}"
 
     rest = re.sub(rf"\b(?:he|she) (?P<adv>{_ADVERBS})(?P<v>[a-z']+)", pronoun, rest, flags=re.I)
-    return rest
+    # "…at pwc now and says the hours are better": the second verb of the same subject
+    return re.sub(
+        r"\b(?P<and>and|but) (?P<v>says|thinks|hates|loves|likes|wants|gets|works|has|does|goes|"
+        r"seems|feels|starts|misses)\b",
+        lambda m: f"{m['and']} {_first_person(m['v'])}",
+        rest,
+        flags=re.I,
+    )
 
 
 def swap_subject(text: str, lang: str) -> Swap | None:
@@ -303,6 +317,13 @@ def as_relative(
             continue  # 在德国读博: where they study, not a school named 德国
         if attr == "school" and swap.key.split(".")[1] in _GROWN_UPS:
             attr = "employer"  # "my wife transferred to Millard North": where she works
+        reworded = ""
+        if (
+            attr == "employer"
+            and swap.key.split(".")[1] in _CHILDREN
+            and _SCHOOL.search(cand.value)
+        ):
+            attr = reworded = "school"  # "my daughter Mia switched over to Birch Academy"
         meta = dict(cand.metadata)
         meta["rule"] = f"kin.{meta.get('rule', '')}"
         if parts := meta.get(PARTS):
@@ -325,7 +346,7 @@ def as_relative(
                         cand.content,
                         swap.word,
                         lang,
-                        attr if beside and PARTS not in meta else "",
+                        attr if (beside and PARTS not in meta) or reworded else "",
                         cand.value,
                     ),
                     "metadata": meta,

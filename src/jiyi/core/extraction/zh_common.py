@@ -102,6 +102,10 @@ def place_value(value: str) -> str:
     """住在北京朝阳区了 → 北京朝阳区; 杭州快两年了 → 杭州; 老家长沙 → 长沙."""
     value = clean_value(re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]+", "", value))
     value = _DURATION.sub("", value)
+    # 在广州挺好的 / 在杭州过得很开心: how they are there is no part of where
+    value = re.sub(
+        r"(?<=..)(?:挺|很|蛮|还挺|也挺|还算|过得|混得|待得|呆得|真的?|特别|超)\S*$", "", value
+    )
     # 搬来武汉跟我们住: with whom is no part of where
     value = re.sub(
         r"(?<=..)(?:跟|和|与)(?:我们|我|他们|她们|他|她|孩子|儿子|女儿|家里人)(?:一起)?(?:住|生活|过)?(?:了|啦)?$",

