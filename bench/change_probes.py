@@ -55,7 +55,12 @@ def run_file(mem: Memory, path: Path) -> dict[str, object]:
             remarks += 1
             continue
         changes += 1
-        ok = bool(stating) and not (set(stating) & ids) and any(new in m.content for m in active)
+        # the new value as typed ("chicago") is found in any case ("User lives in Chicago")
+        ok = (
+            bool(stating)
+            and not (set(stating) & ids)
+            and any(new.casefold() in m.content.casefold() for m in active)
+        )
         applied += ok
         if not ok:
             failed.append(said[-1])

@@ -124,3 +124,63 @@ def test_a_name_shared_by_two_relatives_or_said_with_the_user_is_not_rewritten(
 
 def test_without_a_stored_name_a_name_alone_is_nobodys() -> None:
     assert "family.brother.employer" not in extract_slots("kevin quit deloitte, hes at pwc now")
+
+
+PETS = [
+    (["我家猫叫可可，一岁", *ZH], "可可今天两岁生日！！给她买了个猫草蛋糕哈哈哈", "一岁", "两岁"),
+    (["我家狗叫虎子，七岁", *ZH], "虎子过完年就八岁了 老了 不爱出门了", "七岁", "八岁"),
+    (["我家猫叫黄豆，十二岁", *ZH], "黄豆十三了，兽医说在猫里算老寿星了", "十二岁", "十三"),
+    (["我養了一隻柯基叫麻糬，兩歲", *ZH], "麻糬剛滿三歲囉🎂", "兩歲", "三歲"),
+    (["我家狗叫阿福，三岁", *ZH], "狗改名了 叫旺旺", "阿福", "旺旺"),
+    (["My dog Lola is 5", *EN], "lola turned 6 yesterday!! 🐶🎂 she got a pup cup", "is 5", "6"),
+    (
+        ["My dog Ranger is 2", *EN],
+        "ranger is three now and still acts like a puppy",
+        "is 2",
+        "three",
+    ),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "old", "new"), PETS)
+def test_a_pets_new_age_or_name_said_by_its_name_replaces_the_old(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    old: str,
+    new: str,
+) -> None:
+    mem, user = shared_real_mem, f"rpk-pet-{change[:12]}"
+    say(mem, module_clock, user, *facts)
+    before = active(mem, user)
+    say(mem, module_clock, user, change, days=7)
+    after = active(mem, user)
+    assert not any(old in m.content for m in after.values()), after
+    assert any(new in m.content for m in after.values()), after
+    kept = {i for i, m in before.items() if old not in m.content}
+    assert kept <= set(after), [before[i].content for i in kept - set(after)]
+    assert any(m.topic and m.topic.startswith("pet.") and m.topic.endswith(".name")
+               for m in after.values()), after  # fmt: skip
+
+
+def test_an_age_said_alone_after_a_pet_is_not_the_users() -> None:
+    assert "identity.age" not in extract_slots("椰子不是三岁 是四岁")
+    assert "identity.age" not in extract_slots("小虎上個月過世了 十四歲 算是善終")
+    assert extract_slots("本人姓赵，今年三十二岁").get("identity.age") == "三十二"
+
+
+def test_a_spouse_called_by_a_word_of_no_side_is_the_one_wife_or_husband(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    mem, user = shared_real_mem, "rpk-spouse"
+    say(mem, module_clock, user, "我老婆在银行上班", *ZH)
+    say(mem, module_clock, user, "我家那位辞职了 去保险公司了 说银行压力太大天天冲业绩", days=7)
+    values = {m.topic: m.value for m in active(mem, user).values()}
+    assert values.get("family.wife.employer") == "保险公司", values
+    assert "family.spouse.employer" not in values, values
+
+
+def test_sent_somewhere_is_the_place_without_the_going() -> None:
+    assert extract_slots("我弟被厂里派到越南去了").get("family.brother.city") == "越南"

@@ -183,7 +183,8 @@ def _another_pet(candidate: Candidate, slot: str) -> bool:
     Biscuit the pug): a second one, not the first one renamed. A spouse or parent is one."""
     if not _MANY.match(slot):
         return False
-    said = to_simplified(candidate.quote or candidate.content)
+    # the clause quoted (叫旺旺) and the memory's words (用户的狗现在叫旺旺: read as a rename)
+    said = to_simplified(f"{candidate.quote or ''} {candidate.content}")
     if _RENAMES.search(said):
         return False
     return not candidate.is_correction or bool(_ALSO.search(said))

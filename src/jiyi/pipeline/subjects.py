@@ -22,7 +22,14 @@ from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import PARTS
 from jiyi.core.text import has_cjk
 
-__all__ = ["SUBJECT", "name_led", "resolve_routine", "resolve_subject", "resolve_time"]
+__all__ = [
+    "SUBJECT",
+    "name_led",
+    "resolve_routine",
+    "resolve_spouse",
+    "resolve_subject",
+    "resolve_time",
+]
 
 SUBJECT = "subject"
 _ACTIVE = SearchFilter(kinds=tuple(k for k in MemoryKind if k != MemoryKind.EPISODE))
@@ -71,15 +78,16 @@ _NOT_AFTER = re.compile(
 def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> list[Message]:
     """The messages as the rules should read them: an English message that opens with the
     name of exactly one stored relative ("kevin quit deloitte, hes at pwc now") opens with who
-    they are ("my brother Kevin quit deloitte, …"), so the rules for a relative read it;
-    extraction is pure and does not know whose Kevin is. The name stays; everything else is
-    as said."""
+    they are ("my brother Kevin quit deloitte, …"), so the rules for a relative read it; one
+    that opens with a pet's name typed in lower case ("lola turned 6") has it capitalised, as
+    the rules for a named pet expect. Extraction is pure and does not know whose Kevin or
+    Lola is. The name stays; everything else is as said."""
     if not any(m.role == "user" and not has_cjk(m.content) for m in messages):
         return list(messages)
     holders: dict[str, set[str]] = {}
     for who, names in _names(store.list(scope, _ACTIVE)).items():
         for name in names:
-            if who.startswith("family.") and re.fullmatch(r"[a-z][a-z'-]+", name):
+            if who.startswith(("family.", "pet.")) and re.fullmatch(r"[a-z][a-z'-]+", name):
                 holders.setdefault(name, set()).add(who)
     family = {name: next(iter(who)) for name, who in holders.items() if len(who) == 1}
     out = []
@@ -90,8 +98,8 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
 
 
 def _led(text: str, family: dict[str, str]) -> str | None:
-    """``text`` opening with who the relative named first is, or None when it opens with no
-    name of ``family`` (name → ``family.brother``) as a subject."""
+    """``text`` opening with who the relative or pet named first is, or None when it opens
+    with no name of ``family`` (name → ``family.brother`` / ``pet.dog``) as a subject."""
     lead = _LEAD.match(text)
     start = lead.end() if lead else 0
     word = re.match(r"[A-Za-z][A-Za-z'-]*", text[start:])
@@ -99,11 +107,33 @@ def _led(text: str, family: dict[str, str]) -> str | None:
     after = text[start + len(name) :]
     if name not in family or _NOT_AFTER.match(after):
         return None
-    key = family[name].split(".", 1)[1]
+    area, key = family[name].split(".", 1)
+    if area == "pet":  # the rules read a capitalised name as the pet's (pipeline below)
+        return f"{text[:start]}{name.capitalize()}{after}"
     who = next((w.replace("_", " ") for w, k in RELATIONS_EN.items() if k == key), None)
     if who is None:  # family.unknown: no word to call them by
         return None
     return f"{text[:start]}my {who} {name.capitalize()}{after}"
+
+
+_SPOUSES = ("family.wife.", "family.husband.", "family.partner.")
+
+
+def resolve_spouse(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate:
+    """A spouse called by a word that names no side (我家那位, 那口子, 爱人: ``family.spouse``)
+    in the slots of the one wife, husband or partner the user has told about (我老婆在银行上班
+    → ``family.wife.employer``); as it was when there is none or more than one."""
+    topic = c.topic or ""
+    if not topic.startswith("family.spouse."):
+        return c
+    held = {
+        m.topic.split(".")[1]
+        for m in store.list(scope, _ACTIVE)
+        if m.topic and m.topic.startswith(_SPOUSES)
+    }
+    if len(held) != 1:
+        return c
+    return c.model_copy(update={"topic": topic.replace("spouse", held.pop(), 1)})
 
 
 def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:

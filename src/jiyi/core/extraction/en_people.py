@@ -115,6 +115,8 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
         who, key = m.group("n"), "family.unknown"
         rest = re.sub(r"^'s", " is", m.group("rest")).strip()
         rest = re.sub(r"^(?:just )?moved up (?:in)?to ", "is in ", rest)  # a grade up
+        # "Ranger is three now and still acts like a puppy": the age, not what goes on after
+        rest = re.split(r",\s|\s+(?:and|but|so)\s", rest, maxsplit=1)[0]
     elif (
         changed
         and (p := _PRONOUN.match(c))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from jiyi.core._timebase import cn_number
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.lexicon_places import is_place_zh
@@ -317,6 +318,11 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         hits = _match_rules("它" + clause, ctx, _FACTS)  # 给狗子过了生日，满四岁啦: the dog's
     if not hits and _ELIDED.match(clause) and not ctx.extra.get("family_zh"):
         hits = _match_rules("我" + clause, ctx, _FACTS)  # 本人姓赵，今年三十二岁
+        # 椰子不是三岁 是四岁 / 小虎上个月走了 十四岁: a child's or a pet's age said alone, not
+        # the user's (who says their own age with 我)
+        hits = [
+            h for h in hits if h.topic != "identity.age" or (cn_number(h.value or "") or 99) >= 16
+        ]
     if not hits:
         hits = _match_rules(clause, ctx, _RULES[len(_FACTS) :])
     if not hits and _JOB_LEFT.search(clause) and not re.search(r"想|要|打算|准备|吗", clause):
