@@ -9,9 +9,11 @@ read as a line of work. A correction that says what was wrong still replaces a d
 from __future__ import annotations
 
 import pytest
-from _writes import active, assert_keeps_all, extract_slots, say
+from _writes import NOW, active, assert_keeps_all, extract_slots, say
 
 from jiyi import Memory
+from jiyi.core.extraction.rules import RuleExtractor
+from jiyi.core.models import Message
 
 ZH = ["我对花生过敏", "我住在佛山", "我喜欢养花"]
 EN = ["I'm allergic to cherries", "I live in Indianapolis", "I play D&D on Fridays"]
@@ -184,3 +186,17 @@ def test_a_spouse_called_by_a_word_of_no_side_is_the_one_wife_or_husband(
 
 def test_sent_somewhere_is_the_place_without_the_going() -> None:
     assert extract_slots("我弟被厂里派到越南去了").get("family.brother.city") == "越南"
+
+
+def test_a_relatives_new_employer_said_after_quitting_has_no_going_in_it() -> None:
+    said = extract_slots("我老公辞职了 现在去国家电网上班了")
+    assert said.get("family.husband.employer") == "国家电网", said
+    assert extract_slots("我辞职了 现在去国家电网上班了").get("work.employer") == "国家电网"
+
+
+def test_every_clause_of_a_relatives_memory_says_it_is_theirs() -> None:
+    out = RuleExtractor().extract(
+        [Message(role="user", content="哎我姐辞职了 现在不当医生 去开民宿了")], now=NOW
+    )
+    (said,) = [c.content for c in out.candidates if c.topic == "family.sister.employer"]
+    assert "用户的工作" not in said and "用户的姐的工作" in said, said

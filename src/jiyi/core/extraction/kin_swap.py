@@ -290,8 +290,12 @@ def _their(content: str, word: str, lang: str, attr: str = "", value: str = "") 
         if lang == "zh":
             return f"用户的{word}" + said.format(v=value.removesuffix("岁"))
         return f"User's {word} " + said.format(v=value)
-    if lang == "zh":
-        return re.sub(r"^用户(?!的)", f"用户的{word}", content, count=1)
+    if lang == "zh":  # each clause's 用户 (已辞职，用户的工作是民宿): the relative's
+        return re.sub(
+            rf"(^|[，,；;])用户(的(?!{re.escape(word)}))?",
+            lambda m: f"{m[1]}用户的{word}{'的' if m[2] else ''}",
+            content,
+        )
     return re.sub(r"^User(?!'s)\b", f"User's {word}", content, count=1)
 
 

@@ -168,6 +168,7 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
     value = clean_value(m.group("x"))
     if slot.endswith(".employer"):  # 现在在比亚迪的厂里: the company, not its shop floor
         value = re.sub(r"(?<=..)(?:的|那边的?)(?:厂里|厂子|车间|店里|公司|那边)$", "", value)
+        value = re.sub(r"(?<=..)(?:上班|工作|报到|打工|干活)$", "", value)  # 去国家电网上班
     if not value or (
         slot.endswith(".name") and not re.match(r"^(?:现在|改|已经|是)*(?:改名)?叫", c)
     ):
