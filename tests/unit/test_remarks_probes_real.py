@@ -200,3 +200,12 @@ def test_every_clause_of_a_relatives_memory_says_it_is_theirs() -> None:
     )
     (said,) = [c.content for c in out.candidates if c.topic == "family.sister.employer"]
     assert "用户的工作" not in said and "用户的姐的工作" in said, said
+
+
+def test_admitted_to_a_school_is_that_school() -> None:
+    assert extract_slots("我被湖南师大录取了").get("education.school") == "湖南师大"
+    assert extract_slots("我考上北京理工了").get("education.school") == "北京理工"
+    said = extract_slots("我妹高考完了！！被湖南师大录取了")
+    assert said.get("family.sister.school") == "湖南师大", said
+    assert "education.school" not in extract_slots("我被吓大了")
+    assert extract_slots("我考上公务员了").get("work.role") == "公务员"

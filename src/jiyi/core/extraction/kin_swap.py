@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from jiyi.core.extraction.first_person import ADVERBS, as_i_en, first_person
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.lexicon_places import is_place_zh, is_town_en
 from jiyi.core.extraction.merge import join_part, part_family
@@ -50,7 +51,8 @@ _GROWN_UPS = frozenset(
 _CHILDREN = frozenset("son daughter child grandchild nephew niece".split())
 _SCHOOL = re.compile(
     r"\b(?:academy|school|primary|elementary|middle|high|prep|montessori|kindergarten|"
-    r"preschool|college|university)\b|学校|小学|中学|幼儿园|学院|大学",
+    r"preschool|college|university)\b|学校|小学|中学|附中|幼儿园|学院|大学|师大|理工|工大|"
+    r"交大|财大|医大|农大|职校|技校",
     re.IGNORECASE,
 )
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
@@ -95,25 +97,9 @@ _IS_NEXT = re.compile(
     re.I,
 )
 _NOT_SUBJECT_EN = re.compile(r"^\s*(?:and|&|or|says|said|thinks|told|wants me|asked)\b", re.I)
-# The words of a verb in the third person that differ in the first: is → am, has → have.
-_FIRST = {
-    "is": "am",
-    "has": "have",
-    "does": "do",
-    "was": "was",
-    "isn't": "am not",
-    "hasn't": "haven't",
-    "doesn't": "don't",
-    "goes": "go",
-}
-_ADVERBS = (
-    r"(?:(?:finally|just|now|actually|also|still|already|recently|officially|basically|"
-    r"apparently|even|totally|really|only|never|no longer|kind of|sort of)\s+)*"
-)
 _PUPIL = re.compile(
     r"grader|student|freshman|sophomore|junior|senior|kindergart|pupil|学生", re.IGNORECASE
 )
-_PLAIN_S = re.compile(r"^(?P<w>[a-z]+?)(?P<e>ies|ches|shes|sses|xes|zes|oes|s)$")
 
 
 @dataclass(frozen=True)
@@ -123,50 +109,6 @@ class Swap:
     key: str  # family.sister
     word: str  # 姐 / sister: how the user named them
     text: str  # 我年初就搬到北京去了
-
-
-def _first_person(verb: str) -> str:
-    low = verb.lower()
-    if low in _FIRST:
-        return _FIRST[low]
-    m = _PLAIN_S.match(low)
-    if not m or low.endswith(("ss", "us", "is")):
-        return verb  # moved / went / fly: the same for everyone
-    ending = m.group("e")
-    if ending == "ies":
-        return m.group("w") + "y"
-    if ending in ("ches", "shes", "sses", "xes", "zes", "oes"):
-        return m.group("w") + ending[:-2]
-    return m.group("w")
-
-
-def _as_i_en(rest: str) -> str:
-    """'finally quit accounting and he's teaching' → 'finally quit accounting and I'm teaching'
-    with the subject gone: its verbs and pronouns in the first person."""
-    rest = re.sub(r"\b(?:his|her) own\b", "my own", rest, flags=re.I)
-    rest = re.sub(  # "doing her masters in London", "got his own apartment": the relative's
-        r"\b(?:his|her)(?= (?:masters|master's|phd|doctorate|degree|residency|bachelor's|major|"
-        r"job|salon|shop|store|bakery|restaurant|business|apartment|house|condo|place|car|truck)\b)",
-        "my",
-        rest,
-        flags=re.I,
-    )
-    rest = re.sub(r"\b(?:he|she)'?s\b", "I'm", rest, flags=re.I)  # he's, hes
-    rest = re.sub(r"\b(?:he|she) is\b", "I am", rest, flags=re.I)
-    rest = re.sub(r"\b(?:he|she) has\b", "I have", rest, flags=re.I)
-
-    def pronoun(m: re.Match[str]) -> str:
-        return f"I {m.group('adv')}{_first_person(m.group('v'))}"
-
-    rest = re.sub(rf"\b(?:he|she) (?P<adv>{_ADVERBS})(?P<v>[a-z']+)", pronoun, rest, flags=re.I)
-    # "…at pwc now and says the hours are better": the second verb of the same subject
-    return re.sub(
-        r"\b(?P<and>and|but) (?P<v>says|thinks|hates|loves|likes|wants|gets|works|has|does|goes|"
-        r"seems|feels|starts|misses)\b",
-        lambda m: f"{m['and']} {_first_person(m['v'])}",
-        rest,
-        flags=re.I,
-    )
 
 
 def swap_subject(text: str, lang: str) -> Swap | None:
@@ -223,7 +165,7 @@ def _swap_en(text: str) -> Swap | None:
         # the object of what came before: in a later clause "he" / "she" is the subject
         if be or not re.search(r"\b(?:he|she)\b", rest, re.I):
             return None
-        return Swap(f"family.{key}", rel, lead + "me" + _as_i_en(rest))
+        return Swap(f"family.{key}", rel, lead + "me" + as_i_en(rest))
     if pronoun:
         lead, rest = "", rest[pronoun.end() :]  # "update on my sister she …": she …
         be = None
@@ -233,11 +175,11 @@ def _swap_en(text: str) -> Swap | None:
     if be:
         said = f"I am{rest}" if be.strip() == "is" else f"I'm{rest}"
     else:
-        verb = re.match(rf"^\s+(?P<adv>{_ADVERBS})(?P<v>[A-Za-z']+)", rest)
+        verb = re.match(rf"^\s+(?P<adv>{ADVERBS})(?P<v>[A-Za-z']+)", rest)
         if not verb:
             return None
-        said = f"I {verb['adv']}{_first_person(verb['v'])}{rest[verb.end() :]}"
-    return Swap(f"family.{key}", rel, lead + _as_i_en(said))
+        said = f"I {verb['adv']}{first_person(verb['v'])}{rest[verb.end() :]}"
+    return Swap(f"family.{key}", rel, lead + as_i_en(said))
 
 
 def _attribute(topic: str) -> str | None:
@@ -317,7 +259,11 @@ def as_relative(
             continue  # "transferred to the Olympia depot": where he works, his home unsaid
         if attr == "job" and _PUPIL.search(cand.value):
             continue  # "a first grader": a grade, which the relatives' rules read
-        if attr in ("school", "employer") and is_place(cand.value, lang):
+        if (
+            attr in ("school", "employer")
+            and is_place(cand.value, lang)
+            and not _SCHOOL.search(cand.value)
+        ):
             continue  # 在德国读博: where they study, not a school named 德国
         if attr == "school" and swap.key.split(".")[1] in _GROWN_UPS:
             attr = "employer"  # "my wife transferred to Millard North": where she works

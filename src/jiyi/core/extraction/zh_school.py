@@ -26,7 +26,24 @@ _STAGE_ZH = (
 )
 
 
+# A school's name (湖南师大, 北京理工, 山师附中, 实验小学, 清华): where one is admitted to study.
+_SCHOOL_NAME = re.compile(
+    r"(?:大学|学院|师大|理工|工大|农大|医大|财大|交大|中学|附中|高中|一中|二中|小学|"
+    r"职校|技校|中专|大专|[^\s]{1,4}大)$"
+)
+
+
 def education(c: str, ctx: Context) -> list[Hit]:
+    admitted = re.match(
+        r"^(?:我)?(?:已经|终于|顺利|刚|刚刚|也)*(?:被(?P<x>[^，,被]{2,10}?)(?:录取|录了|录上)|"
+        r"考(?:上|进|到)了?(?P<y>[^，,被]{2,10}?))(?:了|啦|耶|🎉)*$",
+        c,
+    )
+    school = clean_value(admitted["x"] or admitted["y"]) if admitted else ""
+    if school and _SCHOOL_NAME.search(school) and not re.search(r"公司|单位", school):
+        # 被湖南师大录取了 / 考上北京理工了: the school the user goes to now
+        return [Hit(F, "education.school", "school.admitted", value=school, correction=True,
+                    content=f"用户在{school}上学")]  # fmt: skip
     if m := re.search(
         rf"我(?:马上|就|也|都)*(?:是|成了?)(?P<x>{_STAGE_ZH})(?:的人|的学生|学生|生)了$", c
     ):
