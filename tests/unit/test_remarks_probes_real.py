@@ -19,6 +19,16 @@ ZH = ["我对花生过敏", "我住在佛山", "我喜欢养花"]
 EN = ["I'm allergic to cherries", "I live in Indianapolis", "I play D&D on Fridays"]
 
 KEEPS = [
+    # probe sets II (written after the fixes above; bench/README.md 2026-12-03 V)
+    (
+        ["我住在台北大安区", "我爸妈住在台南", "我对花生过敏", "我喜欢养花"],
+        "話說我爸媽這週上台北來玩，住我家三天，我媽一直說台南比較好吃",
+    ),
+    (
+        ["我在招商银行做客户经理", "我哥在香港", *ZH],
+        "说实话我其实挺羡慕我哥的，在香港做会计工资高还不怎么加班，不过我也没打算去香港",
+    ),
+    (["我弟弟在伦敦", *ZH], "话说我弟说毕业了想回国，在上海找工作，让我帮他留意咨询行业的机会"),
     (["我爸在老家开五金店", *ZH], "其实我爸那个五金店生意还行 就是累"),
     (["我哥在华为上班", "我嫂子是牙医", *ZH], "我哥没离开华为 就是换了个部门而已"),
     (["我弟在广州送快递", *ZH], "其实我弟在广州挺好的 不用我操心"),
@@ -79,6 +89,12 @@ CHANGES = [
         "marcus finally did it, he moved to denver last weekend",
         "Chicago",
         "denver",
+    ),
+    (
+        ["My wife Ashley is a 2nd grade teacher", *EN],
+        "ashley switched to teaching 3rd grade this week because the other teacher quit mid year",
+        "2nd grade",
+        "3rd grade",
     ),
     (
         ["My daughter Mia goes to Oak Primary", *EN],

@@ -133,7 +133,15 @@ def _only_its_words(old: MemoryItem, words: frozenset[str], message: str) -> boo
         return False
     words = frozenset(w for w in words if not any(w in k for k in KIN_WORDS))
     said = message.lower()
+    # a number of its own said beside them is a new value ("switched to teaching 3rd grade"
+    # of "a 2nd grade teacher"), not the old one named again
+    held, now = (set(_NUMBER.findall(t.lower())) for t in (old.content, message))
+    if held and now - held:
+        return False
     return bool(words) and all(w in said for w in words) and not _left(sorted(words), message)
+
+
+_NUMBER = re.compile(r"\d+(?:st|nd|rd|th)?|[一二两三四五六七八九十百]+(?=年级|岁|年|个|班|楼|号)")
 
 
 def _left(named: Sequence[str], message: str) -> bool:

@@ -49,7 +49,8 @@ def changed_facts(
         if c.kind != MemoryKind.EVENT and not (c.topic or "").endswith(".about")
         for i in c.source_message_ids
     }
-    taken = {c.topic for c in admitted}
+    # a vague "about" candidate of the slot does not take it (without_vague drops it after)
+    taken = {c.topic for c in admitted if not (c.topic or "").endswith(".about")}
     stored: list[MemoryItem] | None = None
     out: list[Candidate] = []
     for msg in messages:

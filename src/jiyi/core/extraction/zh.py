@@ -113,6 +113,8 @@ _ELIDED = re.compile(
     r"|^(?:满|都|已经|正式|就)[\d一二两三四五六七八九十]{1,3}岁"  # 刚过完生日，正式三十三岁了
     r"|^[\d一二两三四五六七八九十]{1,3}岁(?:了|啦|咯|喽)"
 )
+# A clause that ends on a relative (挺羡慕我哥的 / 说起我妈): who a subjectless clause after is of.
+_KIN_LAST = re.compile(rf"(?P<who>我(?:的|家)?(?:{REL}))(?:的|呢|啊|呀)?$")
 # A pet's birthday (给狗子过了生日 / 猫咪今天生日): an age said alone after it is the pet's.
 _PET_BIRTHDAY = re.compile(rf"(?P<pet>{PET_WORD})(?:的|过了?|过完|庆祝了?)?\S{{0,3}}生日")
 # An age said alone (满四岁啦): whose, the clauses before tell
@@ -367,4 +369,7 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
                 h.topic, h.content = expecting, f"{expecting_text}，{clause}"
             ctx.extra["expecting"] = h.topic
             ctx.extra["expecting_text"] = h.content or ""
+    if not hits and (kin := _KIN_LAST.search(clause)):
+        # 我挺羡慕我哥的，在香港做会计…: the clauses after, with no subject, say his
+        ctx.extra["family_zh"] = kin["who"]
     return hits

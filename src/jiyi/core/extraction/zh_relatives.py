@@ -235,7 +235,7 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if re.match(r"^(?:今年|已经|刚|刚刚)?退休(?:了)?$", rest):
         return [Hit(F, f"{key}.job", "family.job", value="退休")]
     m = re.match(
-        r"^(?:现在|目前|其实)*(?:是)?在(?P<x>.+?)(?:找了?|找到了?)?(?:一)?(?:份|个)?"
+        r"^(?:现在|目前|其实)*(?:是)?在(?P<x>(?:(?!找).)+?)(?:找了|找到了?)?(?:一)?(?:份|个)?"
         r"(?:工作|上班|任职|打工)(?:的)?(?:了)?$",
         rest,
     ) or re.match(
@@ -256,7 +256,8 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
             slot = "home"  # 我弟搬到杭州了: where he lives now, the slot 我弟弟住在上海 fills
         return [Hit(F, f"{key}.{slot}", f"family.{slot}", value=where)]
     m = re.match(r"^(?:现在|目前|一直)?(?:住在|在)(?P<x>.+?)(?:住|生活|定居)?(?:了)?$", rest)
-    if m and is_place_zh(place_value(m.group("x"))):
+    # 在上海找工作 / 在北京出差: looking or visiting there, no home
+    if m and is_place_zh(place_value(m["x"])) and not re.search(r"找|求职|面试|出差|旅游", m["x"]):
         return [Hit(F, f"{key}.home", "family.home", value=place_value(m.group("x")))]
     if m := re.match(r"^是(?P<x>[\u4e00-\u9fff]{2,5})人$", rest):
         return [Hit(F, f"{key}.hometown", "family.hometown", value=m.group("x"))]

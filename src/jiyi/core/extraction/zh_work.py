@@ -151,7 +151,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         rf"^(?:我)?{ADV}(?P<neg>不再|已经不|不是|不)?在(?P<x>.+?)(?:{_WORK_VERB})(?:了)?$", c
     )
-    if m and not re.match(r"^(?:找|换|准备|忙|赶|熬|加|做|努力|认真|拼命|好好)", m.group("x")):
+    if (
+        m
+        and not re.match(r"^(?:找|换|准备|忙|赶|熬|加|做|努力|认真|拼命|好好)", m.group("x"))
+        and not re.search(r"(?:找|换|求)$", m.group("x"))  # 在上海找工作: looking there
+    ):
         return [_workplace(m.group("x"), bool(m.group("neg")), "employer")]
     m = re.match(
         rf"^(?:我)?{ADV}在(?P<x>.+?)(?:是|其实是)?(?:做|当|担任|负责|干)(?P<y>.{{2,}})$", c
