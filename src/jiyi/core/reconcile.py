@@ -11,8 +11,10 @@ A candidate's ``topic`` is its slot and ``value`` what it says about it (see
    ``user_correction`` when the user marked it as one (其实 / 说错了 / actually …), else
    ``value_changed``. Timeline slots (past events) append instead: ADD; so does a free
    description (``family.husband.about``) when neither side holds a value to compare, unless
-   the user marked it as a correction of the present (其实她教的是数学; not 其实他以前…) or
-   the write path found the one description it changes (``CHANGES``, core/anaphora.py).
+   the user marked it as a correction of the present (其实她教的是数学; not 其实他以前…, nor
+   其实/actually opening more news that shares the description's own words without saying
+   what was wrong: 其实我爸那个五金店生意还行) or the write path found the one description it
+   changes (``CHANGES``, core/anaphora.py).
 3. **A correction that names the wrong value** ("I'm allergic to almonds, not walnuts",
    "我喜欢的是象棋，刚才说成围棋了") → SUPERSEDE the active memory of the sibling slot that
    holds the named value (``health.allergy.walnut`` for ``health.allergy.almond``), matched
