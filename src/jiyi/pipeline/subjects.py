@@ -20,7 +20,7 @@ from jiyi.core.extraction.lexicon import PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import PARTS
-from jiyi.core.text import has_cjk
+from jiyi.core.text import STOPWORDS_EN, has_cjk
 
 __all__ = [
     "SUBJECT",
@@ -82,8 +82,11 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
     that opens with a pet's name typed in lower case ("lola turned 6") has it capitalised, as
     the rules for a named pet expect. Extraction is pure and does not know whose Kevin or
     Lola is. The name stays; everything else is as said."""
-    if not any(m.role == "user" and not has_cjk(m.content) for m in messages):
-        return list(messages)
+    firsts = {
+        _first_word(m.content) for m in messages if m.role == "user" and not has_cjk(m.content)
+    }
+    if not firsts - STOPWORDS_EN - {""}:
+        return list(messages)  # "I …", "my …", "so we …": no name first, nothing to look up
     holders: dict[str, set[str]] = {}
     for who, names in _names(store.list(scope, _ACTIVE)).items():
         for name in names:
@@ -95,6 +98,12 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
         said = _led(m.content, family) if m.role == "user" and not has_cjk(m.content) else None
         out.append(m.model_copy(update={"content": said}) if said else m)
     return out
+
+
+def _first_word(text: str) -> str:
+    lead = _LEAD.match(text)
+    word = re.match(r"[A-Za-z][A-Za-z'-]*", text[lead.end() if lead else 0 :])
+    return word.group(0).casefold() if word else ""
 
 
 def _led(text: str, family: dict[str, str]) -> str | None:
