@@ -225,3 +225,67 @@ def test_admitted_to_a_school_is_that_school() -> None:
     assert said.get("family.sister.school") == "湖南师大", said
     assert "education.school" not in extract_slots("我被吓大了")
     assert extract_slots("我考上公务员了").get("work.role") == "公务员"
+
+
+GONE_AND_NEW = [
+    (
+        ["我家猫叫咪咪，三岁了", *ZH],
+        "咪咪上个月走了 肾衰 难受了好久 前两天领养了一只小橘猫 叫团子",
+        "咪咪",
+        "团子",
+    ),
+    (
+        ["我家狗叫元宝", *ZH],
+        "元宝送人了 太能拆家了 沙发咬烂俩 换了只英短 叫蓝莓 乖多了",
+        "元宝",
+        "蓝莓",
+    ),
+    (
+        ["我家狗叫小虎，是米克斯", *ZH],
+        "小虎上個月過世了 十四歲 算是善終 最近從收容所領養了一隻黑狗 叫牠阿墨",
+        "小虎",
+        "阿墨",
+    ),
+    (
+        ["My dog Duke is a 12 year old lab", *EN],
+        "we had to put Duke down in march. last week we adopted a rescue "
+        "pup named Scout, shepherd mix",
+        "Duke",
+        "Scout",
+    ),
+    (
+        ["My parakeet Sunny is 6", *EN],
+        "I gave Sunny to the lady down the road who has a big aviary."
+        " Got myself a cockatiel named Buddy",
+        "Sunny",
+        "Buddy",
+    ),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "old", "new"), GONE_AND_NEW)
+def test_a_pet_gone_is_retired_and_the_new_one_named(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    old: str,
+    new: str,
+) -> None:
+    mem, user = shared_real_mem, f"rpk-gone-{change[:12]}"
+    say(mem, module_clock, user, *facts)
+    before = active(mem, user)
+    say(mem, module_clock, user, change, days=7)
+    after = active(mem, user)
+    stating = {i for i, m in before.items() if old in m.content}
+    assert stating and not stating & set(after), after  # the death is an event, kept
+    assert any(new in m.content and (m.topic or "").endswith(".name") for m in after.values())
+    kept = {i for i, m in before.items() if old not in m.content}
+    assert kept <= set(after), [before[i].content for i in kept - set(after)]
+
+
+def test_a_pet_gone_retires_no_person() -> None:
+    from jiyi.core.retract import find_retractions
+
+    assert not find_retractions("my grandpa passed away last year")
+    assert [r.kind for r in find_retractions("I gave up coffee")] == ["stopped"]

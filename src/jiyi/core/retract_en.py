@@ -108,6 +108,21 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"{_EN_NP} (?:is|are|'s|'re) (?:\w+ )?dead to me\b"
         ),
     ),
+    # "we had to put Duke down", "I gave Sunny to the lady down the road", "rip blue",
+    # "thumper passed last week": a pet gone (its name memory only)
+    (
+        "died",
+        re.compile(
+            r"^(?:so |and |sadly |unfortunately )?(?:we |i )?(?:had to )?"
+            r"(?:put (?P<x>[a-z][a-z'-]*) (?:down|to sleep)|"
+            r"(?:rehomed|gave) (?P<y>[a-z][a-z'-]*) (?:away|up|to))\b"
+        ),
+    ),
+    ("died", re.compile(r"^rip (?P<x>[a-z][a-z'-]*)\b")),
+    (
+        "died",
+        re.compile(r"^(?P<x>[a-z][a-z'-]*) (?:passed(?: away)?|died|crossed the rainbow bridge)\b"),
+    ),
     ("wrong", re.compile(rf"\b(?:not|isn't|aren't|wasn't) (?:a|an) {_EN_NP}")),
     # "it was never shellfish", "the latex thing was wrong": a value that was never right
     (

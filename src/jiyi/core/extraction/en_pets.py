@@ -217,9 +217,10 @@ def pet(c: str, ctx: Context) -> list[Hit]:
             h.content = third_person_en(c) if h.rule != "pet.breed" or len(hits) > 1 else h.content
         return [x for h in hits for x in _intro(ctx, h)][-1:] if hits else []
     m = re.match(
-        rf"^(?:i|we)(?:'ve| have)? (?:just |recently |finally |also )?(?:have|has|own|got|adopted|"
-        rf"rescued|"
-        rf"brought home|'ve got|have got|picked up|"
+        rf"^(?:(?:last week|last month|yesterday|this week|this weekend|recently|then),? )?"
+        rf"(?:(?:i|we)(?:'ve| have)? )?(?:just |recently |finally |also |now )?(?:have|has|own|got|"
+        rf"adopted|rescued|"
+        rf"brought home|'ve got|have got|picked up|got myself|"
         rf"got ourselves) {_COUNT} {_DESC}(?P<pet>{_PET})(?:s)?\b"
         r"(?:,? (?:named|called) (?P<x>\S+))?(?P<rest>.*)$",
         c,
@@ -243,7 +244,7 @@ def pet(c: str, ctx: Context) -> list[Hit]:
             hit = Hit(F, f"{key}.breed", "pet.intro", value=word)
         else:
             hit = Hit(F, key, "pet.intro", value="yes")
-        hit.content = third_person_en(c)
+        hit.content = third_person_en(re.sub(r"\bgot (?:myself|ourselves)\b", "got", c, flags=I_))
         hits = _intro(ctx, hit)
         more = re.search(rf"\band (?:{_COUNT}) (?:{_DESC})(?P<pet>{_PET})\b", m.group("rest"), I_)
         if more and (other := f"pet.{PETS_EN[more.group('pet').lower()]}") != key:
@@ -295,6 +296,13 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         name = m.group("x")
         return [Hit(F, f"{ctx.extra['pet_en']}.name", "pet.renamed", value=name, correction=True,
                     content=f"User's pet is now called {name}")]  # fmt: skip
+    named = re.match(
+        r"^(?:and |so )?(?:i |we )?(?:named|called) (?:him|her|it) (?P<x>[A-Za-z]\S*)", c, I_
+    )
+    if ctx.extra.get("pet_en") and named:  # (got a new betta tho,) named him neptune
+        hit = Hit(F, f"{ctx.extra['pet_en']}.name", "pet.name", value=first_name(named["x"]))
+        hit.content = f"User's {ctx.extra['pet_en'].split('.')[1]} is called {hit.value}"
+        return [x for x in _intro(ctx, hit)][-1:]
     if ctx.extra.get("pet_en") and re.match(r"^(?:he|she|it|they|his|her|its|their)\b", c, I_):
         rest = re.sub(r"^(?:his|her|its|their) name(?:'s| is)", "'s name is", c, flags=I_)
         rest = re.sub(r"^(?:he|she|it|they)(?:'s| is|'re| are)", "is", rest, flags=I_)

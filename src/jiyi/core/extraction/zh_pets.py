@@ -34,6 +34,11 @@ AGE = (
 )
 
 
+_WHEN_GOT = (
+    r"前两天|前几天|最近|昨天|前天|上周|上个?月|上礼拜|上星期|今天|刚刚?|后来|而家|现在|去年"
+)
+
+
 def _introduce(word: str, name: str | None, c: str, ctx: Context) -> list[Hit]:
     """A pet introduced in this message is one memory, however many clauses describe it
     ("我养了一只橘猫，叫胖虎"): its name slot when it has a name, else its breed or species."""
@@ -61,7 +66,9 @@ def _introduce(word: str, name: str | None, c: str, ctx: Context) -> list[Hit]:
 
 def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     noun = next((k for k, v in PETS_ZH.items() if v == key.split(".")[1]), "宠物")
-    if m := re.match(rf"^(?:它|牠)?(?:现在|已经)?{NAME_VERB}(?P<x>[^，,不]+)", rest):
+    if m := re.match(
+        rf"^(?:它|牠|佢)?(?:现在|已经)?{NAME_VERB}(?:它|牠|佢|他|她)?(?P<x>[^，,不]+)", rest
+    ):
         name = name_value(m.group("x"))
         return [Hit(F, f"{key}.name", "pet.name", value=name, content=f"用户的{noun}叫{name}")]
     if re.match(r"^(?:它|牠)?(?:已经)?(?:不(?:再)?叫.+|改名了|改了名字?|换了名字?)(?:了)?$", rest):
@@ -228,9 +235,11 @@ def pet(c: str, ctx: Context) -> list[Hit]:
             ctx.extra["pet_intro_value"] = hits[0].value or "yes"
         return hits
     m = re.match(
-        rf"^(?:我|我们)?(?:家里?|家里面)?(?:新|刚|还|也|只)?(?:养了|养着|养|有|领养了|收养了|捡了|买了|(?=[两三四几]只))"
+        # 前两天(从收容所)领养了一只小橘猫 / 换了只英短 / 而家养咗只豆柴: when and where first
+        rf"^(?:我|我们)?(?:{_WHEN_GOT})*(?:从[^，,\s]{{1,8}})?(?:家里?|家里面)?(?:新|刚|还|也|只|又)?"
+        rf"(?:养了|养着|养|有|领养了|收养了|捡了|买了|抱了|换了|养咗|买咗|(?=[两三四几]只))"
         rf"(?:一只|两只|三只|一条|两条|只|条|一个|个|几只|\d只)?(?:(?P<desc>[^，,的]{{1,5}})的)?"
-        rf"(?P<pet>{_PET})(?:[，,]?(?:它|牠)?(?:叫|名叫|名字叫)(?P<x>.+))?$",
+        rf"(?P<pet>{_PET})(?:[，,]?(?:它|牠|佢)?(?:叫|名叫|名字叫)(?P<x>.+))?$",
         c,
     )
     if not m:
