@@ -229,6 +229,13 @@ def test_admitted_to_a_school_is_that_school() -> None:
 
 GONE_AND_NEW = [
     (
+        ["My dog Tank is a 6 year old boxer", *EN],
+        "Tank went to my brother's farm, he needed more room to run. "
+        "We have a little cavapoo named Pip now, wife's choice",
+        "Tank",
+        "Pip",
+    ),
+    (
         ["我家猫叫咪咪，三岁了", *ZH],
         "咪咪上个月走了 肾衰 难受了好久 前两天领养了一只小橘猫 叫团子",
         "咪咪",

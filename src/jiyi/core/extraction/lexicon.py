@@ -142,7 +142,7 @@ PETS_EN = _table(
     dog: maltese yorkie pomeranian samoyed akita boxer great_dane rottweiler doberman dalmatian
     dog: australian_shepherd greyhound whippet french_bulldog frenchie cavalier spaniel
     dog: cocker_spaniel bichon mutt pit_bull pitbull bernese sheltie basset_hound golden goldens
-    dog: pit pittie
+    dog: pit pittie cavapoo maltipoo bernedoodle sheepadoodle aussiedoodle cavachon puggle morkie
     dog: lab_mix heeler blue_heeler vizsla weimaraner mastiff newfie havanese papillon westie
     dog: malamute alaskan_malamute cane_corso bichon_frise shepherd aussie husky_mix pointer
     cat: norwegian_forest_cat exotic_shorthair birman devon_rex
