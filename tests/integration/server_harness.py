@@ -67,6 +67,16 @@ class RunningServer:
             time.sleep(0.01)
 
 
+def wait_for(check, timeout: float = 10.0):  # type: ignore[no-untyped-def]
+    """``check()``'s first truthy result, polled every 50 ms; TimeoutError after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not (got := check()):
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not met")
+        time.sleep(0.05)
+    return got
+
+
 @contextmanager
 def serving(app: FastAPI) -> Iterator[str]:
     """Run ``app`` under uvicorn on a free loopback port (in a thread); yields its URL."""

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from pydantic import ValidationError
-from server_harness import RunningServer, running_server
+from server_harness import RunningServer, running_server, wait_for
 
 from jiyi.server.requestlog import ACCESS_LOG
 from jiyi.settings import Settings
@@ -96,12 +95,12 @@ def test_one_access_line_per_request_without_keys_ids_or_bodies(
     # the server writes its access line once the response is sent: under load the client can
     # read the answer first (a CI run saw rid-4 missing), so wait for the lines, briefly
     want = {"rid-1", "rid-2", "rid-3", "rid-4"}
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
+
+    def logged() -> dict[str, logging.LogRecord] | None:
         by_id = {r.__dict__["access"]["request_id"]: r for r in access.records}
-        if set(by_id) >= want:
-            break
-        time.sleep(0.05)
+        return by_id if set(by_id) >= want else None
+
+    by_id = wait_for(logged, timeout=5)
     assert set(by_id) >= want
     add, get, missing, health = (by_id[f"rid-{i}"] for i in (1, 2, 3, 4))
     assert add.name == "jiyi.access" and add.levelno == logging.INFO

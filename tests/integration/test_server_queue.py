@@ -3,13 +3,12 @@ hot context cache and the vector-search time budget, over HTTP."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from server_harness import RunningServer, running_server
+from server_harness import RunningServer, running_server, wait_for
 
 from jiyi.client import Client
 
@@ -24,15 +23,6 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
 def client(srv: RunningServer) -> Iterator[Client]:
     with Client(srv.url, srv.key("acme")) as c:
         yield c
-
-
-def wait_for(check, timeout: float = 10.0):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not (got := check()):
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not met")
-        time.sleep(0.05)
-    return got
 
 
 def facts(client: Client, user: str) -> list[str]:
