@@ -83,7 +83,7 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
     the rules for a named pet expect. Extraction is pure and does not know whose Kevin or
     Lola is. The name stays; everything else is as said."""
     firsts = {
-        _first_word(m.content) for m in messages if m.role == "user" and not has_cjk(m.content)
+        _opening(m.content)[1] for m in messages if m.role == "user" and not has_cjk(m.content)
     }
     if not firsts - STOPWORDS_EN - {""}:
         return list(messages)  # "I …", "my …", "so we …": no name first, nothing to look up
@@ -100,19 +100,19 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
     return out
 
 
-def _first_word(text: str) -> str:
+def _opening(text: str) -> tuple[int, str]:
+    """Where the first word after talk that only leads in starts, and that word case-folded
+    ("" when none)."""
     lead = _LEAD.match(text)
-    word = re.match(r"[A-Za-z][A-Za-z'-]*", text[lead.end() if lead else 0 :])
-    return word.group(0).casefold() if word else ""
+    start = lead.end() if lead else 0
+    word = re.match(r"[A-Za-z][A-Za-z'-]*", text[start:])
+    return start, word.group(0).casefold() if word else ""
 
 
 def _led(text: str, family: dict[str, str]) -> str | None:
     """``text`` opening with who the relative or pet named first is, or None when it opens
     with no name of ``family`` (name → ``family.brother`` / ``pet.dog``) as a subject."""
-    lead = _LEAD.match(text)
-    start = lead.end() if lead else 0
-    word = re.match(r"[A-Za-z][A-Za-z'-]*", text[start:])
-    name = word.group(0).casefold() if word else ""
+    start, name = _opening(text)
     after = text[start + len(name) :]
     if name not in family or _NOT_AFTER.match(after):
         return None

@@ -302,7 +302,7 @@ def pet(c: str, ctx: Context) -> list[Hit]:
     if ctx.extra.get("pet_en") and named:  # (got a new betta tho,) named him neptune
         hit = Hit(F, f"{ctx.extra['pet_en']}.name", "pet.name", value=first_name(named["x"]))
         hit.content = f"User's {ctx.extra['pet_en'].split('.')[1]} is called {hit.value}"
-        return [x for x in _intro(ctx, hit)][-1:]
+        return _intro(ctx, hit)[-1:]
     if ctx.extra.get("pet_en") and re.match(r"^(?:he|she|it|they|his|her|its|their)\b", c, I_):
         rest = re.sub(r"^(?:his|her|its|their) name(?:'s| is)", "'s name is", c, flags=I_)
         rest = re.sub(r"^(?:he|she|it|they)(?:'s| is|'re| are)", "is", rest, flags=I_)
