@@ -14,6 +14,7 @@ from _writes import NOW, active, assert_keeps_all, extract_slots, say
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor
 from jiyi.core.models import Message
+from jiyi.core.retract import find_retractions
 
 ZH = ["我对花生过敏", "我住在佛山", "我喜欢养花"]
 EN = ["I'm allergic to cherries", "I live in Indianapolis", "I play D&D on Fridays"]
@@ -105,6 +106,15 @@ CHANGES = [
 ]
 
 
+def _told(mem: Memory, clock, user: str, facts: list[str], change: str):  # type: ignore[no-untyped-def]
+    """The user's active memories after ``facts`` (a day apart) and after ``change`` a week
+    later: (before, after), each id → memory."""
+    say(mem, clock, user, *facts)
+    before = active(mem, user)
+    say(mem, clock, user, change, days=7)
+    return before, active(mem, user)
+
+
 @pytest.mark.parametrize(("facts", "change", "old", "new"), CHANGES)
 def test_a_relative_called_by_name_alone_is_read_as_that_relative(
     shared_real_mem: Memory,
@@ -114,12 +124,9 @@ def test_a_relative_called_by_name_alone_is_read_as_that_relative(
     old: str,
     new: str,
 ) -> None:
-    mem, user = shared_real_mem, f"rpk-named-{change[:20]}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
+    user = f"rpk-named-{change[:20]}"
+    before, after = _told(shared_real_mem, module_clock, user, facts, change)
     (was,) = [m for m in before.values() if old in m.content]
-    say(mem, module_clock, user, change, days=7)
-    after = active(mem, user)
     assert was.id not in after and set(before) - {was.id} <= set(after), after
     (now,) = [m for m in after.values() if m.supersedes == was.id]
     assert new in now.content, now
@@ -169,11 +176,7 @@ def test_a_pets_new_age_or_name_said_by_its_name_replaces_the_old(
     old: str,
     new: str,
 ) -> None:
-    mem, user = shared_real_mem, f"rpk-pet-{change[:12]}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
-    say(mem, module_clock, user, change, days=7)
-    after = active(mem, user)
+    before, after = _told(shared_real_mem, module_clock, f"rpk-pet-{change[:12]}", facts, change)
     assert not any(old in m.content for m in after.values()), after
     assert any(new in m.content for m in after.values()), after
     kept = {i for i, m in before.items() if old not in m.content}
@@ -279,11 +282,7 @@ def test_a_pet_gone_is_retired_and_the_new_one_named(
     old: str,
     new: str,
 ) -> None:
-    mem, user = shared_real_mem, f"rpk-gone-{change[:12]}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
-    say(mem, module_clock, user, change, days=7)
-    after = active(mem, user)
+    before, after = _told(shared_real_mem, module_clock, f"rpk-gone-{change[:12]}", facts, change)
     stating = {i for i, m in before.items() if old in m.content}
     assert stating and not stating & set(after), after  # the death is an event, kept
     assert any(new in m.content and (m.topic or "").endswith(".name") for m in after.values())
@@ -292,7 +291,5 @@ def test_a_pet_gone_is_retired_and_the_new_one_named(
 
 
 def test_a_pet_gone_retires_no_person() -> None:
-    from jiyi.core.retract import find_retractions
-
     assert not find_retractions("my grandpa passed away last year")
     assert [r.kind for r in find_retractions("I gave up coffee")] == ["stopped"]
