@@ -194,6 +194,14 @@ _NOT_YET = re.compile(
 )
 # A reason given after the change: "…is Vital now since the old place closed" is no news of
 # a place.
+# A change only talked of: "i keep saying ill quit", "gonna switch", "might move"
+_WOULD = re.compile(
+    r"\b(?:i'll|ill|i will|gonna|going to|wanna|want to|keep saying|keeps saying|should|might|"
+    r"would|could)\b",
+    re.IGNORECASE,
+)
+# The part of a clause after which a change is only the reason: "captain now that jake moved"
+_BECAUSE = re.compile(r"\b(?:now that|since|because|cause|cuz)\b|因为|由于|自从", re.IGNORECASE)
 _REASON = re.compile(r"\b(?:since|because|cause|cuz|as)\b|因为|由于", re.IGNORECASE)
 # How far apart (characters: laughter, an emoji, punctuation) two clauses of one change may be.
 _GAP = 6
@@ -355,7 +363,8 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
     for clause, near in changed_clauses(message):
         if _PLACE_NEWS.search(_REASON.split(clause, 1)[0]) or _ADDS.search(clause):
             continue
-        if not (_CHANGES.search(clause) or _IS_NOW.search(clause)):
+        main = _BECAUSE.split(clause, 1)[0]  # "…now that jake moved to denver": his move
+        if not (_CHANGES.search(main) or _IS_NOW.search(main)) or _WOULD.search(main):
             continue
         near = near - drop
         subjects = _pronoun_subject(clause, plain, near, stored) or said_subjects(clause, named)

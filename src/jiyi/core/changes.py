@@ -79,6 +79,10 @@ _OPENERS = frozenset("其实 说实话 actually honestly".split())
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 
 
+# "以后不这样了 / 再也不酱紫干了": what stops is "this", a day's doing, no stored thing
+_VAGUE = re.compile(r"不(?:再|会)?(?:这样|这么|那样|那么|酱紫)")
+
+
 @lru_cache(maxsize=4096)
 def changed_clauses(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     """Each clause of ``text`` that says a thing changed (simplified), with its content words
@@ -91,6 +95,8 @@ def changed_clauses(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     for k, clause in enumerate(clauses):
         if is_request_or_question(clause) or _NOT_NOW.search(clause) or _others(clause):
             continue
+        if _VAGUE.search(clause):
+            continue  # 昨天喝了五杯美式…以后不这样了: a resolution about a day, naming nothing
         if _CHANGE_ZH.search(clause) or _CHANGE_EN.search(clause):
             # a neighbour about a relative tells nothing of a clause about the user
             # (女朋友辞职回南京了，我们终于不用异地了: 南京 is where she went, not a change of

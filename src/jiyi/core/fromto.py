@@ -28,7 +28,7 @@ _W = r"[\u4e00-\u9fffA-Za-z0-9]"
 _VERB = r"(?:(?:转|调|换|改|跳|挪|搬|升|变|迁)(?:到|成|为|去)|(?:转岗|转行|跳槽)(?:到|去)?)"
 _ZH = re.compile(
     rf"(?:从|由)(?P<x>{_W}{{1,8}}?){_VERB}了?(?:做|当|学|读|带|喝|用)?"
-    rf"(?P<y>{_W}{{1,8}}?)(?=了|啦|啊|呀|$)"
+    rf"(?P<y>{_W}{{1,8}}?)(?=了|啦|啊|呀|$|\s)"  # (a space ends a clause in chat)
 )
 _EN = re.compile(
     r"\b(?:switched|changed|moved|transferred|went|swapped|shifted|upgraded|downgraded|"

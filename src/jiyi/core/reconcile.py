@@ -150,6 +150,9 @@ def _less_precise(candidate: Candidate, stored: MemoryItem) -> bool:
     if not (slot.startswith("location.") or drink or employer) or not stored.value:
         return False
     new, old = normalize_value(candidate.value or ""), normalize_value(stored.value)
+    if employer and has_cjk(new) and len(new) >= 2 and new[0] == old[:1]:
+        # 广丰 after 广汽丰田, 北大 after 北京大学: the short name of the same employer
+        return re.match(".*?".join(map(re.escape, new)), old) is not None
     return len(new) >= (2 if has_cjk(new) else 4) and new in old
 
 

@@ -68,7 +68,8 @@ class Retraction:
 _UNREAL = re.compile(
     r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|打算|考虑|想要|想过|想把|准备|计划|试过|"
     r"\b(?:if|might|maybe|afraid|worried|worry|in case|could|would|should|wonder|wanna|"
-    r"thought about|considered|considering|tried to|"
+    r"thought about|considered|considering|tried to|i'll|ill|i will|gonna|going to|"
+    r"keep saying|keeps saying|one day|someday|"
     # a wish ("my sister wants to quit law"), not "I don't want to eat meat anymore"
     r"(?<!n't )(?<!not )wants? to|thinking (?:about|of)|plans? to|planning to|hop(?:es|ing) to)\b",
     re.IGNORECASE,
@@ -121,6 +122,7 @@ def _readings(match: re.Match[str]) -> tuple[str, ...]:
     # 最近咖啡戒了 / 今年奶茶不喝了: when it stopped is no part of what stopped
     raw = re.sub(r"^(?:最近|现在|如今|今年|去年|上个?月|这阵子|这段时间|早就|已经)+(?=..)", "", raw)
     x = EN_STOP.sub("", raw).strip(" '")
+    x = re.sub(r"^(?:the|my|that|this|all the|all my)\s+(?=\w)", "", x)  # "quit the milk tea habit"
     if _DEGREE.fullmatch(x) and (verb_said := (found.get("ev") or "").strip()):
         x = raw = verb_said  # "don't hike much anymore": hiking stopped, not "much"
     if not x:
@@ -277,9 +279,15 @@ def _same_or_head(phrase: str, held: str) -> bool:
     if phrase == held:
         return True
     if phrase.isascii():
-        if held.endswith("_" + phrase):
+        if held.endswith(("_" + phrase, " " + phrase)):  # milk tea of hong kong milk tea
+            return True
+        if len(phrase) >= 4 and held.startswith(phrase + "_"):  # dunkin of a dunkin iced coffee
             return True
         return "_" not in phrase + held and len(phrase) >= 3 and held.startswith(phrase)
+    if len(phrase) == 2 and re.search(
+        f"{re.escape(phrase[0])}.{{0,2}}{re.escape(phrase[1])}$", held
+    ):
+        return True  # 珍奶 of 全糖珍珠奶茶 (a short name of the last word)
     return len(phrase) >= 2 and held.endswith(phrase)
 
 

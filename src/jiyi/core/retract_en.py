@@ -140,7 +140,8 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 # Words that end a retracted English phrase: "quit coffee because of my heart".
 EN_STOP = re.compile(
     r"\s+\b(?:because|since|so|and|but|to|for|now|anymore|any more|either|these|this|"
-    r"after|when|people|though|last|in|at|on|ago|with|yesterday|today|recently)\b.*$"
+    r"after|when|people|though|last|in|at|on|ago|with|yesterday|today|recently|lol|lmao|haha|"
+    r"finally|habit|altogether|completely|entirely|officially)\b.*$"
 )
 
 

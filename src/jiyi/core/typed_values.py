@@ -89,6 +89,7 @@ def change_clauses(text: str) -> list[str]:
     """The clauses of ``text`` that say a value changed (a change verb or a "now" word, and no
     worry, wish, condition or question)."""
     out = []
+    text = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "，", text)  # chat: 空格断句
     for m in _CLAUSES.finditer(text):
         clause, said = m.group("c").strip(), m.group("c") + m.group("end")
         if clause and _CUE.search(clause) and not _UNREAL.search(said):

@@ -80,14 +80,14 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"(?P<z>.+)$|"
         # "My usual Starbucks order is…": the shop's name before the order is no drink
         r"^my (?:usual|go-to|regular|standard|daily) (?:[A-Z][\w'&]+ )?(?:order|drink|coffee)? ?"
-        r"(?:is|'s) (?:an? )?(?P<w>.+)$|"
+        r"(?:is|'s) (?:now |just |only )*(?:an? )?(?P<w>.+)$|"
         # "switched my usual to a flat white": the order, said by what it changed to
         r"^(?:i(?:'ve| have)? )?(?:just |finally )?(?:switched|changed) my (?:usual|go-to|"
         r"regular|order|coffee order|drink order)(?: order)? (?:over )?to (?:an? )?(?P<r>.+)$|"
         r"^(?:i'm|i am) (?:more of |mostly |usually |really |definitely )?(?:an? )?(?P<v>.+?) "
         r"(?:person|girl|guy|drinker)(?: these days| now)?$|"
-        r"^(?:now |these days |nowadays )?(?:it's|it is|"
-        r"it's all) (?:an? )?(?P<u>.+?)(?: all the way)?"
+        r"^(?:now |these days |nowadays )?(?:it's|its|it is|"
+        r"it's all) (?:just |only )?(?:an? )?(?P<u>.+?)(?: all the way)?"
         r"(?: for me)?(?: now| these days)?$|^i(?:'ve| have)? moved on to (?:an? )?(?P<t>.+)$|"
         # "I'm getting a plain cappuccino now": an order that changed ("right now" is a moment)
         r"^(?:i'm|i am) (?:now )?(?:getting|ordering|drinking|on) (?:an? )?(?P<s>.+?)"
@@ -127,7 +127,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
             word,
         )
         word = re.split(
-            r"\s+(?:now|these days|instead|lately|every \w+|with|without|no|and|"
+            r"\s+(?:now|these days|instead|lately|every \w+|with|w/?|without|no|and|"
             r"in (?:the|my|our) \w+|at work|"
             r"at home|on weekdays|on weekends|at (?:night|lunch|breakfast|dinner|noon)|before bed|"
             r"after (?:dinner|lunch|work|meals))\b|,",

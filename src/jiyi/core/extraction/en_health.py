@@ -41,7 +41,28 @@ _AS_A_CHILD = re.compile(
 )
 
 
+# "it's not eggs I'm allergic to": the allergen denied first; "it's soy" may follow
+_NOT_CLEFT = re.compile(
+    r"^(?:but |so |actually |oh )?it's not (?:actually |really )?(?P<x>[\w' -]{2,30}?) "
+    r"(?:that )?(?:i'm|i am) allergic to$",
+    re.IGNORECASE,
+)
+# After a denied allergen: "it's soy" / "it was soy all along" names the real one
+_REAL_ONE = re.compile(
+    r"^(?:but |so )?(?:it's|it is|it was) (?:actually |really )?(?P<x>[\w' -]{2,30}?)"
+    r"(?: all along| instead)?$",
+    re.IGNORECASE,
+)
+
+
 def _allergy(c: str, ctx: Context) -> list[Hit]:
+    if (fixed := ctx.extra.pop("allergy_not", None)) and (real := _REAL_ONE.match(c)):
+        x = real.group("x")
+        named = _ALLERGENS.search(x) or DRUG_RE_EN.search(x) or re.search(r"all along$", c, I_)
+        if named and len(x.split()) <= 3 and (o := object_key(x)) and o != fixed:
+            content = f"User is allergic to {clean_value(x)}"
+            return [Hit(F, f"health.allergy.{o}", "allergy", correction=True, value="yes",
+                        content=content)]  # fmt: skip
     cleft = re.match(
         r"^it's (?:actually |really )?(?P<x>.+?) (?:that )?(?:i'm|i am) allergic to$", c, I_
     )
@@ -93,6 +114,8 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     if m.re.pattern.startswith(r"\b(?P<neg>") and not neg:
         # "I'm allergic to peanuts, shellfish and kiwi": the clauses after a comma go on the list
         ctx.extra["list_en"] = c[: m.start("x")]
+    if neg and len(parts) == 1 and (o := object_key(parts[0])):
+        ctx.extra["allergy_not"] = o  # "…, it was soy all along" may name the real one
     hits = [
         Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes",
             content=f"User is {word} to {clean_value(part)}" if several else None)
@@ -174,6 +197,8 @@ _ALLERGENS = re.compile(
 
 
 def health(c: str, ctx: Context) -> list[Hit]:
+    if not_cleft := _NOT_CLEFT.match(c):
+        return _allergy(f"I'm not allergic to {not_cleft.group('x')}", ctx)
     if (cleft := _CLEFT.search(c)) and (
         cleft.group("v").lower() == "allergic"
         or DRUG_RE_EN.search(cleft.group("x"))

@@ -93,6 +93,13 @@ _TITLE = (
         rf"\bnew (?:job|role|position|title)\s*[:-]\s*(?:an? )?{_ROLE}(?: at {_ORG})?{_STOP}", I_
     ),
     re.compile(rf"^promoted\W*(?:to )?(?:an? )?{_ROLE}(?: now)?\W*$", I_),
+    # "they moved me up to account executive", "hopkins kept me on as a postdoc",
+    # "officially a senior buyer as of today": a new title, said with the day it took effect
+    re.compile(rf"\b(?:moved|bumped) me up to (?:an? |the )?{_ROLE}{_STOP}", I_),
+    re.compile(rf"\bkept me on as (?:an? |the )?{_ROLE}{_STOP}", I_),
+    re.compile(
+        rf"^(?:i'm |im |i am )?officially (?:an? ){_ROLE}(?= as of| starting| effective)", I_
+    ),
 )
 # "Deloitte is moving me to the Milwaukee office", "transferred me to the Austin branch"
 _POSTED = re.compile(
@@ -102,6 +109,14 @@ _POSTED = re.compile(
 )
 
 
+# A last day at work said, then where the user starts: the new employer (said alone, "starting
+# at stripe on monday" may be a course or a gym)
+_LAST_DAY = re.compile(r"\b(?:my )?last day (?:at|with|was)\b", I_)
+_STARTING = re.compile(
+    rf"^(?:and |so |then )?(?:i'm |im |i am )?(?:starting|start) (?:at|with) {_ORG}"
+    r"(?= (?:on|tomorrow|next|this|monday|tuesday|wednesday|thursday|friday)\b|$)",
+    I_,
+)
 # The subject left out: only fillers and adverbs before the verb ("got bumped up to …",
 # "so after four rounds i accepted …" has its "i").
 _ELIDED = re.compile(
@@ -153,7 +168,8 @@ _JOB_WORD = re.compile(
     r"detective|firefighter|paramedic|emt|aide|cna|rn|np|physician|doctor|dentist|hygienist|"
     r"secretary|receptionist|editor|writer|reporter|producer|scientist|researcher|librarian|"
     r"coach|trainer|tutor|operator|planner|buyer|recruiter|auditor|underwriter|adjuster|broker|"
-    r"realtor|teller|banker|programmer|architect|intern|apprentice|greeter|stocker|head|chief)$",
+    r"realtor|teller|banker|programmer|architect|intern|apprentice|greeter|stocker|head|chief|"
+    r"executive|postdoc|fellow|resident|controller|strategist|merchandiser|steward)$",
     I_,
 )
 
@@ -165,7 +181,13 @@ def _title(role: str) -> bool:
 def job_move(c: str, ctx: Context) -> list[Hit]:
     """The user's job as it now is, read from a move, a hiring or a promotion inside ``c``;
     [] when the clause says none (see the module doc)."""
-    del ctx  # read from the clause alone
+    if _LAST_DAY.search(c):
+        ctx.extra["left_job"] = "1"  # "friday was my last day at google, starting at stripe …"
+    m = _STARTING.search(c) if ctx.extra.get("left_job") else None
+    if m and _about_user(c, m.start()) and (employer := _employer(m["x"])):
+        hit = employer_hit(employer, "employer.starting")
+        hit.correction = True
+        return [hit]
     if (m := _POSTED.search(c)) and _sure(c, m) and is_place_en(m["c"]):
         return [Hit(F, "location.work", "work.posted", value=place(m["c"]), correction=True)]
     for rule, pattern in _MOVES_RE:
@@ -186,7 +208,11 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
     for pattern in _TITLE:
         for m in pattern.finditer(c):
             role = (m["r"] or "").strip()
-            if not _title(role) or not _about_user(c, m.start()) or not _sure(c, m):
+            # "my boss moved me up to …": whoever did it, the user is the one promoted
+            done_to_me = re.search(r"\bme (?:up|on)\b", m.group(0), I_)
+            if not _title(role) or not (done_to_me or _about_user(c, m.start())):
+                continue
+            if not _sure(c, m):
                 continue
             hits = [Hit(F, "work.role", "role.move", value=role, correction=True,
                         content=f"User works as {a_job(role)}")]  # fmt: skip

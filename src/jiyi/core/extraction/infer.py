@@ -122,6 +122,13 @@ _LEASE_EN = re.compile(
     r"December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)"
     r"(?P<x>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
 )
+# "finally done unpacking boxes in charlotte": unpacking where one now lives (a known place)
+_UNPACKED_EN = re.compile(
+    r"\b(?:done|finished|through) unpacking(?: (?:the |all the |all my |my )?(?:boxes|everything|"
+    r"stuff))? in (?P<x>[A-Za-z]+(?: (?!(?:lol|haha|finally|yesterday|today|now|and|but|with|so)\b)"
+    r"[A-Za-z]+)?)\b",
+    re.IGNORECASE,
+)
 # 我表姐去年全家搬去了深圳: a relative's move (with the user — 我和老公搬到了杭州 — it is theirs).
 _RELATIVE_MOVES = re.compile(rf"^(?:其实|对了|另外)*我(?:的|家|们家)?(?:{REL})")
 # "got a place in Omaha for the weekend": a stay, not a home
@@ -145,9 +152,12 @@ def moved_to(clause: str, lang: str) -> Hit | None:
         m = None
     if m is None and lang == "en" and not _STAY_EN.search(clause):
         m = _LEASE_EN.search(clause)
+    if m is None and lang == "en" and (u := _UNPACKED_EN.search(clause)):
+        m = u if is_place_en(u["x"]) else None
     if m is not None and others_move(clause if lang == "en" else clause[: m.start()], lang):
         return None  # "Mike and Sarah moved to Denver": theirs
     x = str(m.group("x")) if m is not None else residence_zh(clause) if lang == "zh" else None
+    x = x.title() if x is not None and x.islower() and lang == "en" else x  # charlotte
     if x is None or INSTITUTION_MOVES.search(clause):  # the school moved, not the user
         return None
     if WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home

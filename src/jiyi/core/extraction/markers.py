@@ -109,7 +109,8 @@ _INNER_MARKER_ZH = re.compile(r"^(?P<s>我[^，,其实际事应]{0,5}?)(?:其实
 # "…才对 / …才是对的": the value before it is the right one (a correction)
 _RIGHT_TAIL_ZH = re.compile(r"(?:才对|才是对的|才是|就对了)(?:啦|哦|呀|的)?$")
 # A tail naming the wrong value: "我妹妹叫李静不是李婷", "I was born in 1986 not 1987".
-_NOT_TAIL_ZH = re.compile(r"(?<=[\u4e00-\u9fff\w])[，,]?(?:而)?不是(?P<y>[^，,。不]{1,12})$")
+# (是不是天天喝酒 asks; it names nothing wrong)
+_NOT_TAIL_ZH = re.compile(r"(?<=[\u4e00-\u9fff\w])(?<!是)[，,]?(?:而)?不是(?P<y>[^，,。不]{1,12})$")
 _NOT_TAIL_EN = re.compile(
     r"(?P<pre>\S)(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<y>[\w'. -]{1,30})$", re.I
 )

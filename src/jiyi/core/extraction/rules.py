@@ -25,6 +25,7 @@ from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.importance import score_importance
 from jiyi.core.extraction.infer import bare_replacement, bare_value, moved_to, renamed
+from jiyi.core.extraction.kept import kept
 from jiyi.core.extraction.kin_swap import merge_swapped, swap_subject
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
@@ -365,6 +366,8 @@ class RuleExtractor:
             ):  # 今年我们一家都搬回泉州住了: where the user lives now, by the value's type
                 hits = [*hits, *_mover_home(moved, who, ctx, said_in)]
             for hit in hits:
+                if kept(hit, clause, text):
+                    continue  # 朋友介绍我去新濠…推咗 / 出差在上海这几天: the job and home stay
                 if hit.value is not None and _NO_VALUE.fullmatch(hit.value.strip()):
                     continue  # "我住在那边" with nothing named before: no value to keep
                 if (hit.topic or "").endswith(".name") and not is_name(hit.value or ""):

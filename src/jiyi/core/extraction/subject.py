@@ -91,7 +91,8 @@ _OTHER = re.compile(
     rf"(?:{_ME_ZH}的?(?:{words_re(CIRCLES_ZH)})?的?)?(?:{_OTHER_ZH})|"
     rf"{words_re(ANYONE_ZH)}|(?:{_ME_ZH}家?的?)?(?:{words_re(NEARBY_ZH)})|"
     rf"[{SURNAMES_ZH}](?:{words_re(ELDERS_ZH)})|"
-    rf"(?:[^我]{{1,4}}的)?小[{SURNAMES_ZH}](?=[^\s，,]{{2}})|老[{SURNAMES_ZH}](?=[^\s，,]{{2}})|"
+    rf"(?:[^我]{{1,4}}的|{_ME_ZH}的?(?:{words_re(CIRCLES_ZH)})的?)?(?:小[{SURNAMES_ZH}]|老[{SURNAMES_ZH}])"
+    r"(?=[^\s，,]{2})|"
     rf"(?:(?:my|our|a|one of my|one of our) {_OTHER_EN}|(?:{words_re(ANYONE_EN)}))",
     re.IGNORECASE,
 )
@@ -103,6 +104,7 @@ _FAMILY_OF_OTHER = re.compile(
     rf"{_OF}(?:{_OTHER_ZH}|{words_re(PARTNERS_ZH)}|{_OTHER_EN}|{words_re(PARTNERS_EN)})",
     re.IGNORECASE,
 )
+_WHEN_ZH = re.compile(r"^(?:今天|昨天|前天|刚才|刚刚|最近|上周|上个?月|这周|前几天|前阵子)(?=..)")
 _USER = re.compile(
     rf"{_ME_ZH}|(?:i|i'm|i've|i'd|i'll|im|ive|me|my|myself|we|we're|we've|we'd|we'll|our|us)\b",
     re.IGNORECASE,
@@ -130,6 +132,7 @@ def read_subject(clause: str) -> Who:
     someone else), then the user; a clause that opens with none of them is ``UNSAID``.
     """
     text = strip_openers(to_simplified(clause) if has_cjk(clause) else clause)
+    text = _WHEN_ZH.sub("", text, count=1)  # 今天我们组小王升职了: the day, then the person
     if _HE_SHE.match(text):
         return Who.HE_SHE
     if _IMPERSONAL.match(text):

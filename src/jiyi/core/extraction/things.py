@@ -29,11 +29,16 @@ F = MemoryKind.FACT
 _MAKES_EN = """toyota honda ford chevy chevrolet tesla bmw mercedes mercedes-benz benz audi
     volkswagen vw subaru mazda nissan hyundai kia jeep dodge gmc buick cadillac lexus acura
     infiniti volvo porsche fiat chrysler mitsubishi rivian polestar byd saab pontiac scion
-    land_rover range_rover ram"""
+    land_rover range_rover ram renault peugeot citroen citroën skoda opel vauxhall lincoln
+    jaguar maserati ferrari lamborghini bentley aston_martin mclaren suzuki isuzu dacia
+    alfa_romeo"""
 _MODELS_EN = """prius civic camry corolla accord altis rav4 cr-v crv f-150 f150 mustang outback
     forester crosstrek impreza wrangler tacoma tundra highlander sienna silverado tahoe malibu
     equinox jetta passat altima sentra elantra sonata sorento cx-5 miata lacrosse model_3
-    model_y model_s model_x cybertruck durango"""
+    model_y model_s model_x cybertruck durango clio megane golf polo tiguan kona sportage
+    telluride ioniq bronco maverick f-250 f-350 odyssey hr-v rogue pathfinder murano 4runner
+    yaris venza cx-30 cx-50 cx-9 mazda3 cherokee grand_cherokee gladiator pacifica corsa
+    qashqai octavia fabia"""
 _LATIN = frozenset(w.replace("_", " ") for w in (_MAKES_EN + " " + _MODELS_EN).split())
 # (no make that is also a common word: 理想, 现代, 长安, 红旗, 小米, 大众 alone name no car)
 _MAKES_ZH = """丰田 本田 比亚迪 特斯拉 宝马 奔驰 奥迪 蔚来 小鹏 极氪 五菱 吉利 哈弗 别克 雪佛兰
@@ -54,7 +59,8 @@ _HAS_EN = re.compile(
     re.IGNORECASE,
 )
 _NEW_EN = re.compile(
-    rf"\b(?:(?:picked up|bought|got|leased|traded [\w ]{{1,20}}? in for|switched to|"
+    rf"\b(?:(?:picked up|bought|got|leased|traded [\w ]{{1,20}}? in for|"
+    rf"traded in [\w -]{{1,25}}? for|switched to|"
     rf"upgraded to) (?=an? )|(?:i|we) (?:now )?drive |(?:i'm|i am|we're|we are) (?:now )?"
     rf"(?:driving|rolling in|cruising in|cruising around in|riding around in) (?=an? ))"
     rf"(?!for\b){_OLDISH}(?P<x>{_LATIN_CAR})",
@@ -86,8 +92,8 @@ def _a_car(said: str, classifier: bool = False) -> str | None:
 
 # A new car said first, its make next: 上个月提了新车，特斯拉Model 3.
 _NEW_CAR_ZH = re.compile(
-    r"^(?:我们?|刚|刚刚|已经|终于|上个?月|上周|前几天|前天|昨天|今天|今年|去年|年初|这个?月)*"
-    r"(?:提了|买了|换了|入手了)(?:一|1)?(?:辆|台|部)?(?:新车|车)(?:了|啦)?$"
+    r"^(?:我们?|刚|刚刚|已经|终于|上个?月|上周|上个?礼拜|上个?星期|前几天|前天|昨天|今天|今年|去年|"
+    r"年初|这个?月)*(?:提了?|买了|换了|入手了|牵了?|喜提)(?:一|1)?(?:辆|台|部)?(?:新车|车)(?:了|啦|喇|咯)?$"
 )
 _NAMED_NEXT_ZH = re.compile(
     r"^(?:是|就是|开的是|换的是|买的是)?(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{2,14})$"

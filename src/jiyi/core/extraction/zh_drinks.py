@@ -12,6 +12,7 @@ import re
 
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
+from jiyi.core.extraction.lexicon_people import KIN_ZH, OTHERS_ZH, words_re
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import third_person_zh
 from jiyi.core.models import MemoryKind
@@ -36,6 +37,11 @@ _TYPE_LEAD = (
 )
 _TYPE_RE = re.compile(
     rf"(?:{_TYPE_LEAD})+(?:都)?(?:喝|点|要|是)(?P<x>[^，,。]+?)(?:了|的)?$|"
+    # 现在每天就喝菊花茶 / 现在每天就一杯黑咖啡 / 现在早上都换成热的大麦茶了: the drink now
+    # (a day's drink said as now and every day, or what it was changed to; not 最近喝得多)
+    r"^(?:我)?(?:(?:现在|如今)(?:每天|天天|每天早上|早上|每早)+(?:都|就|只)*(?:喝|是)?|"
+    r"(?:现在|如今|最近)(?:每天|天天|早上|都)*(?:换成|改成|改喝))(?:一杯|一壶|杯)?"
+    r"(?P<n>[^，,。改换加要少去不]+?)(?:了|的)?$|"  # (拿铁都改成加椰奶: how it is taken)
     r"(?:咖啡|茶|奶茶)(?:的话)?(?:一般|通常|都|只|我)*(?:喝|要|点)(?P<y>.+)$|"
     r"^(?:我)?(?:喝|点)(?P<z>[^，,。要加半少去无微多全]+?)(?=要加|加|不加|少|半|微|无|去|多|全|正常|"
     r"[一二三四五六七八九\d]分)|"
@@ -44,6 +50,16 @@ _TYPE_RE = re.compile(
     r"(?:喝|点)(?:咖啡|茶|奶茶)(?:现在|最近|已经|都)*(?:改成|换成|改为|改喝|换)(?P<w>[^，,。]+?)(?:了)?$|"
     # 我喝茉莉花茶 / 我喝拿铁: the drink the user drinks, said plainly
     r"^我(?:一般|通常|一直|每天|天天)?喝(?P<v>[^，,。了过杯喝只都现]{2,8})$"
+)
+
+
+# Someone's drink (同事的美式, 我老公那杯拿铁): a person before 的 / 那杯
+_SOMEONES = re.compile(rf"^(?:我)?(?:{words_re(KIN_ZH | OTHERS_ZH)})(?:的|那杯|这杯)")
+# A coffee or tea shop said before its drink (库迪的生椰拿铁); a person's (同事的) is not one
+_SHOP = re.compile(
+    r"^(?:库迪|瑞幸|星巴克|喜茶|奈雪|霸王茶姬|蜜雪冰城|茶颜悦色|古茗|沪上阿姨|一点点|茶百道|书亦|"
+    r"乐乐茶|幸运咖|挪瓦|麦咖啡|肯德基|麦当劳|Manner|Tims|Costa|Luckin|Starbucks)的?(?=[\u4e00-\u9fff]{2})",
+    re.IGNORECASE,
 )
 
 
@@ -60,6 +76,10 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
     word = re.sub(r"^(?:咖啡|茶|奶茶)?(?:都|也)?只(?:喝|点|要)", "", word)  # 茶只喝普洱 → 普洱
     # 一直喝的都是冰美式: the drink, not the words around it
     word = re.sub(r"^(?:我)?(?:的)?(?:都|也|一直)?(?:是)?", "", word)
+    word = re.sub(r"^(?:热|冰|温|常温)的(?=..)", "", word)  # 热的大麦茶: the tea, served hot
+    if _SOMEONES.match(word):
+        return None  # 喝同事的美式: a sip of someone else's, not the user's order
+    word = _SHOP.sub("", word)  # 库迪的生椰拿铁: the drink, not the shop (同事的美式 stays whole)
     if re.match(r"(?:要|都要)?(?:加|多加|少加|不加)", word):
         return None  # 都要加一份浓缩: an add-in, not the drink
     for key in sorted(DRINKS, key=len, reverse=True):
@@ -94,6 +114,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         drink_type_word(
             t.group("w")
             or t.group("x")
+            or t.group("n")
             or t.group("y")
             or t.group("z")
             or t.group("u")

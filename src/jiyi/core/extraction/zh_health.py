@@ -27,7 +27,7 @@ _SYMPTOM = r"拉肚子|腹泻|胃疼|胃痛|肚子疼|不舒服|难受|胀气|�
 
 
 def _allergens(value: str) -> list[str]:
-    value = re.sub(r"^(?:我|有|是|都|也|还|尤其|特别|主要)+", "", hedge_free(value))
+    value = re.sub(r"^(?:我|有|是|都|也|还|尤其|特别|主要|其实)+", "", hedge_free(value))
     value = re.sub(r"^(?:不是|并不是|没有)?(?:对)?", "", value)
     value = re.sub(r"^(?:一)?(?:吃|喝|碰|接触|闻|用)(?=.)", "", value)  # 吃芒果会过敏
     value = re.sub(r"(?:会|就|都|也|容易|有点|有些|比较|很|已经|这种)+$", "", value)
@@ -37,8 +37,21 @@ def _allergens(value: str) -> list[str]:
     return [p for p in parts if p and not re.fullmatch(r"(?:已经|现在|其实|还|都|也|再)+", p)]
 
 
+# 原来我是对牛奶过敏，不是鸡蛋: after an allergy the message names, the one it is not
+_NOT_THAT = re.compile(
+    r"^(?:而|并|可|但)?不是(?:对)?(?P<x>[^，,。不]{1,8}?)(?:过敏)?(?:啦|了|哦|喔|啊|哈)*$"
+)
+
+
 def allergy(c: str, ctx: Context) -> list[Hit]:
     """我对花生过敏 / 我花生和虾过敏 / 一吃芒果就过敏 / 过敏的是杏仁 / 我已经不对猫毛过敏了."""
+    if ctx.extra.get("allergy_yes") and (no := _NOT_THAT.match(c)):
+        return [
+            Hit(F, f"health.allergy.{o}", "allergy.not", correction=True, value="no",
+                content=f"用户对{clean_value(p)}不过敏")
+            for p in _allergens(no.group("x"))
+            if (o := object_key(p))
+        ]  # fmt: skip
     more = _LIST_MORE.match(c) or _ALSO.match(c)
     if more and ctx.extra.get("list_rule") == "allergy":  # 我对海鲜过敏，尤其是虾 / 头孢也不行
         return [
@@ -79,6 +92,8 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
         # 原来我不是对海鲜过敏: what the test found is a denial when it says 不是
         neg = (neg and not found) or bool(re.match(r"^(?:不是|并不是|没有)", said))
     parts = _allergens(said)
+    if not neg:
+        ctx.extra["allergy_yes"] = "1"
     return [
         Hit(F, f"health.allergy.{o}", "allergy", correction=neg, value="no" if neg else "yes",
             content=(f"用户对{part}{'不' if neg else ''}过敏"

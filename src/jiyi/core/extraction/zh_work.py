@@ -145,6 +145,13 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m and is_place_zh(m.group("x")):  # (跳槽了，)新公司在上海张江: the city of the work
         return [Hit(F, "location.work", "work.city", value=m.group("x"), correction=True)]
+    m = re.match(
+        rf"^(?:我)?{ADV}在(?P<x>[^，,]{{2,10}}?)上了?[一两二三四五六七八九十几\d]+(?:天|周|个?月|个?星期|个?礼拜)"
+        r"(?:的)?班(?:了)?$",
+        c,
+    )
+    if m and _is_org(m.group("x")):  # 已经在小红书上了一周班了: working there now
+        return [_workplace(m.group("x"), False, "employer.since")]
     m = re.match(rf"^(?:我)?{ADV}(?:上班|工作|返工)(?:在|喺)(?P<x>.+)$", c)
     if m:  # 我上班在中环 (我返工喺中環)
         return [_workplace(m.group("x"), False, "employer")]
@@ -236,7 +243,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
         rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$|"
         # 阿里那边我已经离职了: the employer said first
         rf"^(?P<t>[^，,我]{{2,10}}?)(?:那边|那儿|那里|的工作|的活儿?)[，,]?(?:我)?{ADV}"
-        r"(?:早)?(?:离职|辞职|裸辞|不干|辞掉|辞)了$",
+        r"(?:早)?(?:离职|辞职|裸辞|不干|辞掉|辞)了$|"
+        # 熬了三年终于从蚂蚁出来了: how long it took, then the leaving
+        r"^[^，,从]{0,8}?(?:终于|总算|已经|刚刚?)从(?P<w>[^，,]{2,8}?)(?:离职|辞职|裸辞|出来|逃出来|跳出来)了$",
         c,
     )
     if m and m.group("t") and not _is_org(m.group("t")):
@@ -245,7 +254,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         m = None  # 不在病房了: a place within the job, the employer stays
     if m:
         ctx.extra["slot"] = "work.employer"
-        left = m.group("x") or m.group("y") or m.group("z") or m.group("t")
+        left = m.group("x") or m.group("y") or m.group("z") or m.group("t") or m.group("w")
         left = re.sub(r"(?:了|啦)+$", "", left) if left else left
         if left and m.group("z") and is_place_zh(left) and not _is_org(left):
             ctx.extra["slot"] = "location.home"

