@@ -64,6 +64,23 @@ CHANGES = [
     (["I drive a Ford F-150", *EN], "traded in my old f-150 for a tacoma", "F-150", "tacoma"),
     (["I drive a Honda Civic", *EN], "picked up a used renault last week", "Civic", "renault"),
     (["我开一辆本田思域", *ZH], "上周终于提了新车，比亚迪汉", "思域", "比亚迪汉"),
+    # a pet's new name said as what it is called now, or after "改名了"
+    (
+        ["My kitten is named Bean", *EN],
+        "update: the kitten is officially Waffles now",
+        "Bean",
+        "Waffles",
+    ),
+    (
+        ["My cat is named Oliver", *EN],
+        "turns out oliver is a girl so we're calling her olivia now",
+        "Oliver",
+        "olivia",
+    ),
+    (["我家猫叫汤圆", *ZH], "汤圆改名了 最后决定叫它阿肥", "汤圆", "阿肥"),
+    (["我家狗叫旺财", *ZH], "旺财改名了，现在叫它来福", "旺财", "来福"),
+    # a relative's grade said without 我, after the month it began
+    (["我孙子上中班", *ZH], "孙子九月份就上大班了 个子窜得老高", "中班", "大班"),
     # an allergy set right: the real one after the wrong one
     (["我对鸡蛋过敏", *ZH[:1]], "原来我是对牛奶过敏，不是鸡蛋", "鸡蛋", "牛奶"),
 ]
@@ -95,3 +112,10 @@ def test_a_city_outside_the_big_ones_is_a_place_but_a_word_like_it_is_not() -> N
     assert extract_slots("我住在信阳").get("location.home") == "信阳"
     assert "location.home" not in extract_slots("我早上吃三明治")
     assert "location.home" not in extract_slots("祝你新年安康")
+
+
+def test_a_name_said_to_change_has_no_particle_for_a_new_name() -> None:
+    said = extract_slots("旺财改名了")
+    assert "了" not in said.values(), said
+    assert extract_slots("孙子上大班了").get("family.grandchild.grade") == "大班"
+    assert "family.grandchild.grade" not in extract_slots("孙子的同学上大班了")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from jiyi.core.extraction import RuleExtractor, is_chitchat, score_importance
+from jiyi.core.extraction.candidate import CONFIDENCE_HEDGED, CONFIDENCE_STATED
 from jiyi.core.extraction.lexicon import HEDGE_RE
 from jiyi.core.extraction.segment import is_passive, is_request_or_question, split_clauses
 from jiyi.core.models import (
@@ -40,9 +41,6 @@ __all__ = [
     "is_trivial",
     "lang_of",
 ]
-
-CONFIDENCE_STATED = 0.9
-CONFIDENCE_HEDGED = 0.6
 
 # Words of a content that say nothing about what it is about ("用户…" / "User …").
 _GENERIC = frozenset({"用户", "user", "users", "s"})

@@ -111,9 +111,11 @@ _POSTED = re.compile(
 
 # A last day at work said, then where the user starts: the new employer (said alone, "starting
 # at stripe on monday" may be a course or a gym)
-_LAST_DAY = re.compile(r"\b(?:my )?last day (?:at|with|was)\b", I_)
+_LAST_DAY = re.compile(
+    rf"\b(?:my )?last day (?:at|with|was)\b|\b(?:left|quit) (?:\b(?:{_KNOWN})\b)", I_
+)
 _STARTING = re.compile(
-    rf"^(?:and |so |then )?(?:i'm |im |i am )?(?:starting|start) (?:at|with) {_ORG}"
+    rf"^(?:and |so |then )?(?:i'm |im |i am |i )?(?:starting|start|starts) (?:at|with) {_ORG}"
     r"(?= (?:on|tomorrow|next|this|monday|tuesday|wednesday|thursday|friday)\b|$)",
     I_,
 )

@@ -135,12 +135,25 @@ _RELS = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 _OWNER = rf"(?:(?i:my|our) (?:(?i:{_RELS})'s )?|(?i:the) )"
 # Someone renamed it: "Owen renamed him Captain", "the kids started calling her Pickles".
 _RENAME_EN = re.compile(
-    rf"^(?:(?:we|i|they|the kids|the children|[a-z]+|my \w+|our \w+)(?:'ve| have| had)? "
+    r"^(?:(?:(?:we|i|they|the kids|the children|[a-z]+|my \w+|our \w+)(?:'ve| have| had)?|"
+    r"we're|we are|they're|they are|everyone's|everyone is) "
     rf"(?:just |finally |officially |now |all )?)?(?:renamed|re-named|started calling|now calls?|"
-    rf"calls?|changed|ended up calling|(?:'ve|have|are|'re) (?:been )?calling|go with)"
+    rf"calls?|changed|ended up calling|(?:'ve|have|are|'re) (?:been )?calling|calling|go with)"
     rf" (?:him|her|it|them|the (?:{_PET})|our (?:{_PET})|my (?:{_PET}))(?:'s name)?"
     r"(?: to)? (?P<x>[A-Z][a-z]+)(?: now| instead| these days| lately| from now on)?$",
     I_,
+)
+# "the kitten is officially Waffles now": the pet named by its kind, its name now
+_IS_NOW_NAMED = re.compile(
+    rf"^(?:ok |so |update:? )*(?:the|our|my) (?P<pet>{_PET}) (?:is|'s) "
+    r"(?:(?:officially|now)(?: just)? (?:called |named )?(?P<x>[A-Z][a-z]+)(?: now)?|"
+    r"(?:just )?(?:called |named )?(?P<y>[A-Z][a-z]+) now)$",
+    I_,
+)
+# "the puppy is fine now": a state, no name
+_NOT_A_NAME = frozenset(
+    "fine ok okay good great better sick home back here there asleep sleeping huge big small "
+    "tiny fat old young healthy happy sad gone missing lost spayed neutered fixed trained".split()
 )
 # "<pet> isn't Bubbles anymore": the old name is over, the new one follows.
 _NOT_NAMED_EN = re.compile(
@@ -151,6 +164,13 @@ _NOT_NAMED_EN = re.compile(
 
 
 def _renamed(c: str, ctx: Context) -> list[Hit]:
+    now = _IS_NOW_NAMED.match(c)
+    name = (now["x"] or now["y"]) if now else ""
+    if now and now["pet"].lower() in PETS_EN and name.lower() not in _NOT_A_NAME:
+        key, noun = f"pet.{PETS_EN[now['pet'].lower()]}", now["pet"].lower()
+        # a new name is a change in the world (value_changed), not a slip of the tongue
+        return [Hit(F, f"{key}.name", "pet.renamed", value=name, correction=key == "pet.pet",
+                    content=f"User's {noun} is now called {name}")]  # fmt: skip
     if m := _NOT_NAMED_EN.match(c):
         ctx.extra["pet_en"] = f"pet.{PETS_EN[m.group('pet').lower()]}"
         ctx.extra["pet_word_en"] = m.group("pet").lower()

@@ -28,7 +28,7 @@ from jiyi.core.extraction.zh_common import REL
 from jiyi.core.extraction.zh_tastes import drink_type_word
 from jiyi.core.models import MemoryKind
 
-__all__ = ["bare_replacement", "bare_value", "moved_to", "renamed"]
+__all__ = ["bare_replacement", "bare_value", "called_now", "moved_to", "rename_first", "renamed"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
 _LEAD_ZH = r"^(?:应该|其实|而)?(?:是|在|住在|住|搬到|搬去|喝|叫)?"
@@ -177,7 +177,7 @@ _RENAMED_EN = re.compile(
 )
 _RENAMED_ZH = re.compile(
     r"(?:^(?:我们|我|咱们|家里人|孩子们)?(?:把|将)?|把|将)(?P<old>[\u4e00-\u9fffA-Za-z]{1,4}?)(?:的名字)?(?:改名|改成|改叫|改为|更名)"
-    r"(?:了)?(?:叫|为|成)?(?P<new>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=了|啦|哈|$|[，,。！!])"
+    r"(?:了)?(?:叫|为|成)?(?P<new>(?![了啦哈])[\u4e00-\u9fffA-Za-z]{1,4}?)(?=了|啦|哈|$|[，,。！!])"
 )
 # A swap that names both values ("switched from Strava to Garmin Connect", 从滴滴换成了高德),
 # in English one of them a car, app or team the rules know or the thing swapped named ("my
@@ -202,6 +202,31 @@ _KIN = frozenset(w.lower() for w in KIN_ZH | KIN_EN)
 _NOT_OLD_NAME = re.compile(
     r"^(?:我|我们|我家|他|她|它|名字)|^(?:the|our|my|his|her|its|their|him|it)\b", re.IGNORECASE
 )
+
+
+# 我们家汤圆改名了，后来决定叫它阿肥: a name said to change, the new one in a later clause
+_RENAME_FIRST_ZH = re.compile(
+    r"^(?:我们家|我家|家里的?)?(?P<old>[\u4e00-\u9fff]{1,4}?)(?:的名字)?(?:已经|也|终于)?"
+    r"(?:改名|改名字|换名字|换名)了$"
+)
+_CALLED_ZH = re.compile(
+    r"(?:后来|最后|现在|就|决定|都|改口|大家|我们)*(?:叫它|叫牠|喊它|管它叫)(?P<x>[\u4e00-\u9fff]{1,4}?)"
+    r"(?:了|啦|哈)?$"
+)
+
+
+def rename_first(clause: str) -> str | None:
+    """The old name a clause says is changing (汤圆改名了), when a name and not a kind."""
+    m = _RENAME_FIRST_ZH.match(clause)
+    if m is None or _NOT_OLD_NAME.match(m["old"]) or m["old"].lower() in _KIN:
+        return None
+    return m["old"]
+
+
+def called_now(clause: str) -> Hit | None:
+    """The new name a clause gives after :func:`rename_first` (后来决定叫它阿肥)."""
+    m = _CALLED_ZH.search(clause)
+    return Hit(F, "", "bare.replaces", value=m["x"]) if m else None
 
 
 def renamed(clause: str, lang: str) -> tuple[Hit, str] | None:

@@ -18,16 +18,23 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from jiyi.core.extraction.candidate import make_candidate
 from jiyi.core.extraction.contrast import words_of
-from jiyi.core.extraction.en import match_en, third_person_en
+from jiyi.core.extraction.en import match_en
 from jiyi.core.extraction.en_people import mentioned_en
 from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.importance import score_importance
-from jiyi.core.extraction.infer import bare_replacement, bare_value, moved_to, renamed
+from jiyi.core.extraction.infer import (
+    bare_replacement,
+    bare_value,
+    called_now,
+    moved_to,
+    rename_first,
+    renamed,
+)
 from jiyi.core.extraction.kept import kept
 from jiyi.core.extraction.kin_swap import merge_swapped, swap_subject
-from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN
+from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_ZH
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import WRONG as _WRONG
 from jiyi.core.extraction.markers import prepare as _prepare
@@ -49,7 +56,6 @@ from jiyi.core.extraction.segment import (
 from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject
 from jiyi.core.extraction.topics import clean_value, is_name
 from jiyi.core.extraction.zh import match_zh
-from jiyi.core.extraction.zh_common import third_person_zh
 from jiyi.core.extraction.zh_people import mentioned_zh
 from jiyi.core.models import (
     Candidate,
@@ -60,14 +66,11 @@ from jiyi.core.models import (
     Skipped,
 )
 from jiyi.core.pii import redact_pii
-from jiyi.core.slots import PART_TEXTS, PARTS, normalize_value
 from jiyi.core.text import has_cjk, is_traditional, to_simplified
 from jiyi.core.timewords import find_date
 
 __all__ = ["RuleExtractor"]
 
-CONFIDENCE_STATED = 0.9
-CONFIDENCE_HEDGED = 0.6
 
 # A clause that makes the rest of the message conditional, and hedges that take back a wish.
 _HYPOTHETICAL = re.compile(
@@ -108,72 +111,12 @@ def _mover_home(moved: Hit, who: Who, ctx: Context, lang: str) -> list[Hit]:
     return [h for h in hits if h.topic.startswith("family.")]
 
 
-def _full_year(value: str, now: datetime) -> str:
-    """88 / 八八 / '91 → 1988 / 1988 / 1991; a four-digit year as it is."""
-    digits = normalize_value(value).lstrip("'")
-    if not re.fullmatch(r"\d{2}", digits):
-        return value
-    century = 2000 if int(digits) <= now.year % 100 else 1900
-    return str(century + int(digits))
-
-
-def _candidate(
-    hit: Hit, quote: str, clause: str, lang: str, msg: Message, observed: datetime, correction: bool
-) -> Candidate:
-    content = hit.content or (third_person_zh(clause) if lang == "zh" else third_person_en(clause))
-    expires = None
-    if hit.ttl is not None:
-        # Events count from their own day (when in the future); states from when said.
-        base = (
-            hit.when
-            if hit.kind is MemoryKind.EVENT and hit.when and hit.when > observed
-            else (observed)
-        )
-        expires = base + hit.ttl
-    metadata: dict[str, object] = {
-        "rule": hit.rule,
-        "lang": lang,
-        "polarity": hit.polarity,
-        "object": hit.obj,
-    }
-    metadata["subject"] = hit.subject
-    if hit.parts:
-        metadata[PARTS] = {slot: value for slot, (value, _) in hit.parts.items()}
-        metadata[PART_TEXTS] = {slot: text for slot, (_, text) in hit.parts.items()}
-    # Keyed slots (pref.茶, health.allergy.花生) hold a polarity; others say their value.
-    value = hit.value if hit.value is not None else hit.polarity
-    if hit.topic == "identity.birth_year" and value:
-        said, value = value, _full_year(value, observed)  # 88年的 = 1988: one value
-        if hit.content and lang == "en" and said != value:  # "an '87 baby": born in 1987
-            short = re.escape(said.lstrip("'"))
-            content = re.sub(rf"(?<!\d){short}(?!\d)", value, content, count=1)
-    if hit.rule == "bare.replaces":  # admitted as a correction; its slot is resolved on write
-        content = third_person_zh(clause) if lang == "zh" else third_person_en(clause)
-    return Candidate(
-        kind=hit.kind,
-        topic=hit.topic or None,
-        value=value,
-        content=content,
-        # What was understood counts too: "Peanuts make me break out" is an allergy.
-        # (a rule that reads the clause as how today is going weighs the whole message)
-        importance=max(
-            score_importance(
-                f"{quote} {content}" + (f" {msg.content}" if hit.rule.endswith(".today") else ""),
-                hit.kind,
-            ),
-            0.6 if hit.rule in ("bare.replaces", "bare.time") else 0.0,
-        )
-        * (0.0 if hit.rule == "plan.moment" else 1.0),  # bound to this moment: transient
-        confidence=CONFIDENCE_HEDGED if HEDGE_RE.search(quote) else CONFIDENCE_STATED,
-        quote=quote,
-        source_message_ids=[msg.id] if msg.id else [],
-        role="user",
-        is_correction=correction,
-        valid_from=hit.when,
-        expires_at=expires,
-        observed_at=observed,
-        metadata={k: v for k, v in metadata.items() if v is not None},
-    )
+# A clause that opens with a relative's word alone (孙子 / 闺女 / 老公), not 我孙子
+_BARE_KIN_ZH = re.compile(
+    rf"^(?:{'|'.join(sorted((w for w in RELATIONS_ZH if len(w) > 1), key=len, reverse=True))})"
+    r"(?!的|们)"
+)
+_PASSING = (MemoryKind.EVENT, MemoryKind.STATE)
 
 
 class RuleExtractor:
@@ -332,11 +275,15 @@ class RuleExtractor:
                 lang = "zh" if has_cjk(clause) else "en"
                 hits = (mentioned_zh if lang == "zh" else mentioned_en)(clause, ctx)
                 for hit in hits:
-                    found[hit.topic] = _candidate(hit, raw, clause, lang, msg, observed, False)
+                    found[hit.topic] = make_candidate(hit, raw, clause, lang, msg, observed, False)
                 continue
             if hypothetical or _DOUBT.search(clause) or _MEANT_TO.search(clause):
                 continue
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
+            if _BARE_KIN_ZH.match(clause) and all(h.kind in _PASSING for h in hits):
+                # 孙子九月份就上大班了: a relative said without 我 is still the user's
+                kin = [h for h in match_zh("我" + clause, ctx) if h.topic.startswith("family.")]
+                hits = kin or hits
             contrast = re.match(r"^(?:只|而|其实|应该)?是(?=.{2})", clause) if pending else None
             if not hits and contrast and frame:  # 我老家不是成都，是绵阳: 我老家 + 是绵阳
                 hits = match_zh(frame + clause, ctx)
@@ -359,6 +306,12 @@ class RuleExtractor:
                 hits = [named]  # I meant cashews, not peanuts: the slot that holds "peanuts"
             if not hits and (rename := renamed(clause, "zh" if has_cjk(clause) else "en")):
                 hits, replaces = [rename[0]], rename[1]  # renamed Biscuit to Waffles: Biscuit's
+            if (old_name := ctx.extra.pop("rename_old", None)) and (
+                named_now := called_now(clause)
+            ):
+                hits, replaces = [named_now], old_name  # 汤圆改名了，后来决定叫它阿肥: 汤圆's name
+            if not hits and has_cjk(clause) and (old_said := rename_first(clause)):
+                ctx.extra["rename_old"] = old_said
             if (
                 all(h.kind in (MemoryKind.EVENT, MemoryKind.STATE) for h in hits)
                 and who not in SOMEONE_ELSE
@@ -372,7 +325,7 @@ class RuleExtractor:
                     continue  # "我住在那边" with nothing named before: no value to keep
                 if (hit.topic or "").endswith(".name") and not is_name(hit.value or ""):
                     continue  # 其实我女儿的名字是她爷爷取的: about the name, not a new one
-                cand = _candidate(
+                cand = make_candidate(
                     hit, raw, clause, lang, msg, observed, correcting or hit.correction
                 )
                 cand.replaces = replaces or (pending and words_of(pending, clause))
