@@ -17,6 +17,7 @@ from jiyi.core.anaphora import clause_targets
 from jiyi.core.models import MemoryItem, MemoryKind
 
 ZH = ["我住在成都锦江区", "我在京东做物流规划师", "我每天喝两杯美式", "我对花生过敏"]
+LATTE = ["我每天喝一杯拿铁", "我住在杭州", "我对花生过敏"]
 EN = ["I live in Denver", "I work at Qualcomm as a hardware engineer", "I drink cold brew"]
 
 KEEPS = [
@@ -33,6 +34,13 @@ KEEPS = [
     (ZH, "昨天赶方案 喝了五杯美式 心慌 以后不这样了"),
     (ZH, "在羽毛球俱乐部被选当了队长 就是管管群"),
     (["我在广汽丰田做质检员", *ZH[:1], *ZH[2:]], "我表姐叫我去比亚迪 我说唔去 喺广丰做得几开心"),
+    # a drink beside the usual one: more often lately, in a season, on weekends, at work, also
+    (LATTE, "其实我最近喝美式比较多"),
+    (LATTE, "其实冬天我都喝热美式"),
+    (LATTE, "其实周末我一般喝美式"),
+    (LATTE, "其实我上班的时候一般喝美式"),
+    (LATTE, "其实下午我都是喝美式提神"),
+    (LATTE, "其实美式我也能喝"),
     (EN, "got an offer from amazon but turned it down, qualcomm treats me fine"),
     (EN, "thinking about moving to austin but idk, what do you think"),
     (EN, "in chicago for a work trip this week, staying at a hotel by the river"),

@@ -57,6 +57,8 @@ def bare_value(clause: str, lang: str) -> list[Hit]:
             ]
         if is_place_zh(text) and text not in COMPANIES_ZH and len(text) <= 8:
             return [Hit(F, "location.home", "bare.city", value=text, content=f"用户住在{text}")]
+        if re.search(r"[我你他她也]", text):
+            return []  # 其实美式我也能喝: a sentence about a drink, no bare value
         if found := drink_type_word(text):
             category, word = found
             return [

@@ -63,6 +63,15 @@ _SHOP = re.compile(
 )
 
 
+# Not the drink the user usually has: now and then, also, tried, more often than before, or
+# only in a season, on weekends or at work (冬天我都喝热美式 / 周末一般喝美式 / 最近喝美式
+# 比较多 / 美式我也能喝 / 喝美式提神) — beside the usual one, not instead of it
+_NOT_USUAL = re.compile(
+    r"偶尔|有时|也喝|也会喝|也能喝|也可以喝|试过|尝过|比较多|更多|多一些|居多|冬天|夏天|春天|秋天|天冷|"
+    r"天热|周末|工作日|上班的时候|上班时|加班|出差|提神"
+)
+
+
 def drink_type_word(phrase: str) -> tuple[str, str] | None:
     """The drink type named in ``phrase`` (燕麦拿铁 → coffee, 燕麦拿铁; 冷萃咖啡 → coffee, 冷萃),
     or None. The category noun after a type is dropped, so both wordings share one value."""
@@ -123,7 +132,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         if t
         else None
     )
-    if t and found and not re.search(r"偶尔|有时|也喝|也会喝|试过|尝过", c):
+    if t and found and not _NOT_USUAL.search(c):
         category, word = found
         content = (
             None
