@@ -55,6 +55,15 @@ def say(  # type: ignore[no-untyped-def]
     return result
 
 
+def told(mem: Memory, clock, user: str, facts: list[str], change: str):  # type: ignore[no-untyped-def]
+    """The user's active memories after ``facts`` (a day apart) and after ``change`` a week
+    later: (before, after), each id → memory."""
+    say(mem, clock, user, *facts)
+    before = active(mem, user)
+    say(mem, clock, user, change, days=7)
+    return before, active(mem, user)
+
+
 def assert_keeps_all(  # type: ignore[no-untyped-def]
     mem: Memory,
     clock,

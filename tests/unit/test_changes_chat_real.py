@@ -7,7 +7,7 @@ else lost."""
 from __future__ import annotations
 
 import pytest
-from _writes import active, extract_slots, say
+from _writes import extract_slots, told
 
 from jiyi import Memory
 
@@ -95,11 +95,8 @@ def test_a_change_told_in_chat_replaces_the_old_value(
     old: str,
     new: str | None,
 ) -> None:
-    mem, user = shared_real_mem, f"chat-change-{change[:20]}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
-    say(mem, module_clock, user, change, days=7)
-    after = active(mem, user)
+    user = f"chat-change-{change[:20]}"
+    before, after = told(shared_real_mem, module_clock, user, facts, change)
     stating = {i for i, m in before.items() if old.lower() in m.content.lower()}
     assert stating and not stating & set(after), [after[i].content for i in stating & set(after)]
     if new is not None:

@@ -10,7 +10,7 @@ changes with the same words still replace the old value (the last tests)."""
 from __future__ import annotations
 
 import pytest
-from _writes import NOW, active, assert_keeps_all, extract_slots, say
+from _writes import NOW, active, assert_keeps_all, extract_slots, say, told
 
 from jiyi import Memory
 from jiyi.core.anaphora import clause_targets
@@ -120,11 +120,8 @@ def test_a_real_change_said_with_the_same_words_still_replaces(
     old: str,
     new: str,
 ) -> None:
-    mem, user = shared_real_mem, f"kept-change-{change[:16]}"
-    say(mem, module_clock, user, *facts)
-    before = active(mem, user)
-    say(mem, module_clock, user, change, days=7)
-    after = active(mem, user)
+    user = f"kept-change-{change[:16]}"
+    before, after = told(shared_real_mem, module_clock, user, facts, change)
     (was,) = [m for m in before.values() if old in m.content]
     assert was.id not in after, after
     assert any(new.lower() in m.content.lower() for m in after.values()), after

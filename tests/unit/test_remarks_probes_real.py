@@ -9,7 +9,7 @@ read as a line of work. A correction that says what was wrong still replaces a d
 from __future__ import annotations
 
 import pytest
-from _writes import NOW, active, assert_keeps_all, extract_slots, say
+from _writes import NOW, active, assert_keeps_all, extract_slots, say, told
 
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor
@@ -106,15 +106,6 @@ CHANGES = [
 ]
 
 
-def _told(mem: Memory, clock, user: str, facts: list[str], change: str):  # type: ignore[no-untyped-def]
-    """The user's active memories after ``facts`` (a day apart) and after ``change`` a week
-    later: (before, after), each id → memory."""
-    say(mem, clock, user, *facts)
-    before = active(mem, user)
-    say(mem, clock, user, change, days=7)
-    return before, active(mem, user)
-
-
 @pytest.mark.parametrize(("facts", "change", "old", "new"), CHANGES)
 def test_a_relative_called_by_name_alone_is_read_as_that_relative(
     shared_real_mem: Memory,
@@ -125,7 +116,7 @@ def test_a_relative_called_by_name_alone_is_read_as_that_relative(
     new: str,
 ) -> None:
     user = f"rpk-named-{change[:20]}"
-    before, after = _told(shared_real_mem, module_clock, user, facts, change)
+    before, after = told(shared_real_mem, module_clock, user, facts, change)
     (was,) = [m for m in before.values() if old in m.content]
     assert was.id not in after and set(before) - {was.id} <= set(after), after
     (now,) = [m for m in after.values() if m.supersedes == was.id]
@@ -176,7 +167,7 @@ def test_a_pets_new_age_or_name_said_by_its_name_replaces_the_old(
     old: str,
     new: str,
 ) -> None:
-    before, after = _told(shared_real_mem, module_clock, f"rpk-pet-{change[:12]}", facts, change)
+    before, after = told(shared_real_mem, module_clock, f"rpk-pet-{change[:12]}", facts, change)
     assert not any(old in m.content for m in after.values()), after
     assert any(new in m.content for m in after.values()), after
     kept = {i for i, m in before.items() if old not in m.content}
@@ -282,7 +273,7 @@ def test_a_pet_gone_is_retired_and_the_new_one_named(
     old: str,
     new: str,
 ) -> None:
-    before, after = _told(shared_real_mem, module_clock, f"rpk-gone-{change[:12]}", facts, change)
+    before, after = told(shared_real_mem, module_clock, f"rpk-gone-{change[:12]}", facts, change)
     stating = {i for i, m in before.items() if old in m.content}
     assert stating and not stating & set(after), after  # the death is an event, kept
     assert any(new in m.content and (m.topic or "").endswith(".name") for m in after.values())

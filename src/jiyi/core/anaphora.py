@@ -192,8 +192,6 @@ _NOT_YET = re.compile(
     r"weekend)|today|tonight|tomorrow)\b",
     re.IGNORECASE,
 )
-# A reason given after the change: "…is Vital now since the old place closed" is no news of
-# a place.
 # A change only talked of: "i keep saying ill quit", "gonna switch", "might move"
 _WOULD = re.compile(
     r"\b(?:i'll|ill|i will|gonna|going to|wanna|want to|keep saying|keeps saying|should|might|"
@@ -202,6 +200,8 @@ _WOULD = re.compile(
 )
 # The part of a clause after which a change is only the reason: "captain now that jake moved"
 _BECAUSE = re.compile(r"\b(?:now that|since|because|cause|cuz)\b|因为|由于|自从", re.IGNORECASE)
+# A reason given after the change: "…is Vital now since the old place closed" is no news of
+# a place.
 _REASON = re.compile(r"\b(?:since|because|cause|cuz|as)\b|因为|由于", re.IGNORECASE)
 # How far apart (characters: laughter, an emoji, punctuation) two clauses of one change may be.
 _GAP = 6

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Hit
+from jiyi.core.text import has_cjk
 
 __all__ = ["kept"]
 
@@ -80,7 +81,7 @@ def kept(hit: Hit, clause: str, message: str) -> bool:
     topic = hit.topic or ""
     if topic not in _WORK and topic not in _HOME:
         return False
-    zh = bool(re.search(r"[\u4e00-\u9fff]", message))
+    zh = has_cjk(message)
     if (_UNDECIDED_ZH if zh else _UNDECIDED_EN).search(message):
         return True
     if topic in _HOME:
