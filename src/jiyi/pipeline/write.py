@@ -39,6 +39,7 @@ from jiyi.core.models import (
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore, Vector
 from jiyi.pipeline.anaphora import changed_facts, without_vague
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named, resolve_negated
+from jiyi.pipeline.favorites import favourite_swaps
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
 from jiyi.pipeline.goals import settle_goals
@@ -246,6 +247,8 @@ def _settle(
     admitted = [r for c in admitted if (r := resolve_negated(c, scope, store)) is not None]
     if plan.extracted:
         admitted += switched_values(fresh, admitted, scope=scope, store=store)
+        # 现在最喜欢凤凰传奇 / "switched to the Browns": the one favourite of that kind
+        admitted += favourite_swaps(fresh, admitted, scope=scope, store=store)
         # 从土木转到计算机了: the new value in the one fact that holds the old one
         admitted = from_to_swaps(fresh, admitted, scope=scope, store=store)
         # 游泳挪到周五了: a new weekday / time / count in the one fact holding that kind

@@ -1,0 +1,114 @@
+"""A favourite said to be another now, and which stored favourite it can be (pure).
+
+"现在最喜欢凤凰传奇", "我現在改挺中信兄弟了", "我现在挺的是台钢雄鹰", "I switched to the Browns",
+"I've gone over to the Ospreys", "…concert ni Zack Tabudlo, he's my fave na": the new value,
+and the kind of favourite the words imply (挺 / 支持 / "team" → a team; 偶像 / 歌 / concert →
+a singer or band). :func:`fits` says whether a stored ``favorite.*`` fact is the one it
+replaces: its old value is named in the message, or its category is of the implied kind.
+:mod:`jiyi.pipeline.favorites` asks for exactly one such fact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from jiyi.core.text import has_cjk, to_simplified
+
+__all__ = ["Favourite", "fits", "new_favourites"]
+
+
+@dataclass(frozen=True)
+class Favourite:
+    value: str  # as the user wrote it
+    kind: str | None  # "team", "singer" or None (unknown)
+    clause: str
+
+
+_CLAUSES_ZH = re.compile(r"[，,。.;；!！?？~～…\s]+|[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]+")
+# 现在最喜欢凤凰传奇 / 我现在改挺中信兄弟了 / 而家最钟意X: said of now, not of an activity
+_NOW_FAV_ZH = re.compile(
+    r"^(?:说实话|讲真|老实说|其实|对了|话说)?(?:我)?(?P<now>(?:现在|如今|而家|目前)?(?:也)?(?:改|换|转)?(?:成)?)"
+    r"(?P<cue>最喜欢|最爱|最钟意|挺|支持|粉|追)(?:的是|的)?"
+    r"(?![吃喝看听玩去做打逛跑读用穿学])(?P<x>[^的]{2,8}?)(?:了|啦|咯|喔|哦|啊)*$"
+)
+_SINGER_ZH = re.compile(r"歌|听|唱|偶像|演唱会|专辑|乐队")
+_NAME_EN = r"(?-i:[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2})"
+_SWITCHED_EN = re.compile(
+    rf"\b(?:gone over to|went over to|switched (?:over )?to|jumped ship to|converted to) "
+    rf"(?:the )?(?P<x>{_NAME_EN})",
+    re.IGNORECASE,
+)
+_MY_FAVE_EN = re.compile(
+    r"\b(?:he's|she's|they're|he is|she is|they are) (?:officially )?my (?:new )?"
+    r"(?:fave|favou?rite)\b",
+    re.IGNORECASE,
+)
+_FULL_NAME_EN = re.compile(r"(?-i:\b[A-Z][a-z]+(?: (?:de la |dela |van |von )?[A-Z][a-z]+)+)")
+_FAN_WORDS_EN = re.compile(
+    r"\b(?:team|fan|fave|favou?rite|season|game|match|band|singer|concert|album|song)s?\b",
+    re.IGNORECASE,
+)
+_TEAM_EN = re.compile(r"\b(?:team|season|game|match|league|supporter)s?\b", re.IGNORECASE)
+_SINGER_EN = re.compile(r"\b(?:concert|song|album|sing|singer|band|music|tour|gig)s?\b", re.I)
+
+
+def new_favourites(text: str) -> list[Favourite]:
+    """The favourites a user message says are new (see the module doc)."""
+    if has_cjk(text):
+        return _zh(text)
+    return _en(text)
+
+
+def _zh(text: str) -> list[Favourite]:
+    simple = to_simplified(text)
+    same = len(simple) == len(text)
+    out: list[Favourite] = []
+    at = 0
+    for clause in _CLAUSES_ZH.split(simple):
+        start = simple.find(clause, at) if clause else -1
+        at = start + len(clause) if start >= 0 else at
+        if not (m := _NOW_FAV_ZH.match(clause)) or not m["now"]:
+            continue  # 我最喜欢X alone is a plain statement, read by the rules
+        value = m["x"]
+        if same and start >= 0:  # the user's own characters (台鋼雄鷹)
+            value = text[start + m.start("x") : start + m.end("x")]
+        kind = "team" if m["cue"] in ("挺", "支持") else None
+        if kind is None and _SINGER_ZH.search(simple):
+            kind = "singer"
+        out.append(Favourite(value, kind, clause))
+    return out
+
+
+def _en(text: str) -> list[Favourite]:
+    if not _FAN_WORDS_EN.search(text):
+        return []  # "switched to Verizon": no favourite
+    kind = "team" if _TEAM_EN.search(text) else "singer" if _SINGER_EN.search(text) else None
+    out = [Favourite(m["x"].rstrip(".'-"), kind, m.group(0)) for m in _SWITCHED_EN.finditer(text)]
+    if not out and (fave := _MY_FAVE_EN.search(text)):
+        names = _FULL_NAME_EN.findall(text[: fave.start()])
+        if names:  # "…concert ni Zack Tabudlo last night, he's my fave"
+            out.append(Favourite(names[-1], kind, fave.group(0)))
+    return out
+
+
+def _kind_of(category: str) -> str | None:
+    c = category.lower()
+    if re.search(r"队|team|club|俱乐部", c):
+        return "team"
+    if re.search(r"歌|singer|band|artist|偶像|musician|组合|乐队|rapper", c):
+        return "singer"
+    return None
+
+
+def fits(new: Favourite, topic: str, value: str, text: str) -> bool:
+    """Can the stored favourite ``topic`` = ``value`` be the one ``new`` replaces?"""
+    category = topic.split(".", 1)[1] if "." in topic else ""
+    said = to_simplified(text).casefold()
+    held = to_simplified(value).casefold().removeprefix("the ")
+    first = held.split()[0] if held.split() else ""
+    named = bool(held) and (
+        held in said
+        or (len(first) >= 4 and re.search(rf"\b{re.escape(first)}\b", said) is not None)
+    )
+    return named or (new.kind is not None and _kind_of(category) == new.kind)
