@@ -134,6 +134,14 @@ def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:
     return _same_text(candidate.content, stored.content)
 
 
+def _redescribes(candidate: Candidate, stored: MemoryItem) -> bool:
+    """Is ``candidate`` the stored memory said again with another description, named as the
+    one it changes (the pet's name memory "…中华田园犬叫虎子" → "…柴犬叫虎子")?"""
+    return candidate.metadata.get(CHANGES) == stored.id and not _same_text(
+        candidate.content, stored.content
+    )
+
+
 def _less_precise(candidate: Candidate, stored: MemoryItem) -> bool:
     """A place said less precisely than stored (还是住岳麓区 after 长沙岳麓区, "Portland"
     after "Portland, Oregon") is the same place, not a move; so is an employer (阿里 after
@@ -254,7 +262,7 @@ def reconcile(
                 return Decision(Action.NOOP, candidate, m)
         return Decision(Action.ADD, candidate)
     for m in same_slot:  # rule 1
-        if _says_the_same(candidate, m):
+        if _says_the_same(candidate, m) and not _redescribes(candidate, m):
             return Decision(Action.NOOP, candidate, m)
     if same_slot:  # rule 2
         if is_timeline_slot(slot):

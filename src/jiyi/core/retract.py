@@ -288,6 +288,8 @@ def _same_or_head(phrase: str, held: str) -> bool:
         f"{re.escape(phrase[0])}.{{0,2}}{re.escape(phrase[1])}$", held
     ):
         return True  # 珍奶 of 全糖珍珠奶茶 (a short name of the last word)
+    if len(phrase) >= 2 and re.fullmatch(rf"{re.escape(phrase)}类?(?:药物|药品|药)?", held):
+        return True  # 磺胺 of 磺胺类药物: a drug named by its class
     return len(phrase) >= 2 and held.endswith(phrase)
 
 

@@ -154,7 +154,11 @@ _RIGHT_EN = re.compile(
     r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?) instead$|"
     # "…, Marvel Rivals is my fave": the new favourite after one dropped
     r"^(?P<f>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}) (?:is|are|'s) (?:now )?my (?:new )?"
-    r"(?:fave|fav|favorite|favourite|go-to)(?: now)?$"
+    r"(?:fave|fav|favorite|favourite|go-to)(?: now)?$|"
+    # "(he's not a lab mix at all,) he's 70% pit bull": what the pet or person is instead
+    r"^(?:he's|she's|he is|she is) (?:actually |really |mostly |just )?(?:\d{1,3} ?% |an? )?"
+    r"(?!(?:fine|ok|okay|good|great|better|worse|happy|healthy|sick|tired|so|very|too|not)\b)"
+    r"(?P<p>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)$"
 )
 
 
@@ -162,7 +166,7 @@ def right_value(clauses: list[str]) -> str | None:
     """The value named as the right one in the clauses after a "wrong" cue, case kept."""
     for clause in clauses:
         if m := _RIGHT_EN.search(clause.lower()):
-            key = next(k for k in ("to", "y", "f") if m.group(k))
+            key = next(k for k in ("to", "y", "f", "p") if m.group(k))
             return clause[m.start(key) : m.end(key)]
     return None
 

@@ -30,8 +30,9 @@ ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "fine",
         re.compile(
-            rf"^(?:我|其实|而且|但|反而)*(?:对|吃)?(?P<x>{_ZH}{{1,6}}?)(?:其实|倒是|完全)?"
-            r"(?:没事|没问题|没关系|不过敏|可以吃|能吃)(?:的|了|啦|呀)?$"
+            rf"^(?:我|其实|而且|但|反而|结果|测出来|查出来|检查出来|化验出来)*(?:对|吃)?(?P<x>{_ZH}{{1,6}}?)(?:其实|倒是|完全)?"
+            # 结果磺胺是阴性的: an allergy test that came back negative
+            r"(?:没事|没问题|没关系|不过敏|可以吃|能吃|是?阴性)(?:的|了|啦|呀)?$"
         ),
     ),
     (
@@ -137,6 +138,13 @@ ZH_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("wrong", re.compile(rf"^(?:其实)?(?:已经)?不是(?P<x>{_ZH}{{1,8}}?)了$")),
+    # (兽医说)它根本不是田园犬(，是柴犬): a pet or person said to be something else
+    (
+        "wrong",
+        re.compile(
+            rf"(?:它|牠|他|她)(?:根本|其实|并|压根|原来)*不是(?P<x>{_ZH}{{2,6}}?)(?:啦|呀|哦|了)?$"
+        ),
+    ),
     # 之前说我家柯基叫馒头是我打错了: the name said, then owned as a slip
     (
         "wrong",

@@ -65,7 +65,18 @@ def _holds(m: MemoryItem, wrong: str) -> bool:
         return False
     if m.value in KEYED_VALUES:  # health.allergy.peanut = yes holds "peanuts"
         return m.topic.rsplit(".", 1)[-1] == normalize_object(wrong)
-    return same_value(m.value, wrong)
+    return same_value(m.value, wrong) or _short_for(wrong, m.value or "")
+
+
+def _short_for(said: str, value: str) -> bool:
+    """Is ``said`` the stored ``value`` by its first words (幸福印象 of 幸福印象婚纱, "Royal
+    Caribbean" of "Royal Caribbean Cruises"), at least half of it?"""
+    said, value = to_simplified(said).casefold().strip(), to_simplified(value).casefold()
+    if len(said) < 2 or len(said) * 2 < len(value) or said == value:
+        return False
+    if said.isascii():
+        return value.startswith(said + " ")
+    return value.startswith(said)
 
 
 def _swap(text: str, old: str, new: str) -> str:
@@ -117,7 +128,9 @@ def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate |
     if len({m.topic for m in held}) != 1:
         return None
     old = max(held, key=lambda m: (m.created_at, m.id))
-    said = old.content if c.replaces.lower() in old.content.lower() else None
+    # the whole stored value goes when it was named by its first words (幸福印象 → 花漾婚纱)
+    wrong = old.value if old.value and _short_for(c.replaces, old.value) else c.replaces
+    said = old.content if wrong.lower() in old.content.lower() else None
     update: dict[str, object] = {"kind": old.kind, "is_correction": True}
     if old.value in KEYED_VALUES:
         obj = normalize_object(c.value)
@@ -127,7 +140,7 @@ def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate |
     else:
         update |= {"topic": old.topic}
     if said:
-        update["content"] = _swap(said, c.replaces, c.value)
+        update["content"] = _swap(said, wrong, c.value)
     return c.model_copy(update=update)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.fromto import FromTo, from_to, relative_of
@@ -60,6 +61,13 @@ def _theirs(m: MemoryItem, owner: str) -> bool:
     if owner == "user":
         return not topic.startswith("family.")  # the user's pets are theirs to rename
     return topic.startswith(owner)
+
+
+def _as_said(text: str, word: str) -> str:
+    """``word``, read from the simplified ``text``, in the user's own characters."""
+    simple = to_simplified(text)
+    at = simple.find(word) if len(simple) == len(text) else -1
+    return text[at : at + len(word)] if at >= 0 else word
 
 
 def _find(plain: str, word: str) -> int:
@@ -113,6 +121,7 @@ def from_to_swaps(
         if msg.role != "user" or not msg.id or not msg.content:
             continue
         for pair in _pairs(msg.content):
+            pair = replace(pair, new=_as_said(msg.content, pair.new))  # 牙醫系, not 牙医系
             owner = _owner(pair.clause)
             if owner is None:
                 continue

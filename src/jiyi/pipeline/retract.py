@@ -12,8 +12,10 @@ with none they are closed (``valid_to``) without a successor. Never by similarit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from jiyi.core.extraction.lexicon import PETS_ZH
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.models import (
     Action,
@@ -26,9 +28,9 @@ from jiyi.core.models import (
     Status,
 )
 from jiyi.core.ports import MemoryStore
-from jiyi.core.reconcile import USER_CORRECTION
+from jiyi.core.reconcile import CHANGES, USER_CORRECTION
 from jiyi.core.retract import Retraction, find_retractions, holds
-from jiyi.core.text import to_simplified
+from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES, mark_outdated
 from jiyi.pipeline.pending import Pending
 
@@ -199,6 +201,9 @@ def switched_values(
                 continue
             stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
             held = [m for m in stored if _exactly(r, m) and holds(r, m.topic, m.value, m.content)]
+            if not held and (described := _described(r, stored)) is not None:
+                out.append(_redescribed(*described, r, msg))
+                continue
             if len({m.topic for m in held}) != 1:
                 continue
             old = max(held, key=lambda m: (m.created_at, m.id))
@@ -222,3 +227,48 @@ def switched_values(
                 )
             )
     return out
+
+
+_PET_NAME = re.compile(r"^pet\.[^.]+\.name$")
+_BREEDS_ZH = sorted(PETS_ZH, key=len, reverse=True)
+
+
+def _described(r: Retraction, stored: Sequence[MemoryItem]) -> tuple[MemoryItem, str] | None:
+    """The one pet whose name memory describes it as what ``r`` says it is not (兽医说它不是
+    田园犬，是柴犬 / "he's not a lab mix, he's 70% pit bull"), with the new description."""
+    if r.kind != "wrong" or not r.replacement or r.subject is not None:
+        return None
+    found: list[tuple[MemoryItem, str]] = []
+    for m in stored:
+        if not _PET_NAME.match(m.topic or ""):
+            continue
+        text = to_simplified(m.content)
+        for phrase in r.phrases:
+            if len(phrase) < 2:
+                continue
+            if has_cjk(phrase):  # the whole breed word that holds it: 中华田园犬 of 田园犬
+                word = next((b for b in _BREEDS_ZH if phrase in b and b in text), phrase)
+                at = text.find(word)
+            else:
+                hit = re.search(rf"\b{re.escape(phrase)}\b", m.content, re.IGNORECASE)
+                word, at = phrase, hit.start() if hit else -1
+            if at >= 0:
+                found.append((m, m.content[:at] + r.replacement + m.content[at + len(word) :]))
+                break
+    return found[0] if len(found) == 1 else None
+
+
+def _redescribed(old: MemoryItem, content: str, r: Retraction, msg: Message) -> Candidate:
+    """The pet's name memory said again with the right description, superseding it."""
+    return Candidate(
+        kind=old.kind,
+        topic=old.topic,
+        value=old.value,
+        content=content,
+        importance=old.importance,
+        quote=r.clause,
+        source_message_ids=[msg.id] if msg.id else [],
+        is_correction=True,
+        observed_at=msg.timestamp,
+        metadata={"rule": "retract.described", CHANGES: old.id},
+    )

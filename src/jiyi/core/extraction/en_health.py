@@ -64,15 +64,25 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
             return [Hit(F, f"health.allergy.{o}", "allergy", correction=True, value="yes",
                         content=content)]  # fmt: skip
     cleft = re.match(
-        r"^it's (?:actually |really )?(?P<x>.+?) (?:that )?(?:i'm|i am) allergic to$", c, I_
+        r"^(?:(?:i'm |i am )?not (?P<no>[a-z][a-z -]{1,20}?),? "
+        r"(?:pala |lang |tho |though |actually )?)?"
+        r"(?:it's|its|it is) (?:actually |really )?(?P<x>.+?) (?:that )?(?:i'm|im|i am) "
+        r"allergic to$",
+        c,
+        I_,
     )
+    denied: list[Hit] = []
     if cleft:  # "it's crab I'm allergic to": the same statement, said the plain way
         c = f"I'm allergic to {cleft.group('x')}"
         ctx.extra["cleft"] = "1"
+        if cleft["no"] and (o := object_key(cleft["no"])):  # "not shrimp pala its crab …"
+            said = f"User is not allergic to {clean_value(cleft['no'])}"
+            denied = [Hit(F, f"health.allergy.{o}", "allergy", correction=True, value="no",
+                          content=said)]  # fmt: skip
     m = (
         re.search(
-            r"\b(?P<neg>not |no longer |n't |never been )?(?:severely |very |mildly |extremely |"
-            r"deathly |"
+            r"\b(?P<neg>not |no longer |n't |never been |never )?(?:severely |very |mildly |"
+            r"extremely |deathly |"
             r"a bit |slightly |a little |super |highly )?allergic to (?P<x>.+)$",
             c,
             I_,
@@ -109,9 +119,10 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     if _AS_A_CHILD.search(said):  # "I was allergic to milk as a baby": then, not now
         said, neg = _AS_A_CHILD.sub("", said), True
     parts = [re.sub(rf"^(?:{_SEVERITY})+", "", p, flags=I_) for p in SEP.split(said)]
-    several = len(parts) > 1 or bool(ctx.extra.pop("cleft", None))
+    was_cleft = bool(ctx.extra.pop("cleft", None))
+    several = len(parts) > 1 or was_cleft
     word = "not allergic" if neg else "allergic"
-    if m.re.pattern.startswith(r"\b(?P<neg>") and not neg:
+    if m.re.pattern.startswith(r"\b(?P<neg>") and not neg and not was_cleft:
         # "I'm allergic to peanuts, shellfish and kiwi": the clauses after a comma go on the list
         ctx.extra["list_en"] = c[: m.start("x")]
     if neg and len(parts) == 1 and (o := object_key(parts[0])):
@@ -125,7 +136,7 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     if hits:
         ctx.extra["last_obj"] = hits[-1].topic.rsplit(".", 1)[1]
         ctx.extra["last_word"] = clean_value(parts[-1])
-    return hits
+    return denied + hits if hits else hits
 
 
 def _switched(c: str) -> list[Hit]:

@@ -31,7 +31,7 @@ from jiyi.core.models import MemoryKind
 __all__ = ["bare_replacement", "bare_value", "called_now", "moved_to", "rename_first", "renamed"]
 
 F, P = MemoryKind.FACT, MemoryKind.PREFERENCE
-_LEAD_ZH = r"^(?:应该|其实|而)?(?:是|在|住在|住|搬到|搬去|喝|叫)?"
+_LEAD_ZH = r"^(?:应该|其实|而)?(?:是)?(?:在|住在|住|搬到|搬去|喝|叫)?"
 _LEAD_EN = (
     r"^(?:it's|it is|it was|i meant|i mean|meant|make that|in|actually|rather|that's|that is)?\s*"
 )
@@ -91,7 +91,10 @@ def bare_replacement(clause: str, lang: str) -> Hit | None:
     text = clean_value(clause)
     if lang == "zh":
         text = re.sub(r"(?:才对|就对了|没错|哈|啦|了)+$", "", re.sub(_LEAD_ZH, "", text))
-        ok = 1 <= len(text) <= 8 and not re.search(r"[我你他她它们的是不吗呢吧？?]", text)
+        # (去验咗，原来唔系芒果): a thing done is no value that was set right
+        ok = 1 <= len(text) <= 8 and not re.search(
+            r"[我你他她它们的是不吗呢吧？?咗]|^(?:去|来|做|验|测|查)|(?:验|测|查)了?$", text
+        )
     else:
         text = re.sub(_LEAD_EN, "", text, flags=re.IGNORECASE).strip()
         # "I'm at YouTube, not Google": where the user is, said as the place of the wrong one

@@ -102,7 +102,9 @@ DRUG_RE_EN = re.compile(
     r"pine|oxetine|afil|tidine|mycin|cillin|gliptin|gliflozin|glutide|zepam|zolam|triptan|"
     r"pride|dronate)|januvia|jardiance|ozempic|wegovy|mounjaro|trulicity|xanax|wellbutrin|"
     r"bupropion|gabapentin|lamotrigine|humira|advil|tylenol|claritin|zyrtec|allegra|singulair|"
-    r"albuterol|ventolin|flonase|accutane|spironolactone|valium|lithium|abilify|seroquel)\b|"
+    r"albuterol|ventolin|flonase|accutane|spironolactone|valium|lithium|abilify|seroquel|"
+    r"codeine|morphine|tramadol|oxycodone|hydrocodone|naproxen|aleve|motrin|sulfa(?: drugs)?|"
+    r"sulfonamides?|cephalosporins?|keflex|bactrim|cipro|doxycycline|contrast dye|iodine)\b|"
     r"\b(?:meds|medication|medicine|pills)\b",
     re.IGNORECASE,
 )

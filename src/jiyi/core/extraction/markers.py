@@ -124,7 +124,7 @@ _AUX_EN = frozenset(
 
 # A clause that only names the wrong value: "不是小丽", "not 1987", "刚才说成围棋了".
 WRONG = re.compile(
-    r"^(?:而)?不是(?P<y>.*)$|^not\s+(?P<z>.*)$|"
+    r"^(?:原来|其实|结果)?(?:而)?(?:不是|唔系|唔係)(?P<y>.*)$|^not\s+(?P<z>.*)$|"
     r"^(?:刚才|之前|上次|我)?(?:说成|写成|打成|说错成|记成)(?:了)?(?P<w>.+?)了?$",
     re.IGNORECASE,
 )

@@ -43,8 +43,17 @@ _NOT_THAT = re.compile(
 )
 
 
+# 我对芒果敏感 (Taiwan and Hong Kong usage): sensitive to a food or drug is an allergy; to
+# noise, light or prices it is not.
+_SENSITIVE = re.compile(
+    r"(?P<x>芒果|奇异果|猕猴桃|菠萝|桃子|草莓|花生|坚果|腰果|杏仁|核桃|海鲜|虾|蟹|螃蟹|贝类|鸡蛋|蛋|"
+    r"牛奶|乳制品|麸质|小麦|大豆|芝麻|花粉|尘螨|猫毛|狗毛|酒精|青霉素|头孢|磺胺|阿司匹林)(?:会|很|有点)?敏感"
+)
+
+
 def allergy(c: str, ctx: Context) -> list[Hit]:
     """我对花生过敏 / 我花生和虾过敏 / 一吃芒果就过敏 / 过敏的是杏仁 / 我已经不对猫毛过敏了."""
+    c = _SENSITIVE.sub(r"\g<x>过敏", c)
     if ctx.extra.get("allergy_yes") and (no := _NOT_THAT.match(c)):
         return [
             Hit(F, f"health.allergy.{o}", "allergy.not", correction=True, value="no",
