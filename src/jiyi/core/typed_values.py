@@ -25,7 +25,8 @@ _WEEKDAY = (
     rf"{_DAY}(?:(?:[和、跟]|到)?(?:{_DAY}|(?<=[一二三四五六日天1-7])[一二三四五六日天1-7]))*"
     rf"(?![次回趟天个]){_PART}?"
 )
-_CLOCK = rf"{_PART}?{_NUM}{{1,3}}点(?:半|{_NUM}{{1,3}}分)?"
+# 五点四十 / 六点一刻 / 7点15: the minutes said without 分 too
+_CLOCK = rf"{_PART}?{_NUM}{{1,3}}点(?:半|一刻|三刻|{_NUM}{{1,3}}分?)?"
 _UNITS = r"杯|顿|次|包|勺|片|粒|颗|瓶|罐|支|根|公里|个小时|小时|趟|节课|碗"
 _COUNT = rf"(?<![\d一二两三四五六七八九十每周第])(?:{_NUM}{{1,3}}|半)(?P<unit>{_UNITS})"
 _TYPED = re.compile(rf"(?P<weekday>{_WEEKDAY})|(?P<clock>{_CLOCK})|(?P<count>{_COUNT})")

@@ -43,7 +43,15 @@ _LEAD = (
     r"^(?:so |and |but |well |anyway )?(?:(?:(?:as )?of |since |starting |from )?"
     r"(?:last|this|the past) \w+,? |(?:(?:as )?of|since) [\w ]{2,20}?,? )?"
 )
-_HOME_IS = re.compile(_LEAD + r"(?:my |our )?(?:new )?home(?: base)? is (?:now )?" + _CITY + r"$")
+_HOME_IS = re.compile(
+    _LEAD
+    + r"(?:(?:my |our )?(?:new )?home(?: base)? is (?:now )?|"
+    # "new home: Dayton" / "new address: Tacoma"
+    + r"(?i:new (?:home|place|address|digs))(?: is)?: ?)"
+    + _CITY
+    + r"$"
+)
+
 _MOVED_IN = re.compile(
     r"^(?:(?:i|we)(?:'ve| have)? )?(?:just |finally |recently |officially )?moved in with "
     r"(?:my|our) [\w' -]{1,25}? (?:in|to|over in|out in|down in|up in) " + _CITY + r"$",
@@ -96,7 +104,11 @@ _PET = "|".join(sorted(map(re.escape, PETS_EN), key=len, reverse=True))
 _RENAMED = re.compile(
     rf"\brenam(?:ed|ing) (?:the|my|our|her|his) (?P<p>{_PET})(?: (?:to )?(?P<n>[A-Z][a-z]+))?$", I_
 )
-_NOW_CALLED = re.compile(r"^(?:she|he|it)(?:'s| is) (?:now |called |named )*(?P<n>[A-Z][a-z]+)")
+# "…renamed the heeler," "he's Mochi now" / "Rowdy is officially Biscuit now" (the old name)
+_NOW_CALLED = re.compile(
+    r"^(?:she|he|it|(?-i:[A-Z][a-z]+))(?:'s| is) (?:now |officially |called |named )*"
+    r"(?P<n>(?-i:[A-Z][a-z]+))"
+)
 
 
 def _relative(word: str) -> str | None:

@@ -46,7 +46,11 @@ _DIET_CHANGE = re.compile(
     # "went fully vegan in January": a diet taken up, said as what happened
     r"^i? ?(?:went|have gone|'ve gone|just went) (?:fully |full |completely |totally )?"
     r"(?P<s>vegan|vegetarian|pescatarian|plant-based|keto|gluten-free|dairy-free)"
-    r"(?: in \w+| last \w+| this \w+| a \w+ ago)?(?: now)?$",
+    r"(?: in \w+| last \w+| this \w+| a \w+ ago)?(?: now)?$|"
+    # "fully vegan as of Monday", "fully vegan these days": the diet as it is now
+    r"^(?:i'?m |i am )?(?:now |officially |fully |completely |totally |strictly )+"
+    r"(?P<t>vegan|vegetarian|pescatarian|plant-based|keto|gluten-free|dairy-free)"
+    r"(?: as of (?:last )?\w+| since (?:last )?\w+| these days| nowadays| now| from now on)?$",
     I_,
 )
 
@@ -56,8 +60,8 @@ def _diet_change(c: str) -> list[Hit]:
     back to eating meat and dairy", "I'm just avoiding red meat these days" (diet.style)."""
     if not (m := _DIET_CHANGE.match(c)):
         return []
-    if m.group("s"):
-        style = m.group("s").lower()
+    if m.group("s") or m.group("t"):
+        style = (m.group("s") or m.group("t")).lower()
         return [Hit(P, "diet.style", "diet.change", value=style, polarity="like",
                     correction=True, content=f"User is {style}")]  # fmt: skip
     if m.group("z"):

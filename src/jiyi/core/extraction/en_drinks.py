@@ -106,7 +106,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     if not m and not label:  # "Iced latte with oat milk, no sugar": an order, said as one
         label = re.match(  # (a clause with "I" for its subject is a sentence, not a label)
             r"^(?!.*\b(?:is|are|was|were)\b)(?!i\b)(?:an? )?(?P<x>[a-z][a-z -]+?) (?=(?:with|"
-            r"without|no|and) )",
+            r"without|no|and|black) )",
             c,
             I_,
         )
@@ -127,7 +127,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
             word,
         )
         word = re.split(
-            r"\s+(?:now|these days|instead|lately|every \w+|with|w/?|without|no|and|"
+            r"\s+(?:now|these days|nowadays|instead|lately|every \w+|with|w/?|without|no|and|black|"
             r"in (?:the|my|our) \w+|at work|"
             r"at home|on weekdays|on weekends|at (?:night|lunch|breakfast|dinner|noon)|before bed|"
             r"after (?:dinner|lunch|work|meals))\b|,",

@@ -25,7 +25,7 @@ from jiyi.core.extraction.en_facts import is_place_en
 from jiyi.core.extraction.en_roles import a_job, employer_hit, is_role
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import RELATIONS_EN
-from jiyi.core.extraction.lexicon_places import COMPANIES_EN
+from jiyi.core.extraction.lexicon_places import COMPANIES_EN, is_town_en
 from jiyi.core.models import MemoryKind
 
 __all__ = ["job_move"]
@@ -70,6 +70,8 @@ _MOVES = (
     # "i'm at walgreens now", "driving long haul for Swift now", "gonna be workin at costco"
     # (not "I'm at the Costco now picking up snacks": where the user is this minute)
     ("employer.now", rf"\b(?:i'm|im|i am) (?:now )?(?:at|with) (?!the |a |an ){_ORG}(?= now$)"),
+    # "new job: Zendesk" (a title after "new job:" is a role, below)
+    ("employer.new", rf"^new (?:job|gig|employer|company)\s*[:-]\s*{_ORG}(?=\W*$)"),
     (
         "employer.now",
         r"\b(?:gonna be|going to be|will be|i'll be|i'm|im|i am|now)\s+"
@@ -106,6 +108,16 @@ _POSTED = re.compile(
     r"\b(?:moving|moved|transferring|transferred|sending|sent|relocating|relocated) me "
     r"(?:over )?to (?:the |our |their )?(?P<c>[A-Z][a-z]+(?: [A-Z][a-z]+)?) "
     r"(?:office|branch|store|location|site|plant|campus|hq)\b"
+)
+
+# "I'm commuting into NYC now instead of Philly", "rostered out of Geelong now": where the
+# user works, said with the word of now
+_BASED = re.compile(
+    r"\b(?:i'm|im|i am|i'll be|ill be|i will be) (?:now )?(?:commuting (?:in)?to|rostered out of|"
+    r"based out of|working out of|stationed (?:in|at|out of)) (?:the |our )?"
+    r"(?P<c>(?-i:[A-Z][A-Za-z]+(?: [A-Z][a-z]+)?))(?: office| branch| depot| site| station)?"
+    r"(?= now| instead| these days| from now| starting|\W*$)",
+    I_,
 )
 
 
@@ -190,6 +202,10 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
         hit = employer_hit(employer, "employer.starting")
         hit.correction = True
         return [hit]
+    if (m := _BASED.search(c)) and _sure(c, m) and (is_place_en(m["c"]) or is_town_en(m["c"])):
+        where = place(m["c"])
+        return [Hit(F, "location.work", "work.based", value=where, correction=True,
+                    content=f"User works in {where}")]  # fmt: skip
     if (m := _POSTED.search(c)) and _sure(c, m) and is_place_en(m["c"]):
         return [Hit(F, "location.work", "work.posted", value=place(m["c"]), correction=True)]
     for rule, pattern in _MOVES_RE:
@@ -211,7 +227,7 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
         for m in pattern.finditer(c):
             role = (m["r"] or "").strip()
             # "my boss moved me up to …": whoever did it, the user is the one promoted
-            done_to_me = re.search(r"\bme (?:up|on)\b", m.group(0), I_)
+            done_to_me = re.search(r"\bme (?:up|on)\b|\bmade me\b", m.group(0), I_)
             if not _title(role) or not (done_to_me or _about_user(c, m.start())):
                 continue
             if not _sure(c, m):

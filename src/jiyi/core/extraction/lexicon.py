@@ -194,6 +194,10 @@ _DRINK_TABLE = _table(
     tea+: 绿茶 红茶 乌龙 乌龙茶 普洱 龙井 白茶 花茶 茉莉花茶 铁观音 大红袍 碧螺春 毛尖 抹茶 柠檬茶
     tea+: 果茶 green_tea black_tea oolong matcha chai chai_latte earl_grey english_breakfast
     tea+: chamomile herbal_tea jasmine_tea peppermint_tea hojicha rooibos genmaicha sencha
+    tea+: 正山小种 老白茶 白毫银针 白牡丹 寿眉 金骏眉 滇红 祁门红茶 岩茶 凤凰单丛 六堡茶 黑茶
+    tea+: 熟普 生普 六安瓜片 太平猴魁 黄山毛峰 大麦茶 荞麦茶 菊花茶 福鼎白茶
+    cocoa: 可可 cocoa
+    cocoa+: 热可可 热巧克力 hot_cocoa hot_chocolate
     """
 )
 DRINKS: dict[str, tuple[str, bool]] = {

@@ -117,6 +117,17 @@ _BARE_KIN_ZH = re.compile(
     r"(?!的|们)"
 )
 _PASSING = (MemoryKind.EVENT, MemoryKind.STATE)
+# Who acts on the user's home: what follows without a subject is the user's again.
+_LANDLORD = re.compile(
+    r"^(?:我(?:的|们|家)?)?(?:房东|物业|中介)|^(?:my |our |the )?(?:landlord|landlady|"
+    r"property manager|letting agent)\b",
+    re.IGNORECASE,
+)
+
+
+def _about(hit: Hit) -> bool:
+    """A free note about a relative (family.son.about), no slot of theirs."""
+    return hit.topic.startswith("family.") and hit.topic.endswith(".about")
 
 
 class RuleExtractor:
@@ -239,7 +250,7 @@ class RuleExtractor:
             if wrong:
                 # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
                 said = clean_value(wrong.group("y") or z or wrong.group("w") or "")
-                said = re.sub(r"^(?:a|an|the|my)\s+", "", said, flags=re.I)
+                said = re.sub(r"^(?:a|an|the|my)\s+|^(?:在|住在)(?=..)", "", said, flags=re.I)
                 # 查了，不是花生过敏，是腰果过敏: the right value comes next, 查了 is not set right
                 forward = bool(re.match(r"^(?:而|只|其实|应该)?是", after[0]))
                 for cand in () if forward else found.values():
@@ -264,6 +275,8 @@ class RuleExtractor:
             if _HYPOTHETICAL.match(clause):
                 hypothetical = True  # "如果可以的话，我也想养只猫": what follows is not a plan
                 continue
+            if who in SOMEONE_ELSE and _LANDLORD.match(clause):
+                continue  # 房东要把房子收回去卖，现在住沙鹿了: the landlord's act, the user's move
             if who in SOMEONE_ELSE and not family_pronoun:
                 other = True  # "我闺蜜最近在减肥，每天只吃沙拉": both clauses are hers
                 continue
@@ -280,10 +293,12 @@ class RuleExtractor:
             if hypothetical or _DOUBT.search(clause) or _MEANT_TO.search(clause):
                 continue
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
-            if _BARE_KIN_ZH.match(clause) and all(h.kind in _PASSING for h in hits):
-                # 孙子九月份就上大班了: a relative said without 我 is still the user's
+            if _BARE_KIN_ZH.match(clause) and all(h.kind in _PASSING or _about(h) for h in hits):
+                # 孙子九月份就上大班了 / 儿子这学期升初二了: a relative said without 我 is
+                # still the user's (and "is in 初二" says more than a note about the son)
                 kin = [h for h in match_zh("我" + clause, ctx) if h.topic.startswith("family.")]
-                hits = kin or hits
+                if any(not _about(h) for h in kin) or all(h.kind in _PASSING for h in hits):
+                    hits = kin or hits
             contrast = re.match(r"^(?:只|而|其实|应该)?是(?=.{2})", clause) if pending else None
             if not hits and contrast and frame:  # 我老家不是成都，是绵阳: 我老家 + 是绵阳
                 hits = match_zh(frame + clause, ctx)
@@ -331,8 +346,10 @@ class RuleExtractor:
                 cand.replaces = replaces or (pending and words_of(pending, clause))
                 cand.is_correction = cand.is_correction or bool(pending)
                 add_hit(found, hit, cand, clause, raw, lang)
-            if pending and any(h.rule.startswith("bare.") for h in hits):
-                pending = None  # "…not cats, it's dust mites. explains a lot": value given
+            if pending and any(h.rule.startswith("bare.") or h.kind not in _PASSING for h in hits):
+                # "…not cats, it's dust mites. explains a lot" / 不是正山小种了 换成老白茶了 养胃:
+                # the value given, what follows is no value of its own
+                pending = None
             if not hits and replaces:
                 # 原来我不是对海鲜过敏，是对尘螨过敏: the clause said only what was wrong; the
                 # right value comes next

@@ -162,7 +162,8 @@ def _bare(text: str) -> str:
 
 
 # A space between Chinese words, in chat typed without commas ("柠檬茶喝腻了 现在换成冻鸳鸯").
-_CHAT_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+# (所里把我transfer到苏州office了 this week开始: a finished statement before English words too)
+_CHAT_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|(?<=[了啦])\s+(?=[A-Za-z])")
 
 
 # Dictated chat without any break: a finished statement (…了) and a new subject or time

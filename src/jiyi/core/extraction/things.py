@@ -47,7 +47,10 @@ _MAKES_ZH = """丰田 本田 比亚迪 特斯拉 宝马 奔驰 奥迪 蔚来 小
     桑塔纳 捷达 高尔夫 飞度 逍客 奇骏 英朗 科鲁兹 福克斯 蒙迪欧 长城 大众朗逸 捷途 埃安 问界
     岚图 阿维塔 智己 腾势 光阳 三阳 雅马哈 铃木 川崎 哈雷 小牛电动 九号电动 雅迪 爱玛 Gogoro"""
 # A make that is also a common word names a car with a model code after it: 理想L6, 小米SU7.
-_CODED_ZH = re.compile(r"(?:理想|小米|现代|长安|红旗|大众|深蓝|极越)\s?[A-Za-z]{1,3}\d{1,3}")
+# 长安皮卡 / 大众轿车: or with the kind of vehicle after it.
+_CODED_ZH = re.compile(
+    r"(?:理想|小米|现代|长安|红旗|大众|深蓝|极越)\s?(?:[A-Za-z]{1,3}\d{1,3}|皮卡|轿车|面包车|货车|越野车)"
+)
 _ZH = "|".join(sorted(_MAKES_ZH.split(), key=len, reverse=True))
 # A make or model said in Latin letters: one word of the lists, then up to two more.
 _LATIN_CAR = r"(?:(?:19|20)\d{2} )?[A-Za-z][\w-]*(?: (?-i:[A-Z0-9][\w-]*)){0,2}"

@@ -26,6 +26,7 @@ from jiyi.core.extraction.zh_common import (
     PET_WORD,
     REL,
     drop_when_lead,
+    is_role,
     kin_said,
     normalise_zh,
     pet_key,
@@ -159,6 +160,26 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
             for h in hits:
                 h.correction = True
             return hits
+    title = re.sub(r"^(?:现在|如今|目前|已经)*(?:是|当上了?|当了|做)?", "", c)
+    if (
+        slot == "work.role"
+        and is_role(title)
+        and re.fullmatch(r"[\u4e00-\u9fffA-Za-z]{2,10}", title)
+    ):
+        # (提了，)党政办副主任 / (我升职了，)现在是部门经理: the new title
+        ctx.extra.pop("slot", None)
+        return [Hit(F, "work.role", "role.named", value=title, correction=True,
+                    content=f"用户的工作是{title}")]  # fmt: skip
+    if (
+        slot == "work.employer"
+        and _is_org_zh(c)
+        and re.fullmatch(r"[\u4e00-\u9fffA-Za-z0-9]{3,12}", c)
+        and not re.search(r"现在|自己|开|做|当|在|了|还|去|到|是|被|调|那|的", c)
+    ):
+        # (换厂了，)外高桥造船: the new employer, named alone
+        ctx.extra.pop("slot", None)
+        return [Hit(F, "work.employer", "employer.named", value=c, correction=True,
+                    content=f"用户在{c}工作")]  # fmt: skip
     # (我已经不在银行了，)去年考上了公务员: 去年 is when, not the verb 去
     c = re.sub(r"^(?:去年|今年|前年|上个?月|这个?月|上周|上星期|年初|年底)(?=.{2})", "", c)
     m = _CONTINUE.match(c) if slot else None
@@ -204,7 +225,11 @@ _FOUND_BY = re.compile(
     r"[^，,说我]{0,8}?(?:说|显示|查出来?|确诊)(?:了)?(?=我)"
 )
 _JOB_LEFT = re.compile(
-    r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位)|离职|辞职)了?$"
+    r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位|厂|东家)|离职|辞职)了?$"
+)
+# 提了 / 我升职了 / 终于转正了: a new title, named in the clause after
+_PROMOTED = re.compile(
+    r"^我?(?:又|终于|刚|被)*(?:提了|提拔了|升了|升职了|晋升了|提干了)(?:啦|了)?$"
 )
 _NAME_WRONG = re.compile(
     r"^(?P<who>(?:我的?|我家的?)?[\u4e00-\u9fff]{1,3}?)的名字(?:我)?(?:刚才|之前)?"
@@ -330,6 +355,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         hits = _match_rules(clause, ctx, _RULES[len(_FACTS) :])
     if not hits and _JOB_LEFT.search(clause) and not re.search(r"想|要|打算|准备|吗", clause):
         ctx.extra["slot"] = "work.employer"  # 我跳槽了，现在在大疆: the employer comes next
+    if not hits and _PROMOTED.match(clause):
+        ctx.extra["slot"] = "work.role"  # 提了，党政办副主任: the title comes next
     change = bool(CHANGE_RE.search(clause))
     mine = clause.startswith("我") and not re.match(rf"^我(?:的|家)?(?:{REL})", clause)
     expecting_text = ctx.extra.get("expecting_text", "")

@@ -42,7 +42,7 @@ PET_WORD = "|".join(sorted(PETS_ZH, key=len, reverse=True))
 # Adverbs that may sit between the subject and the verb without changing the fact.
 ADV = (
     r"(?:现在|目前|已经|平时|一般|通常|一直|还|也|都|就|刚刚|刚|正在|今年|如今|其实|本来|确实|"
-    r"基本上|基本|常年|长期|依然|仍然|还是|早就|早已|终于)*"
+    r"基本上|基本|常年|长期|依然|仍然|还是|早就|早已|终于|总算|后来)*"
 )
 NUM = r"\d{1,3}|[一二两三四五六七八九十]{1,3}"
 # Why someone is sent somewhere for a while, not to work there: 派去上海出差 / 去北京培训.
@@ -118,7 +118,7 @@ def place_value(value: str) -> str:
         clean_value(value),
     )  # 在苏州工作和生活 → 苏州
     value = re.sub(r"^(?:了|到|在|去)", "", value)
-    return clean_value(re.sub(r"^老家(?=..)", "", clean_value(value)))
+    return clean_value(re.sub(r"^老家(?=..)|(?<=..)老家$", "", clean_value(value)))
 
 
 def date_value(value: str) -> str:
@@ -163,9 +163,11 @@ _CANTONESE_MAP = {
     "喺": "在", "返工": "上班", "钟意": "喜欢", "鍾意": "喜欢", "唔": "不", "冇": "没有",
     "係": "是", "系": "是", "佢": "他", "屋企": "家", "我个仔": "我儿子", "我个囡": "我女儿",
     "咗": "了", "嘅": "的", "食": "吃", "饮": "喝", "而家": "现在",
+    "我个女": "我女儿", "个女": "女儿", "个仔": "儿子", "读紧": "在读",
+    "每朝": "每天早上", "朝早": "早上", "逢星期": "每周", "逢礼拜": "每周", "放工": "下班",
 }  # fmt: skip
 _CANTONESE = re.compile(
-    r"喺|返工|钟意|鍾意|唔|冇|係|(?<=我)系|佢|屋企|我个仔|我个囡|咗|嘅|而家|"
+    r"喺|返工|钟意|鍾意|唔|冇|係|(?<=我)系|(?<=唔)系|^系(?=[\u4e00-\u9fff]{2})|佢|屋企|我个仔|我个囡|我个女|^个女|^个仔|读紧|每朝|朝早|逢星期|逢礼拜|放工|咗|嘅|而家|"
     r"(?<=[我不唔要想去都爱欢意])食(?![物品材谱堂])|(?<=[我不唔要想去都爱欢意])饮(?![料食品])"
 )
 # "My mom 对海鲜过敏": an English subject in a Chinese clause.

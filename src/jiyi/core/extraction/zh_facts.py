@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.zh_common import ADV, NUM, date_value, is_role, name_value
+from jiyi.core.extraction.zh_common import ADV, NUM, REL, date_value, is_role, name_value
 from jiyi.core.extraction.zh_home import location
 from jiyi.core.extraction.zh_school import education
 from jiyi.core.models import MemoryKind
@@ -72,6 +72,14 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     if m := re.match(r"^我姓(?P<x>.{1,2})$", c):
         ctx.extra["named"] = "1"
         return [Hit(F, "identity.surname", "surname", value=m.group("x"))]
+    if re.search(r"过(?:了|完)?(?:个)?生日|生日过(?:了|完)", c) and not re.search(
+        rf"{REL}|朋友|同事|同学|给|帮|陪", c
+    ):
+        ctx.extra["birthday"] = "1"  # (就算过生日了，)三十七咯: the age it brought
+    b = re.match(rf"^(?:我)?(?:今年|现在|都|又|就|也)*(?P<b>{NUM})(?:岁)?(?:咯|了|啦|喽)$", c)
+    if ctx.extra.get("birthday") and b and not re.fullmatch(r"[一二两三四五六七八九十]|\d", b["b"]):
+        return [Hit(F, "identity.age", "age.birthday", value=b["b"], correction=True,
+                    content=f"用户今年{b['b']}岁")]  # fmt: skip
     m = re.match(
         rf"^我{ADV}(?:是)?(?:快|刚|满|才|刚满|快满|虚岁|周岁|正式)*(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|"
         rf"^我(?:今年|已经|都|快)?(?P<y>{NUM})了$|^我{ADV}(?:刚满|满|快满|刚过)(?P<z>{NUM})(?:了)?$|"
@@ -94,11 +102,13 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         rf"^我(?:是|在)?(?P<x>{_YEAR})年(?:出生|生|出世)(?:的|人)?|^我(?:是)?(?P<z>{_YEAR})年的"
         rf"(?P<sign>.{{2}}座)?$|"
-        rf"^(?:我)?(?:出生于|生于|出生在|出生年份是)(?P<y>\d{{4}}|[一二三四五六七八九零〇]{{4}})年?",
+        rf"^(?:我)?(?:出生于|生于|出生在|出生年份是)(?P<y>\d{{4}}|[一二三四五六七八九零〇]{{4}})年?|"
+        # 身份证上是一九五五年生的: the year on the papers
+        rf"^(?:我的?)?(?:身份证|户口本|户口|证件)上(?:写的)?(?:是)?(?P<q>{_YEAR})年(?:出生|生)",
         c,
     )
     if m:
-        year = m.group("x") or m.group("y") or m.group("z")
+        year = m.group("x") or m.group("y") or m.group("z") or m.group("q")
         hits = [
             Hit(F, "identity.birth_year", "birth_year", value=year, content=f"用户是{year}年出生的")
         ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.lexicon_people import OTHERS_ZH
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, REL, place_value
@@ -26,17 +27,29 @@ _HOME_VERB = (
 )
 
 
+# 我跟老太婆搬到普陀来了: the user with their household
+_WITH_HOUSEHOLD = (
+    r"(?:跟|和)(?:老伴儿?|老太婆|老头子?|老婆|老公|媳妇|爱人|孩子们?|家人|家里人|对象|"
+    r"男朋友|女朋友)"
+)
+_OUR_HOME_MOVED = re.compile(r"(?P<v>把家(?:搬|安|安顿)(?:到|在)了?)(?P<x>[\u4e00-\u9fff]{2,12})")
+_PEOPLE = "|".join(sorted(OTHERS_ZH, key=len, reverse=True))
+
 # (儿子)上个月把我接到长沙去住了: taken in by someone, the user lives there now
 _TAKEN_IN = re.compile(
     r"把(?:我|我们|我俩)(?:老两口)?(?:接|搬)(?:到|去|来|回)了?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:去|来)?"
     r"(?:跟他们?|跟她们?|一起)?(?:住|生活|养老|定居)(?:了|啦)?$"
 )
 _POSTED = re.compile(
-    r"^(?:我们|我的)?(?:公司|单位|领导|老板|总部|集团|包工头|工头|队长|经理)?"
+    # 下礼拜起调惠州仓了: from when, said first
+    r"^(?:(?:从)?(?:下|这|本)(?:个)?(?:礼拜|周|星期|月)(?:一|起|开始)*)?"
+    r"(?:我们|我的)?(?:公司|单位|领导|老板|总部|集团|包工头|工头|队长|经理|所里|院里|厂里|行里)?"
     r"(?:把我|将我|让我|给我|带(?:着)?(?:我们|我)(?:一帮|一伙|几个)?[^，,去到]{0,4}?)?(?:我)?(?:被)?"
     r"(?:已经|刚|刚刚|最近)*"
-    r"(?:调|派|外派|调派|借调|调动|分配|轮岗|换|转|挪)(?:我)?(?:到|去|往)(?P<x>[\u4e00-\u9fff]{2,6}?)"
-    r"(?:的)?(?:分公司|总部|办事处|办公室|分部|园区|基地|门店|工厂|分行|项目组)?"
+    r"(?:调|派|外派|调派|借调|调动|分配|轮岗|换|转|挪|transfer)(?:我)?"
+    r"(?:(?:到|去|往)(?P<x>[\u4e00-\u9fff]{2,6}?)"
+    r"(?:的)?(?:分公司|总部|办事处|办公室|分部|园区|基地|门店|工厂|分行|项目组|仓库?|office)?|"
+    r"(?P<y>[\u4e00-\u9fff]{2,4}?)(?:仓库?|分公司|分部|分厂|门店|分行|基地))"
     r"(?:工作|上班|常驻|驻点)?(?:了|啦)?$"
 )
 
@@ -73,11 +86,11 @@ def location(c: str, ctx: Context) -> list[Hit]:
                     content=f"用户住在{m.group('x')}")]  # fmt: skip
     if (
         (m := _POSTED.match(c))
-        and is_place_zh(m.group("x"))
+        and is_place_zh(posted := m.group("x") or m.group("y"))
         and not re.search(rf"{ON_A_TRIP}|旅游", c)  # 派去上海出差: a trip
     ):
         # 公司把我调到无锡了: where the user works now (and, once they move, lives)
-        return [Hit(F, "location.work", "work.posted", value=m.group("x"), correction=True)]
+        return [Hit(F, "location.work", "work.posted", value=posted, correction=True)]
     if re.search(r"(?:要|打算|准备|计划|想|将|会|下(?:个)?月|明年|下周)(?:要)?搬", c):
         return []  # 我下个月要搬去厦门: a plan, not where the user lives now
     if re.match(
@@ -94,10 +107,17 @@ def location(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["slot"] = "location.home"  # 我和男朋友住在一起，在上海徐汇: where follows
         return []
     m = re.match(
-        rf"^(?:我们家|我们|我家|我)?{ADV}(?P<neg>不再|已经不|不)?(?:从\S+?)?(?P<v>{_HOME_VERB})(?P<x>.+)$",
+        rf"^(?:我们家|我们|我家|我(?:{_WITH_HOUSEHOLD})?)?{ADV}(?P<neg>不再|已经不|不)?(?:从\S+?)?"
+        rf"(?P<v>{_HOME_VERB})(?P<x>.+)$",
         c,
         re.IGNORECASE,
     )
+    if not m and (moved := _OUR_HOME_MOVED.search(c)) and "我" in c[: moved.start()]:
+        # …乘客骂娘我也没办法后来总算把家搬到普陀沈家门了: dictated without a break, the
+        # move is the user's when nobody else is named after their last 我
+        lead = c[c[: moved.start()].rindex("我") :]
+        if not re.search(rf"{REL}|{_PEOPLE}", lead):
+            m = moved
     if not m:
         m = re.match(
             rf"^(?:我们家|我们|我家|我){ADV}在(?P<x>[^，,]+?)(?P<v>定居|生活|住|安家|落户|扎根|待|呆|漂)"
@@ -121,7 +141,12 @@ def location(c: str, ctx: Context) -> list[Hit]:
     if m and re.fullmatch(r"[\d一二两三四五六七八九十百零]+(?:楼|层)", place_value(m.group("x"))):
         m = None  # (公司搬楼层了)从十二楼搬到二十三楼: a floor, not where the user lives
     if m and not re.match(r"^(?:酒店|宾馆|民宿|院|哪|的|得|进|下|惯|久|不|着|满)", m.group("x")):
-        place = place_value(m.group("x"))
+        said = m.group("x")
+        if "搬" in (
+            m.group("v") or ""
+        ):  # 搬到普陀沈家门了离码头近: dictated on, the place ends at 了
+            said = re.sub(r"(?<=..)(?:来|去)?了(?![解结])[\u4e00-\u9fff]{2,}.*$", "", said)
+        place = place_value(said)
         neg = "neg" in m.groupdict() and bool(m.group("neg"))
         if neg:  # 不住北京了 says the old value is wrong; 搬到上海了 only that it changed
             return [Hit(F, "location.home", "home", correction=True, value=f"not {place}")]

@@ -14,6 +14,7 @@ from jiyi.core.extraction.lexicon_places import CITIES_ZH, COMPANIES_ZH, ORG_SUF
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import (
     NUM,
+    REL,
     SEP,
     is_role,
     kin_said,
@@ -108,7 +109,7 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"{key}.age", "family.age", value=n + unit)]
     m = re.match(
         rf"^(?:今年|现在|目前|已经|马上|明年|还|还是|正|也|其实|是|刚|刚刚|才|"
-        r"(?:暑假|寒假)(?:一过|过完|结束)了?|开学(?:以后|后)?|九月份?|下学期|过完年|就|都)*(?:在)?"
+        r"(?:暑假|寒假)(?:一过|过完|结束)了?|开学(?:以后|后)?|九月份?|下学期|这学期|本学期|过完年|就|都)*(?:在)?"
         rf"(?:上|读|念|升|升到|读到)?(?:了)?"
         rf"(?P<x>{_STAGE})(?:了|啦|喇|咯|嘞)*$",
         rest,
@@ -116,9 +117,10 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m:
         return [Hit(F, f"{key}.grade", "family.grade", value=m.group("x"))]
     school = re.match(
-        r"^(?:现在|目前|这学期|今年|下学期起|已经)*(?:在读|在念|在上|在|读|念|上|转学到|转学去|转到|转去)了?"
+        r"^(?:现在|目前|这学期|今年|下学期起|已经|(?:从)?(?:这|下|本)(?:周|个?星期|个?礼拜|个?月)(?:起|开始))*"
+        r"(?:在读|在念|在上|在|读|念|上|转学到|转学去|转到|转去)了?"
         r"(?:[^，,]{1,8}的)?(?P<x>[^，,的]{2,10}?(?:小学|国小|国中|中学|学校|幼儿园|高中|初中|一中|二中|实验))"
-        r"(?:了|啦|喇)?$",
+        r"(?:上课|上学|读书)?(?:了|啦|喇)?$",
         rest,
     )
     both = re.match(
@@ -243,7 +245,9 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         r"(?:(?:跟|和|随|带着)[^，,搬调]{1,4}?(?:一起)?)?(?:被(?:公司|单位|老板|领导)?)?"
         r"(?:调到|调去|派到|外派到|搬到|搬去|搬回|回|跳槽(?:去|到)|换(?:工作)?到|入职)了?"
         r"(?P<x>(?![来去])[\u4e00-\u9fff]{2,6}?)"
-        r"(?:(?:跟|和|与)[^，,]{1,6}?一起)?(?:工作|上班|住|生活|定居)?(?:去|来)?(?:了|啦)?$",
+        # 我妈搬去宁波我姐家住了: whose home there is no part of the city
+        rf"(?:(?:我|他|她)?的?(?:{REL})(?:家|那)|(?:跟|和|与)[^，,]{{1,6}}?一起)?"
+        r"(?:工作|上班|住|生活|定居)?(?:去|来)?(?:了|啦)?$",
         rest,
     )
     back = re.match(r"^(?:已经|又|都)?回(?:到)?(?P<x>[\u4e00-\u9fff]{2,4}?)老家[^，,]{0,12}$", rest)
@@ -255,7 +259,10 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         if slot == "city" and re.search(r"搬|住|生活|定居", rest):
             slot = "home"  # 我弟搬到杭州了: where he lives now, the slot 我弟弟住在上海 fills
         return [Hit(F, f"{key}.{slot}", f"family.{slot}", value=where)]
-    m = re.match(r"^(?:现在|目前|一直)?(?:住在|在)(?P<x>.+?)(?:住|生活|定居)?(?:了)?$", rest)
+    m = re.match(
+        r"^(?:现在|目前|一直|一个人|自己|独自|还|也)*(?:住在|在)(?P<x>.+?)(?:住|生活|定居)?(?:了)?$",
+        rest,
+    )
     # 在上海找工作 / 在北京出差: looking or visiting there, no home
     if m and is_place_zh(place_value(m["x"])) and not re.search(r"找|求职|面试|出差|旅游", m["x"]):
         return [Hit(F, f"{key}.home", "family.home", value=place_value(m.group("x")))]

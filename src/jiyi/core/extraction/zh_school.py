@@ -69,6 +69,10 @@ def education(c: str, ctx: Context) -> list[Hit]:
         ]
     m = re.match(
         rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|念|学|上)(?P<x>[^，,在]{{1,8}}?)系$", c
+    ) or re.match(  # 我念高医医学系二年级: the school, its department and the year
+        rf"^(?:我)?{ADV}(?:读|念)(?P<s>[^，,在]{{2,6}}?)(?P<x>[^，,在]{{2,6}}?)系"
+        r"(?P<g>[一二三四五六七]年级|大[一二三四五])$",
+        c,
     )
     studied = re.match(
         rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{2,10}}?)(?:读|念|学)(?P<x>[^，,在]{{2,8}}?)专业$", c
@@ -112,11 +116,11 @@ def education(c: str, ctx: Context) -> list[Hit]:
         c,
     )
     swap = re.match(
-        r"^(?:我)?(?:已经)?从(?P<a>[^，,]{2,8}?)(?:专业)?(?:转到|转去|转成|换到|换成)了?"
-        r"(?P<x>[^，,]{2,8}?)(?:专业)?(?:了|啦)?$",
+        r"^(?:我)?(?:已经|(?:下|这|本)学期(?:开始|起)?)*从(?P<a>[^，,]{2,8}?)(?:专业)?"
+        r"(?:转到|转去|转成|换到|换成)了?(?P<x>[^，,]{2,8}?)(?:专业)?(?:了|啦)?$",
         c,
     )
-    if swap and MAJOR_RE_ZH.search(swap["a"]) and MAJOR_RE_ZH.search(swap["x"]):
+    if swap and all(MAJOR_RE_ZH.search(v) or v.endswith("系") for v in (swap["a"], swap["x"])):
         # 从土木转到计算机了: a major swapped for another
         return [Hit(F, "education.major", "major.switch", value=swap["x"], correction=True)]
     plain = re.match(r"^(?:我)?(?:学|读|念)(?:的是)?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:专业)?$", c)
@@ -134,12 +138,15 @@ def education(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:我)?(?:的)?(?:本科|大学|研究生|硕士|博士|读研|读博)?(?:的)?(?:专业|研究方向|方向)(?:是|读的是|学的是)(?P<x>.+)$|"
         r"^(?:我)?(?:本科|大学|研究生|硕士|博士)?(?:是)?(?:学|读|念)的(?:是)?(?P<y>.+?)(?:专业)?$|"
-        r"^我是(?P<z>.+?)专业的$",
+        r"^我是(?P<z>.+?)专业的$|"
+        r"^(?:我)?(?:的)?(?:本科|大学|研究生|硕士|博士)(?:是|读的是|学的是)(?P<w>[^，,]{2,8}?)专业(?:的)?$",
         c,
     )
     if m:
-        major = clean_value(m.group("x") or m.group("y") or m.group("z"))
-        if major and (m.group("x") or m.group("z") or MAJOR_RE_ZH.search(major) or "专业" in c):
+        major = clean_value(m.group("x") or m.group("y") or m.group("z") or m.group("w"))
+        if major and (
+            m.group("x") or m.group("z") or m.group("w") or MAJOR_RE_ZH.search(major) or "专业" in c
+        ):
             return [Hit(F, "education.major", "major", value=re.sub(r"专业$", "", major))]
     m = re.match(
         r"^(?:我)?(?:是)?(?:学|读|念)(?P<x>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:专业)?(?:的|出身)$", c
