@@ -96,6 +96,71 @@ CHANGES = [
     # a time with its minutes; a weekly day said the Cantonese way
     (["我每天早上7点去公园打太极", *ZH], "打太极改到六点二十了", "7点", "六点二十"),
     (["我逢星期二放工去游水", *ZH], "游水改咗逢星期四", "周二", "星期四"),
+    # an employer set right by what was said before, by "instead of", an order by an arrow
+    (
+        ["I'm a pilot for Delta", *EN],
+        "I said I fly for Delta, I meant United. long day",
+        "Delta",
+        "United",
+    ),
+    (
+        ["I'm a nurse with Sutter Health", *EN],
+        "merger went through, my badge says Kaiser instead of Sutter now",
+        "Sutter",
+        "Kaiser",
+    ),
+    (
+        ["I get a mocha from the corner cafe every morning", *EN],
+        "doctor said cut the sugar so my order went mocha -> cortado",
+        "mocha",
+        "cortado",
+    ),
+    # a new home said in passing, a relative's home and age by the kin word alone
+    (
+        ["I live in Morningside", *EN],
+        "then I got back to my new flat in Leith and the heating was off",
+        "Morningside",
+        "Leith",
+    ),
+    (
+        ["My grandma lives in Reno", *EN],
+        "grandma finally sold the trailer! she's up in Boise now near my uncle",
+        "Reno",
+        "Boise",
+    ),
+    (["My grandpa Joe is 80", *EN], "grandpa joe turned eighty-one yesterday", "80", "eighty-one"),
+    (
+        ["My little sister works at Target", *EN],
+        "lil sis quit target, she's working for Costco now",
+        "Target",
+        "Costco",
+    ),
+    # a shift, an opening hour, a weekly game said without "on"
+    (
+        ["My shift at the diner starts at 6am", *EN],
+        "starting monday my shift's at 9am",
+        "6am",
+        "9am",
+    ),
+    (
+        ["I open the shop at 8am every day", *EN],
+        "we open at nine-thirty now, nobody came early",
+        "8am",
+        "nine-thirty",
+    ),
+    (
+        ["I play volleyball Thursday evenings at the YMCA", *EN],
+        "volleyball moved to mondays, the gym is booked thursdays",
+        "Thursday",
+        "mondays",
+    ),
+    # a breed said first, the wrong one after
+    (
+        ["My sheepdog Nell is a border collie", *EN],
+        "the vet says she's a bearded collie, not a border collie at all",
+        "border collie",
+        "bearded collie",
+    ),
     # a renamed pet called by its old name
     (
         ["I have a tabby named Pumpkin", *EN],
@@ -138,6 +203,16 @@ REMARKS = [
     ),
     # a job said to stay after a change of factory talk
     (["我在富士康当操作工", *ZH], "我跳槽了 好累"),
+    # one day's drink, someone's new flat, someone's pet
+    (
+        ["I get a mocha from the corner cafe every morning", *EN],
+        "had a cortado instead of my mocha today",
+    ),
+    (["I live in Morningside", *EN], "Tom moved into the new flat in Leith last week"),
+    (
+        ["My sheepdog Nell is a border collie", *EN],
+        "my neighbour's dog turns out she's a bearded collie, not a border collie",
+    ),
 ]
 
 

@@ -47,6 +47,17 @@ _EN_SWAP = re.compile(
     r"(?=[,.;!?]|$| (?:and|but|because|since|last|this|now|the|a|as|after|in|on)\b)",
     re.IGNORECASE,
 )
+# "my badge says VITAS instead of Compassus" (two names), "my order went double-double →
+# black coffee" (an arrow between the old and the new)
+_EN_INSTEAD = re.compile(
+    r"(?P<y>(?-i:[A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*){0,2})) (?:now )?(?:instead of|rather than) "
+    r"(?:the )?(?P<x>(?-i:[A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*){0,2}))|"
+    r"(?P<a>[\w'-]{2,20})\s*(?:→|->|=>)\s*(?P<b>[\w'-]{2,20}(?: [\w'-]{2,20})?)"
+    r"(?=[,.;!?]|$| (?:and|but|because|since|now|pray|lol)\b)",
+)
+_ONCE = re.compile(
+    r"\b(?:today|tonight|this time|for once|yesterday|this morning|last night|just once)\b", re.I
+)
 _UNREAL = re.compile(
     r"想|打算|准备|考虑|计划|如果|要是|万一|假如|会不会|可能|吗|[?？]|以前|之前|曾经|当年|"
     r"\b(?:if|might|maybe|thinking|planning|plan to|want to|would|could|used to|years ago)\b",
@@ -77,10 +88,16 @@ def from_to(text: str) -> list[FromTo]:
         clause = c.group().strip()
         if not clause or _UNREAL.search(clause):
             continue
-        for m in (*_ZH.finditer(clause), *_EN.finditer(clause), *_EN_SWAP.finditer(clause)):
+        found = (*_ZH.finditer(clause), *_EN.finditer(clause), *_EN_SWAP.finditer(clause))
+        # "had Pepsi instead of Coke today": one time, not a change
+        instead = [] if _ONCE.search(clause) else list(_EN_INSTEAD.finditer(clause))
+        for m in (*found, *instead):
             if m.groupdict().get("r") and m.group(0).lower().split()[-2] == "for":
                 continue  # "changed my plans for Friday": no new name
-            old, new = m.group("x").strip(), m.group("y").strip()
+            old = (m.groupdict().get("x") or m.groupdict().get("a") or "").strip()
+            new = (m.groupdict().get("y") or m.groupdict().get("b") or "").strip()
+            if not old or not new:
+                continue
             if old.lower() == new.lower() or _NOTHING.match(new) or _NOTHING.match(old):
                 continue
             out.append(FromTo(old, new, clause))

@@ -164,6 +164,15 @@ def _said(match: re.Match[str], clause: str) -> str | None:
 _ATTRIBUTE = re.compile(r"^(?:热|冰|温|常温|去冰|少冰|多冰|无糖|少糖|半糖|全糖|微糖)的?$")
 
 
+# "(turns out) she's a Welsh sheepdog(, not a border collie)": what a pet or person is, said
+# right before the value denied
+_SAID_BEFORE = re.compile(
+    r"\b(?:he's|she's|he is|she is) (?:actually |really |just )?(?:an? )?"
+    r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)$",
+    re.IGNORECASE,
+)
+
+
 def find_retractions(text: str) -> list[Retraction]:
     """The retracted phrases of a user message, clause by clause (see the module doc)."""
     out = _find_retractions(text)
@@ -173,7 +182,13 @@ def find_retractions(text: str) -> list[Retraction]:
             [c for c in clauses[clauses.index(r.clause) + 1 :] if c] if r.clause in clauses else []
         )
         # "X was wrong, it's Y" / "X is dead to me, Y is my fave": the later clause names Y
-        if r.kind in ("wrong", "dropped") and r.replacement is None and r.clause.isascii():
+        at = clauses.index(r.clause) if r.clause in clauses else -1
+        before = clauses[at - 1] if at > 0 else ""
+        said = _SAID_BEFORE.search(before) if r.clause.startswith("not ") else None
+        if r.kind == "wrong" and r.replacement is None and said:
+            # "turns out she's a Welsh sheepdog, not a border collie at all": the right one first
+            out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, said["y"])
+        elif r.kind in ("wrong", "dropped") and r.replacement is None and r.clause.isascii():
             if right := right_value(later):
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right)
         elif r.kind == "wrong" and r.replacement is None and later:

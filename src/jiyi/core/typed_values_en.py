@@ -31,7 +31,13 @@ _WEEKDAY = (
     rf"\b(?:every (?:other )?)?{_DAYNAME}(?:(?:,? and |/| & ){_DAYNAME})*"
     r"(?: (?:morning|night|evening|afternoon)s?)?\b"
 )
-_CLOCK = r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)(?![\w:])"
+_CLOCK = (
+    r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)(?![\w:])|"
+    # "we open at six-thirty now": an hour in words, after "at"
+    r"(?<=\bat )(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?:[- ](?:thirty|fifteen|forty[- ]five|o'clock))?\b"
+    r"(?![- ](?:years?|months?|weeks?|days?|hours?|minutes?|mins?|times|kids|people|of)\b)"
+)
 _FREQ = (
     rf"\b(?:once|twice|{_N} (?:times|days|nights|mornings|evenings|x))\s?(?:a|per|each|/)\s?"
     r"(?P<per>week|wk|day|month)\b|\bevery (?:other )?(?:day|week|weekend)\b|\bdaily\b|\bweekly\b"

@@ -43,7 +43,7 @@ from jiyi.pipeline.families import (
     specialise,
 )
 from jiyi.pipeline.pending import Pending
-from jiyi.pipeline.swaps import swap_in_routine
+from jiyi.pipeline.swaps import swap_in_routine, swap_in_text
 
 __all__ = [
     "ACTIVE_MEMORIES",
@@ -124,7 +124,7 @@ def resolve_named(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate |
         [] if routine else [m for m in store.list(scope, ACTIVE_MEMORIES) if _holds(m, c.replaces)]
     )
     if not held:
-        return swap_in_routine(c, scope, store)
+        return swap_in_routine(c, scope, store) or swap_in_text(c, scope, store)
     if len({m.topic for m in held}) != 1:
         return None
     old = max(held, key=lambda m: (m.created_at, m.id))

@@ -91,8 +91,9 @@ def _swap(old: MemoryItem, plain: str, pair: FromTo) -> Candidate | None:
     i = _find(_plain(value), pair.old.lower())
     if i >= 0:
         new_value: str | None = value[:i] + pair.new + value[i + len(pair.old) :]
-    else:  # 读大一，学土木 holds the major beside the stage it is the value of
-        new_value = None
+    else:  # 读大一，学土木 holds the major beside the stage it is the value of: the slot's
+        # value stays, the memory is said again with the new word (reconcile: CHANGES)
+        new_value = old.value
         meta[CHANGES] = old.id
     return Candidate(
         kind=old.kind,

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from jiyi.core.extraction.lexicon import PETS_ZH
+from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.models import (
     Action,
@@ -201,8 +202,8 @@ def switched_values(
                 continue
             stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
             held = [m for m in stored if _exactly(r, m) and holds(r, m.topic, m.value, m.content)]
-            if not held and (described := _described(r, stored)) is not None:
-                out.append(_redescribed(*described, r, msg))
+            if not held and not _someone_elses(msg.content) and (d := _described(r, stored)):
+                out.append(_redescribed(*d, r, msg))
                 continue
             if len({m.topic for m in held}) != 1:
                 continue
@@ -230,6 +231,14 @@ def switched_values(
 
 
 _PET_NAME = re.compile(r"^pet\.[^.]+\.name$")
+_PARTS = re.compile(r"[,.!?;，。！？；]+")
+
+
+def _someone_elses(text: str) -> bool:
+    """Does a clause of ``text`` speak of someone else ("my neighbour's dog turns out …")?"""
+    return any(read_subject(c) is Who.OTHER for c in _PARTS.split(to_simplified(text)))
+
+
 _BREEDS_ZH = sorted(PETS_ZH, key=len, reverse=True)
 
 

@@ -16,9 +16,10 @@ import re
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Scope, Status
 from jiyi.core.ports import MemoryStore, SearchFilter
+from jiyi.core.reconcile import CHANGES
 from jiyi.pipeline.pending import Pending
 
-__all__ = ["routine_naming", "swap_in_routine"]
+__all__ = ["routine_naming", "swap_in_routine", "swap_in_text"]
 
 _ACTIVE = SearchFilter(kinds=tuple(k for k in MemoryKind if k != MemoryKind.EPISODE))
 
@@ -86,5 +87,39 @@ def swap_in_routine(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate
             "value": old.value,
             "content": content,
             "is_correction": True,
+        }
+    )
+
+
+# Slots whose memory may name the wrong value in its words only ("I'm a bartender for Royal
+# Caribbean" is the role; the cruise line is said with it).
+_TOLD_WITH = ("work.", "location.", "education.", "possession.", "favorite.")
+
+
+def swap_in_text(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:
+    """ "I told you I work for Royal Caribbean, I meant Celebrity": the one memory of a job,
+    place, school, car or favourite whose words name the wrong value, said again with the new
+    one, marked as the memory it changes (its slot's value stays)."""
+    wrong = c.replaces or ""
+    if len(wrong) < 3 or not c.value:
+        return None
+    said = re.compile(rf"(?<![\w]){re.escape(wrong)}(?![\w])", re.IGNORECASE)
+    held = [
+        m
+        for m in store.list(scope, _ACTIVE)
+        if (m.topic or "").startswith(_TOLD_WITH) and said.search(m.content)
+    ]
+    if len(held) != 1:
+        return None
+    old = held[0]
+    meta = {**c.metadata, CHANGES: old.id}
+    return c.model_copy(
+        update={
+            "kind": old.kind,
+            "topic": old.topic,
+            "value": old.value,
+            "is_correction": True,
+            "content": said.sub(lambda _: c.value or "", old.content, count=1),
+            "metadata": meta,
         }
     )

@@ -54,7 +54,9 @@ _OTHER_EN = re.compile(
     r"\b(?:my|our|his|her) (?:\w+ )?(?:"
     + "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
     + r"|friend|buddy|coworker|colleague|boss|neighbou?r|roommate|cousin)\b|"
-    r"\b(?:he|she|they|he's|she's|they're|his|her|their)\b",
+    r"\b(?:he|she|they|he's|she's|they're|his|her|their)\b|"
+    # "the bank across the street opens at nine now": a place's hours, not the user's
+    r"^(?:the|that) [\w' -]{1,30}? (?:opens|closes)\b",
     re.IGNORECASE,
 )
 

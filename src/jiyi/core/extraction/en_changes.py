@@ -66,6 +66,15 @@ _OWN_PLACE = re.compile(
     + r"(?: last \w+| this \w+)?$",
     I_,
 )
+# "…then I get back to the new flat in Shawlands and the boiler's dead": the user's new home,
+# said in passing (not "the new flat in Leeds" of someone else: the user comes back to it)
+_NEW_PLACE_IN = re.compile(
+    r"\b(?:(?:my|our) new|(?:get|got|come|came|go|went) back (?:in)?to (?:the|my|our) "
+    r"new) (?:flat|apartment|place|house|home|condo) (?:in|out in|over in|down in|up in) "
+    + f"(?-i:{_CITY})"
+    + r"(?=\s+and\b|\s*$|,)",
+    I_,
+)
 _REL = "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
 _KIDS = {"boy": "son", "girl": "daughter"}
 _RELATIVE_JOB = re.compile(
@@ -75,8 +84,10 @@ _RELATIVE_JOB = re.compile(
     + r"$",
 )
 _TURNED = re.compile(
-    rf"^my (?:little |oldest |youngest |eldest |older |younger )?(?P<r>boy|girl|{_REL}) "
-    r"(?:just |finally )?turned (?P<n>\d{1,2}|[a-z]+(?:-[a-z]+)?)\b",
+    rf"^(?:my )?(?:little |oldest |youngest |eldest |older |younger )?(?P<r>boy|girl|{_REL}) "
+    # "nana rosa turned ninety": the relative's name may follow the word for them
+    r"(?:(?!just\b|finally\b)(?-i:[a-z]+) )?(?:just |finally )?turned "
+    r"(?P<n>\d{1,3}|[a-z]+(?:-[a-z]+)?)\b",
     I_,
 )
 # "had my birthday last week so thirty-four now": the user's age, said after the birthday
@@ -126,7 +137,7 @@ def changed(c: str, ctx: Context) -> list[Hit]:
 
 
 def _home(c: str, ctx: Context) -> list[Hit]:
-    m = _HOME_IS.match(c) or _MOVED_IN.match(c) or _OWN_PLACE.match(c)
+    m = _HOME_IS.match(c) or _MOVED_IN.match(c) or _OWN_PLACE.match(c) or _NEW_PLACE_IN.search(c)
     if not m or m.group("x").split()[0] in _NOT_CITY:
         return []
     where = place(m.group("x"))

@@ -31,7 +31,11 @@ _FREQ = (
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)|most (?:days|mornings|nights|evenings|weekends)|"
     # "on Saturday mornings": a plural part of the day after a weekday recurs (the singular
     # "on Saturday morning" is one date, a plan)
-    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings|afternoons|evenings|nights)"
+    r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day (?:mornings|afternoons|evenings|nights)|"
+    # "pickup basketball Tuesday nights": the weekday without "on" recurs the same way
+    # (not "i'm going thursday mornings now": the day alone, for a routine said before)
+    r"(?<!on )(?<!going )(?<!go )(?:mon|tues|wednes|thurs|fri|satur|sun)day "
+    r"(?:mornings|afternoons|evenings|nights)"
 )
 _TIME_OF_DAY = (
     r"(?: (?:and|&) (?:mon|tues|wednes|thurs|fri|satur|sun)days?)?(?: (?:mornings?|evenings?|"
@@ -158,7 +162,20 @@ _MOVED_RE = re.compile(
 )
 
 
+# "My shift at the pool bar starts at 11am", "my shift starts at 7:15 every school morning":
+# when the user's working day starts, a routine (not one dated moment)
+_SHIFT = re.compile(
+    r"^my (?:(?:day|night|morning|evening|early|late|work) )?shift(?: at (?:the )?[\w' -]{2,30}?)? "
+    r"(?:starts|begins|ends|is) at (?P<t>\d{1,2}(?::\d{2})?\s?(?:am|pm)?)"
+    r"(?P<f> (?:every|each|on) [\w ]{2,30})?$",
+    I_,
+)
+
+
 def _fixture(c: str) -> list[Hit]:
+    if m := _SHIFT.match(c):
+        when = f"at {m['t']}{m['f'] or ''}".lower()
+        return [Hit(F, "habit.shift", "habit.shift", value=when)]
     if m := _FIXTURE_RE.match(c):
         return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit.fixture",
                     value=_schedule(c))]  # fmt: skip

@@ -102,7 +102,9 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     if (
         n := re.match(
             r"^(?:is|'s|are|'re) (?:now |actually |still |both )?(?:in|out in|down in|up in) "
-            r"(?P<x>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)(?: now| these days| nowadays)?$",
+            r"(?P<x>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)*)(?: now| these days| nowadays)?"
+            # "she's up in Savannah now near my aunt": whom she lives near is no part of where
+            r"(?: (?:near|close to|with|by) (?:my|our|her|his|their) [a-z]+)?$",
             rest.strip(),
             I_,
         )

@@ -160,8 +160,16 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
     # user's, as "my mom" (never the user moving)
     clause = re.sub(
         r"^(?=(?:mom|dad|mum|grandma|grandpa|nana|granny)(?:'s\b|\s+(?:is|was|has|had|moved|"
-        r"lives|works|just|got|turned|loves|likes|hates|retired|started|still)\b))",
+        r"lives|works|just|got|turned|loves|likes|hates|retired|started|still|finally|sold|"
+        r"bought|quit|left|went)\b))",
         "my ",
+        clause,
+        flags=I_,
+    )
+    # "lil bro quit Waffle House": the user's little brother
+    clause = re.sub(
+        r"^(?:lil|little|baby|big) (bro|sis)\b",
+        lambda m: "my little brother" if m.group(1).lower() == "bro" else "my little sister",
         clause,
         flags=I_,
     )

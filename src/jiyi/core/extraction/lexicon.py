@@ -145,6 +145,7 @@ PETS_EN = _table(
     dog: pit pittie cavapoo maltipoo bernedoodle sheepadoodle aussiedoodle cavachon puggle morkie
     dog: lab_mix heeler blue_heeler vizsla weimaraner mastiff newfie havanese papillon westie
     dog: malamute alaskan_malamute cane_corso bichon_frise shepherd aussie husky_mix pointer
+    dog: sheepdog welsh_sheepdog staffie staffy aspin jack_russell springer kelpie
     cat: norwegian_forest_cat exotic_shorthair birman devon_rex
     rabbit: rabbit rabbits bunny bunnies
     hamster: hamster hamsters
@@ -158,7 +159,7 @@ PETS_EN = _table(
     fish: goldfish fish betta
     lizard: lizard gecko leopard_gecko bearded_dragon iguana
     snake: snake python ball_python
-    horse: horse pony
+    horse: horse pony mare gelding stallion filly colt
     """
 )
 # Words that name the animal only, not a breed (a breed is a fact of its own).

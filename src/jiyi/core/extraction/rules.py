@@ -117,6 +117,8 @@ _BARE_KIN_ZH = re.compile(
     r"(?!的|们)"
 )
 _PASSING = (MemoryKind.EVENT, MemoryKind.STATE)
+_TOLD_BEFORE = re.compile(r"^i (?:told you|said)(?: that)? (?P<rest>i\b.+)$", re.IGNORECASE)
+_MEANT_NEXT = re.compile(r"^(?:i meant|i mean|meant)\b", re.IGNORECASE)
 # Who acts on the user's home: what follows without a subject is the user's again.
 _LANDLORD = re.compile(
     r"^(?:我(?:的|们|家)?)?(?:房东|物业|中介)|^(?:my |our |the )?(?:landlord|landlady|"
@@ -234,6 +236,15 @@ class RuleExtractor:
                 out.forget.append(ForgetRequest(text=raw, target=target, source_message_id=msg.id))
                 forgot = True
                 continue
+            told = _TOLD_BEFORE.match(clause)
+            meant = i + 1 < len(clauses) and _MEANT_NEXT.match(clauses[i + 1].strip())
+            if told and meant:
+                # "I told you I work for Royal Caribbean, I meant Celebrity": what was said
+                # before is named as the wrong value, the next clause gives the right one
+                before = [h.value for h in match_en(told["rest"], ctx) if h.value]
+                if before:
+                    pending, correcting = before[0], True
+                    continue
             wrong = _WRONG.match(clause)
             if (
                 not wrong

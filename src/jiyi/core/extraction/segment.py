@@ -36,6 +36,8 @@ _SPLIT_RE = re.compile(
     r"don't|never|hate|love|like|prefer|am|work|live|usually|always|please|he|she|he's|she's|his|"
     r"her|we|we're|our|now i|plays|loves|likes|goes|works|lives|has|studies|attends|takes|"
     r"went|studied|moved|grew|got|used|now work|now live|still live|still work|"
+    # "my grandma is 89 and still cooks every sunday": a second statement of her
+    r"still (?:cooks|drives|works|runs|plays|swims|bakes|gardens|teaches)|"
     r"[A-Z][a-z]+ (?:is|'s|just turned|turned) \d|"
     # "The kids voted and the guinea pig is Pickles now": a new subject with its own verb
     r"the [a-z]+(?: [a-z]+)? (?:is|are|was|were|got|has|have)|allergic to)\b)"

@@ -160,7 +160,7 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
             for h in hits:
                 h.correction = True
             return hits
-    title = re.sub(r"^(?:现在|如今|目前|已经)*(?:是|当上了?|当了|做)?", "", c)
+    title = re.sub(r"^(?:现在|如今|目前|已经)*(?:是|当上了?|当了|当|做|干)?", "", c)
     if (
         slot == "work.role"
         and is_role(title)
