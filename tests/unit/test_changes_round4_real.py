@@ -161,6 +161,8 @@ CHANGES = [
         "border collie",
         "bearded collie",
     ),
+    # a major switched, the new one said next
+    (["I'm majoring in history", *EN], "switched majors!! econ now, finally", "history", "econ"),
     # a renamed pet called by its old name
     (
         ["I have a tabby named Pumpkin", *EN],
@@ -209,6 +211,7 @@ REMARKS = [
         "had a cortado instead of my mocha today",
     ),
     (["I live in Morningside", *EN], "Tom moved into the new flat in Leith last week"),
+    (["I'm majoring in history", *EN], "my roommate switched majors, econ now lol"),
     (
         ["My sheepdog Nell is a border collie", *EN],
         "my neighbour's dog turns out she's a bearded collie, not a border collie",

@@ -24,7 +24,7 @@ _ADDIN = re.compile(
     r"don't (?:take|put|add|want)|never (?:take|put|add)|take it with(?:out)?|just|one|two|three|"
     r"a spoon of|a teaspoon of|\d)\s+(?:any\s+)?(?P<x>sugars?|sweetener|honey|oat milk|almond milk|"
     r"soy milk|coconut milk|skim milk|whole milk|milk|cream|creamer|ice|foam|syrup)\b|"
-    r"\b(?P<u>unsweetened|sugar-free|iced|hot|black)\b(?! tea| coffee beans)",
+    r"\b(?P<u>unsweetened|sugar-free|iced|hot|black)\b(?! tea| coffee beans| chocolate| cocoa)",
     I_,
 )
 
