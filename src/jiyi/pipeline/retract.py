@@ -252,6 +252,8 @@ def _described(r: Retraction, stored: Sequence[MemoryItem]) -> tuple[MemoryItem,
         if not _PET_NAME.match(m.topic or ""):
             continue
         text = to_simplified(m.content)
+        if len(text) != len(m.content):
+            continue  # positions in the simplified text would not be the user's
         for phrase in r.phrases:
             if len(phrase) < 2:
                 continue

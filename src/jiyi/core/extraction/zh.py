@@ -227,7 +227,7 @@ _FOUND_BY = re.compile(
 _JOB_LEFT = re.compile(
     r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位|厂|东家)|离职|辞职)了?$"
 )
-# 提了 / 我升职了 / 终于转正了: a new title, named in the clause after
+# 提了 / 我升职了 / 终于提拔了: a new title, named in the clause after
 _PROMOTED = re.compile(
     r"^我?(?:又|终于|刚|被)*(?:提了|提拔了|升了|升职了|晋升了|提干了)(?:啦|了)?$"
 )
