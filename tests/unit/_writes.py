@@ -64,6 +64,17 @@ def told(mem: Memory, clock, user: str, facts: list[str], change: str):  # type:
     return before, active(mem, user)
 
 
+def assert_changed(before, after, old: str, new: str | None) -> None:  # type: ignore[no-untyped-def]
+    """Every memory of ``before`` that stated ``old`` (any case) is gone from ``after``, an
+    active memory states ``new`` (unless None), and every other memory is still active."""
+    stating = {i for i, m in before.items() if old.lower() in m.content.lower()}
+    assert stating and not stating & set(after), [after[i].content for i in stating & set(after)]
+    if new is not None:
+        assert any(new.lower() in m.content.lower() for m in after.values()), after
+    kept = set(before) - stating
+    assert kept <= set(after), [before[i].content for i in kept - set(after)]
+
+
 def assert_keeps_all(  # type: ignore[no-untyped-def]
     mem: Memory,
     clock,

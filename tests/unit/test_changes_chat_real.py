@@ -7,7 +7,7 @@ else lost."""
 from __future__ import annotations
 
 import pytest
-from _writes import extract_slots, told
+from _writes import assert_changed, extract_slots, told
 
 from jiyi import Memory
 
@@ -97,12 +97,7 @@ def test_a_change_told_in_chat_replaces_the_old_value(
 ) -> None:
     user = f"chat-change-{change[:20]}"
     before, after = told(shared_real_mem, module_clock, user, facts, change)
-    stating = {i for i, m in before.items() if old.lower() in m.content.lower()}
-    assert stating and not stating & set(after), [after[i].content for i in stating & set(after)]
-    if new is not None:
-        assert any(new.lower() in m.content.lower() for m in after.values()), after
-    kept = set(before) - stating
-    assert kept <= set(after), [before[i].content for i in kept - set(after)]
+    assert_changed(before, after, old, new)
 
 
 def test_a_city_outside_the_big_ones_is_a_place_but_a_word_like_it_is_not() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.text import as_said, has_cjk, to_simplified
 
 __all__ = ["Favourite", "fits", "new_favourites"]
 
@@ -62,7 +62,6 @@ def new_favourites(text: str) -> list[Favourite]:
 
 def _zh(text: str) -> list[Favourite]:
     simple = to_simplified(text)
-    same = len(simple) == len(text)
     out: list[Favourite] = []
     at = 0
     for clause in _CLAUSES_ZH.split(simple):
@@ -70,9 +69,8 @@ def _zh(text: str) -> list[Favourite]:
         at = start + len(clause) if start >= 0 else at
         if not (m := _NOW_FAV_ZH.match(clause)) or not m["now"]:
             continue  # 我最喜欢X alone is a plain statement, read by the rules
-        value = m["x"]
-        if same and start >= 0:  # the user's own characters (台鋼雄鷹)
-            value = text[start + m.start("x") : start + m.end("x")]
+        # the user's own characters (台鋼雄鷹)
+        value = as_said(text, m["x"], start + m.start("x")) if start >= 0 else m["x"]
         kind = "team" if m["cue"] in ("挺", "支持") else None
         if kind is None and _SINGER_ZH.search(simple):
             kind = "singer"

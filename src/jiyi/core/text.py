@@ -82,6 +82,14 @@ def to_simplified(text: str) -> str:
     return out.replace("\ue000", "么")
 
 
+def as_said(text: str, word: str, start: int = 0) -> str:
+    """``word``, read from ``to_simplified(text)`` at or after ``start``, in the user's own
+    characters (牙醫系, not 牙医系); ``word`` itself when the texts do not line up."""
+    simple = to_simplified(text)
+    at = simple.find(word, start) if len(simple) == len(text) else -1
+    return text[at : at + len(word)] if at >= 0 else word
+
+
 def to_traditional(text: str) -> str:
     """Simplified → traditional, to answer a user in the script they wrote in."""
     if not has_cjk(text):

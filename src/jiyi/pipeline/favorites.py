@@ -18,6 +18,7 @@ from jiyi.core.favorites import Favourite, fits, new_favourites
 from jiyi.core.models import Candidate, MemoryItem, Message, Scope
 from jiyi.core.ports import MemoryStore
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
+from jiyi.pipeline.restate import restated
 
 __all__ = ["favourite_swaps"]
 
@@ -61,15 +62,7 @@ def _candidate(old: MemoryItem, new: Favourite, msg: Message) -> Candidate:
     said = old.value or ""
     at = old.content.find(said) if said else -1
     content = old.content[:at] + new.value + old.content[at + len(said) :] if at >= 0 else new.value
-    return Candidate(
-        kind=old.kind,
-        topic=old.topic,
-        value=new.value,
-        content=content,
-        importance=old.importance,
-        quote=new.clause,
-        source_message_ids=[msg.id] if msg.id else [],
-        is_correction=True,
-        observed_at=msg.timestamp,
+    return restated(
+        old, msg, content=content, quote=new.clause, value=new.value,
         metadata={"rule": "favorite.swap"},
-    )
+    )  # fmt: skip

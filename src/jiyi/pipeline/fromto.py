@@ -24,7 +24,7 @@ from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
 from jiyi.core.retract import find_retractions
-from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.text import as_said, has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
 __all__ = ["from_to_swaps"]
@@ -61,13 +61,6 @@ def _theirs(m: MemoryItem, owner: str) -> bool:
     if owner == "user":
         return not topic.startswith("family.")  # the user's pets are theirs to rename
     return topic.startswith(owner)
-
-
-def _as_said(text: str, word: str) -> str:
-    """``word``, read from the simplified ``text``, in the user's own characters."""
-    simple = to_simplified(text)
-    at = simple.find(word) if len(simple) == len(text) else -1
-    return text[at : at + len(word)] if at >= 0 else word
 
 
 def _find(plain: str, word: str) -> int:
@@ -122,7 +115,7 @@ def from_to_swaps(
         if msg.role != "user" or not msg.id or not msg.content:
             continue
         for pair in _pairs(msg.content):
-            pair = replace(pair, new=_as_said(msg.content, pair.new))  # 牙醫系, not 牙医系
+            pair = replace(pair, new=as_said(msg.content, pair.new))  # 牙醫系, not 牙医系
             owner = _owner(pair.clause)
             if owner is None:
                 continue

@@ -19,6 +19,7 @@ from jiyi.core.pronoun_names import FEMALE, MALE, NAMED, named_by_pronoun
 from jiyi.core.slots import same_value
 from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
+from jiyi.pipeline.restate import restated
 
 __all__ = ["pronoun_names"]
 
@@ -84,16 +85,12 @@ def pronoun_names(
         if same_value(old.value, name):
             continue
         out.append(
-            Candidate(
-                kind=old.kind,
-                topic=old.topic,
+            restated(
+                old,
+                msg,
                 value=name,
                 content=_renamed(old, name),
-                importance=old.importance,
                 quote=msg.content,
-                source_message_ids=[msg.id],
-                is_correction=True,
-                observed_at=msg.timestamp,
                 metadata={"rule": "pronoun.name", "lang": "zh" if has_cjk(msg.content) else "en"},
             )
         )

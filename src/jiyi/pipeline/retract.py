@@ -34,6 +34,7 @@ from jiyi.core.retract import Retraction, find_retractions, holds
 from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES, mark_outdated
 from jiyi.pipeline.pending import Pending
+from jiyi.pipeline.restate import restated
 
 __all__ = ["retire_retracted", "switched_values"]
 
@@ -214,16 +215,13 @@ def switched_values(
                 continue  # the message itself fills the slot, or says the new value there
             topic, value, content = new
             out.append(
-                Candidate(
-                    kind=old.kind,
+                restated(
+                    old,
+                    msg,
                     topic=topic,
                     value=value,
                     content=content,
-                    importance=old.importance,
                     quote=r.clause,
-                    source_message_ids=[msg.id],
-                    is_correction=True,
-                    observed_at=msg.timestamp,
                     metadata={"rule": "retract.switch"},
                 )
             )
@@ -271,15 +269,7 @@ def _described(r: Retraction, stored: Sequence[MemoryItem]) -> tuple[MemoryItem,
 
 def _redescribed(old: MemoryItem, content: str, r: Retraction, msg: Message) -> Candidate:
     """The pet's name memory said again with the right description, superseding it."""
-    return Candidate(
-        kind=old.kind,
-        topic=old.topic,
-        value=old.value,
-        content=content,
-        importance=old.importance,
-        quote=r.clause,
-        source_message_ids=[msg.id] if msg.id else [],
-        is_correction=True,
-        observed_at=msg.timestamp,
+    return restated(
+        old, msg, value=old.value, content=content, quote=r.clause,
         metadata={"rule": "retract.described", CHANGES: old.id},
-    )
+    )  # fmt: skip

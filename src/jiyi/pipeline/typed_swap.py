@@ -34,6 +34,7 @@ from jiyi.core.typed_values_en import change_clauses as change_clauses_en
 from jiyi.core.typed_values_en import same_value
 from jiyi.core.typed_values_en import typed_values as typed_values_en
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES
+from jiyi.pipeline.restate import restated
 
 __all__ = ["typed_swaps"]
 
@@ -172,16 +173,12 @@ def typed_swaps(
                 if swap is None or any(c.topic == old.topic for c in ours):
                     continue
                 out.append(
-                    Candidate(
-                        kind=old.kind,
-                        topic=old.topic,
+                    restated(
+                        old,
+                        msg,
                         value=swap[0],
                         content=swap[1],
-                        importance=old.importance,
                         quote=clause,
-                        source_message_ids=[msg.id],
-                        is_correction=True,
-                        observed_at=msg.timestamp,
                         metadata={"rule": "typed.swap", "lang": "zh" if zh else "en"},
                     )
                 )

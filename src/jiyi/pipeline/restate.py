@@ -1,0 +1,40 @@
+"""A stored memory said again by a user message: the candidate a write-time step proposes.
+
+Several steps place a change no rule made a fact of in the slot of the stored memory it
+changes (a swapped value, a renamed pet, a new favourite, a breed set right): each makes the
+same candidate — the old memory's kind and importance, the message as its source, marked as a
+correction — and differs only in the topic, value, words and rule. Pure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jiyi.core.models import Candidate, MemoryItem, Message
+
+__all__ = ["restated"]
+
+
+def restated(
+    old: MemoryItem,
+    msg: Message,
+    *,
+    content: str,
+    quote: str,
+    value: str | None,
+    metadata: dict[str, Any],
+    topic: str | None = None,
+) -> Candidate:
+    """``old`` said again by ``msg`` as ``content`` (in ``topic``, by default ``old``'s)."""
+    return Candidate(
+        kind=old.kind,
+        topic=old.topic if topic is None else topic,
+        value=value,
+        content=content,
+        importance=old.importance,
+        quote=quote,
+        source_message_ids=[msg.id] if msg.id else [],
+        is_correction=True,
+        observed_at=msg.timestamp,
+        metadata=metadata,
+    )
