@@ -14,6 +14,12 @@ the query is searched. Reported per half, language and type:
               deleted (target: 0);
   extracted   corrections whose old fact had been stored at all (a miss here is an extraction
               gap, not a reconciliation error);
+  why not applied  among corrections whose old fact was stored but that were not applied: how
+              many left a long-term memory (not only the episode) holding the new value
+              ("new fact", so the old one was not retired: a slot that did not match) and how
+              many did not ("no new fact": the correction's value was never extracted);
+  applied, not top-1  applied corrections whose first hit is still not the current value (a
+              ranking miss, not a write miss);
   remark first  remarks with a query whose first search hit is the remark itself (the
               newer-word step must not make a remark the answer; ``--no-newer`` ranks without
               that step, for comparison).
@@ -94,6 +100,9 @@ def run_case(mem: Memory, case: dict[str, Any]) -> dict[str, Any]:
     stating = {i for i in made[target] if old_value in contents.get(i, "").lower()}
     old_ids = stating or made[target]
     new_active = any(new_value in m.content.lower() for m in after.values())
+    out["new_fact"] = any(
+        new_value in m.content.lower() for m in after.values() if m.kind != MemoryKind.EPISODE
+    )
     out["extracted"] = bool(old_ids)
     out["applied"] = bool(old_ids) and not (old_ids & set(after)) and new_active
     hits = mem.search(case["query"], user_id=user, top_k=5, now=said_at + timedelta(days=1))
@@ -114,12 +123,16 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     def rate(key: str) -> float:
         return round(sum(r[key] for r in corr) / max(1, len(corr)), 3)
 
+    stuck = [r for r in corr if r["extracted"] and not r["applied"]]
     return {
         "corrections": len(corr),
         "remarks": len(rem),
         "applied": rate("applied"),
         "top1": rate("top1"),
         "extracted": rate("extracted"),
+        "not_applied_new_fact": sum(bool(r.get("new_fact")) for r in stuck),
+        "not_applied_no_new_fact": sum(not r.get("new_fact") for r in stuck),
+        "applied_not_top1": sum(r["applied"] and not r["top1"] for r in corr),
         "collateral_facts_lost": sum(r["collateral"] for r in rows),
         "remarks_asked": sum("remark_first" in r for r in rem),
         "remark_first": sum(bool(r.get("remark_first")) for r in rem),
@@ -193,6 +206,8 @@ def main() -> None:
         "applied",
         "top-1",
         "extracted",
+        "new fact / none",
+        "applied, not top-1",
         "remarks",
         "remark first",
         "collateral lost",
@@ -207,6 +222,8 @@ def main() -> None:
                 f"{s['applied']:.1%}",
                 f"{s['top1']:.1%}",
                 f"{s['extracted']:.1%}",
+                f"{s['not_applied_new_fact']}/{s['not_applied_no_new_fact']}",
+                str(s["applied_not_top1"]),
                 str(s["remarks"]),
                 f"{s['remark_first']}/{s['remarks_asked']}",
                 str(s["collateral_facts_lost"]),
