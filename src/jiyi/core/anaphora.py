@@ -360,11 +360,16 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         return []
     out: list[tuple[str, MemoryItem]] = []
     last: tuple[int, str] | None = None  # where the last placed clause ends, and its subject
+    before: tuple[str, int] | None = None  # a change clause without a verb of change
     for clause, near in changed_clauses(message):
         if _PLACE_NEWS.search(_REASON.split(clause, 1)[0]) or _ADDS.search(clause):
             continue
         main = _BECAUSE.split(clause, 1)[0]  # "…now that jake moved to denver": his move
         if not (_CHANGES.search(main) or _IS_NOW.search(main)) or _WOULD.search(main):
+            if not _WOULD.search(
+                main
+            ):  # 以后晚上八点去B站播 (抖音不播了): the new value, said first
+                before = (clause, plain.find(clause) + len(clause))
             continue
         near = near - drop
         subjects = _pronoun_subject(clause, plain, near, stored) or said_subjects(clause, named)
@@ -399,6 +404,9 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
             continue  # retracted outright ("left Phoenix"): the retraction step closes it
         if _WORK_FACT.match(old.topic or "") and _news_of_work(old, plain):
             continue  # news of the workplace, not a change of the user's job
+        if before and 0 <= at - before[1] <= _GAP:
+            clause = f"{before[0]}，{clause}"  # the clause before named what it changed to
+        before = None
         out.append((clause, old))
         last = (at + len(clause), subject)
     return out

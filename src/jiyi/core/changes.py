@@ -90,8 +90,9 @@ def changed_clauses(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     text = to_simplified(text) if has_cjk(text) else text
     if _QUESTION.search(text):
         return ()
-    clauses = split_clauses(text, spaces=False)
+    clauses = split_clauses(text, spaces=has_cjk(text))  # 空格断句 in Chinese chat
     out = []
+    wide = 2 if has_cjk(text) else 1
     for k, clause in enumerate(clauses):
         if is_request_or_question(clause) or _NOT_NOW.search(clause) or _others(clause):
             continue
@@ -104,7 +105,8 @@ def changed_clauses(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
             mine = read_subject(clause) is Who.USER
             near = [
                 c
-                for c in clauses[max(0, k - 1) : k + 2]
+                # (Chinese chat cut at its spaces: two clauses either side)
+                for c in clauses[max(0, k - wide) : k + wide + 1]
                 if not _NOT_NOW.search(c) and (c == clause or not mine or not _of_kin(c))
             ]
             out.append((clause, frozenset().union(*map(content_words, near))))

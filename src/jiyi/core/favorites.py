@@ -28,11 +28,13 @@ class Favourite:
 _CLAUSES_ZH = re.compile(r"[，,。.;；!！?？~～…\s]+|[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]+")
 # 现在最喜欢凤凰传奇 / 我现在改挺中信兄弟了 / 而家最钟意X: said of now, not of an activity
 _NOW_FAV_ZH = re.compile(
-    r"^(?:说实话|讲真|老实说|其实|对了|话说)?(?:我)?(?P<now>(?:现在|如今|而家|目前)?(?:也)?(?:改|换|转)?(?:成)?)"
+    r"^(?:说实话|讲真|老实说|其实|对了|话说)?(?:我)?"
+    r"(?P<now>(?:现在|如今|而家|目前)?(?:也)?(?:正式)?(?:改|换|转)?(?:成)?)"
     r"(?P<cue>最喜欢|最爱|最钟意|挺|支持|粉|追)(?:的是|的)?"
     r"(?![吃喝看听玩去做打逛跑读用穿学])(?P<x>[^的]{2,8}?)(?:了|啦|咯|喔|哦|啊)*$"
 )
 _SINGER_ZH = re.compile(r"歌|听|唱|偶像|演唱会|专辑|乐队")
+_TEAM_ZH = re.compile(r"队|球|比赛|赛季|主场|季后赛|总冠军")
 _NAME_EN = r"(?-i:[A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2})"
 _SWITCHED_EN = re.compile(
     rf"\b(?:gone over to|went over to|switched (?:over )?to|jumped ship to|converted to) "
@@ -42,6 +44,18 @@ _SWITCHED_EN = re.compile(
 _MY_FAVE_EN = re.compile(
     r"\b(?:he's|she's|they're|he is|she is|they are) (?:officially )?my (?:new )?"
     r"(?:fave|favou?rite)\b",
+    re.IGNORECASE,
+)
+_FAN_NOW_EN = re.compile(
+    rf"\b(?:i'm|im|i am) (?:now |officially |a |an |full )*(?P<x>{_NAME_EN}) "
+    r"(?:fan|supporter|man|woman|girl|guy|lad)s?"
+    r"(?=(?: \w+)? (?:now|from now on|for life|these days)\b|$)|"
+    rf"\bofficially (?:an? )?(?P<x2>{_NAME_EN}) (?:fan|supporter|man|woman|girl|guy)\b",
+    re.IGNORECASE,
+)
+_ALL_THE_WAY_EN = re.compile(
+    rf"\b(?:it's|its|it is) (?P<x>{_NAME_EN}) all the way\b|"
+    rf"\bnot (?:\w+ ){{1,3}}any ?more,? (?:it's|its|it is) (?P<y>{_NAME_EN})\b",
     re.IGNORECASE,
 )
 _FULL_NAME_EN = re.compile(r"(?-i:\b[A-Z][a-z]+(?: (?:de la |dela |van |von )?[A-Z][a-z]+)+)")
@@ -71,7 +85,7 @@ def _zh(text: str) -> list[Favourite]:
             continue  # 我最喜欢X alone is a plain statement, read by the rules
         # the user's own characters (台鋼雄鷹)
         value = as_said(text, m["x"], start + m.start("x")) if start >= 0 else m["x"]
-        kind = "team" if m["cue"] in ("挺", "支持") else None
+        kind = "team" if m["cue"] in ("挺", "支持") or _TEAM_ZH.search(simple) else None
         if kind is None and _SINGER_ZH.search(simple):
             kind = "singer"
         out.append(Favourite(value, kind, clause))
@@ -79,9 +93,17 @@ def _zh(text: str) -> list[Favourite]:
 
 
 def _en(text: str) -> list[Favourite]:
+    kind = "team" if _TEAM_EN.search(text) else "singer" if _SINGER_EN.search(text) else None
+    # "im a Steelers fan now", "officially a Cowboys man now": a team (or band) of now
+    fan = [
+        Favourite(m["x"] or m["x2"], kind or "team", m.group(0)) for m in _FAN_NOW_EN.finditer(text)
+    ]
+    if fan:
+        return fan
+    if way := _ALL_THE_WAY_EN.search(text):  # "not moira anymore, it's SB19 all the way"
+        return [Favourite(way["x"] or way["y"], kind, way.group(0))]
     if not _FAN_WORDS_EN.search(text):
         return []  # "switched to Verizon": no favourite
-    kind = "team" if _TEAM_EN.search(text) else "singer" if _SINGER_EN.search(text) else None
     out = [Favourite(m["x"].rstrip(".'-"), kind, m.group(0)) for m in _SWITCHED_EN.finditer(text)]
     if not out and (fave := _MY_FAVE_EN.search(text)):
         names = _FULL_NAME_EN.findall(text[: fave.start()])
@@ -105,8 +127,13 @@ def fits(new: Favourite, topic: str, value: str, text: str) -> bool:
     said = to_simplified(text).casefold()
     held = to_simplified(value).casefold().removeprefix("the ")
     first = held.split()[0] if held.split() else ""
-    named = bool(held) and (
-        held in said
-        or (len(first) >= 4 and re.search(rf"\b{re.escape(first)}\b", said) is not None)
+    named = (
+        bool(held)
+        and (
+            held in said
+            or (len(first) >= 4 and re.search(rf"\b{re.escape(first)}\b", said) is not None)
+            # 桃猿 of 乐天桃猿: a Chinese name said by its last (or first) two characters
+            or (has_cjk(held) and len(held) >= 4 and (held[-2:] in said or held[:2] in said))
+        )
     )
     return named or (new.kind is not None and _kind_of(category) == new.kind)

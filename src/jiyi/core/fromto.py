@@ -66,6 +66,12 @@ _UNREAL = re.compile(
 _NOTHING = re.compile(
     r"^(?:别的|其他|那个|这个|什么|啥|它)|^(?:them|it|that|this|something|other)$", re.IGNORECASE
 )
+# "moved up from Toowoomba to be near Kylie": what the move was for, not where it went
+_PURPOSE = re.compile(
+    r"^(?:be|help|look|live|stay|take|care|get|work|study|save|see|start|join|support|raise|"
+    r"make|do|go|keep|spend|try|find|pay|visit|settle)\b",
+    re.IGNORECASE,
+)
 _CLAUSES = re.compile(r"[^，,。.;；!！?？]+[?？]?")
 _RELATION = re.compile(REL)  # the longest relation word first
 
@@ -99,6 +105,8 @@ def from_to(text: str) -> list[FromTo]:
             if not old or not new:
                 continue
             if old.lower() == new.lower() or _NOTHING.match(new) or _NOTHING.match(old):
+                continue
+            if _PURPOSE.match(new):
                 continue
             out.append(FromTo(old, new, clause))
     return out

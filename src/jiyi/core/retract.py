@@ -168,7 +168,10 @@ _ATTRIBUTE = re.compile(r"^(?:热|冰|温|常温|去冰|少冰|多冰|无糖|少
 # right before the value denied
 _SAID_BEFORE = re.compile(
     r"\b(?:he's|she's|he is|she is) (?:actually |really |just )?(?:an? )?"
-    r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)$",
+    r"(?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)$|"
+    # "(pickle) is like 70% pit bull(, 0% lab)": the share a test found, before the one denied
+    r"\b(?:is|'s) (?:like |about |around |mostly )?\d{1,3} ?% "
+    r"(?P<p>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)$",
     re.IGNORECASE,
 )
 
@@ -184,10 +187,10 @@ def find_retractions(text: str) -> list[Retraction]:
         # "X was wrong, it's Y" / "X is dead to me, Y is my fave": the later clause names Y
         at = clauses.index(r.clause) if r.clause in clauses else -1
         before = clauses[at - 1] if at > 0 else ""
-        said = _SAID_BEFORE.search(before) if r.clause.startswith("not ") else None
+        said = _SAID_BEFORE.search(before) if r.clause.startswith(("not ", "0")) else None
         if r.kind == "wrong" and r.replacement is None and said:
             # "turns out she's a Welsh sheepdog, not a border collie at all": the right one first
-            out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, said["y"])
+            out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, said["y"] or said["p"])
         elif r.kind in ("wrong", "dropped") and r.replacement is None and r.clause.isascii():
             if right := right_value(later):
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right)

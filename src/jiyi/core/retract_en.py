@@ -124,6 +124,14 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"^(?P<x>[a-z][a-z'-]*) (?:passed(?: away)?|died|crossed the rainbow bridge)\b"),
     ),
     ("wrong", re.compile(rf"\b(?:not|isn't|aren't|wasn't) (?:a|an) {_EN_NP}")),
+    # "he's barely lab at all" / "(70% pit bull,) 0% lab": a breed a test found wrong
+    (
+        "wrong",
+        re.compile(
+            r"\b(?:barely|hardly) (?:an? )?(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?) at all\b|"
+            r"^0 ?% (?P<y>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)$"
+        ),
+    ),
     # "it was never shellfish", "the latex thing was wrong": a value that was never right
     (
         "wrong",
@@ -155,6 +163,9 @@ _RIGHT_EN = re.compile(
     # "…, Marvel Rivals is my fave": the new favourite after one dropped
     r"^(?P<f>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}) (?:is|are|'s) (?:now )?my (?:new )?"
     r"(?:fave|fav|favorite|favourite|go-to)(?: now)?$|"
+    # "(he's barely lab at all,) mostly Staffy with a bit of huntaway": most of what it is
+    r"^(?:mostly|mainly|largely|\d{1,3} ?%) (?:an? )?(?P<m>[a-z][a-z'-]*(?: [a-z][a-z'-]*)?)"
+    r"(?= with\b| and\b|$)|"
     # "(he's not a lab mix at all,) he's 70% pit bull": what the pet or person is instead
     r"^(?:he's|she's|he is|she is) (?:actually |really |mostly |just )?(?:\d{1,3} ?% |an? )?"
     r"(?!(?:fine|ok|okay|good|great|better|worse|happy|healthy|sick|tired|so|very|too|not)\b)"
@@ -166,7 +177,7 @@ def right_value(clauses: list[str]) -> str | None:
     """The value named as the right one in the clauses after a "wrong" cue, case kept."""
     for clause in clauses:
         if m := _RIGHT_EN.search(clause.lower()):
-            key = next(k for k in ("to", "y", "f", "p") if m.group(k))
+            key = next(k for k in ("to", "y", "f", "p", "m") if m.group(k))
             return clause[m.start(key) : m.end(key)]
     return None
 

@@ -33,6 +33,8 @@ _TYPED = re.compile(rf"(?P<weekday>{_WEEKDAY})|(?P<clock>{_CLOCK})|(?P<count>{_C
 # A change of what holds now, said with its verb or a "now" word: 改到 / 挪到 / 换成 / 现在.
 _CUE = re.compile(
     r"(?:改|换|挪|调|推|延|提前|变|移|减|降|加|排)(?:到|成|为|在)|现在|如今|以后|从此|今后|"
+    # 之后改周日早上打了: a new day or part of day said right after the verb
+    r"(?:改|挪|调)(?:了)?(?=(?:每)?(?:周|星期|礼拜|早上|晚上|上午|下午|中午))|"
     r"最近|这阵子|这段时间|近来|"
     r"从(?:这|下|本)(?:周|星期|礼拜|个?月)(?:起|开始)"
 )

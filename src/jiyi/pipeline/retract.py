@@ -228,7 +228,7 @@ def switched_values(
     return out
 
 
-_PET_NAME = re.compile(r"^pet\.[^.]+\.name$")
+_PET_NAME = re.compile(r"^pet\.[^.]+\.(?:name|breed)$")  # (a breed named with the pet)
 _PARTS = re.compile(r"[,.!?;，。！？；]+")
 
 
@@ -259,8 +259,9 @@ def _described(r: Retraction, stored: Sequence[MemoryItem]) -> tuple[MemoryItem,
                 word = next((b for b in _BREEDS_ZH if phrase in b and b in text), phrase)
                 at = text.find(word)
             else:
-                hit = re.search(rf"\b{re.escape(phrase)}\b", m.content, re.IGNORECASE)
-                word, at = phrase, hit.start() if hit else -1
+                # the whole word said shorter: "lab" of "Labrador cross"
+                hit = re.search(rf"\b{re.escape(phrase)}(?:rador|radoodle)?\b", m.content, re.I)
+                word, at = (hit.group(0), hit.start()) if hit else (phrase, -1)
             if at >= 0:
                 found.append((m, m.content[:at] + r.replacement + m.content[at + len(word) :]))
                 break
@@ -269,7 +270,8 @@ def _described(r: Retraction, stored: Sequence[MemoryItem]) -> tuple[MemoryItem,
 
 def _redescribed(old: MemoryItem, content: str, r: Retraction, msg: Message) -> Candidate:
     """The pet's name memory said again with the right description, superseding it."""
+    breed = r.replacement if (old.topic or "").endswith(".breed") else None
     return restated(
-        old, msg, value=old.value, content=content, quote=r.clause,
-        metadata={"rule": "retract.described", CHANGES: old.id},
+        old, msg, value=breed.lower() if breed else old.value, content=content,
+        quote=r.clause, metadata={"rule": "retract.described", CHANGES: old.id},
     )  # fmt: skip

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import SOMEONE_ELSE, read_subject, strip_openers
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
-from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.text import as_said, has_cjk, to_simplified
 from jiyi.core.typed_values import (
     TypedValue,
     anchors,
@@ -114,7 +115,9 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
     # 喝两杯 → 现在一天一杯 (喝 said before) / 七点起床 → 现在六点半就起了: the verb of the value
     # is enough while the part of the day stays (晚上十点就睡了 is no new time to get up)
     verb = verb_anchor(content, held)
-    if verb and verb in text and (not new.part or not held.part or new.part == held.part):
+    # (a new weekday may bring its own part of the day: 周三晚上 → 周日早上)
+    same_part = not new.part or not held.part or new.part == held.part
+    if verb and verb in text and (same_part or new.kind == "weekday"):
         return held
     return held if alone and new.kind == "count" else None
 
@@ -169,6 +172,8 @@ def typed_swaps(
                     continue
                 old, held = max(fits, key=lambda f: (f[0].created_at, f[0].id))
                 ours = [c for c in [*admitted, *out] if msg.id in c.source_message_ids]
+                if zh:  # 週日早上 as the user wrote it, not 周日早上
+                    new = replace(new, surface=as_said(msg.content, new.surface))
                 swap = _swapped(old, held, new)
                 if swap is None or any(c.topic == old.topic for c in ours):
                     continue

@@ -341,6 +341,13 @@ _FAMILY_PET = re.compile(
 )
 
 
+_HEADING = re.compile(
+    r"^(?:(?:quick|small|big|life|little|an?|some)\s+)?(?:update|news|psa|fyi)"
+    r"(?:\s+(?:for you|on me|time))?\s*[:!-]+\s*",
+    re.IGNORECASE,
+)
+
+
 def match_en(clause: str, ctx: Context) -> list[Hit]:
     """The hits of the first rule that recognises ``clause``; [] if none does."""
     for m in DRINK_RE.finditer(clause):
@@ -351,6 +358,10 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
             ctx.drink_word = None
         ctx.drink = category
     lead = ctx.extra.pop("list_en", None)
+    # "update for you: i've gone vegan": a heading before the statement says nothing of it
+    clause = _HEADING.sub("", clause, count=1) or clause
+    # "I've a rescue greyhound" (Irish and British English): I have a …
+    clause = re.sub(r"^(i|we)'ve (an?|two|three) ", r"\1 have \2 ", clause, count=1, flags=I_)
     item = re.sub(r"^(?:and|or|plus|also|&)\s+", "", clause, flags=I_)
     named = carry_name(clause, ctx)  # "Mike retired, so he drives a bus now": Mike's, or none
     clause, inherited = resolve_subject(named or clause, ctx)

@@ -26,7 +26,12 @@ _STYLES = (
     r"plant based|mostly plant-based|mostly plant based|"
     r"flexitarian|raw vegan|low-fodmap|low fodmap|low-fat|low fat|low-sugar|low-sodium|low-carb|"
     r"low carb|calorie counting|counting calories|omad|16:8|5:2|atkins|dash|whole foods|"
-    r"lacto-ovo vegetarian|macro counting|counting macros"
+    r"lacto-ovo vegetarian|macro counting|counting macros|eggetarian|ovo-vegetarian|"
+    r"lacto-vegetarian"
+)
+# The diets a change names ("went fully vegan", "have become eggetarian now")
+_TAKEN_UP = (
+    r"vegan|vegetarian|pescatarian|eggetarian|flexitarian|plant-based|keto|gluten-free|dairy-free"
 )
 
 
@@ -44,12 +49,13 @@ _DIET_CHANGE = re.compile(
     rf"^(?:{IM} )?(?:(?:just|now|mostly|only|strictly) )*(?:avoiding|cutting out|staying away from)"
     rf" (?P<z>{_FOODS})(?: now| these days| for now)?$|"
     # "went fully vegan in January": a diet taken up, said as what happened
-    r"^i? ?(?:went|have gone|'ve gone|just went) (?:fully |full |completely |totally )?"
-    r"(?P<s>vegan|vegetarian|pescatarian|plant-based|keto|gluten-free|dairy-free)"
-    r"(?: in \w+| last \w+| this \w+| a \w+ ago)?(?: now)?$|"
+    r"^i? ?(?:went|have gone|'ve gone|just went|have become|'ve become|became|have turned|"
+    r"'ve turned|turned) (?:fully |full |completely |totally |an? )?"
+    rf"(?P<s>{_TAKEN_UP})"
+    r"(?: in \w+| last \w+| this \w+| a \w+ ago| as of (?:this |last )?\w+)?(?: now)?$|"
     # "fully vegan as of Monday", "fully vegan these days": the diet as it is now
     r"^(?:i'?m |i am )?(?:now |officially |fully |completely |totally |strictly )+"
-    r"(?P<t>vegan|vegetarian|pescatarian|plant-based|keto|gluten-free|dairy-free)"
+    rf"(?P<t>{_TAKEN_UP})"
     r"(?: as of (?:last )?\w+| since (?:last )?\w+| these days| nowadays| now| from now on)?$",
     I_,
 )
@@ -118,7 +124,8 @@ def diet(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     m = re.match(
-        rf"^(?:{IM} (?:a |strictly |fully |mostly |now |also |basically |just |still )*|"
+        rf"^(?:{IM} (?:a |an |strictly |strict |fully |mostly |now |also |basically |just |still |"
+        r"lifelong |total |complete |pure )*|"
         rf"i eat (?:an? )?|"
         rf"i follow an? |i(?:'m| am) (?:just |now |still )*(?:doing |on an? |following an? )|"
         rf"i keep |"

@@ -67,6 +67,8 @@ _ONE_DAY = re.compile(
 def drink(c: str, ctx: Context) -> list[Hit]:
     if _WHIM.match(c) or _ONE_DAY.search(c):
         return []
+    # "shift coffee update: it's an oat milk cortado now": the heading is no part of the order
+    c = re.sub(r"^(?:[\w'-]+ ){0,3}(?:update|news|psa|fyi)\s*[:!-]+\s*", "", c, flags=I_)
     c = _REASON_AFTER.split(c, maxsplit=1)[0]
     hits: list[Hit] = []
     m = re.match(
@@ -79,7 +81,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"getting|having) "
         r"(?P<z>.+)$|"
         # "My usual Starbucks order is…": the shop's name before the order is no drink
-        r"^my (?:usual|go-to|regular|standard|daily) (?:[A-Z][\w'&]+ )?(?:order|drink|coffee)? ?"
+        r"^my (?:(?:usual|go-to|regular|standard|daily|new|shift|morning) (?:[A-Z][\w'&]+ )?"
+        r"(?:order|drink|coffee|tea)? ?|(?:coffee|tea|order) (?=.+ now$))"
         r"(?:is|'s) (?:now |just |only )*(?:an? )?(?P<w>.+)$|"
         # "switched my usual to a flat white": the order, said by what it changed to
         r"^(?:i(?:'ve| have)? )?(?:just |finally )?(?:switched|changed) my (?:usual|go-to|"

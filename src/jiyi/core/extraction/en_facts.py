@@ -131,7 +131,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     if m and not re.match(r"^(?:coming up|soon|next|tomorrow|today)$", m.group("x"), I_):
         return [Hit(F, "birthday", "birthday", value=clean_value(m.group("x")).lower())]
     m = re.match(
-        rf"^(?:i was )?(?:actually )?born in (?P<x>\d{{4}}|'\d{{2}}|{YEAR_WORDS})\b|"
+        rf"^(?:i was |i am |i'm |im )?(?:actually |really )?born in "
+        rf"(?P<x>\d{{4}}|'\d{{2}}|{YEAR_WORDS})\b|"
         r"^my birth ?year is (?:actually )?(?P<y>\d{4})$|"
         r"^(?:it's |it is )?(?P<w>(?:19|20)\d{2}) is (?:actually |really )?(?:my birth ?year|"
         r"(?:the year )?when i was born|the year i was born)$|"

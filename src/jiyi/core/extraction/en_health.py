@@ -11,7 +11,7 @@ import re
 
 from jiyi.core.extraction.en_common import IM, SEP, object_key, third_person_en
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, DRUG_RE_EN
+from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, DRUG_RE_EN, named_drug
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
@@ -55,7 +55,23 @@ _REAL_ONE = re.compile(
 )
 
 
+# "(doc says) peanuts came back clean" / "the penicillin test was negative"
+_TESTED_CLEAN = re.compile(
+    r"^(?:.{0,40}?\b(?:says?|said|shows?|showed|confirmed) (?:that )?)?(?:the |my )?"
+    r"(?P<x>[\w' -]{2,25}?)(?: (?:test|panel|result|results))? "
+    r"(?:came back|tested|test(?:ed)? came back|(?:was|were|is|are) (?:all )?) ?"
+    r"(?:totally |completely |all )?(?:clean|negative|clear)$",
+    re.IGNORECASE,
+)
+
+
 def _allergy(c: str, ctx: Context) -> list[Hit]:
+    clean = _TESTED_CLEAN.match(c)
+    named = clean and (_ALLERGENS.search(clean["x"]) or DRUG_RE_EN.search(clean["x"]))
+    # "doc says peanuts came back clean": the test found no allergy to them
+    if clean and named and (o := object_key(x := clean_value(clean["x"]))):
+        return [Hit(F, f"health.allergy.{o}", "allergy.tested", correction=True, value="no",
+                        content=f"User is not allergic to {x}")]  # fmt: skip
     if (fixed := ctx.extra.pop("allergy_not", None)) and (real := _REAL_ONE.match(c)):
         x = real.group("x")
         named = _ALLERGENS.search(x) or DRUG_RE_EN.search(x) or re.search(r"all along$", c, I_)
@@ -139,7 +155,7 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     return denied + hits if hits else hits
 
 
-def _switched(c: str) -> list[Hit]:
+def _switched(c: str, before: str | None) -> list[Hit]:
     """ "My doctor switched me from metformin to Januvia" / "I stopped taking Zoloft": the old
     medicine is no longer taken (its own slot set to "no") and the new one is."""
     m = re.search(
@@ -149,15 +165,30 @@ def _switched(c: str) -> list[Hit]:
         rf"rather than) (?P<a2>[\w -]+)$|"
         r"^i(?:'ve| have)? (?:stopped|quit) taking (?P<a3>[\w -]+?)(?: now)?$|"
         rf"^{IM} (?:off|no longer on|not on|no longer taking) (?P<a4>[\w -]+?)(?: now|"
-        rf" any ?more)?$",
+        rf" any ?more)?$|"
+        # "doc took me off the metformin last week"
+        r"\b(?:took|taken|taking|takes) me off (?:of )?(?:the |my )?(?P<a5>[\w-]+(?: [\w-]+)?)\b|"
+        # "Doctor changed my maintenance to losartan (because the amlodipine …)"
+        r"\b(?:changed|switched|moved) (?:my )?(?:maintenance|meds|medication|medicine|"
+        r"prescription|pills|tablets)(?: for [\w ]+?)? (?:to|over to|onto) (?P<b3>[\w-]+)",
         c,
         I_,
     )
     if not m:
         return []
-    old = m.group("a") or m.group("a2") or m.group("a3") or m.group("a4")
-    new = m.group("b") or m.group("b2")
-    if not DRUG_RE_EN.search(old) or (new and not DRUG_RE_EN.search(new)):
+    old = m.group("a") or m.group("a2") or m.group("a3") or m.group("a4") or m.group("a5")
+    new = m.group("b") or m.group("b2") or m.group("b3")
+    if m.group("a5"):
+        old = named_drug(old) or ""
+    if m.group("b3"):  # the old medicine named after, or in a clause before
+        rest = c[m.end() :]
+        old = named_drug(rest) or before or ""
+        n = object_key(new) if new and DRUG_RE_EN.search(new) else None
+        if not old and n:
+            text = f"User takes {new} now"
+            return [Hit(F, f"health.medication.{n}", "medication.switched", value="yes",
+                        correction=True, content=text)]  # fmt: skip
+    if not old or not DRUG_RE_EN.search(old) or (new and not DRUG_RE_EN.search(new)):
         return []
     hits = []
     if o := object_key(re.sub(r"^(?:my|the)\s+", "", old, flags=I_)):
@@ -202,7 +233,10 @@ _CLEFT = re.compile(
 # What one reacts to as an allergy (a drug, or one of these), not "it's my job I react to".
 _ALLERGENS = re.compile(
     r"\b(?:nuts?|peanuts?|shellfish|latex|nickel|pollen|dust|mold|gluten|dairy|eggs?|soy|"
-    r"sesame|bee stings?|wasps?|sulfa|iodine|fish)\b",
+    r"sesame|bee stings?|wasps?|sulfa|iodine|fish|strawberr(?:y|ies)|kiwis?|mangoe?s?|"
+    r"pineapples?|bananas?|shrimps?|prawns?|crabs?|lobsters?|clams?|oysters?|mussels?|"
+    r"almonds?|cashews?|walnuts?|pecans?|pistachios?|hazelnuts?|tree nuts|milk|wheat|"
+    r"cat dander|cats|dogs|ragweed|grass|mustard|celery|sulfites|sulphites|penicillin)\b",
     re.IGNORECASE,
 )
 
@@ -224,7 +258,10 @@ def health(c: str, ctx: Context) -> list[Hit]:
         return hits
     if hits := _reaction(c, ctx):
         return hits
-    if hits := _switched(c):
+    before = ctx.extra.get("drug_en")
+    if named := named_drug(c):
+        ctx.extra["drug_en"] = named
+    if hits := _switched(c, before):
         return hits
     m = re.search(
         rf"^(?:i|{IM}) (?:(?:have|take|am on|'m on|use|need|carry|always carry|started|"
@@ -232,11 +269,15 @@ def health(c: str, ctx: Context) -> list[Hit]:
         rf"take daily)\s+)"
         r"(?:to take |taking )?(?P<x>.+?)(?: every (?:day|morning|night)| daily| twice a day|"
         r" for (?:my )?\w+.*)?$|"
-        rf"^{IM} (?:on|taking) (?P<y>.+?)(?: (?:for|because) .+)?$",
+        rf"^{IM} (?:on|taking) (?P<y>.+?)(?: (?:for|because) .+)?$|"
+        # "My maintenance for blood pressure is amlodipine"
+        r"^my (?:[\w ]{2,20} )?(?:maintenance|meds|medication|medicine|prescription|daily pill)"
+        r"(?: for [\w ]+?)? "
+        r"(?:is|are) (?P<z>.+)$",
         c,
         I_,
     )
-    said = (m.group("x") or m.group("y")) if m else ""
+    said = (m.group("x") or m.group("y") or m.group("z")) if m else ""
     if m and DRUG_RE_EN.search(said) and not CONDITION_RE.match(said):
         drug = re.sub(r"^(?:some|my|a|an|the)\s+", "", said, flags=I_)
         if o := object_key(drug):

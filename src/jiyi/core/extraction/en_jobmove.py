@@ -105,9 +105,11 @@ _TITLE = (
 )
 # "Deloitte is moving me to the Milwaukee office", "transferred me to the Austin branch"
 _POSTED = re.compile(
-    r"\b(?:moving|moved|transferring|transferred|sending|sent|relocating|relocated) me "
-    r"(?:over )?to (?:the |our |their )?(?P<c>[A-Z][a-z]+(?: [A-Z][a-z]+)?) "
-    r"(?:office|branch|store|location|site|plant|campus|hq)\b"
+    r"\b(?:moving|moved|transferring|transferred|sending|sent|relocating|relocated|"
+    r"(?:has |have )?posted|(?:has |have )?deployed|(?:has |have )?redeployed) me "
+    r"(?:over )?(?:to|at) (?:the |our |their )?(?P<c>(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?) "
+    r"(?:office|branch|store|location|site|plant|campus|hq|depot|station|base)\b",
+    re.IGNORECASE,
 )
 
 # "I'm commuting into NYC now instead of Philly", "rostered out of Geelong now": where the
@@ -188,6 +190,9 @@ _JOB_WORD = re.compile(
 )
 
 
+_NOT_TOWN = re.compile(r"^(?:Main|Head|New|Other|Same|Local|Central|Regional|Corporate)\b")
+
+
 def _title(role: str) -> bool:
     return bool(role) and is_role(role) and bool(_JOB_WORD.search(role))
 
@@ -206,8 +211,11 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
         where = place(m["c"])
         return [Hit(F, "location.work", "work.based", value=where, correction=True,
                     content=f"User works in {where}")]  # fmt: skip
-    if (m := _POSTED.search(c)) and _sure(c, m) and is_place_en(m["c"]):
-        return [Hit(F, "location.work", "work.posted", value=place(m["c"]), correction=True)]
+    # (the Mandya branch: a place by the branch it names, even one no list knows)
+    if (m := _POSTED.search(c)) and _sure(c, m) and not _NOT_TOWN.match(m["c"]):
+        where = place(m["c"])
+        return [Hit(F, "location.work", "work.posted", value=where, correction=True,
+                    content=f"User works in {where}")]  # fmt: skip
     for rule, pattern in _MOVES_RE:
         for m in pattern.finditer(c):
             if not _about_user(c, m.start()) or not _sure(c, m):

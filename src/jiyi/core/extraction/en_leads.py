@@ -28,7 +28,8 @@ _WHEN = (
 # Talk that only leads into a statement about the user: discourse words, "can't believe",
 # "after 30 years at the post office", "last friday"; the statement starts with I.
 _TALK_LEAD = re.compile(
-    r"^(?:(?:so|and|but|well|ok|okay|anyway|anyways|honestly|also|oh|lol|update|big news|"
+    r"^(?:(?:so|and|but|well|ok|okay|anyway|anyways|honestly|also|oh|lol|"
+    r"(?:quick |small |an? )?update(?: for you| on me)?|big news|"
     r"good news|guess what|fun fact|can'?t believe|cannot believe|after all that|turns out)"
     rf"[,:!.]*\s+|(?:after|following) [^,]{{2,60}}?,?\s+(?=(?:i|i'm|im|i've)\b)|{_WHEN})+"
     r"(?P<rest>(?:i|i'm|im|i've)\b.+)$",

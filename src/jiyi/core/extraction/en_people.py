@@ -64,6 +64,12 @@ def mentioned_en(c: str, ctx: Context) -> list[Hit]:
                 content=f"User's {b.group('r').lower()} is turning {b.group('n')}")]  # fmt: skip
 
 
+_FOUND_BY_EN = re.compile(
+    r"^(?:the |our |my )?(?:vet|doctor|doc|dentist|groomer|shelter|breeder|dna test|test)"
+    r"(?: \w+)? (?:said|says|figures|thinks|reckons|reckoned|thought|told (?:me|us)|guessed|"
+    r"estimates|estimated)(?: that)? ",
+    re.IGNORECASE,
+)
 _NAMED = re.compile(
     r"^(?P<n>[A-Z][a-z]+)(?P<rest>(?:'s|\s+is|\s+just turned|\s+turned|\s+is turning|"
     r"\s+(?:just |has |just )?started|\s+(?:just )?moved up (?:in)?to)\s.+?)!*$"
@@ -72,6 +78,11 @@ _NAMED = re.compile(
 _NAMED_DOES = re.compile(
     r"^(?P<n>[A-Z][a-z]+)(?P<rest>\s+(?:just |finally |recently )?(?:moved(?! up)|relocated|lives|"
     r"works|is working|drives|teaches|got a job|started working|works as|is now working)\s.+?)!*$"
+)
+_SCHOOL_NAME = re.compile(
+    r"\b(?:school|elementary|primary|academy|high|middle|college|kindergarten|preschool|"
+    r"montessori|daycare|nursery|prep)\b",
+    I_,
 )
 _RESOLVED = (".job", ".home", ".employer", ".city")
 _PRONOUN = re.compile(r"^(?:he|she)(?:'s|\s+is)\s(?P<rest>.+)$", I_)
@@ -89,6 +100,20 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
     "Correction, she's a junior now". The slot names nobody in particular
     (``family.unknown.age``, ``family.child.grade``) so reconciliation can match it to the
     one relative whose slot it fits."""
+    # "nah Chloe's in Year 9 now mate": the words around the statement say nothing of it
+    c = re.sub(
+        r"^(?:nah|nope|no|yeah|yep|oh|so|well|ok|okay|lol|haha|update)[,:!.]*\s+", "", c, flags=I_
+    )
+    c = re.sub(r"\s+(?:mate|bro|man|dude|lol|haha|lmao|tbh|hun|babe)[!.]*$", "", c, flags=I_)
+    # "vet said mingming is more like 7 years old": what a vet or a test found, of a name the
+    # user may type in lower case; "more like" / "closer to" hedge the number, not the change
+    found = _FOUND_BY_EN.match(c)
+    if found:
+        c = c[found.end() :]
+        c = c[:1].upper() + c[1:]
+    hedged = re.search(r"\b(?:more like|closer to|nearer to|at least|probably) (?=\w)", c, I_)
+    c = re.sub(r"\b(?:more like|closer to|nearer to|at least|probably) (?=\w)", "", c, flags=I_)
+    c = re.sub(r"\s+(?:based on|judging by|going by|according to)\b.*$", "", c, flags=I_)
     if (d := _NAMED_DOES.match(c)) and d.group("n").lower() not in RELATIONS_EN:
         if d.group("n") in _NOT_NAMES:
             return []
@@ -105,13 +130,15 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
             h.rule = "named." + h.topic.rsplit(".", 1)[1]
             h.content = f"{who} (user's family) {rest}"
         return hits
-    changed = bool(_CHANGED.search(c) or ctx.extra.get("marked"))
+    changed = bool(_CHANGED.search(c) or ctx.extra.get("marked") or found or hedged)
     if not changed and not _AGED.search(c):
         return []
     if (m := _NAMED.match(c)) and m.group("n").lower() not in RELATIONS_EN:
         if m.group("n") in _NOT_NAMES:
             return []
-        attrs: tuple[str, ...] = (".age", ".grade")
+        # (a school, employer or home of a name: kept only for the relative stored under it;
+        # no job: "Bear is actually a golden retriever" is a breed)
+        attrs: tuple[str, ...] = (".age", ".grade", ".school", ".employer", ".home", ".city")
         who, key = m.group("n"), "family.unknown"
         rest = re.sub(r"^'s", " is", m.group("rest")).strip()
         rest = re.sub(r"^(?:just )?moved up (?:in)?to ", "is in ", rest)  # a grade up
@@ -128,6 +155,9 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
     else:
         return []
     hits = [h for h in _attributes(key, "family", rest, ctx) if h.topic.endswith(attrs)]
+    for h in hits:  # "Mason's at Venable Village Elementary now": a school, not an employer
+        if h.topic.endswith(".employer") and _SCHOOL_NAME.search(h.value or ""):
+            h.topic = h.topic.removesuffix(".employer") + ".school"
     said = re.sub(r"\b(?:actually|really) ", "", rest, flags=I_)
     for h in hits:
         h.subject = who or None

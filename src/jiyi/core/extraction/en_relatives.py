@@ -21,7 +21,7 @@ from jiyi.core.extraction.en_common import (
 )
 from jiyi.core.extraction.hit import STATE_TTL, Context, Hit
 from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS
-from jiyi.core.extraction.topics import slug
+from jiyi.core.extraction.topics import clean_value, slug
 from jiyi.core.models import MemoryKind
 from jiyi.core.timewords import find_date, find_time_window
 
@@ -38,6 +38,14 @@ _CHILDREN = frozenset(
 _ORG_WORDS = (
     r"union|bank|company|firm|agency|startup|start-up|corporation|corp|inc|llc|hospital|"
     r"clinic|practice|department|team|studio|consultancy|nonprofit|non-profit|charity"
+)
+
+
+_YEAR_GRADE = re.compile(
+    r"^(?:is|'s) (?:now |already |actually )?(?:in|into|going into|starting) "
+    r"(?P<g>(?:year|yr|grade|class|form|standard|std|primary|jss|sss|js|ss|p|s) ?\d{1,2})"
+    r"(?: (?:at|in) (?P<school>[A-Z][\w' .-]{2,40}?))?(?: now| this year| mate)?[!.]*$",
+    re.IGNORECASE,
 )
 
 
@@ -176,6 +184,18 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     if n:
         grade = number(n.group("x") or n.group("y") or n.group("z") or n.group("w"))
         return [Hit(F, f"{key}.grade", "family.grade", value=grade)]
+    # "is in Year 8 at Smithton High", "'s in Yr 9 now", "is in Class 5", "is in JSS2": school
+    # years named by number as the UK, Australia, India or Nigeria do
+    if n := _YEAR_GRADE.match(rest):
+        grade = re.sub(r"\s+", " ", n["g"]).strip()
+        grade = grade[:1].upper() + grade[1:]
+        if not n["school"]:
+            return [Hit(F, f"{key}.grade", "family.grade", value=grade)]
+        school = clean_value(n["school"])  # each part says its own value (merge.PART_TEXTS)
+        return [Hit(F, f"{key}.grade", "family.grade", value=grade,
+                    content=f"User's {rel} is in {grade}"),
+                Hit(F, f"{key}.school", "family.school", value=school,
+                    content=f"User's {rel} goes to {school}")]  # fmt: skip
     if n := re.match(
         r"^(?:has|'s got|has got) (?:an? |a severe |a bad |a mild )?(?P<x>[\w -]+?) allerg(?:y|"
         r"ies)$",

@@ -30,14 +30,17 @@ _ROLE = re.compile(
     r"streamer|youtuber|influencer|creator|dj|bartender|server|waiter|waitress|nanny|cook|"
     r"baker|butcher|farmer|driver|courier|postman|librarian|researcher|postdoc|resident|"
     r"radiologist|midwife|caregiver|secretary|receptionist|admin|hr|recruiter|tech|technologist|"
-    r"aide|cna|lpn|rn|emt|janitor|custodian|guard|dispatcher|welder|machinist|foreman)$",
+    r"aide|cna|lpn|rn|emt|janitor|custodian|guard|dispatcher|welder|machinist|foreman|"
+    r"pc|pcso|csr|hca|psw|cnm|constable|corporal|skipper|deckhand|lineman|linesman|"
+    r"seaman|fisherman|handyman|tradesman|sergeant|mate)$",
     I_,
 )
 _NOT_ROLE = frozenset(
     "fan lover person vegetarian vegan big huge member user beginner owner_of night early morning "
     "introvert extrovert only supporter follower believer drinker eater watcher listener "
     "enthusiast addict nerd geek buff junkie homeowner renter grandparent nester runner swimmer "
-    "cyclist golfer hiker widow widower newlywed regular".split()
+    "cyclist golfer hiker widow widower newlywed regular pescatarian eggetarian flexitarian "
+    "teetotaler teetotaller".split()
 )
 # "a dog mom", "a soccer dad", "a plant mom": a way of life, not a job
 _KIND_OF_PARENT = re.compile(
@@ -92,6 +95,26 @@ _MADE = re.compile(
     r"^i (?:just |finally |officially )?made (?P<x>detective|partner|sergeant|captain|"
     r"lieutenant|manager|supervisor|director|principal|foreman|chief|tenure|"
     r"(?:senior|head|lead|staff|principal) [a-z]+)(?: (?:last|this) \w+)?[!.]*$",
+    I_,
+)
+# "officially Sergeant from the 1st", "they promoted me na to team leader po": a rank made
+_PROMOTED = re.compile(
+    r"^(?:(?:i'm|im|i am) )?officially (?:an? |the )?(?P<x>[a-z][a-z ]{1,30}?)"
+    r" (?:from|as of|starting|effective) \w+|"
+    r"\b(?:they|the company|my boss|management|hr) (?:just |finally |officially )?promoted me"
+    r"(?: \w{2,4})? to (?:an? |the )?(?P<y>[a-z][a-z ]{1,30}?)(?= (?:po|na|effective|from|starting|"
+    r"as of|last|this|today)\b|[,.!]|$)",
+    I_,
+)
+# "so i'm doing Instacart now": a gig platform is where the user works
+_GIGS = (
+    r"doordash|door dash|uber eats|ubereats|uber|lyft|grubhub|instacart|postmates|deliveroo|"
+    r"just eat|foodpanda|food panda|grab|grabfood|gojek|shipt|amazon flex|spark|taskrabbit|"
+    r"rover|fiverr|upwork|skip the dishes|skipthedishes|menulog|keeta|swiggy|zomato|bolt"
+)
+_GIG_NOW = re.compile(
+    rf"^(?:so |now |and )*(?:i'm|im|i am) (?:now |just )?(?:doing|driving for|delivering for|"
+    rf"riding for|working for) (?P<x>{_GIGS})(?: now| instead| full[- ]time)+$",
     I_,
 )
 _WORKING_AT = re.compile(
@@ -161,6 +184,14 @@ def job_now(c: str) -> list[Hit]:
     if made := _MADE.match(c):  # "I made detective": the rank is the job now
         role = made["x"].lower()
         return [Hit(F, "work.role", "role.made", value=role, correction=True,
+                    content=f"User works as {a_job(role)}")]  # fmt: skip
+    if gig := _GIG_NOW.match(c):
+        said = gig["x"].title() if gig["x"].islower() else gig["x"]
+        return [Hit(F, "work.employer", "employer.gig", value=said, correction=True,
+                    content=f"User works for {said}")]  # fmt: skip
+    rank = _PROMOTED.search(c)
+    if rank and is_role(role := (rank["x"] or rank["y"]).strip()):
+        return [Hit(F, "work.role", "role.promoted", value=role.lower(), correction=True,
                     content=f"User works as {a_job(role)}")]  # fmt: skip
     if (at := _WORKING_AT.match(c)) and not re.match(r"(?:home|the house)\b", at["x"], I_):
         # "I'm working at the credit union now": where the user works now

@@ -25,12 +25,17 @@ _STAGE = STAGE
 
 
 def education(c: str, ctx: Context) -> list[Hit]:
-    if re.match(r"^(?:i(?:'ve| have)? )?(?:just |finally |officially )?(?:changed|switched) "
-                r"(?:my )?majors?$", c, I_):  # fmt: skip
+    if re.search(r"(?:^|\band )(?:i(?:'ve| have)? )?(?:just |finally |officially )?(?:changed|"
+                 r"switched) (?:my )?majors?$", c, I_):  # fmt: skip
         ctx.extra["major_next"] = "1"  # "switched majors!!! comp sci now": the new one follows
         return []
     if ctx.extra.pop("major_next", None) and (
-        n := re.match(r"^(?:it's |its |it is |i'm |i am )?(?P<z>[a-z][\w &'-]{1,30}?) now$", c, I_)
+        n := re.match(
+            r"^(?:it's |its |it is |i'm |i am )?(?:doing |studying |majoring in )?"
+            r"(?P<z>[a-z][\w &'-]{1,30}?) now$",
+            c,
+            I_,
+        )
     ):
         major = clean_value(n["z"]).lower()
         return [Hit(F, "education.major", "major.switch", value=major, correction=True,

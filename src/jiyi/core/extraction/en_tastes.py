@@ -157,8 +157,14 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
+    # "my NRL team is the Broncos", "our footy team is Carlton": the team the user follows
+    f = f or re.match(
+        r"^(?:[Mm]y|[Oo]ur) (?P<cat>(?:[A-Za-z]{2,12} )?team) (?:is|are) (?:still )?"
+        r"(?P<x>(?:the )?[A-Z].*)$",
+        c,
+    )
     if f:
-        cat = normalize_object(f.group("cat") or f.groupdict().get("cat2") or "")
+        cat = normalize_object((f.group("cat") or f.groupdict().get("cat2") or "").lower())
         fav = clean_value(f.group("x"))
         return [Hit(P, f"favorite.{cat}", "favorite", polarity="like", value=fav)]
     m = re.match(

@@ -57,6 +57,14 @@ _WORK_DONE = re.compile(
 )
 
 
+_SHIFT_TAIL = re.compile(
+    r"(?:\s+on (?:nights|days|lates|earlies|night shift|nightshift|days and nights|"
+    r"(?:an? |the )?[\w-]+ (?:ward|unit|shift|rotation))(?=$| at | for | with )|"
+    r",?\s*(?:on )?(?:the )?(?:graveyard|night|day|evening|late|early|swing|morning) shift$)",
+    re.IGNORECASE,
+)
+
+
 def work(c: str, ctx: Context) -> list[Hit]:
     if mode := work_mode(c):
         # "(I've been) working remote for Atlassian since 2021": where, too
@@ -181,6 +189,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
     ):
         ctx.extra["slot"] = "work.employer"
         return []
+    # "a staff nurse on nights", "a CSR at a BPO, graveyard shift": when, not the job
+    c = _SHIFT_TAIL.sub("", c)
     m = re.match(
         rf"^(?:{IM} (?:now |currently |actually |officially |finally )*(?:an?|the) |"
         rf"i work (?:\w+ )?as (?:an? )?|"
@@ -308,6 +318,14 @@ def work(c: str, ctx: Context) -> list[Hit]:
         m = None  # "I'm doing pilates at CorePower now": a pastime; "family support": work
     if m and re.fullmatch(rf"(?:hot |aerial |power )?(?:{SPORT_EN})", m.group("x"), I_):
         m = None  # "I do yoga at CorePower twice a week": a pastime, whoever holds the class
+    if m and re.search(
+        r"\b(?:on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on weekends|every (?:week|"
+        r"mon|tues|wednes|thurs|fri|satur|sun)|twice a|once a|a week|for fun|as a hobby|"
+        r"community (?:center|centre|college)|rec center|the ymca)\b",
+        c,
+        I_,
+    ):
+        m = None  # "I do pottery at the community center on Tuesdays": a pastime, not a job
     if m and not re.match(
         r"^(?:it|that|this|stuff|things|my|the|a lot|all|most|some|homework|studying|reading|"
         r"laundry|shopping|groceries)\b",

@@ -99,6 +99,14 @@ def bare_replacement(clause: str, lang: str) -> Hit | None:
         text = re.sub(_LEAD_EN, "", text, flags=re.IGNORECASE).strip()
         # "I'm at YouTube, not Google": where the user is, said as the place of the wrong one
         text = re.sub(r"^(?:i'm|i am) (?:at|with|in)\s+", "", text, flags=re.IGNORECASE)
+        # "(the test came back and) its actually kiwi, not strawberries": the right one
+        text = re.sub(
+            r"^(?:.{0,40}\b(?:and|but|so) )?(?:it's|its|it is|it was|it turned out to be)\s+"
+            r"(?:actually\s+|really\s+|just\s+)?",
+            "",
+            text,
+            flags=re.IGNORECASE,
+        )
         text = re.sub(r"^(?:a|an|the|my)\s+", "", text, flags=re.IGNORECASE)
         ok = 1 <= len(text.split()) <= 3 and not re.search(
             r"\b(?:i|i'm|you|he|she|it|they|we|is|are|was|not|no)\b", text, re.IGNORECASE

@@ -66,7 +66,9 @@ _KIN_ZH = re.compile(
 )
 # What cannot follow a relative who is the subject: 我哥们 (a buddy), 我妈的同事 (someone
 # else), 我妈和我 (both), 我妈说 (her words, not a fact about her).
-_NOT_SUBJECT_ZH = re.compile(r"^(?:们|儿|的|和|跟|与|说|讲|问|让|叫我|要我|给我|帮我|觉得|以为)")
+_NOT_SUBJECT_ZH = re.compile(
+    r"^(?:们|儿|的|和|跟|与|说|讲|问|让|叫我|要我|给我|帮我|觉得|以为|副|爷)"
+)
 
 _KIN_WORDS_EN = sorted((w.replace("_", " ") for w in RELATIONS_EN), key=len, reverse=True)
 _REL_EN = "|".join(re.escape(w) for w in _KIN_WORDS_EN)
@@ -124,7 +126,9 @@ def swap_subject(text: str, lang: str) -> Swap | None:
         rest = m["rest"]
         # a later clause that opens with the user (…，我…) is about the user again, and
         # 把我接到广州 / 带我 is what they did with the user
-        if re.search(r"[，,。！!？?；;～~\s]\s*我|(?:把|让|带|接|叫|帮|给|送|拉)我", rest):
+        if re.search(
+            r"[，,。！!？?；;～~\s]\s*(?:我|俺)|(?:把|让|带|接|叫|帮|给|送|拉)(?:我|俺)", rest
+        ):
             return None
         rest = re.sub(r"(?<=[，,。！!；;～~\s])\s*(?:她|他)(?!们)", "我", rest)
         return Swap(f"family.{RELATIONS_ZH[rel]}", rel, f"{m['lead']}我{rest}")

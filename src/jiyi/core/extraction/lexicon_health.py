@@ -11,7 +11,15 @@ import re
 
 from jiyi.core.extraction.lexicon import alternation
 
-__all__ = ["CONDITIONS", "CONDITION_RE", "DRUG_RE_EN", "DRUG_RE_ZH", "HEALTH_RE"]
+__all__ = [
+    "CONDITIONS",
+    "CONDITION_RE",
+    "DRUG_RE_EN",
+    "DRUG_RE_ZH",
+    "HEALTH_RE",
+    "is_drug",
+    "named_drug",
+]
 
 # (surface forms, topic key, zh content, en content)
 _CONDITIONS: tuple[tuple[str, str, str, str], ...] = (
@@ -100,7 +108,7 @@ DRUG_RE_EN = re.compile(
     r"probiotics?|iron(?: pills| supplements)?|b12|magnesium|zinc|folic acid|biotin|collagen|"
     r"[a-z]+(?:pril|olol|statin|azole|mab|sartan|"
     r"pine|oxetine|afil|tidine|mycin|cillin|gliptin|gliflozin|glutide|zepam|zolam|triptan|"
-    r"pride|dronate)|januvia|jardiance|ozempic|wegovy|mounjaro|trulicity|xanax|wellbutrin|"
+    r"pride|dronate|zide|semide|glitazone|lukast|parin|xaban|tinib|cycline|floxacin)|januvia|jardiance|ozempic|wegovy|mounjaro|trulicity|xanax|wellbutrin|"
     r"bupropion|gabapentin|lamotrigine|humira|advil|tylenol|claritin|zyrtec|allegra|singulair|"
     r"albuterol|ventolin|flonase|accutane|spironolactone|valium|lithium|abilify|seroquel|"
     r"codeine|morphine|tramadol|oxycodone|hydrocodone|naproxen|aleve|motrin|sulfa(?: drugs)?|"
@@ -108,6 +116,24 @@ DRUG_RE_EN = re.compile(
     r"\b(?:meds|medication|medicine|pills)\b",
     re.IGNORECASE,
 )
+_GENERIC_DRUG = frozenset("meds medication medicine pills".split())
+
+
+def is_drug(text: str) -> bool:
+    """Does ``text`` name a medicine, in Chinese or by its Latin name (Metformin 控制血糖)?"""
+    return bool(DRUG_RE_ZH.search(text) or DRUG_RE_EN.search(text))
+
+
+def named_drug(text: str) -> str | None:
+    """The first medicine ``text`` names by its own name (Amlodipine, 二甲双胍), not a word
+    for medicine in general (药, "meds")."""
+    for m in DRUG_RE_EN.finditer(text):
+        if m.group(0).lower() not in _GENERIC_DRUG:
+            return m.group(0)
+    zh = DRUG_RE_ZH.search(text)
+    return zh.group(0) if zh and zh.group(0)[-1] not in "药片针贴" else None
+
+
 HEALTH_RE = re.compile(
     alternation(CONDITIONS) + r"|过敏|病|血压|血糖|胰岛素|药|怀孕|孕|不耐受|手术|医院|医生|"
     r"\b(?:allerg\w*|intoleran\w*|medication|surgery|hospital|disease)\b",

@@ -46,6 +46,7 @@ OTHERS_ZH = word_set(
     朋友 同事 老板 领导 同学 室友 邻居 客户 闺蜜 发小 哥们 网友 前任 上司 下属 组长 经理 舍友
     学长 学姐 学弟 学妹 队友 老师 同桌 房东 合伙人 搭档 老乡 战友 师兄 师姐 师弟 师妹 导师 教练
     班主任 主管 总监 老总 HR hr 前男友 前女友 前夫 前妻 前度
+    站长 店长 厂长 队长 班长 科长 处长 所长 院长 校长 村长 主任
     """
 )
 OTHERS_EN = word_set(
@@ -64,8 +65,11 @@ PARTNERS_EN = word_set("boyfriend girlfriend in-laws")
 # Nobody in particular, or everybody: what they do is no fact of the user's.
 ANYONE_ZH = word_set("大家 别人 有人 有个人 某人")
 ANYONE_EN = word_set("someone somebody everyone everybody people") | {"a lot of people"}
-# 我们公司的同事 / 咱们班主任: the circle between "我们" and the person.
-CIRCLES_ZH = word_set("公司 单位 部门 班 组 学校 小区 团队")
+# 我们公司的同事 / 咱们班主任 / 我大学室友 / 我老同学: the circle (or the time) the person is
+# known from, between "我们" and the person.
+CIRCLES_ZH = word_set(
+    "公司 单位 部门 班 组 学校 小区 团队 大学 高中 初中 小学 中学 研究生 以前 之前 前 老 新 好"
+)
 # 隔壁 / 楼上 / 我楼下的 (邻居): neighbours named by where they live.
 NEARBY_ZH = word_set("隔壁 楼上 楼下 对门 对面 隔篱 隔篱屋")  # 隔籬 (Cantonese): next door
 # 王阿姨 / 李叔叔: an elder called by surname is a neighbour or an acquaintance, not kin.

@@ -164,8 +164,13 @@ def _bare(text: str) -> str:
 
 
 # A space between Chinese words, in chat typed without commas ("柠檬茶喝腻了 现在换成冻鸳鸯").
-# (所里把我transfer到苏州office了 this week开始: a finished statement before English words too)
-_CHAT_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|(?<=[了啦])\s+(?=[A-Za-z])")
+# (所里把我transfer到苏州office了 this week开始: a finished statement before English words too,
+# but 医生开了 Amlodipine: a verb's object in English)
+_CHAT_SPACE = re.compile(
+    r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|(?<=[了啦])(?<![开吃买换用打喝养]了)\s+(?=[A-Za-z])|"
+    # 写得比他还好 lah 下个月…: a Malaysian / Singaporean sentence particle ends the clause
+    r"(?<=[\u4e00-\u9fff])\s+(?:lah|leh|lor|loh|meh|sia)(?:\s+|$)"
+)
 
 
 # Dictated chat without any break: a finished statement (…了) and a new subject or time

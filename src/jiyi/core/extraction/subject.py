@@ -104,7 +104,10 @@ _FAMILY_OF_OTHER = re.compile(
     rf"{_OF}(?:{_OTHER_ZH}|{words_re(PARTNERS_ZH)}|{_OTHER_EN}|{words_re(PARTNERS_EN)})",
     re.IGNORECASE,
 )
-_WHEN_ZH = re.compile(r"^(?:今天|昨天|前天|刚才|刚刚|最近|上周|上个?月|这周|前几天|前阵子)(?=..)")
+_WHEN_ZH = re.compile(
+    r"^(?:今天|昨天|前天|刚才|刚刚|最近|上周|上个?月|这周|前几天|前阵子|"
+    r"(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?开学(?:以后|后)?|开学(?:以后|后)?)(?=..)"
+)
 _USER = re.compile(
     rf"{_ME_ZH}|(?:i|i'm|i've|i'd|i'll|im|ive|me|my|myself|we|we're|we've|we'd|we'll|our|us)\b",
     re.IGNORECASE,

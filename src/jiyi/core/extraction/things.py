@@ -70,10 +70,12 @@ _NEW_EN = re.compile(
     re.IGNORECASE,
 )
 _HAS_ZH = re.compile(
-    r"^我(?:现在|平时)?(?:开的是|开|骑的是|骑|的车是|的座驾是)(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{1,12})$"
+    r"^我(?:现在|平时)?(?:(?P<car>(?:开|骑)的(?:车|机车|摩托车?|电动车|电驴|座驾)是|的车是|的座驾是)|"
+    r"开的是|骑的是|开|骑)(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{1,12})$"
 )
 _NEW_ZH = re.compile(
-    r"(?:换了|换成了?|买了|提了|新买了|入手了)(?:一|1)?(?P<cl>辆|台|部)?(?:新的?|二手的?)?"
+    r"(?:换了|换成了?|买了|提了|新买了|入手了|换(?=(?:一|1)?(?:辆|台|部)))(?:一|1)?(?P<cl>辆|台|部)?"
+    r"(?:新的?|二手的?)?"
     r"(?P<x>[\u4e00-\u9fffA-Za-z0-9 -]{1,12}?)(?=[，,。！!]|\s+[\u4e00-\u9fff]|$|了|啦)"
 )
 
@@ -112,7 +114,9 @@ def car(clause: str, ctx: Context) -> list[Hit]:
     if _NEW_CAR_ZH.match(clause):
         ctx.extra["car_next"] = "1"
     if m := _HAS_ZH.match(clause):
-        if x := _a_car(m.group("x"), classifier=True):
+        # 我骑的机车是劲战: the vehicle named as one, whatever its make
+        x = m["x"] if m["car"] and 2 <= len(m["x"]) <= 12 else _a_car(m["x"], classifier=True)
+        if x:
             return [Hit(F, "possession.car", "car", value=x, content=f"用户开的车是{x}")]
         return []
     if m := _NEW_ZH.search(clause):

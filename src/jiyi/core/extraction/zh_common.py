@@ -42,7 +42,7 @@ PET_WORD = "|".join(sorted(PETS_ZH, key=len, reverse=True))
 # Adverbs that may sit between the subject and the verb without changing the fact.
 ADV = (
     r"(?:现在|目前|已经|平时|一般|通常|一直|还|也|都|就|刚刚|刚|正在|今年|如今|其实|本来|确实|"
-    r"基本上|基本|常年|长期|依然|仍然|还是|早就|早已|终于|总算|后来)*"
+    r"基本上|基本|常年|长期|依然|仍然|还是|早就|早已|终于|总算|后来|正式)*"
 )
 NUM = r"\d{1,3}|[一二两三四五六七八九十]{1,3}"
 # Why someone is sent somewhere for a while, not to work there: 派去上海出差 / 去北京培训.
@@ -146,7 +146,8 @@ _ROLE_SUFFIX = re.compile(
     r"(?:师|员|家|员工|技工|社工|电工|木工|农民工|临时工|者|经理|总监|老板|医生|(?<=[牙兽军校村中西])医|(?<=[主帮大])厨|护士|主管|律师|会计|司机|记者|博士|主播|宝妈|全职妈妈|"
     r"全职爸爸|家庭主妇|自由职业|老师|程序员|公务员|警察|军人|厨师|教授|院长|主任|店长|老总|总裁|"
     r"董事长|CEO|CTO|HR|PM|销售|运营|产品|实习生|博士后|博后|学生|研究生|本科生|留学生|"
-    r"[小初高]中生|大学生|(?:护士|科|处|部|局|校|班|组|厂|队|行|所|站|车间|护)长)$",
+    r"[小初高]中生|大学生|(?:护士|科|处|部|局|校|班|组|厂|队|行|所|站|车间|护|船|村|机|列车|乘务|轮机|"
+    r"社|园|镇|乡|县|市)长|[大二三]副)$",
     re.IGNORECASE,
 )
 
@@ -154,6 +155,10 @@ _ROLE_SUFFIX = re.compile(
 def is_role(word: str) -> bool:
     """程序员 / 产品经理 / 小学老师 / iOS开发工程师 / HR: a job title (or a student)."""
     word = clean_value(word)
+    if re.fullmatch(r"[A-Za-z][A-Za-z .-]{1,30}", word):  # 转去做 data engineer
+        from jiyi.core.extraction.en_roles import is_role as is_role_en
+
+        return is_role_en(word)
     if not word or len(word) > 14 or re.search(r"[人的]$|什么|哪|[这那]家|留在|原来", word):
         return False  # (我还是)留在原来这家: a place stayed at, not a job ending in 家
     return word in JOBS_ZH or bool(_ROLE_SUFFIX.search(word))
@@ -188,6 +193,9 @@ def normalise_zh(clause: str) -> str:
     """The clause in plain Mandarin with the user as its subject where they are meant:
     Cantonese words, 本人/俺, an English subject ("my mom 对海鲜过敏"), 我和老公… as 我们."""
     clause = re.sub(r"^个(?=仔|囡|女)", "我个", clause)  # 個仔升咗中三: the user's son
+    # 而家個男朋友叫Kelvin: the user's (Cantonese 個 for 我的)
+    clause = re.sub(r"^(?:而家|依家|现在)个(?=男朋友|女朋友|老公|老婆|仔|囡|女)", "我", clause)
+    clause = clause.replace("跳曹", "跳槽")  # the common mistyping of 跳槽 (same sound)
     clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
     clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
     clause = re.sub(

@@ -37,6 +37,8 @@ _ALIAS = re.compile(
 
 
 def identity(c: str, ctx: Context) -> list[Hit]:
+    if re.search(r"身份证|户口本|出生证|护照", c):
+        ctx.extra["papers"] = "1"  # (刚翻身份证，)上面写的是2005年
     m = re.match(
         r"^(?:我的?)?(?:名字|姓名|全名|大名)(?:是|叫)(?P<x>.+)$|^我(?:叫|名叫)(?P<y>(?!我).+)$|"
         r"^(?:你)?(?:以后|之后|今后)?(?:可以|就|直接)?(?:叫|喊|称呼)我(?P<z>.+?)(?:就行|就好|就可以|好了)?(?:了)?$",
@@ -104,11 +106,15 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         rf"(?P<sign>.{{2}}座)?$|"
         rf"^(?:我)?(?:出生于|生于|出生在|出生年份是)(?P<y>\d{{4}}|[一二三四五六七八九零〇]{{4}})年?|"
         # 身份证上是一九五五年生的: the year on the papers
-        rf"^(?:我的?)?(?:身份证|户口本|户口|证件)上(?:写的)?(?:是)?(?P<q>{_YEAR})年(?:出生|生)",
+        rf"^(?:我的?)?(?:身份证|户口本|户口|证件)上(?:写的)?(?:是)?(?P<q>{_YEAR})年(?:出生|生)|"
+        # (刚翻身份证，)上面写的是2005年: the papers named in the clause before
+        rf"^上面(?:写的|写着|印的|登记的)(?:是)?(?P<p>{_YEAR})年(?:出生|生)?(?:的)?$",
         c,
     )
+    if m and m.group("p") and not ctx.extra.get("papers"):
+        m = None  # 上面写的是2005年 of anything but the user's papers
     if m:
-        year = m.group("x") or m.group("y") or m.group("z") or m.group("q")
+        year = m.group("x") or m.group("y") or m.group("z") or m.group("q") or m.group("p")
         hits = [
             Hit(F, "identity.birth_year", "birth_year", value=year, content=f"用户是{year}年出生的")
         ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, DRUG_RE_ZH
+from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, is_drug, named_drug
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import SEP, hedge_free, object_key
 from jiyi.core.models import MemoryKind
@@ -30,7 +30,13 @@ def _allergens(value: str) -> list[str]:
     value = re.sub(r"^(?:我|有|是|都|也|还|尤其|特别|主要|其实)+", "", hedge_free(value))
     value = re.sub(r"^(?:不是|并不是|没有)?(?:对)?", "", value)
     value = re.sub(r"^(?:一)?(?:吃|喝|碰|接触|闻|用)(?=.)", "", value)  # 吃芒果会过敏
-    value = re.sub(r"(?:会|就|都|也|容易|有点|有些|比较|很|已经|这种)+$", "", value)
+    # 对菠萝根本不过敏 / 压根儿不过敏: how firmly, not part of the allergen
+    value = re.sub(
+        r"(?:会|就|都|也|容易|有点|有些|比较|很|已经|这种|根本|压根儿?|完全|一点[都也]?|从来[都也]?|"
+        r"并|其实|真的|本来就)+$",
+        "",
+        value,
+    )
     parts = [re.sub(r"^(?:对|吃|喝)", "", p) for p in SEP.split(value)]
     if len(parts) == 1 and 2 <= len(parts[0]) <= 3 and all(ch in _SINGLE for ch in parts[0]):
         parts = list(parts[0])  # 虾蟹 / 鱼虾蟹: single-character allergens said together
@@ -169,20 +175,45 @@ def _dose_free(drug: str) -> str:
     return re.sub(r"^(?:[一两二三四半\d]+)(?:片|粒|颗|支|袋|针|瓶|次)", "", drug)
 
 
+# 医生说 Amlodipine 令我脚肿，已经换成 Losartan 了 / 改打胰岛素: the new medicine alone, the
+# old one named in a clause before
+_SWITCHED_TO = re.compile(
+    r"^(?:医生)?(?:让我|叫我|给我)?(?:已经|就|现在|以后|所以)*(?:换成|改成|改打|改吃|改用|换了|改了)"
+    r"(?P<b>[^，,]{2,14}?)(?:了|啦)?$"
+)
+# 医生开了 Amlodipine 给我降血压: a prescription is a medicine taken
+_PRESCRIBED = re.compile(r"^(?:医生)(?:给我)?开了(?P<x>[^，,]{2,14}?)(?:给我|让我)")
+
+
 def medication(c: str, ctx: Context) -> list[Hit]:
     """我在吃降压药 / 每天都要打胰岛素 / 我一直在服用优甲乐."""
+    before = ctx.extra.get("drug_zh")
+    if named := named_drug(c):
+        ctx.extra["drug_zh"] = named
+    if (to := _SWITCHED_TO.match(c)) and before and is_drug(to["b"]):
+        new = _dose_free(clean_value(to["b"]))
+        if new.lower() != str(before).lower() and (n := object_key(new)):
+            hits = [Hit(F, f"health.medication.{n}", "medication.switched", value="yes",
+                        correction=True, content=f"用户改用{new}（不再用{before}）")]  # fmt: skip
+            if o := object_key(str(before)):
+                hits.append(Hit(F, f"health.medication.{o}", "medication.stopped", value="no",
+                                correction=True, content=f"用户不再服用{before}"))  # fmt: skip
+            return hits
+    given = _PRESCRIBED.match(c)
+    if (
+        given
+        and is_drug(given["x"])
+        and (o := object_key(drug := _dose_free(clean_value(given["x"]))))
+    ):
+        return [Hit(F, f"health.medication.{o}", "medication", value="yes",
+                        content=f"用户在服用{drug}")]  # fmt: skip
     m = re.search(
         r"(?:把)?(?P<a>[^，,把]{2,10}?)(?:换成|改成|换)了?(?P<b>[^，,]{2,10}?)(?:了)?$|"
         r"(?:不|没)(?:再)?(?:吃|服用|打|用)(?P<c>[^，,]{2,10}?)了$|停了?(?P<d>[^，,]{2,10}?)(?:了)?$",
         c,
     )
     old = (m.group("a") or m.group("c") or m.group("d")) if m else None
-    if (
-        m
-        and old
-        and DRUG_RE_ZH.search(old)
-        and (not m.group("b") or DRUG_RE_ZH.search(m.group("b")))
-    ):
+    if m and old and is_drug(old) and (not m.group("b") or is_drug(m.group("b"))):
         # 医生让我把二甲双胍换成了格列美脲: the old medicine stopped, the new one taken
         hits = []
         if o := object_key(_dose_free(clean_value(old))):
@@ -197,12 +228,15 @@ def medication(c: str, ctx: Context) -> list[Hit]:
     m = re.search(
         r"(?:在|正在|每天|天天|一直|长期|按时|定期|需要|得|要)"
         r"(?:早上|晚上|早晚|中午|睡前|饭前|饭后)?(?:都|还)?(?:要|得|会|需要|在)?"
-        r"(?:吃|服用|打|用|注射|喷|服)(?P<x>[^，。,]{1,12})",
+        r"(?:吃|服用|打|用|注射|喷|服)(?P<x>[^，。,]{1,20})",
         c,
     )
-    if not m or not DRUG_RE_ZH.search(m.group("x")) or re.search(r"你|什么|哪", c):
+    if not m or not is_drug(m.group("x")) or re.search(r"你|什么|哪", c):
         return []
-    drug = _dose_free(re.sub(r"(?:的)?(?:了|呢|啊)$", "", clean_value(m.group("x"))))
+    said = re.sub(r"(?:的)?(?:了|呢|啊)$", "", clean_value(m.group("x")))
+    # 每天吃 Metformin 控制血糖: the medicine, not what it is for
+    said = re.sub(r"(?<=[A-Za-z0-9])\s*(?:控制|降|治|调)[\u4e00-\u9fff]{1,4}$", "", said).strip()
+    drug = _dose_free(said)
     if o := object_key(drug):
         return [Hit(F, f"health.medication.{o}", "medication", value="yes")]
     return []

@@ -40,6 +40,11 @@ _TAKEN_IN = re.compile(
     r"把(?:我|我们|我俩)(?:老两口)?(?:接|搬)(?:到|去|来|回)了?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:去|来)?"
     r"(?:跟他们?|跟她们?|一起)?(?:住|生活|养老|定居)(?:了|啦)?$"
 )
+# 政府把我们安置到大昌镇的移民新村: resettled, the user lives there now
+_RESETTLED = re.compile(
+    r"把(?:我|我们|我们家|我家|全村|村里人)(?:[^，,]{0,3}?)(?:安置|迁)(?:到|在|去)了?"
+    r"(?P<x>[\u4e00-\u9fff]{2,8}?)(?:的|去|来|住|了|$)"
+)
 _POSTED = re.compile(
     # 下礼拜起调惠州仓了: from when, said first
     r"^(?:(?:从)?(?:下|这|本)(?:个)?(?:礼拜|周|星期|月)(?:一|起|开始)*)?"
@@ -56,7 +61,8 @@ _POSTED = re.compile(
 
 # What a stay is for when it is no home: 在上海出差 / 在三亚度假 / 在北京开会.
 _VISIT = re.compile(
-    r"(?:出差|旅游|旅行|玩|开会|培训|度假|出游|看病|住院|探亲|办事|参展|比赛|考试)$"
+    r"(?:出差|旅游|旅行|玩|开会|培训|度假|出游|看病|住院|探亲|办事|参展|比赛|考试|"
+    r"做单|接单|跑单|干活|做工|打零工)$"
 )
 
 
@@ -73,7 +79,8 @@ _STAY = re.compile(
 def location(c: str, ctx: Context) -> list[Hit]:
     if _STAY.search(c):
         return []  # 说实话我这周住在我妈家: where the user stays, their home unchanged
-    if (taken := _TAKEN_IN.search(c)) and is_place_zh(place := place_value(taken["x"])):
+    taken = _TAKEN_IN.search(c) or _RESETTLED.search(c)
+    if taken and is_place_zh(place := place_value(taken["x"])):
         ctx.extra["home_city"] = place
         return [Hit(F, "location.home", "home.taken_in", value=place, correction=True,
                     content=f"用户住在{place}")]  # fmt: skip

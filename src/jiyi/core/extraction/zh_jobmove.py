@@ -67,7 +67,9 @@ _GENERIC = re.compile(
     r"分店|银行|超市|餐厅|饭店|酒店|中心|机构|办公室|研究所|实验室|律所|事务所|工地|车间|厂子)"
 )
 _DEPT = re.compile(r"(?:科|处|部|部门|组|门诊|急诊|病区|病房|车间|后厨|厨房|水吧|前台)$")
-_ORG_TAIL = re.compile(r"(?<=..)(?:那边的编|那边|这边|那儿|这里|那里|的编|编制|的岗位|岗位)$")
+_ORG_TAIL = re.compile(
+    r"(?<=..)(?:那边的编|那边|这边|那儿|这里|那里|的编|编制|的岗位|岗位|跑单|跑外卖|送外卖|当骑手)$"
+)
 
 # A move to a place of work: 调去 / 转到 / 跳槽去 / 入职 / 考到 (the verb says a job moved).
 _MOVE = (
@@ -153,6 +155,7 @@ def _workplace(x: str, is_org: Callable[[str], bool]) -> str:
     """``x`` as an employer or unit (the tail 那边的编 off); "" when it is none."""
     x = _ORG_TAIL.sub("", clean_value(x))
     x = re.sub(r"^(?:了|一家|一个|家|个)", "", x)
+    x = re.sub(r"^(?:隔壁|对面|楼下|附近)(?:的)?(?=..)", "", x)  # 去隔壁华丰鞋业上班
     if len(x) < 2 or re.search(r"什么|哪|这|那", x) or _TRIP.search(x):
         return ""
     if (at := re.fullmatch(r"(?P<c>[\u4e00-\u9fff]{2,4}?)的(?P<o>.{2,})", x)) and is_place_zh(

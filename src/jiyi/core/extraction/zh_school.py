@@ -79,6 +79,13 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if studied:  # 我在武汉读护理专业: the major (the city is where the school is)
         return [Hit(F, "education.major", "major", value=studied["x"])]
+    # 我在自考中医学专业 / 在函授读会计专业: the major of a self-study or part-time degree
+    self_study = re.match(
+        rf"^(?:我)?{ADV}在(?:自考|函授|成考|专升本|网课|夜大|电大)(?:读|念|学)?(?P<x>[^，,在]{{2,8}}?)专业$",
+        c,
+    )
+    if self_study:
+        return [Hit(F, "education.major", "major", value=self_study["x"])]
     if m:  # 我在台大读电机系: the school, and the department is the major
         return [
             Hit(F, "education.school", "school", value=clean_value(m.group("s"))),

@@ -103,7 +103,8 @@ def platform_work(c: str, is_org: Callable[[str], bool]) -> list[Hit] | None:
     platform), 这个月开始改跑饿了么了, 现在跑滴滴 / 改开滴滴了 (the job, and a known platform
     as the employer); None when the clause says none of these."""
     gig = re.match(
-        rf"^(?:我)?{ADV}在(?P<x>[^，,在]{{2,6}}?)(?:送外卖|跑外卖|跑单|送快递|开网约车|开专车|当骑手)$",
+        rf"^(?:我)?{ADV}在(?P<x>[A-Za-z][\w&.-]{{1,14}}|[^，,在]{{2,6}}?)"
+        r"(?:送外卖|跑外卖|跑单|送快递|开网约车|开专车|当骑手)$",
         c,
     )
     if gig and (gig["x"] in COMPANIES_ZH or is_org(gig["x"])):  # 我在美团送外卖: the platform

@@ -173,17 +173,20 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             )
         ]
     m = re.match(
-        r"^(?:我)?(?:现在|目前|最近|如今)?(?:最喜欢|最爱|最常|最支持|最挺)(?:[吃喝看听玩去读用穿])?的(?P<cat>.{1,6}?)"
-        r"(?:其实|已经)?"
+        r"^(?:我)?(?:现在|目前|最近|如今)?(?:(?:最喜欢|最爱|最常|最支持|最挺)(?:[吃喝看听玩去读用穿])?的"
+        r"(?P<cat>.{1,6}?)|(?:支持|挺|追)的(?P<team>球队|队|战队|车队))"
+        # 我最喜欢的歌手现在是单依纯了: said of now
+        r"(?:其实|已经|现在|如今|目前|而家)*"
         r"(?:是|换成了?|变成了?|改成了?|成了)(?P<x>.+?)(?:了)?$",
         c,
     ) or re.match(r"^(?P<x>.+?)是我(?:的)?(?:最喜欢|最爱)的(?P<cat>.{1,6})$", c)
     if m:  # 我最喜欢的颜色是蓝色 / 蓝色是我最喜欢的颜色: one favourite per category
         fav = clean_value(m.group("x"))
+        cat = m.group("cat") or m.groupdict().get("team") or ""
         return [
             Hit(
                 P,
-                f"favorite.{normalize_object(m.group('cat'))}",
+                f"favorite.{normalize_object(cat)}",
                 "favorite",
                 polarity="like",
                 obj=fav,

@@ -272,7 +272,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
             ]
         return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
     made = re.search(
-        r"(?:让|叫|安排|提拔)我(?:[^，,当做]{0,4}?)(?:当|做|担任|升)(?P<x>[^，,]{2,6}?)(?:了|啦)?$",
+        r"(?:(?:让|叫|安排|提拔|选|推|推举|选举)我|把我(?:[^，,]{0,2}?)(?:选|推|提拔|任命|提))"
+        r"(?:[^，,当做]{0,4}?)(?:当|做|担任|升|成|为)(?P<x>[^，,]{2,8}?)(?:了|啦)?$",
         c,
     )
     if made and is_role(made["x"]) and not re.search(r"明天|下周|下个月|要|打算|想", c):
@@ -345,6 +346,12 @@ def work(c: str, ctx: Context) -> list[Hit]:
         ),
         ("role.do", rf"^(?:我)?{ADV}(?:是)?(?:做|干|搞)(?P<x>[^，,]{{1,10}})的$"),
         ("role.is", r"^我(?:现在|目前)?的(?:职业|工作)(?:其实|现在)?是(?P<x>.+)$"),
+        # 下个月起title变成设计主管了: the title is the job
+        (
+            "role.title",
+            r"^(?:我的?)?(?:[^，,]{0,6}?)(?:title|Title|职位|头衔|岗位|职称)(?:也)?"
+            r"(?:变成|改成|换成|升成|升为|升到|调成|是)了?(?P<x>[^，,]{2,10}?)(?:了|啦)?$",
+        ),
         ("role.field", rf"^(?:我)?{ADV}(?:在)?(?:做|干|搞)(?P<x>.{{1,8}})$"),
     ):
         m = re.match(pattern, c)
@@ -359,6 +366,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
             continue
         if re.search(r"学生$|研究生$|本科生$|博士生$|[小初高]中生$", role):  # 我是初二的学生
             return [Hit(F, "education.stage", "student", value=re.sub(r"的$", "", role))]
+        if rule == "role.title":
+            return [Hit(F, "work.role", rule, value=role, correction=True,
+                        content=f"用户的工作是{role}")]  # fmt: skip
         return [Hit(F, "work.role", rule, value=role)]
     m = re.match(
         r"^(?:我们|我)?(?:在[^，,在]{2,4}?)?(?:自己|一起|和[^，,]{1,4}?一起)?(?:开了|开)(?:一家|一个|家|个)"
