@@ -152,6 +152,37 @@ CHANGES = [
         "玄武湖",
         "莫愁湖",
     ),
+    # a child's school got into; a department now; a pet renamed after its name was found wanting
+    (
+        ["我女儿在城关中学读初三", *ZH],
+        "告诉你个好消息！我女儿中考考上了柳州二中，下个月报到",
+        "城关中学",
+        "柳州二中",
+    ),
+    (["我是读机械系的", *ZH], "转系申请过了 下学期我就是电机系的人了", "机械系", "电机系"),
+    (["我养了只八哥叫阿福", *ZH], "我孙女嫌阿福这名字太土，给改成“布丁”了", "阿福", "布丁"),
+    # a relative's age owned up to; a move in with someone somewhere; a parent by the kin word
+    (["my mom is 64", *EN], "my mom just admitted she's 67, the cheek of her", "64", "67"),
+    (
+        ["My dad lives in Galway", *EN],
+        "dad's finally moved in with our Aoife over in Sligo",
+        "Galway",
+        "Sligo",
+    ),
+    (
+        ["My dad is a fireman", *EN],
+        "daddy finally retired from the station, now he drives a school bus for the district",
+        "fireman",
+        "school bus",
+    ),
+    # how a tea is taken now, after what someone else did; a place of work by the work done there
+    (
+        ["I take my tea with milk and two sugars", *EN[1:]],
+        "the GP gave out to me so it's milk and no sugar in my tea now",
+        "two sugars",
+        "no sugar",
+    ),
+    (["现在在苏州做工", *ZH], "苏州那边活少了，年后跟老乡转去昆山干了", "苏州", "昆山"),
     # a job said with its shift, then a new one
     (
         ["I'm a care assistant on nights at Rosewood care home", *EN],

@@ -33,8 +33,8 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("location.hometown",),
         ),
         (
-            r"职业|做什么工作|什么工作|干什么的|做什么的|岗位|职位|\b(?:job|occupation|profession|"
-            r"career|do for a living|job title|role)\b",
+            r"职业|做什么工作|什么工作|干什么的|做什么的|岗位|职位|职务|头衔|职称|\b(?:job|occupation|"
+            r"profession|career|do for a living|job title|role|rank|position)\b",
             ("work.role",),
         ),
         (

@@ -167,6 +167,7 @@ _MOVED_RE = re.compile(
 _SHIFT = re.compile(
     r"^my (?:(?:day|night|morning|evening|early|late|work) )?shift(?: at (?:the )?[\w' -]{2,30}?)? "
     r"(?:starts|begins|ends|is) at (?P<t>\d{1,2}(?::\d{2})?\s?(?:am|pm)?)"
+    r"(?P<d> in the (?:morning|afternoon|evening)| at night)?"
     r"(?P<f> (?:every|each|on) [\w ]{2,30})?$",
     I_,
 )
@@ -174,7 +175,10 @@ _SHIFT = re.compile(
 
 def _fixture(c: str) -> list[Hit]:
     if m := _SHIFT.match(c):
-        when = f"at {m['t']}{m['f'] or ''}".lower()
+        t = m["t"]
+        if m["d"] and not re.search(r"[ap]m$", t, I_):  # "at 4 in the morning": 4am
+            t += "am" if "morning" in m["d"] else "pm"
+        when = f"at {t}{m['f'] or ''}".lower()
         return [Hit(F, "habit.shift", "habit.shift", value=when)]
     if m := _FIXTURE_RE.match(c):
         return [Hit(F, f"habit.{_activity_key(m.group('x'))}", "habit.fixture",

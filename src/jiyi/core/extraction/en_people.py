@@ -257,7 +257,13 @@ def family(c: str, ctx: Context) -> list[Hit]:
     rel_word = m.group("rel").lower()
     key, rest = f"family.{RELATIONS_EN[rel_word]}", m.group("rest")
     if m.group("poss") and not _OWNED.match(rest):
-        rest = " is" + rest  # "my son's in 3rd grade" = my son is in 3rd grade
+        # "my son's in 3rd grade" = my son is …; "mum's finally moved" = mum has moved
+        has = re.match(
+            r"^\s+(?:just |finally |recently |already |now )*(?:moved|gone|left|got|"
+            r"been|started|retired|become|taken|quit|relocated|settled)\b",
+            rest,
+        )
+        rest = (" has" if has else " is") + rest
     elif m.group("poss"):
         rest = "'s" + rest
         if _OTHER_PERSON.match(rest):

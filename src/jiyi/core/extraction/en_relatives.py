@@ -60,7 +60,9 @@ _ROLE_EN = re.compile(
     r"scientist|founder|ceo|intern|retiree|analyst|consultant|pilot|barista|artist|writer|medic|"
     r"mechanic|dentist|pharmacist|therapist|surgeon|vet|clerk|cashier|cop|officer|soldier|tutor|"
     r"coach|editor|journalist|photographer|realtor|agent|banker|programmer|dev|paramedic|"
-    r"electrician|plumber|firefighter|professor|principal|retired)$",
+    r"electrician|plumber|firefighter|professor|principal|retired|fireman|policeman|postman|"
+    r"fisherman|lineman|handyman|sheriff|deputy|constable|sergeant|chief|captain|mate|nanny|"
+    r"maid|cook|farmer|miner|welder|carpenter|janitor)$",
     I_,
 )
 
@@ -72,7 +74,8 @@ _DOES_FOR_WORK = re.compile(
     r"delivery truck|tow truck|truck|taxi|cab|bus|forklift|ambulance|"
     r"tractor|delivery van|math|maths|english|history|science|music|art|physics|chemistry|"
     r"biology|french|spanish|chinese|piano|yoga)"
-    r"(?: (?:now|for a living|for work|part[- ]time|full[- ]time))*$",
+    r"(?: (?:now|for a living|for work|part[- ]time|full[- ]time|for (?:the|a) (?:county|city|"
+    r"school district|district|council|state|school|company|hospital)))*$",
     I_,
 )
 
@@ -234,7 +237,24 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     if (
         n
         and _ROLE_EN.search(n.group("x"))
-        and n.group("x").split()[-1].lower() not in ("fan", "lover")
+        and n.group("x").split()[-1].lower()
+        not in (
+            "fan",
+            "lover",
+            "eater",
+            "sleeper",
+            "talker",
+            "reader",
+            "learner",
+            "walker",
+            "crawler",
+            "listener",
+            "drinker",
+            "smoker",
+            "worrier",
+            "supporter",
+            "follower",
+        )
         # "grandpa's in a wheelchair now after his fall in october": where he is, no job
         and not re.match(
             r"(?:in|at|on|with|from|into|out|off|back|not|still|over|up|down|away|home)\b",
@@ -306,13 +326,19 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     if n := re.match(
         r"^(?:(?:now |still |actually |both )?(?:lives|live|is living|are living|is based|are "
         r"based)|(?:just |recently |finally )?"
-        r"(?:has |'s )?(?:moved|relocated|ended up|settled)(?: down| up| over| back| out| away|"
-        r" home)?)"
-        r" (?:in|to|out in|out to) (?P<x>.+?)(?: now)?$",
+        r"(?:has |'s )?(?:just |recently |finally )?(?:moved|relocated|ended up|settled)"
+        r"(?: down| up| over| back| out| away| home)?)"
+        r" (?:in|to|out in|out to) (?P<x>.+?)(?: now| for good)?$",
         rest,
         I_,
     ):  # "my mom moved down to Florida to be near my aunt": where she lives now
-        where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", n.group("x"))[0])
+        # "moved in with our Siobhan over in Letterkenny": where, not with whom
+        said = re.sub(
+            r"^with (?:my|our|their|his|her) [\w']+(?: [\w']+)? (?:over |down |up |out )?in ",
+            "",
+            n.group("x"),
+        )
+        where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", said)[0])
         if not re.search(r"ended up|settled", n.group(0), I_) or _is_city(where):
             return [Hit(F, f"{key}.home", "family.home", value=where)]  # not "ended up in jail"
     n = re.match(

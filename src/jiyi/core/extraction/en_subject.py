@@ -126,7 +126,7 @@ _NAME_DID = re.compile(
 )
 _NOT_NAMES = frozenset(
     "work life school things today tonight everything nothing something mom dad mum grandma "
-    "grandpa nana granny".split()
+    "grandpa nana granny daddy mummy mommy mama papa pops".split()
 )
 
 
@@ -159,10 +159,19 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
     # "Mom moved to Sacramento", "Dad's a retired cop": a parent named by the kin word is the
     # user's, as "my mom" (never the user moving)
     clause = re.sub(
-        r"^(?=(?:mom|dad|mum|grandma|grandpa|nana|granny)(?:'s\b|\s+(?:is|was|has|had|moved|"
+        r"^(?=(?:mom|dad|mum|grandma|grandpa|nana|granny|daddy|mummy|mommy|mama|papa|pops)"
+        r"(?:'s\b|\s+(?:is|was|has|had|moved|"
         r"lives|works|just|got|turned|loves|likes|hates|retired|started|still|finally|sold|"
-        r"bought|quit|left|went)\b))",
+        r"bought|quit|left|went|hung|called)\b))",
         "my ",
+        clause,
+        flags=I_,
+    )
+    # "my dad just confessed he's 62": what a relative owned up to about themselves
+    clause = re.sub(
+        r"^((?:my|our) [a-z]+) (?:just |finally )?(?:confessed|admitted|told (?:me|us)|revealed|"
+        r"let slip)(?: that)? (?:he|she)(?:'s| is) ",
+        r"\1 is ",
         clause,
         flags=I_,
     )

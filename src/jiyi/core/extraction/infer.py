@@ -220,26 +220,30 @@ _NOT_OLD_NAME = re.compile(
 # 我们家汤圆改名了，后来决定叫它阿肥: a name said to change, the new one in a later clause
 _RENAME_FIRST_ZH = re.compile(
     r"^(?:我们家|我家|家里的?)?(?P<old>[\u4e00-\u9fff]{1,4}?)(?:的名字)?(?:已经|也|终于)?"
-    r"(?:改名|改名字|换名字|换名)了$"
+    r"(?:改名|改名字|换名字|换名)了$|"
+    # (我外孙)嫌小翠这名儿土: the name found wanting is the one that changes
+    r"(?:嫌|觉得)(?P<old2>[\u4e00-\u9fff]{2,3}?)(?:这|这个)?名(?:字|儿)?(?:太|有点)?(?:土|难听|不好听|俗|普通)"
 )
 _CALLED_ZH = re.compile(
     r"(?:后来|最后|现在|就|决定|都|改口|大家|我们)*(?:叫它|叫牠|喊它|管它叫)(?P<x>[\u4e00-\u9fff]{1,4}?)"
-    r"(?:了|啦|哈)?$"
+    r"(?:了|啦|哈)?$|"
+    r"^(?:就|给|又)*(?:改成|换成|改叫|改为)[“\"「『]?(?P<y>[\u4e00-\u9fff]{1,4}?)[”\"」』]?(?:了|啦|哈)?$"
 )
 
 
 def rename_first(clause: str) -> str | None:
     """The old name a clause says is changing (汤圆改名了), when a name and not a kind."""
-    m = _RENAME_FIRST_ZH.match(clause)
-    if m is None or _NOT_OLD_NAME.match(m["old"]) or m["old"].lower() in _KIN:
+    m = _RENAME_FIRST_ZH.match(clause) or _RENAME_FIRST_ZH.search(clause)
+    old = (m["old"] or m["old2"]) if m else None
+    if old is None or _NOT_OLD_NAME.match(old) or old.lower() in _KIN:
         return None
-    return m["old"]
+    return old
 
 
 def called_now(clause: str) -> Hit | None:
     """The new name a clause gives after :func:`rename_first` (后来决定叫它阿肥)."""
     m = _CALLED_ZH.search(clause)
-    return Hit(F, "", "bare.replaces", value=m["x"]) if m else None
+    return Hit(F, "", "bare.replaces", value=m["x"] or m["y"]) if m else None
 
 
 def renamed(clause: str, lang: str) -> tuple[Hit, str] | None:

@@ -57,7 +57,8 @@ _SCHOOL = re.compile(
 )
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _LEAD_ZH = (
-    r"(?:(?:其实|对了|跟你说|话说|告诉你|更新一下|好消息|哈哈+|诶|欸|嗯|唉|哎)[，,！!～~ ]*)*"
+    r"(?:(?:其实|对了|跟你说(?:个(?:好|坏)?消息)?|话说|告诉你(?:个(?:好|坏)?消息)?|更新一下|好消息|"
+    r"哈哈+|诶|欸|嗯|唉|哎)[，,！!～~ ]*)*"
 )
 _KIN_ZH = re.compile(
     rf"^(?P<lead>{_LEAD_ZH})(?P<who>(?:我们家|我家|我的|我)的?(?P<rel>{_REL_ZH})|(?P<bare>{_REL_ZH}))"

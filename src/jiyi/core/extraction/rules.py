@@ -367,8 +367,9 @@ class RuleExtractor:
                 named_now := called_now(clause)
             ):
                 hits, replaces = [named_now], old_name  # 汤圆改名了，后来决定叫它阿肥: 汤圆's name
-            if not hits and has_cjk(clause) and (old_said := rename_first(clause)):
-                ctx.extra["rename_old"] = old_said
+            only_about = all((h.topic or "").endswith(".about") for h in hits)
+            if only_about and has_cjk(clause) and (old_said := rename_first(clause)):
+                ctx.extra["rename_old"] = old_said  # (我外孙嫌小翠这名儿土，)给改成豆包了
             if (
                 all(h.kind in (MemoryKind.EVENT, MemoryKind.STATE) for h in hits)
                 and who not in SOMEONE_ELSE

@@ -47,7 +47,10 @@ _SPLIT_RE = re.compile(
 )
 # "I'm an accountant so end of month is always crazy": a consequence with its own subject.
 _SO_RE = re.compile(
-    r"\s+so\s+(?=[a-z]+(?: [a-z]+){0,3} (?:is|are|was|were|gets|get|can|will|has|have)\b)", re.I
+    r"\s+so\s+(?=[a-z]+(?: [a-z]+){0,3} (?:is|are|was|were|gets|get|can|will|has|have)\b|"
+    # "…put her foot down so it's milk and no sugar now": what follows is the user's now
+    r"(?:it's|its|it is|i'm|im|i am|i've|i'll|now i|i now)\b)",
+    re.I,
 )
 
 _CHITCHAT_ZH = word_set(

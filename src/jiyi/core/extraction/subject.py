@@ -142,6 +142,10 @@ def read_subject(clause: str) -> Who:
         return Who.USER
     if _THEY.match(text):
         return Who.THEY
+    if re.match(
+        rf"^(?:跟|和|同|与)(?:我的?)?(?:几个|一帮|一群)?(?:{_OTHER_ZH})(?:们|一起)?(?!的)", text
+    ):
+        return Who.USER  # 跟老乡转去佛山干了: the user, with someone
     if _OTHER.match(text):
         return Who.OTHER
     if family := _FAMILY.match(text):

@@ -61,8 +61,7 @@ _POSTED = re.compile(
 
 # What a stay is for when it is no home: 在上海出差 / 在三亚度假 / 在北京开会.
 _VISIT = re.compile(
-    r"(?:出差|旅游|旅行|玩|开会|培训|度假|出游|看病|住院|探亲|办事|参展|比赛|考试|"
-    r"做单|接单|跑单|干活|做工|打零工)$"
+    r"(?:出差|旅游|旅行|玩|开会|培训|度假|出游|看病|住院|探亲|办事|参展|比赛|考试)$"
 )
 
 
@@ -138,6 +137,13 @@ def location(c: str, ctx: Context) -> list[Hit]:
             r"^(?:我们|我)(?:一个人|自己|现在|目前|一直|常年|长期|如今|人)+在(?P<x>[\u4e00-\u9fff]{2,6})(?P<v>)$",
             c,
         )
+        work = (
+            re.fullmatch(r"(?P<c>[\u4e00-\u9fff]{2,4}?)(?:做单|接单|跑单|干活|做工|打零工)", m["x"])
+            if m
+            else None
+        )
+        if work and is_place_zh(work["c"]):  # 现在在东莞做工: where the user works
+            return [Hit(F, "location.work", "work.doing", value=work["c"])]
         if m and (not is_place_zh(m.group("x")) or _VISIT.search(m.group("x"))):
             m = None  # 我现在在上海出差: a trip, not where the user lives
     if m and re.match(

@@ -124,7 +124,8 @@ _GIG = re.compile(rf"(?:给|帮|替){_PLACE}(?:开|送|跑)(?P<r>货车|大货�
 
 # The subject left out, only time and stance words before the verb (下个月起 / 其实 / 终于).
 _ELIDED = re.compile(
-    r"(?:今年|去年|上个?月|这个?月|下个?月|上周|下周|这周|上礼拜|下礼拜|最近|刚刚?|已经|终于|现在|"
+    r"(?:今年|去年|上个?月|这个?月|下个?月|上周|下周|这周|上礼拜|下礼拜|最近|刚刚?|已经|终于|现在|年后|"
+    r"过完年|开年|节后|"
     r"其实|说实话|讲真|对了|好消息|跟你说|从[^，,\s]{1,6}(?:起|开始)|开始|就|也|又|正式|总算)*"
 )
 
@@ -133,7 +134,10 @@ def _about_user(c: str, at: int) -> bool:
     """The user is the one moved: said as the subject (我 / 我们) or moved by someone (把我 /
     让我), with no one else named after, or left out with only time and stance words before
     the verb (下个月起调去门诊)."""
-    before = c[:at]
+    # 跟老乡转去佛山干了: the user goes with them, the move is the user's
+    before = re.sub(
+        r"(?:跟|和|同)(?:几个|一帮|一群)?(?:老乡|同事|朋友|同学|工友|师傅)(?:们|一起)?$", "", c[:at]
+    )
     other = [m.end() for m in _OTHER.finditer(before)]
     if other and not (_TO_ME.search(before[other[-1] :]) or "我" in before[other[-1] :]):
         return False

@@ -29,13 +29,13 @@ _STAGE_ZH = (
 # A school's name (湖南师大, 北京理工, 山师附中, 实验小学, 清华): where one is admitted to study.
 _SCHOOL_NAME = re.compile(
     r"(?:大学|学院|师大|理工|工大|农大|医大|财大|交大|中学|附中|高中|一中|二中|小学|"
-    r"职校|技校|中专|大专|[^\s]{1,4}大)$"
+    r"职校|技校|中专|大专|[^\s]{1,4}大|[一二三四五六七八九十]{1,3}中|国中|高职)$"
 )
 
 
 def education(c: str, ctx: Context) -> list[Hit]:
     admitted = re.match(
-        r"^(?:我)?(?:已经|终于|顺利|刚|刚刚|也)*(?:被(?P<x>[^，,被]{2,10}?)(?:录取|录了|录上)|"
+        r"^(?:我)?(?:中考|高考|考研|小升初)?(?:已经|终于|顺利|刚|刚刚|也)*(?:被(?P<x>[^，,被]{2,10}?)(?:录取|录了|录上)|"
         r"考(?:上|进|到)了?(?P<y>[^，,被]{2,10}?))(?:了|啦|耶|🎉)*$",
         c,
     )
@@ -44,6 +44,10 @@ def education(c: str, ctx: Context) -> list[Hit]:
         # 被湖南师大录取了 / 考上北京理工了: the school the user goes to now
         return [Hit(F, "education.school", "school.admitted", value=school, correction=True,
                     content=f"用户在{school}上学")]  # fmt: skip
+    if dept := re.search(r"我(?:马上|就|也|都)*(?:是|成了?)(?P<x>[^，,我是]{2,8}?系)的人了$", c):
+        # 下学期开始我就是资工系的人了: the department the user is in now (a transfer)
+        return [Hit(F, "education.major", "major.department", value=dept["x"], correction=True,
+                    content=f"用户读{dept['x']}")]  # fmt: skip
     if m := re.search(
         rf"我(?:马上|就|也|都)*(?:是|成了?)(?P<x>{_STAGE_ZH})(?:的人|的学生|学生|生)了$", c
     ):
