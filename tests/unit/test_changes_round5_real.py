@@ -267,3 +267,13 @@ def test_a_posting_to_a_named_branch_and_a_hobby_at_a_community_center() -> None
     assert said.get("location.work") == "Tumkur"
     assert "work.role" not in extract_slots("I do pottery at the community center on Tuesdays")
     assert extract_slots("I've a rescue whippet called Bran").get("pet.dog.name") == "Bran"
+
+
+def test_a_unit_posted_to_and_towns_of_the_wider_english_speaking_world() -> None:
+    assert extract_slots("I'm posted at the Kano field office").get("location.work") == (
+        "Kano field office"
+    )
+    said = extract_slots("they have transferred me o! from monday I'm resuming at Apapa port")
+    assert said.get("location.work") == "Apapa port"
+    assert "location.hometown" not in extract_slots("From next week I'm resuming at Apapa port")
+    assert extract_slots("my brother moved to Abuja").get("family.brother.home") == "Abuja"

@@ -153,8 +153,14 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
-    if m:
-        return [Hit(F, "location.hometown", "hometown", value=place(m.group("x") or m.group("y")))]
+    said = (m.group("x") or m.group("y")) if m else ""
+    if m and not re.match(
+        r"(?:next|this|last|tomorrow|today|tonight|monday|tuesday|wednesday|thursday|friday|"
+        r"saturday|sunday|the \d|\d|now on|then on)\b",
+        said,
+        I_,
+    ):  # "From next week I'm resuming at …": when, not where the user is from
+        return [Hit(F, "location.hometown", "hometown", value=place(said))]
     m = re.match(
         r"^i(?:'ve| have)? (?:just |recently |finally |officially )?(?:got|gotten) (?P<x>married|"
         r"engaged|divorced|separated)(?P<rest>)(?:[!.]*)$",

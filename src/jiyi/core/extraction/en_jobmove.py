@@ -190,6 +190,12 @@ _JOB_WORD = re.compile(
 )
 
 
+_POSTED_AT = re.compile(
+    r"\b(?:i'm|im|i am|i'll be|ill be|i will be) (?:now |currently )?(?P<v>posted|stationed|"
+    r"deployed|redeployed|resuming(?: work)?) (?:at|to) (?:the )?"
+    r"(?P<u>(?-i:[A-Z])[\w'-]*(?: (?:[\w'-]+)){0,6}?)(?= now| from| starting|[,.!]|$)",
+    re.IGNORECASE,
+)
 _NOT_TOWN = re.compile(r"^(?:Main|Head|New|Other|Same|Local|Central|Regional|Corporate)\b")
 
 
@@ -212,6 +218,13 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, "location.work", "work.based", value=where, correction=True,
                     content=f"User works in {where}")]  # fmt: skip
     # (the Mandya branch: a place by the branch it names, even one no list knows)
+    if (unit := _POSTED_AT.search(c)) and _sure(c, unit):
+        # "I'm posted at the Seme border command", "(from next week) I'm resuming at Tin Can
+        # Island port in Lagos": the unit the user works at
+        where = re.sub(r"\s+in\s+[A-Z][\w'-]+$", "", unit["u"]).strip()
+        return [Hit(F, "location.work", "work.unit", value=where,
+                    correction=bool(unit["v"].lower().startswith(("resum", "redeploy"))),
+                    content=f"User works at {where}")]  # fmt: skip
     if (m := _POSTED.search(c)) and _sure(c, m) and not _NOT_TOWN.match(m["c"]):
         where = place(m["c"])
         return [Hit(F, "location.work", "work.posted", value=where, correction=True,

@@ -241,9 +241,10 @@ FIELDS_EN = word_set(
 
 @cache
 def _towns_en() -> frozenset[str]:
-    """~9,900 towns and cities of the US, Canada, the UK, Ireland, Australia and New Zealand
-    (places_en.txt, made by scripts/places_en.py from phonenumbers' area-code geodata); read
-    once, on the first question (100 kB, a few milliseconds)."""
+    """~13,800 towns and cities of the US, Canada, the UK, Ireland, Australia, New Zealand and
+    of countries where English is written beside other languages (India, Nigeria, the
+    Philippines, …; places_en.txt, made by scripts/places_en.py from phonenumbers' area-code
+    geodata); read once, on the first question (150 kB, a few milliseconds)."""
     said = resources.files("jiyi.core.extraction").joinpath("places_en.txt").read_text("utf-8")
     return frozenset(line for line in said.splitlines() if line)
 

@@ -94,6 +94,8 @@ _NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
 _ORDER = re.compile(
     r"\b(?:that's|thats|that is) (?:my|what i) (?:usual|order|go-to|always get|usually get|"
     r"always order|usually order)\b|\bmy (?:usual|standard|regular) order\b|"
+    # "can u save my new usual? iced brown sugar oatmilk shaken espresso"
+    r"\bmy new (?:usual|order|go-to)\b|"
     r"^(?:my )?(?:usual|order|go-to)\s*:",
     re.IGNORECASE,
 )

@@ -77,7 +77,7 @@ _OF = r"(?:的|'s\s+|s'\s+)"
 _HE_SHE = re.compile(r"(?:他|她)(?!们)|(?:he|she|he's|she's|his|her)\b", re.IGNORECASE)
 # "they moved me to the Reno office": an impersonal "they" that acts on the user
 _IMPERSONAL = re.compile(
-    r"they (?:\w+ )?(?:me|us)\b|"
+    r"they (?:\w+ ){0,2}(?:me|us)\b|"
     # 老板从这个月起让我当主厨了 / 公司把我调到无锡了: what was done with the user's job
     r"(?:我们)?(?:老板|领导|公司|单位|经理|主管|店长|队长|园长|护士长|包工头|工头)[^，,]{0,8}?"
     r"(?:让|叫|安排|派|调|提拔|升|把)了?(?:我|我们)(?!的)|"
