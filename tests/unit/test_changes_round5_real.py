@@ -277,3 +277,11 @@ def test_a_unit_posted_to_and_towns_of_the_wider_english_speaking_world() -> Non
     assert said.get("location.work") == "Apapa port"
     assert "location.hometown" not in extract_slots("From next week I'm resuming at Apapa port")
     assert extract_slots("my brother moved to Abuja").get("family.brother.home") == "Abuja"
+
+
+def test_a_car_by_its_model_a_pet_of_an_unlisted_breed_and_a_drink_one_dares_order() -> None:
+    assert extract_slots("traded it in for a second hand Hilux").get("possession.car") == "Hilux"
+    assert "possession.car" not in extract_slots("I bought a blazer for the interview")
+    said = extract_slots("we just adopted a Kangal puppy, we called him Tarkan")
+    assert said.get("pet.dog.name") == "Tarkan"
+    assert extract_slots("以后星巴克只敢点美式了").get("diet.coffee.type") == "美式"

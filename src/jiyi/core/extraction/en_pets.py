@@ -241,8 +241,11 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         rf"(?:(?:i|we)(?:'ve| have)? )?(?:just |recently |finally |also |now )?(?:have|has|own|got|"
         rf"adopted|rescued|"
         rf"brought home|'ve got|have got|picked up|got myself|"
-        rf"got ourselves) {_COUNT} {_DESC}(?P<pet>{_PET})(?:s)?\b"
-        r"(?:,? (?:named|called) (?P<x>\S+))?(?P<rest>.*)$",
+        # (a breed no list knows, capitalised, before the kind: "a Boerboel puppy")
+        rf"got ourselves) {_COUNT} {_DESC}"
+        r"(?:(?-i:[A-Z][a-z]{3,}) (?=(?i:puppy|pup|kitten|dog|cat)\b))?"
+        rf"(?P<pet>{_PET})(?:s)?\b"
+        r"(?:,? (?:(?:we |i )?(?:named|called) (?:him |her |it )?)(?P<x>\S+))?(?P<rest>.*)$",
         c,
         I_,
     )

@@ -38,7 +38,10 @@ _MODELS_EN = """prius civic camry corolla accord altis rav4 cr-v crv f-150 f150 
     model_y model_s model_x cybertruck durango clio megane golf polo tiguan kona sportage
     telluride ioniq bronco maverick f-250 f-350 odyssey hr-v rogue pathfinder murano 4runner
     yaris venza cx-30 cx-50 cx-9 mazda3 cherokee grand_cherokee gladiator pacifica corsa
-    qashqai octavia fabia"""
+    qashqai octavia fabia ranger hilux navara commodore vitz innova fortuner vios wigo montero
+    pajero landcruiser land_cruiser prado dmax d-max bt-50 picanto creta seltos nexon xuv700
+    ertiga baleno dzire wagonr camaro corvette fiesta ridgeline santa_fe palisade c-hr
+    tucson silverado"""
 _LATIN = frozenset(w.replace("_", " ") for w in (_MAKES_EN + " " + _MODELS_EN).split())
 # (no make that is also a common word: 理想, 现代, 长安, 红旗, 小米, 大众 alone name no car)
 _MAKES_ZH = """丰田 本田 比亚迪 特斯拉 宝马 奔驰 奥迪 蔚来 小鹏 极氪 五菱 吉利 哈弗 别克 雪佛兰
@@ -54,7 +57,10 @@ _CODED_ZH = re.compile(
 _ZH = "|".join(sorted(_MAKES_ZH.split(), key=len, reverse=True))
 # A make or model said in Latin letters: one word of the lists, then up to two more.
 _LATIN_CAR = r"(?:(?:19|20)\d{2} )?[A-Za-z][\w-]*(?: (?-i:[A-Z0-9][\w-]*)){0,2}"
-_OLDISH = r"(?:(?:a|an|the) )?(?:(?:used|new|brand new|secondhand|second-hand|old|little) )*"
+_OLDISH = (
+    r"(?:(?:a|an|the) )?(?:(?:used|new|brand new|secondhand|second-hand|second hand|old|little|"
+    r"beat-up|beat up|\d{4}) )*"
+)
 
 _HAS_EN = re.compile(
     rf"^(?:i|we) (?:drive|own|have) (?P<x>(?:a|an) {_OLDISH}{_LATIN_CAR})$"

@@ -36,7 +36,7 @@ _TYPE_LEAD = (
     r"一直|常|经常|总是|最常|固定"
 )
 _TYPE_RE = re.compile(
-    rf"(?:{_TYPE_LEAD})+(?:都)?(?:喝|点|要|是)(?P<x>[^，,。]+?)(?:了|的)?$|"
+    rf"(?:{_TYPE_LEAD})+(?:都)?(?:敢|能)?(?:喝|点|要|是)(?P<x>[^，,。]+?)(?:了|的)?$|"
     # 现在每天就喝菊花茶 / 现在每天就一杯黑咖啡 / 现在早上都换成热的大麦茶了: the drink now
     # (a day's drink said as now and every day, or what it was changed to; not 最近喝得多)
     r"^(?:我)?(?:(?:现在|如今)(?:每天|天天|每天早上|早上|每早)+(?:都|就|只)*(?:喝|是)?|"
