@@ -285,3 +285,9 @@ def test_a_car_by_its_model_a_pet_of_an_unlisted_breed_and_a_drink_one_dares_ord
     said = extract_slots("we just adopted a Kangal puppy, we called him Tarkan")
     assert said.get("pet.dog.name") == "Tarkan"
     assert extract_slots("以后星巴克只敢点美式了").get("diet.coffee.type") == "美式"
+
+
+def test_a_childs_school_and_year_said_together() -> None:
+    said = extract_slots("我女儿读城南小学四年级")
+    assert said.get("family.daughter.school") == "城南小学"
+    assert extract_slots("我儿子在向日葵幼儿园上大班").get("family.son.school") == "向日葵幼儿园"

@@ -27,6 +27,12 @@ _STAGE_ZH = (
 
 
 # A school's name (湖南师大, 北京理工, 山师附中, 实验小学, 清华): where one is admitted to study.
+# A school by its kind (实验小学, 小太阳幼稚园, 文山国小附幼) and a year or class in it
+_SCHOOL_WORDS = (
+    r"[^，,在读上念]{1,10}?(?:小学|中学|幼儿园|幼稚园|国小|国中|附幼|附小|附中|一中|二中|三中|"
+    r"[一二三四五六七八九十]{1,3}中|高中|初中|学校)"
+)
+_YEAR_IN = r"[一二三四五六]年级|初[一二三]|高[一二三]|[大中小]班|国[一二三]|小[一二三四五六]"
 _SCHOOL_NAME = re.compile(
     r"(?:大学|学院|师大|理工|工大|农大|医大|财大|交大|中学|附中|高中|一中|二中|小学|"
     r"职校|技校|中专|大专|[^\s]{1,4}大|[一二三四五六七八九十]{1,3}中|国中|高职)$"
@@ -83,6 +89,21 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if studied:  # 我在武汉读护理专业: the major (the city is where the school is)
         return [Hit(F, "education.major", "major", value=studied["x"])]
+    # (我女儿)读实验小学三年级 / 在阳光幼儿园上中班: the school, and the year in it
+    at = re.match(
+        rf"^(?:我)?{ADV}(?:(?:读|上|念)(?P<s>{_SCHOOL_WORDS})(?P<g>{_YEAR_IN})?|"
+        rf"在(?P<t>{_SCHOOL_WORDS})(?:读|上|念)(?P<h>{_YEAR_IN}))(?:了)?$",
+        c,
+    )
+    if at:
+        school, year = at["s"] or at["t"], at["g"] or at["h"]
+        hits = [
+            Hit(F, "education.school", "school.in", value=school, content=f"用户在{school}上学")
+        ]
+        if year:
+            hits.append(Hit(F, "education.stage", "school.year", value=year,
+                            content=f"用户在读{year}"))  # fmt: skip
+        return hits
     # 我在自考中医学专业 / 在函授读会计专业: the major of a self-study or part-time degree
     self_study = re.match(
         rf"^(?:我)?{ADV}在(?:自考|函授|成考|专升本|网课|夜大|电大)(?:读|念|学)?(?P<x>[^，,在]{{2,8}}?)专业$",
