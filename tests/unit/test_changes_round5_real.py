@@ -183,6 +183,13 @@ CHANGES = [
         "no sugar",
     ),
     (["现在在苏州做工", *ZH], "苏州那边活少了，年后跟老乡转去昆山干了", "苏州", "昆山"),
+    # a routine's place "shifted" to another
+    (
+        ["I play volleyball at the Riverside courts on Saturdays", *EN[:1]],
+        "our volleyball crew has shifted to the new sports hall in Eastgate, the courts flooded",
+        "Riverside courts",
+        "Eastgate",
+    ),
     # a job said with its shift, then a new one
     (
         ["I'm a care assistant on nights at Rosewood care home", *EN],

@@ -161,7 +161,7 @@ def _left(named: Sequence[str], message: str) -> bool:
 _CHANGES = re.compile(
     r"改|换|挪|调|转|搬|辞|离开|离职|退|卸|删|卖|戒|不再|不\S{0,6}了|没再|变成|升|"
     r"\b(?:switched|swapped|changed|moved|transferred|left|quit|dropped|stopped|gave up|sold|"
-    r"deleted|no longer|anymore|instead|turned|replaced|retired|promoted)\b",
+    r"deleted|no longer|anymore|instead|turned|replaced|retired|promoted|shifted|relocated)\b",
     re.IGNORECASE,
 )
 # "gym is at lunchtime now", "Jake's at Roosevelt now": a thing or person said to be so now,

@@ -59,7 +59,7 @@ _CHANGE_ZH = re.compile(
     r"满\S{1,3}岁|开始|从\S{1,8}起|不是\S{1,12}[，,]?(?:而)?是"
 )
 _CHANGE_EN = re.compile(
-    r"\b(?:now|nowadays|these days|any ?more|no longer|instead|switched|switching|swapped|"
+    r"\b(?:now|nowadays|these days|any ?more|no longer|instead|switched|switching|swapped|shifted|"
     r"changed|moved|relocated|transferred|left|quit|dropped|scrapped|gave up|renamed|"
     r"go by|turned|as of|from now on|started|stopped|packed up|went back|ended up|"
     r"upgraded|downgraded|promoted|took over|turns out|not \w+(?: \w+)? but)\b",
