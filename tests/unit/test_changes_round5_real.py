@@ -222,6 +222,11 @@ REMARKS = [
     (["I live in Fresno", *EN], "just moved up from Fresno to be near my sister, loving it"),
     (["I work at Target", *EN], "my coworker is doing Instacart now, says it pays better"),
     (["I take metformin", *EN], "my boss took me off the night shift finally"),
+    # someone's advice to switch, refused, told in a chat cut at its spaces
+    (
+        ["我每天喝一杯冰美式", *ZH],
+        "我老婆天天念叨我咖啡喝太多 叫我改喝菊花茶 我才不要 美式是我的命",
+    ),
     # a colleague's promotion
     (["我在物业公司当保安", *ZH], "我同事说他下个月转去做保安队长了"),
 ]

@@ -79,6 +79,10 @@ _OPENERS = frozenset("其实 说实话 actually honestly".split())
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 
 
+# 叫我改喝绿茶 / 劝我转护理: what someone urges the user to do, said as their words
+_URGED = re.compile(
+    r"(?:叫|让|劝|要|逼|催|建议|喊)(?:我|俺)(?:去|赶紧|还是)?(?:改|换|转|别|不要|戒|少)"
+)
 # "以后不这样了 / 再也不酱紫干了": what stops is "this", a day's doing, no stored thing
 _VAGUE = re.compile(r"不(?:再|会)?(?:这样|这么|那样|那么|酱紫)")
 
@@ -98,6 +102,8 @@ def changed_clauses(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
             continue
         if _VAGUE.search(clause):
             continue  # 昨天喝了五杯美式…以后不这样了: a resolution about a day, naming nothing
+        if _URGED.search(clause) and "了" not in clause:
+            continue  # (我妈)叫我改喝绿茶 (我才不要): someone's advice, not what changed
         if _CHANGE_ZH.search(clause) or _CHANGE_EN.search(clause):
             # a neighbour about a relative tells nothing of a clause about the user
             # (女朋友辞职回南京了，我们终于不用异地了: 南京 is where she went, not a change of
