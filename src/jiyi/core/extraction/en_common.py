@@ -16,10 +16,12 @@ __all__ = [
     "ADV",
     "CHANGE_RE",
     "DESC",
+    "DOES_FOR_WORK",
     "IM",
     "NUM_WORD",
     "PAST_VERBS",
     "SEP",
+    "YEAR_GRADE",
     "YEAR_WORDS",
     "first_name",
     "number",
@@ -220,3 +222,25 @@ def place(value: str) -> str:
         flags=I_,
     )[0]
     return clean_value(value)
+
+
+# Of a relative (en_relatives). A job said by what one does for it: "drives a truck", "teaches
+# math" (a role, not a hobby: only with a vehicle driven for hire or a subject taught).
+DOES_FOR_WORK = re.compile(
+    r"^(?:now )?(?P<v>drives|teaches) (?:an? )?(?P<x>school bus|city bus|garbage truck|"
+    r"delivery truck|tow truck|truck|taxi|cab|bus|forklift|ambulance|"
+    r"tractor|delivery van|math|maths|english|history|science|music|art|physics|chemistry|"
+    r"biology|french|spanish|chinese|piano|yoga)"
+    r"(?: (?:now|for a living|for work|part[- ]time|full[- ]time|for (?:the|a) (?:county|city|"
+    r"school district|district|council|state|school|company|hospital)))*$",
+    I_,
+)
+
+# "is in Year 8 at Smithton High", "'s in Yr 9 now", "is in Class 5", "is in JSS2": school years
+# named by number as the UK, Australia, India or Nigeria do
+YEAR_GRADE = re.compile(
+    r"^(?:is|'s) (?:now |already |actually )?(?:in|into|going into|starting) "
+    r"(?P<g>(?:year|yr|grade|class|form|standard|std|primary|jss|sss|js|ss|p|s) ?\d{1,2})"
+    r"(?: (?:at|in) (?P<school>[A-Z][\w' .-]{2,40}?))?(?: now| this year| mate)?[!.]*$",
+    re.IGNORECASE,
+)

@@ -12,8 +12,10 @@ import re
 
 from jiyi.core.extraction.en_common import (
     ADV,
+    DOES_FOR_WORK,
     NUM_WORD,
     SEP,
+    YEAR_GRADE,
     first_name,
     number,
     object_key,
@@ -41,14 +43,6 @@ _ORG_WORDS = (
 )
 
 
-_YEAR_GRADE = re.compile(
-    r"^(?:is|'s) (?:now |already |actually )?(?:in|into|going into|starting) "
-    r"(?P<g>(?:year|yr|grade|class|form|standard|std|primary|jss|sss|js|ss|p|s) ?\d{1,2})"
-    r"(?: (?:at|in) (?P<school>[A-Z][\w' .-]{2,40}?))?(?: now| this year| mate)?[!.]*$",
-    re.IGNORECASE,
-)
-
-
 def _is_city(word: str) -> bool:
     from jiyi.core.extraction.lexicon_places import is_town_en
 
@@ -63,19 +57,6 @@ _ROLE_EN = re.compile(
     r"electrician|plumber|firefighter|professor|principal|retired|fireman|policeman|postman|"
     r"fisherman|lineman|handyman|sheriff|deputy|constable|sergeant|chief|captain|mate|nanny|"
     r"maid|cook|farmer|miner|welder|carpenter|janitor)$",
-    I_,
-)
-
-
-# A job said by what one does for it: "drives a truck", "teaches math" (a role, not a hobby:
-# only with a vehicle driven for hire or a subject taught).
-_DOES_FOR_WORK = re.compile(
-    r"^(?:now )?(?P<v>drives|teaches) (?:an? )?(?P<x>school bus|city bus|garbage truck|"
-    r"delivery truck|tow truck|truck|taxi|cab|bus|forklift|ambulance|"
-    r"tractor|delivery van|math|maths|english|history|science|music|art|physics|chemistry|"
-    r"biology|french|spanish|chinese|piano|yoga)"
-    r"(?: (?:now|for a living|for work|part[- ]time|full[- ]time|for (?:the|a) (?:county|city|"
-    r"school district|district|council|state|school|company|hospital)))*$",
     I_,
 )
 
@@ -189,7 +170,7 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"{key}.grade", "family.grade", value=grade)]
     # "is in Year 8 at Smithton High", "'s in Yr 9 now", "is in Class 5", "is in JSS2": school
     # years named by number as the UK, Australia, India or Nigeria do
-    if n := _YEAR_GRADE.match(rest):
+    if n := YEAR_GRADE.match(rest):
         grade = re.sub(r"\s+", " ", n["g"]).strip()
         grade = grade[:1].upper() + grade[1:]
         if not n["school"]:
@@ -224,7 +205,7 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         slot = CONDITIONS[cm.group(0).lower()][0]
         value = "no" if re.search(r"\b(?:not|no longer|n't)\b", rest, I_) else "yes"
         return [Hit(F, f"{key}.health.{slot}", "family.health", value=value)]
-    if d := _DOES_FOR_WORK.match(rest):  # "he drives a truck now" = he is a truck driver
+    if d := DOES_FOR_WORK.match(rest):  # "he drives a truck now" = he is a truck driver
         noun = {"drives": "driver", "teaches": "teacher"}[d.group("v").lower()]
         rest = f"is a {d.group('x').lower()} {noun} now"
     n = re.match(

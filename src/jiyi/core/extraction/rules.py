@@ -53,7 +53,16 @@ from jiyi.core.extraction.segment import (
     is_request_or_question,
     split_clauses,
 )
-from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject
+from jiyi.core.extraction.subject import (
+    BOSS_GONE,
+    LANDLORD,
+    SAID_OF_ME,
+    SOMEONE_ELSE,
+    TIME_THEN_PRONOUN,
+    YOU_SAID,
+    Who,
+    read_subject,
+)
 from jiyi.core.extraction.topics import clean_value, is_name
 from jiyi.core.extraction.zh import match_zh
 from jiyi.core.extraction.zh_people import mentioned_zh
@@ -121,30 +130,6 @@ _BARE_KIN_ZH = re.compile(
 _PASSING = (MemoryKind.EVENT, MemoryKind.STATE)
 _TOLD_BEFORE = re.compile(r"^i (?:told you|said)(?: that)? (?P<rest>i\b.+)$", re.IGNORECASE)
 _MEANT_NEXT = re.compile(r"^(?:i meant|i mean|meant)\b", re.IGNORECASE)
-# The end of the user's workplace by its boss: what follows without a subject is the user's
-_BOSS_GONE = re.compile(
-    r"^(?:我们|我的)?(?:老板|厂长|老总|boss)(?:也)?(?:跑路|跑了|倒闭|破产|关门|不干了|卷款)"
-    r"|^(?:my |our |the )?boss (?:ran off|went bust|shut (?:it|the \w+) down|closed)",
-    re.IGNORECASE,
-)
-_TIME_THEN_PRONOUN = re.compile(
-    r"^(?P<t>(?:(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?)?开学(?:以后|后)?|今年|明年|下学期|这学期|"
-    r"(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?)(?P<p>[他她])(?!们)"
-)
-# What the assistant said before, repeated by the user to set it right
-_YOU_SAID = re.compile(
-    r"^(?:刚才|刚刚|之前|上次|前面)?你(?:刚才|刚刚|之前|上次)?(?:说|讲|记|写)(?:的|成)?(?:是)?(?=.)|"
-    r"^(?:earlier |before )?(?:you|u) (?:said|wrote|put|have|keep saying|had)(?: that)? ",
-    re.IGNORECASE,
-)
-# Someone else's words or view of the user: 老板说我… / 同事都夸我…
-_SAID_OF_ME = re.compile(r"^[^，,我]{1,8}?(?:说|觉得|夸|嫌|认为)(?:我)(?!们)")
-# Who acts on the user's home: what follows without a subject is the user's again.
-_LANDLORD = re.compile(
-    r"^(?:我(?:的|们|家)?)?(?:房东|物业|中介)|^(?:my |our |the )?(?:landlord|landlady|"
-    r"property manager|letting agent)\b",
-    re.IGNORECASE,
-)
 
 
 def _about(hit: Hit) -> bool:
@@ -265,7 +250,7 @@ class RuleExtractor:
                 if before:
                     pending, correcting = before[0], True
                     continue
-            if (you := _YOU_SAID.match(clause)) and (rest := clause[you.end() :].strip()):
+            if (you := YOU_SAID.match(clause)) and (rest := clause[you.end() :].strip()):
                 # 刚才你说我儿子三年级，不对，他已经四年级了: the assistant's words name whom
                 # the next clauses are about; their value is the wrong one, nothing is kept
                 _ = match_zh(rest, ctx) if has_cjk(rest) else match_en(rest, ctx)
@@ -298,7 +283,7 @@ class RuleExtractor:
                 continue
             who = read_subject(clause)
             if who is Who.HE_SHE:  # 九月开学她就升六年级了: the pronoun first, as the rules read it
-                clause = _TIME_THEN_PRONOUN.sub(r"\g<p>\g<t>", clause, count=1)
+                clause = TIME_THEN_PRONOUN.sub(r"\g<p>\g<t>", clause, count=1)
             family_pronoun = bool(ctx.extra or ctx.name_en) and who is Who.HE_SHE
             # "Sorry, he's a malamute, not a husky": only a pet is a breed
             breed = re.match(
@@ -314,11 +299,11 @@ class RuleExtractor:
             if _HYPOTHETICAL.match(clause):
                 hypothetical = True  # "如果可以的话，我也想养只猫": what follows is not a plan
                 continue
-            if who in SOMEONE_ELSE and _LANDLORD.match(clause):
+            if who in SOMEONE_ELSE and LANDLORD.match(clause):
                 continue  # 房东要把房子收回去卖，现在住沙鹿了: the landlord's act, the user's move
-            if who in SOMEONE_ELSE and _BOSS_GONE.match(clause):
+            if who in SOMEONE_ELSE and BOSS_GONE.match(clause):
                 continue  # 老板跑路，这周开始去华丰鞋业上班: the boss's end, the user's new job
-            if who in SOMEONE_ELSE and not family_pronoun and _SAID_OF_ME.match(clause):
+            if who in SOMEONE_ELSE and not family_pronoun and SAID_OF_ME.match(clause):
                 other = False  # 老板说我SQL写得好，下个月转去做…: what follows is the user's
                 continue
             if who in SOMEONE_ELSE and not family_pronoun:

@@ -36,7 +36,18 @@ from jiyi.core.extraction.lexicon_people import (
 )
 from jiyi.core.text import has_cjk, to_simplified
 
-__all__ = ["SOMEONE_ELSE", "Who", "read_subject", "someone_else_before", "strip_openers"]
+__all__ = [
+    "BOSS_GONE",
+    "LANDLORD",
+    "SAID_OF_ME",
+    "SOMEONE_ELSE",
+    "TIME_THEN_PRONOUN",
+    "YOU_SAID",
+    "Who",
+    "read_subject",
+    "someone_else_before",
+    "strip_openers",
+]
 
 
 class Who(StrEnum):
@@ -166,3 +177,31 @@ def someone_else_before(clause: str, at: int) -> bool:
     if _USER_EN.search(low):
         return False
     return _OTHER_ANYWHERE_EN.search(low[:at]) is not None
+
+
+# Clauses whose people hand the subject back to the user, or name who a pronoun is (read in
+# rules.py while it walks a message clause by clause).
+# The end of the user's workplace by its boss: what follows without a subject is the user's
+BOSS_GONE = re.compile(
+    r"^(?:我们|我的)?(?:老板|厂长|老总|boss)(?:也)?(?:跑路|跑了|倒闭|破产|关门|不干了|卷款)"
+    r"|^(?:my |our |the )?boss (?:ran off|went bust|shut (?:it|the \w+) down|closed)",
+    re.IGNORECASE,
+)
+TIME_THEN_PRONOUN = re.compile(
+    r"^(?P<t>(?:(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?)?开学(?:以后|后)?|今年|明年|下学期|这学期|"
+    r"(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?)(?P<p>[他她])(?!们)"
+)
+# What the assistant said before, repeated by the user to set it right
+YOU_SAID = re.compile(
+    r"^(?:刚才|刚刚|之前|上次|前面)?你(?:刚才|刚刚|之前|上次)?(?:说|讲|记|写)(?:的|成)?(?:是)?(?=.)|"
+    r"^(?:earlier |before )?(?:you|u) (?:said|wrote|put|have|keep saying|had)(?: that)? ",
+    re.IGNORECASE,
+)
+# Someone else's words or view of the user: 老板说我… / 同事都夸我…
+SAID_OF_ME = re.compile(r"^[^，,我]{1,8}?(?:说|觉得|夸|嫌|认为)(?:我)(?!们)")
+# Who acts on the user's home: what follows without a subject is the user's again.
+LANDLORD = re.compile(
+    r"^(?:我(?:的|们|家)?)?(?:房东|物业|中介)|^(?:my |our |the )?(?:landlord|landlady|"
+    r"property manager|letting agent)\b",
+    re.IGNORECASE,
+)
