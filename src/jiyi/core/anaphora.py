@@ -365,11 +365,11 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
         if _PLACE_NEWS.search(_REASON.split(clause, 1)[0]) or _ADDS.search(clause):
             continue
         main = _BECAUSE.split(clause, 1)[0]  # "…now that jake moved to denver": his move
-        if not (_CHANGES.search(main) or _IS_NOW.search(main)) or _WOULD.search(main):
-            if not _WOULD.search(
-                main
-            ):  # 以后晚上八点去B站播 (抖音不播了): the new value, said first
-                before = (clause, plain.find(clause) + len(clause))
+        if _WOULD.search(main):
+            continue
+        if not (_CHANGES.search(main) or _IS_NOW.search(main)):
+            # 以后晚上八点去B站播 (, 抖音不播了): no verb of change, but the new value said first
+            before = (clause, plain.find(clause) + len(clause))
             continue
         near = near - drop
         subjects = _pronoun_subject(clause, plain, near, stored) or said_subjects(clause, named)

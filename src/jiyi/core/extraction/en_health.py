@@ -11,7 +11,13 @@ import re
 
 from jiyi.core.extraction.en_common import IM, SEP, object_key, third_person_en
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, DRUG_RE_EN, named_drug
+from jiyi.core.extraction.lexicon_health import (
+    CONDITION_RE,
+    CONDITIONS,
+    DRUG_RE_EN,
+    drug_named_before,
+    named_drug,
+)
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
@@ -67,14 +73,13 @@ _TESTED_CLEAN = re.compile(
 
 def _allergy(c: str, ctx: Context) -> list[Hit]:
     clean = _TESTED_CLEAN.match(c)
-    named = clean and (_ALLERGENS.search(clean["x"]) or DRUG_RE_EN.search(clean["x"]))
     # "doc says peanuts came back clean": the test found no allergy to them
-    if clean and named and (o := object_key(x := clean_value(clean["x"]))):
+    if clean and _allergen_named(clean["x"]) and (o := object_key(x := clean_value(clean["x"]))):
         return [Hit(F, f"health.allergy.{o}", "allergy.tested", correction=True, value="no",
                         content=f"User is not allergic to {x}")]  # fmt: skip
     if (fixed := ctx.extra.pop("allergy_not", None)) and (real := _REAL_ONE.match(c)):
         x = real.group("x")
-        named = _ALLERGENS.search(x) or DRUG_RE_EN.search(x) or re.search(r"all along$", c, I_)
+        named = _allergen_named(x) or bool(re.search(r"all along$", c, I_))
         if named and len(x.split()) <= 3 and (o := object_key(x)) and o != fixed:
             content = f"User is allergic to {clean_value(x)}"
             return [Hit(F, f"health.allergy.{o}", "allergy", correction=True, value="yes",
@@ -241,13 +246,16 @@ _ALLERGENS = re.compile(
 )
 
 
+def _allergen_named(text: str) -> bool:
+    """Does ``text`` name something one is allergic to: a drug or a known allergen?"""
+    return bool(_ALLERGENS.search(text) or DRUG_RE_EN.search(text))
+
+
 def health(c: str, ctx: Context) -> list[Hit]:
     if not_cleft := _NOT_CLEFT.match(c):
         return _allergy(f"I'm not allergic to {not_cleft.group('x')}", ctx)
     if (cleft := _CLEFT.search(c)) and (
-        cleft.group("v").lower() == "allergic"
-        or DRUG_RE_EN.search(cleft.group("x"))
-        or _ALLERGENS.search(cleft.group("x"))
+        cleft.group("v").lower() == "allergic" or _allergen_named(cleft.group("x"))
     ):
         said = f"I'm allergic to {cleft.group('x')}"
         hits = _allergy(said, ctx)
@@ -258,10 +266,7 @@ def health(c: str, ctx: Context) -> list[Hit]:
         return hits
     if hits := _reaction(c, ctx):
         return hits
-    before = ctx.extra.get("drug_en")
-    if named := named_drug(c):
-        ctx.extra["drug_en"] = named
-    if hits := _switched(c, before):
+    if hits := _switched(c, drug_named_before(c, ctx.extra, "drug_en")):
         return hits
     m = re.search(
         rf"^(?:i|{IM}) (?:(?:have|take|am on|'m on|use|need|carry|always carry|started|"

@@ -79,6 +79,7 @@ _NAMED_DOES = re.compile(
     r"^(?P<n>[A-Z][a-z]+)(?P<rest>\s+(?:just |finally |recently )?(?:moved(?! up)|relocated|lives|"
     r"works|is working|drives|teaches|got a job|started working|works as|is now working)\s.+?)!*$"
 )
+_HEDGE = re.compile(r"\b(?:more like|closer to|nearer to|at least|probably) (?=\w)", I_)
 _SCHOOL_NAME = re.compile(
     r"\b(?:school|elementary|primary|academy|high|middle|college|kindergarten|preschool|"
     r"montessori|daycare|nursery|prep)\b",
@@ -111,8 +112,8 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
     if found:
         c = c[found.end() :]
         c = c[:1].upper() + c[1:]
-    hedged = re.search(r"\b(?:more like|closer to|nearer to|at least|probably) (?=\w)", c, I_)
-    c = re.sub(r"\b(?:more like|closer to|nearer to|at least|probably) (?=\w)", "", c, flags=I_)
+    hedged = _HEDGE.search(c)
+    c = _HEDGE.sub("", c)
     c = re.sub(r"\s+(?:based on|judging by|going by|according to)\b.*$", "", c, flags=I_)
     if (d := _NAMED_DOES.match(c)) and d.group("n").lower() not in RELATIONS_EN:
         if d.group("n") in _NOT_NAMES:

@@ -124,9 +124,10 @@ _NAME_DID = re.compile(
     r"took|quit|left|is|was|has|had|'s)\b",
     I_,
 )
+# A parent (or grandparent) called by the kin word alone: "Mom moved", "daddy retired"
+_PARENTS = "mom dad mum grandma grandpa nana granny daddy mummy mommy mama papa pops".split()
 _NOT_NAMES = frozenset(
-    "work life school things today tonight everything nothing something mom dad mum grandma "
-    "grandpa nana granny daddy mummy mommy mama papa pops".split()
+    "work life school things today tonight everything nothing something".split() + _PARENTS
 )
 
 
@@ -159,7 +160,7 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
     # "Mom moved to Sacramento", "Dad's a retired cop": a parent named by the kin word is the
     # user's, as "my mom" (never the user moving)
     clause = re.sub(
-        r"^(?=(?:mom|dad|mum|grandma|grandpa|nana|granny|daddy|mummy|mommy|mama|papa|pops)"
+        rf"^(?=(?:{'|'.join(_PARENTS)})"
         r"(?:'s\b|\s+(?:is|was|has|had|moved|"
         r"lives|works|just|got|turned|loves|likes|hates|retired|started|still|finally|sold|"
         r"bought|quit|left|went|hung|called)\b))",

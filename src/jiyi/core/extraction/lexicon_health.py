@@ -134,6 +134,15 @@ def named_drug(text: str) -> str | None:
     return zh.group(0) if zh and zh.group(0)[-1] not in "药片针贴" else None
 
 
+def drug_named_before(text: str, seen: dict[str, str], key: str) -> str | None:
+    """The medicine a clause before ``text`` named (kept in ``seen[key]``), remembering the one
+    ``text`` names for the clauses after it (医生说 Amlodipine 令我脚肿，已经换成 Losartan 了)."""
+    before = seen.get(key)
+    if named := named_drug(text):
+        seen[key] = named
+    return before
+
+
 HEALTH_RE = re.compile(
     alternation(CONDITIONS) + r"|过敏|病|血压|血糖|胰岛素|药|怀孕|孕|不耐受|手术|医院|医生|"
     r"\b(?:allerg\w*|intoleran\w*|medication|surgery|hospital|disease)\b",

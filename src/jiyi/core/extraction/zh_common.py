@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.extraction.en_roles import is_role as is_role_en
 from jiyi.core.extraction.lexicon import PETS_ZH, PRONOUN_OBJECTS, RELATIONS_ZH
 from jiyi.core.extraction.lexicon_places import JOBS_ZH, MAJOR_RE_ZH
 from jiyi.core.extraction.topics import clean_value, normalize_object
@@ -156,8 +157,6 @@ def is_role(word: str) -> bool:
     """程序员 / 产品经理 / 小学老师 / iOS开发工程师 / HR: a job title (or a student)."""
     word = clean_value(word)
     if re.fullmatch(r"[A-Za-z][A-Za-z .-]{1,30}", word):  # 转去做 data engineer
-        from jiyi.core.extraction.en_roles import is_role as is_role_en
-
         return is_role_en(word)
     if not word or len(word) > 14 or re.search(r"[人的]$|什么|哪|[这那]家|留在|原来", word):
         return False  # (我还是)留在原来这家: a place stayed at, not a job ending in 家

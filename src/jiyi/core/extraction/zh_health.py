@@ -10,7 +10,12 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon_health import CONDITION_RE, CONDITIONS, is_drug, named_drug
+from jiyi.core.extraction.lexicon_health import (
+    CONDITION_RE,
+    CONDITIONS,
+    drug_named_before,
+    is_drug,
+)
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import SEP, hedge_free, object_key
 from jiyi.core.models import MemoryKind
@@ -187,9 +192,7 @@ _PRESCRIBED = re.compile(r"^(?:医生)(?:给我)?开了(?P<x>[^，,]{2,14}?)(?:�
 
 def medication(c: str, ctx: Context) -> list[Hit]:
     """我在吃降压药 / 每天都要打胰岛素 / 我一直在服用优甲乐."""
-    before = ctx.extra.get("drug_zh")
-    if named := named_drug(c):
-        ctx.extra["drug_zh"] = named
+    before = drug_named_before(c, ctx.extra, "drug_zh")
     if (to := _SWITCHED_TO.match(c)) and before and is_drug(to["b"]):
         new = _dose_free(clean_value(to["b"]))
         if new.lower() != str(before).lower() and (n := object_key(new)):
