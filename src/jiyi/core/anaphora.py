@@ -313,10 +313,16 @@ def _restates(old: MemoryItem, clause: str, message: str) -> bool:
     if not old.value or old.value in _KEYED:
         return False
     value = normalize_value(old.value)
-    if not value or value not in message.lower() or _LEAVES.search(message):
+    # 才回成都的 of a home in 成都锦江区: the city of the stored district is its value too
+    city = re.sub(r"(?<=..)[\u4e00-\u9fff]{1,4}(?:区|县|镇|乡|街道)$", "", value)
+    value = value if value in message.lower() else city
+    if not value or value not in message.lower():
         return False
     to_it = rf"(?:到|去|嚟|来|回|\bto|\binto)\s*(?:the\s+)?{re.escape(value)}"
-    return bool(re.search(to_it, clause.lower()) or _STILL.search(message))
+    # (回成都的, and no other district of it: 搬去成都高新区 is a move)
+    if re.search(to_it + r"(?![\u4e00-\u9fff]{0,4}(?:区|县|镇|乡))", clause.lower()):
+        return True  # going to where the fact already is: 受不了雾霾才回成都 left 北京
+    return not _LEAVES.search(message) and bool(_STILL.search(message))
 
 
 def _news_of_work(old: MemoryItem, message: str) -> bool:

@@ -18,7 +18,8 @@ __all__ = ["TypedValue", "anchors", "change_clauses", "typed_values", "verb_anch
 
 _NUM = r"[\d一二两三四五六七八九十]"
 # 每周三次 is how often, not a Wednesday: a weekday is not followed by a count word.
-_PART = r"(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)"
+# (下昼 / 上昼 / 晏昼: Cantonese for the afternoon, the morning and midday)
+_PART = r"(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里|下昼|上昼|晏昼)"
 # A run of weekdays (周二周四 / 周二和周四 / 周一到周五) is one value: a routine's days.
 _DAY = r"(?:周|星期|礼拜)[一二三四五六日天1-7]"
 _WEEKDAY = (
@@ -26,7 +27,10 @@ _WEEKDAY = (
     rf"(?![次回趟天个]){_PART}?"
 )
 # 五点四十 / 六点一刻 / 7点15: the minutes said without 分 too
-_CLOCK = rf"{_PART}?{_NUM}{{1,3}}点(?:半|一刻|三刻|{_NUM}{{1,3}}分?)?"
+# 差一刻七点 / 差五分八点: a quarter or some minutes before the hour (6:45, 7:55)
+_CLOCK = (
+    rf"{_PART}?(?:差(?:一刻|{_NUM}{{1,2}}分?))?{_NUM}{{1,3}}点(?:半|一刻|三刻|{_NUM}{{1,3}}分?)?"
+)
 _UNITS = r"杯|顿|次|包|勺|片|粒|颗|瓶|罐|支|根|公里|个小时|小时|趟|节课|碗"
 _COUNT = rf"(?<![\d一二两三四五六七八九十每周第])(?:{_NUM}{{1,3}}|半)(?P<unit>{_UNITS})"
 _TYPED = re.compile(rf"(?P<weekday>{_WEEKDAY})|(?P<clock>{_CLOCK})|(?P<count>{_COUNT})")
@@ -48,7 +52,7 @@ _UNREAL = re.compile(
 _CLAUSES = re.compile(r"(?P<c>(?:(?!但是|不过)[^，,。.;；!！?？])+)(?P<end>[，,。.;；!！?？]*)")
 # Time words and fillers that every routine shares: no anchor between two facts.
 _FILLER = re.compile(
-    r"用户|用戶|每天|每周|每晚|每早|天天|早上|上午|中午|下午|晚上|凌晨|傍晚|夜里|一天|一周|现在|"
+    r"用户|用戶|每天|每周|每晚|每早|天天|早上|上午|中午|下午|晚上|凌晨|傍晚|夜里|下昼|上昼|一天|一周|现在|"
     r"只|都|就|去|的|了|在|要|会|我|喜欢"
 )
 

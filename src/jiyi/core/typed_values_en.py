@@ -26,6 +26,7 @@ _N = (
     r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
     r"thirty|forty|forty-five|sixty|ninety)"
 )
+_HOUR = r"(?:1[0-2]|[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _DAYNAME = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?"
 _WEEKDAY = (
     rf"\b(?:every (?:other )?)?{_DAYNAME}(?:(?:,? and |/| & ){_DAYNAME})*"
@@ -36,6 +37,10 @@ _CLOCK = (
     # "we open at six-thirty now": an hour in words, after "at"
     r"(?<=\bat )(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
     r"(?:[- ](?:thirty|fifteen|forty[- ]five|o'clock))?\b"
+    r"(?![- ](?:years?|months?|weeks?|days?|hours?|minutes?|mins?|times|kids|people|of)\b)|"
+    # "quarter to 7", "half past eight", and the Irish and British "half six" (6:30)
+    rf"\b(?:quarter (?:to|past)|half past) {_HOUR}\b|"
+    rf"\bhalf {_HOUR}(?=\s*(?:[.,;!?)]|$|(?:now|then|instead|every|each|on|in|at|and|so|sharp)\b))"
     r"(?![- ](?:years?|months?|weeks?|days?|hours?|minutes?|mins?|times|kids|people|of)\b)"
 )
 _FREQ = (
@@ -129,6 +134,14 @@ def change_clauses(text: str) -> list[str]:
     return out
 
 
+_CLOCK_ANCHOR = re.compile(rf"\bstart(?:s|ing)?\b|\bshift\b|{_DAYNAME}", I_)
+
+
+def _day(word: str) -> str:
+    """One spelling for a start word or a weekday ("starts" / "start", "Saturdays" / "sat")."""
+    return "start" if word.startswith("start") else word[:3]
+
+
 def _words(text: str) -> set[str]:
     return {w for w in content_words(text) if w not in _FILLER and not re.search(r"\d", w)}
 
@@ -139,6 +152,16 @@ def anchors(content: str, held: TypedValue, text: str) -> bool:
     "meditation")."""
     mine = _words(content.replace(held.surface, " "))
     said = _words(text)
+    if (
+        held.kind == "clock"
+        and _CLOCK_ANCHOR.findall(content.lower())
+        and {_day(w) for w in _CLOCK_ANCHOR.findall(content.lower())}
+        & {_day(w) for w in _CLOCK_ANCHOR.findall(text.lower())}
+    ):
+        # "my shift starts at 6am" → "pushed ma start back tae half seven"; "every Saturday …
+        # at 7am" → "moved the Saturday group to quarter to nine": for a clock time, the
+        # start or the weekday the fact holds is word enough
+        return True
     return any(
         a.startswith(b) or b.startswith(a) for a in mine for b in said if min(len(a), len(b)) >= 3
     )

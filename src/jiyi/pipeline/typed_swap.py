@@ -105,7 +105,11 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
     if not _usable(m):
         return None  # a routine or an order; a dated event or a plan keeps its day
     held = _held(m, new)
-    if held is None or held.surface == new.surface:
+    if held is None:
+        return None
+    # 星期二 said of 周二下午: the same day (a new part of the day would be a change)
+    kept = held.surface.replace(held.part, "") if held.part and not new.part else held.surface
+    if _said_alike(kept) == _said_alike(new.surface):
         return None
     content = to_simplified(m.content)
     if new.after and new.after not in content:
@@ -120,6 +124,11 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
     if verb and verb in text and (same_part or new.kind == "weekday"):
         return held
     return held if alone and new.kind == "count" else None
+
+
+def _said_alike(surface: str) -> str:
+    """A value with its weekday word said one way (星期二 / 礼拜二 / 周二, 周天 / 周日)."""
+    return re.sub(r"(?:星期|礼拜)", "周", surface).replace("周天", "周日")
 
 
 def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str] | None:

@@ -39,12 +39,14 @@ from jiyi.core.models import (
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore, Vector
 from jiyi.pipeline.anaphora import changed_facts, without_vague
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named, resolve_negated
+from jiyi.pipeline.dose_swap import dose_swaps
 from jiyi.pipeline.favorites import favourite_swaps
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
 from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.learned_change import learned_changes
 from jiyi.pipeline.pending import Pending
+from jiyi.pipeline.pet_age import pet_ages
 from jiyi.pipeline.prepare import build_episodes, episode_text
 from jiyi.pipeline.pronoun_names import pronoun_names
 from jiyi.pipeline.retract import retire_retracted, switched_values
@@ -253,6 +255,10 @@ def _settle(
         admitted = from_to_swaps(fresh, admitted, scope=scope, store=store)
         # 游泳挪到周五了: a new weekday / time / count in the one fact holding that kind
         admitted += typed_swaps(fresh, admitted, scope=scope, store=store)
+        # 二甲双胍加到一次八百五 / "bumped my metformin up to a thousand mg": the dose
+        admitted += dose_swaps(fresh, admitted, scope=scope, store=store)
+        # 兽医说它至少八岁了 / "the vet figures she's closer to fifteen": the named pet's age
+        admitted += pet_ages(fresh, admitted, scope=scope, store=store)
         # 羽毛球场地换到奥森了, no fact of its own: said in the one badminton fact's slot,
         # found by a shared word, never by similarity
         changes = changed_facts(admitted, fresh, scope=scope, store=store)

@@ -32,6 +32,7 @@ from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Cont
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS, PETS_EN
 from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_en
+from jiyi.core.extraction.services import service
 from jiyi.core.extraction.things import app, car, team
 from jiyi.core.extraction.topics import slug
 from jiyi.core.models import MemoryKind
@@ -304,6 +305,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     restriction,
     identity,
     education,
+    service,
     work,
     home,
     drink,

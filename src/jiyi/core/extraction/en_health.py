@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core.doses import dose_free
 from jiyi.core.extraction.en_common import IM, SEP, object_key, third_person_en
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_health import (
@@ -284,7 +285,7 @@ def health(c: str, ctx: Context) -> list[Hit]:
     )
     said = (m.group("x") or m.group("y") or m.group("z")) if m else ""
     if m and DRUG_RE_EN.search(said) and not CONDITION_RE.match(said):
-        drug = re.sub(r"^(?:some|my|a|an|the)\s+", "", said, flags=I_)
+        drug = dose_free(re.sub(r"^(?:some|my|a|an|the)\s+", "", said, flags=I_))
         if o := object_key(drug):
             hits = [Hit(F, f"health.medication.{o}", "medication", value="yes")]
             if (why := re.search(r"\bfor (?:my )?(?P<x>[a-z' ]+)$", c, I_)) and (

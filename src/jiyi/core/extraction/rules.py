@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from jiyi.core.doses import with_doses
 from jiyi.core.extraction.candidate import make_candidate
 from jiyi.core.extraction.contrast import words_of
 from jiyi.core.extraction.en import match_en
@@ -387,6 +388,7 @@ class RuleExtractor:
         drop_bare_echoes(found)
         fold_apposition(found)
         fold_parts(found)
+        with_doses(found, clauses)  # 吃二甲双胍，一次五百毫克: the dose is the memory's
         fold_relative_about(found, lang="zh" if has_cjk(text) else "en")
         self._kin_swap(msg, text, now, found)
         if trad:

@@ -77,7 +77,10 @@ _NEW_EN = re.compile(
 )
 _HAS_ZH = re.compile(
     r"^我(?:现在|平时)?(?:(?P<car>(?:开|骑)的(?:车|机车|摩托车?|电动车|电驴|座驾)是|的车是|的座驾是)|"
-    r"开的是|骑的是|开|骑)(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{1,12})$"
+    r"开的是|骑的是|开|骑)(?:一|1)?(?:辆|台|部)?(?P<x>[^，,。]{1,12})$|"
+    # 开的是一台白色的卡罗拉 (no 我 in chat): a classifier before the car, its colour may come
+    r"^(?:现在|平时)?(?:开|骑)的是(?:一|1)?(?:辆|台|部)(?:[\u4e00-\u9fff]{1,3}色的?)?"
+    r"(?P<x2>[^，,。]{1,12})$"
 )
 _NEW_ZH = re.compile(
     r"(?:换了|换成了?|买了|提了|新买了|入手了|换(?=(?:一|1)?(?:辆|台|部)))(?:一|1)?(?P<cl>辆|台|部)?"
@@ -121,7 +124,8 @@ def car(clause: str, ctx: Context) -> list[Hit]:
         ctx.extra["car_next"] = "1"
     if m := _HAS_ZH.match(clause):
         # 我骑的机车是劲战: the vehicle named as one, whatever its make
-        x = m["x"] if m["car"] and 2 <= len(m["x"]) <= 12 else _a_car(m["x"], classifier=True)
+        said = m["x"] or m["x2"]
+        x = said if m["car"] and 2 <= len(said) <= 12 else _a_car(said, classifier=True)
         if x:
             return [Hit(F, "possession.car", "car", value=x, content=f"用户开的车是{x}")]
         return []

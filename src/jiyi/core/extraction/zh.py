@@ -19,6 +19,7 @@ from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.plans import plan_change
 from jiyi.core.extraction.profile import profile_zh
+from jiyi.core.extraction.services import service
 from jiyi.core.extraction.things import app, car, team
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import (
@@ -70,6 +71,7 @@ _FACTS: tuple[Callable[[str, Context], list[Hit]], ...] = (
     traits,
     marital,
     education,
+    service,
     work,
     location,
     car,

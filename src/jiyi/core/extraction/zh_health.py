@@ -229,9 +229,9 @@ def medication(c: str, ctx: Context) -> list[Hit]:
                             correction=True, content=text))  # fmt: skip
         return hits
     m = re.search(
-        r"(?:在|正在|每天|天天|一直|长期|按时|定期|需要|得|要)"
+        r"(?:在|正在|每天|每日|天天|一直|长期|按时|定期|需要|得|要)"
         r"(?:早上|晚上|早晚|中午|睡前|饭前|饭后)?(?:都|还)?(?:要|得|会|需要|在)?"
-        r"(?:吃|服用|打|用|注射|喷|服)(?P<x>[^，。,]{1,20})",
+        r"(?:吃|服用|打|用|注射|喷|服|食)(?P<x>[^，。,]{1,20})",
         c,
     )
     if not m or not is_drug(m.group("x")) or re.search(r"你|什么|哪", c):

@@ -132,6 +132,8 @@ def location(c: str, ctx: Context) -> list[Hit]:
         )
         if m and not is_place_zh(place_value(m.group("x"))):
             m = None
+        if m and c[m.end("v") :].startswith("过"):
+            m = None  # 在上海待过三年 / 在北京漂过: once, not where the user lives
     if not m:  # 我一个人在上海 / 我现在一直在深圳: a city with no verb is where the user lives
         m = re.match(
             r"^(?:我们|我)(?:一个人|自己|现在|目前|一直|常年|长期|如今|人)+在(?P<x>[\u4e00-\u9fff]{2,6})(?P<v>)$",

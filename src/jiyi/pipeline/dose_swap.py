@@ -1,0 +1,94 @@
+"""A new dose of a stored medicine: the same memory, told with the new amount.
+
+"二甲双胍给我加到一次八百五了" and "the dr bumped my metformin up to a thousand mg" name the
+medicine and the new amount and nothing else the rules store. For each stored, active
+``health.medication.*`` memory of the user that states a dose
+(:func:`jiyi.core.doses.dose_in`), whose medicine the message names and whose new dose it sets
+(:func:`jiyi.core.doses.new_dose`), a candidate of the same slot: the old sentence with the
+dose swapped, decided like any other (same slot, new value: SUPERSEDE, history kept). Exactly
+one medicine must fit; never by similarity, and a relative's medicine is never touched (only
+the user's ``health.`` slots are read).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from jiyi.core.doses import dose_in, new_dose
+from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.models import Candidate, MemoryItem, Message, Scope
+from jiyi.core.ports import MemoryStore
+from jiyi.core.text import has_cjk, to_simplified
+from jiyi.pipeline.decide import ACTIVE_MEMORIES
+from jiyi.pipeline.restate import restated
+
+__all__ = ["dose_swaps"]
+
+_RELATIVE = re.compile(
+    "我的?(?:"
+    + "|".join(sorted(map(re.escape, RELATIONS_ZH), key=len, reverse=True))
+    + ")|"
+    + "|".join(sorted((re.escape(w) for w in RELATIONS_ZH if len(w) > 1), key=len, reverse=True))
+    + r"|\b(?:my|our|his|her) (?:"
+    + "|".join(sorted(map(re.escape, RELATIONS_EN), key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def _drug(m: MemoryItem) -> str:
+    return (m.topic or "").removeprefix("health.medication.").replace("_", " ").lower()
+
+
+def dose_swaps(
+    messages: Sequence[Message],
+    admitted: Sequence[Candidate],
+    *,
+    scope: Scope,
+    store: MemoryStore,
+) -> list[Candidate]:
+    """Candidates for the stored medicines whose dose a message changes (see the module doc)."""
+    out: list[Candidate] = []
+    stored: list[MemoryItem] | None = None
+    for msg in messages:
+        if msg.role != "user" or not msg.id or not msg.content:
+            continue
+        text = to_simplified(msg.content) if has_cjk(msg.content) else msg.content
+        stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
+        named, unnamed = [], []
+        for m in stored:
+            if not (m.topic or "").startswith("health.medication.") or m.value == "no":
+                continue
+            held = dose_in(to_simplified(m.content))
+            new = new_dose(text, held) if held else None
+            if held and new:
+                drug = _drug(m)
+                (named if len(drug) >= 2 and drug in text.lower() else unnamed).append(
+                    (m, held, new)
+                )
+        # 内分泌科让我加到一片半，也就是75微克: with no medicine named, a dose in the unit
+        # of the one medicine stored with a dose of that unit (and no relative's words: 我妈的药
+        # 减到五毫克 is hers)
+        if _RELATIVE.search(text):
+            continue  # 我妈的药也调了 / "my dad's metformin went up": theirs
+        fits = named or [f for f in unnamed if (d := dose_in(f[2])) and d[1] == f[1][1]]
+        if len({m.topic for m, _, _ in fits}) != 1:
+            continue
+        old, held, new = fits[0]
+        if any(c.topic == old.topic and msg.id in c.source_message_ids for c in admitted):
+            continue  # the message restates that medicine itself
+        content = to_simplified(old.content)
+        at = content.find(held[0])
+        told = old.content[:at] + new + old.content[at + len(held[0]) :]
+        out.append(
+            restated(
+                old,
+                msg,
+                value=new,
+                content=told,
+                quote=msg.content,
+                metadata={"rule": "dose.swap", "lang": "zh" if has_cjk(text) else "en"},
+            )
+        )
+    return out
