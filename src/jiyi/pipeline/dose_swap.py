@@ -37,6 +37,9 @@ _RELATIVE = re.compile(
 )
 
 
+_Fit = tuple[MemoryItem, tuple[str, str], str]  # the memory, its dose and unit, the new dose
+
+
 def _drug(m: MemoryItem) -> str:
     return (m.topic or "").removeprefix("health.medication.").replace("_", " ").lower()
 
@@ -56,7 +59,8 @@ def dose_swaps(
             continue
         text = to_simplified(msg.content) if has_cjk(msg.content) else msg.content
         stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
-        named, unnamed = [], []
+        named: list[_Fit] = []
+        unnamed: list[_Fit] = []
         for m in stored:
             if not (m.topic or "").startswith("health.medication.") or m.value == "no":
                 continue

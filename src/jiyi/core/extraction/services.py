@@ -172,12 +172,16 @@ def _en(c: str, talk: bool) -> list[Hit]:
     return []
 
 
+def _a_doctor(said: str) -> bool:
+    """林医师 / 陈大夫 / 林志明医师 name a doctor; 了医生 / 个医生 / 那位医生 / 家庭医生 do not."""
+    name = re.sub(r"(?:医生|医师|大夫)$", "", said)
+    return not re.search(r"[了的个位过去看找给是这那家庭主治牙科内外儿妇]", name)
+
+
 def _zh(c: str) -> list[Hit]:
-    if m := _DOCTOR_ZH.match(c):
-        d = m.group(1) or m.group(2)
+    if (m := _DOCTOR_ZH.match(c)) and _a_doctor(d := m.group(1) or m.group(2)):
         return _hit("doctor", d, f"用户的医生是{d}", False)
-    if m := _DOCTOR_NEW_ZH.search(c):
-        d = m.group(1) or m.group(2)
+    if (m := _DOCTOR_NEW_ZH.search(c)) and _a_doctor(d := m.group(1) or m.group(2)):
         return _hit("doctor", d, f"用户的医生现在是{d}", True)
     if (m := _GYM_NEW_ZH.search(c)) and _named_gym(m["g"]):
         return _hit("gym", m["g"].strip(), f"用户去{m['g'].strip()}健身", True)
