@@ -19,7 +19,7 @@ from jiyi.core.doses import dose_in, new_dose
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.models import Candidate, MemoryItem, Message, Scope
 from jiyi.core.ports import MemoryStore
-from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.text import as_said, has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 from jiyi.pipeline.restate import restated
 
@@ -84,6 +84,7 @@ def dose_swaps(
             continue  # the message restates that medicine itself
         content = to_simplified(old.content)
         at = content.find(held[0])
+        new = as_said(msg.content, new)  # 五歲 as a traditional user wrote it
         told = old.content[:at] + new + old.content[at + len(held[0]) :]
         out.append(
             restated(

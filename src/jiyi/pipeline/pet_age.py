@@ -19,7 +19,7 @@ from jiyi.core.models import Candidate, MemoryItem, Message, Scope
 from jiyi.core.pet_ages import held_age, new_age
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
-from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.text import as_said, has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 from jiyi.pipeline.restate import restated
 
@@ -92,6 +92,7 @@ def pet_ages(
             if any(c.topic == old.topic and msg.id in c.source_message_ids for c in admitted):
                 continue  # the message restates that memory itself
             at = content.find(held)
+            new = as_said(msg.content, new)  # 五歲 as a traditional user wrote it
             told = old.content[:at] + new + old.content[at + len(held) :]
             value = new if (old.topic or "").endswith(".age") else old.value
             out.append(
