@@ -79,6 +79,36 @@ CHANGES = [
     (["每周一三五去乐刻健身练力量", *ZH], "乐刻那家关店了，现在改去超级猩猩了", "乐刻", "超级猩猩"),
     (["我手机号用的是中国联通", *ZH], "联通信号太差，上周携号转网到中国移动了", "联通", "中国移动"),
     (["逢年过节都去灵隐寺上香", *ZH], "灵隐寺人太多，今年开始改去法喜寺上香", "灵隐寺", "法喜寺"),
+    # a birth year found on the papers, or set right after the user asks what they said
+    (
+        ["我是1992年出生的", *ZH],
+        "今天办护照才发现我是一九九三年出生的，我妈一直说错了",
+        "1992",
+        "一九九三",
+    ),
+    (["I was born in 1979", *EN], "hang on, did i say 1979?? its 1978, sorry", "1979", "1978"),
+    (["I'm 64", *EN], "we had my birthday party on sunday so make that 65 now", "64", "65"),
+    # the language being learnt
+    (
+        ["I'm learning German on Babbel", *EN],
+        "gave up on the german, switched to Dutch since we moved",
+        "German",
+        "Dutch",
+    ),
+    (["最近在学法语", *ZH], "法语太难了，现在开始学西班牙语了", "法语", "西班牙语"),
+    # a breed the vet or a test found
+    (
+        ["我家狗叫豆豆，是只金毛", *ZH],
+        "给豆豆做了基因检测，结果是拉布拉多犬，不是金毛",
+        "金毛",
+        "拉布拉多犬",
+    ),
+    (
+        ["My dog Rex is a kelpie", *EN],
+        "the vet says Rex is no kelpie at all, he's a cattle dog cross",
+        "kelpie",
+        "cattle dog",
+    ),
     # a car told without 我, with its colour
     (["开的是一辆黑色的思域", *ZH], "思域卖了，换了台比亚迪海豹", "思域", "海豹"),
 ]
@@ -113,6 +143,10 @@ REMARKS = [
         ["I work out at Planet Fitness downtown", *EN],
         "my roommate joined Anytime Fitness near work",
     ),
+    # a language someone else learns, or one more; a year that is no birth year
+    (["I'm learning German on Babbel", *EN], "my son switched to Dutch at school"),
+    (["最近在学法语", *ZH], "我也想学西班牙语，有空再说"),
+    (["I was born in 1979", *EN], "did i say we moved here in 2010? its 2011 actually"),
     # a name said as how to be told something, not a name
     (["我叫王磊", *ZH], "医生叫我别再熬夜了"),
 ]

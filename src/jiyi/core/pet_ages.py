@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["held_age", "new_age"]
+__all__ = ["breed_swap", "held_age", "new_age"]
 
 _ZH_N = r"[\d一二两三四五六七八九十半]{1,3}"
 _EN_WORDS = (
@@ -58,3 +58,42 @@ def new_age(text: str, held: str) -> str | None:
     ages = {m.group("n") for m in _EN_NEW.finditer(text)}
     ages = {a for a in ages if _en_number(a) != _en_number(held)}
     return ages.pop() if len(ages) == 1 else None
+
+
+# A breed named wrong and the one found instead: 不是米克斯 / 当萨摩耶养了两年 / "not beagle at
+# all" / "no huntaway at all", and 根本是纯种台湾犬 / 结果是银狐犬 / "mostly basset hound" /
+# "he's a heading dog cross".
+_WAS_ZH = re.compile(
+    r"不是(?:纯种的?)?(?P<o>[\u4e00-\u9fff]{2,5}?)(?=[欸啊呀哦了，,。!！]|$)|"
+    r"当(?P<p>[\u4e00-\u9fff]{2,5}?)养"
+)
+_IS_ZH = re.compile(
+    r"(?:结果是|根本是|其实是|原来是|检测出来是|测出来是|说它是|说牠是)(?:纯种的?|一只|一条)?"
+    r"(?P<n>[\u4e00-\u9fff]{1,5}?(?:犬|狗|猫|梗|獒))"
+)
+_WAS_EN = re.compile(
+    r"\b(?:not|no|isn't|wasn't) (?:a |an )?(?P<o>[a-z]+(?: [a-z]+)?) at all\b|"
+    r"\bnot (?:a |an )?(?P<p>[a-z]+)(?=[,.;!]|$)",
+    re.IGNORECASE,
+)
+_IS_EN = re.compile(
+    r"\b(?:mostly|actually|really|(?:he|she|it)(?:'s|s| is) (?:an? |mostly |actually )?)"
+    r"(?P<n>[a-z]+(?: [a-z]+)?)(?= cross\b| mix\b| x\b|[,.;!]|$)",
+    re.IGNORECASE,
+)
+
+
+def breed_swap(content: str, text: str) -> tuple[str, str] | None:
+    """(old, new): the breed a pet's memory ``content`` holds that ``text`` names as wrong, and
+    the one ``text`` names instead; None unless both are said and the old one is stored."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    was = [m.group("o") or m.group("p") for m in (_WAS_ZH if zh else _WAS_EN).finditer(text)]
+    old = next((w for w in was if w and w.lower() in content.lower()), None)
+    if old is None:
+        return None
+    new = [m.group("n") for m in (_IS_ZH if zh else _IS_EN).finditer(text)]
+    new = [n for n in new if n.lower() != old.lower() and n.lower() not in content.lower()]
+    if len(set(new)) != 1:
+        return None
+    at = content.lower().find(old.lower())
+    return content[at : at + len(old)], new[0]

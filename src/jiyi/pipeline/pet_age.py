@@ -1,4 +1,4 @@
-"""A stored pet's age set right: the pet's memory told with the new age.
+"""A stored pet's age or breed set right: the pet's memory told with the new one.
 
 A vet's estimate, adoption papers or the user's own correction name the pet and a new age
 ("带团团去打疫苗，兽医…说它至少八岁了", "the vet figures she's actually closer to fifteen").
@@ -7,7 +7,9 @@ For the one stored pet name memory whose name the message says and whose words h
 (:func:`jiyi.core.pet_ages.new_age`) and a word of finding or correcting, a candidate of that
 memory's slot told with the new age and named as the memory it changes (``CHANGES``), so it
 supersedes it with history. Never by similarity; another pet named in the message, or no word
-of finding, changes nothing.
+of finding, changes nothing. A breed the message names as wrong (不是米克斯, "not beagle at
+all") and the one found instead (根本是纯种台湾犬, "mostly basset hound") is swapped the same way
+(:func:`jiyi.core.pet_ages.breed_swap`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from jiyi.core.models import Candidate, MemoryItem, Message, Scope
-from jiyi.core.pet_ages import held_age, new_age
+from jiyi.core.pet_ages import breed_swap, held_age, new_age
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
 from jiyi.core.text import as_said, has_cjk, to_simplified
@@ -27,7 +29,8 @@ __all__ = ["pet_ages"]
 
 # Someone found it out or the user sets it right (not a birthday to come or a wish).
 _FOUND = re.compile(
-    r"兽医|医生|宠物医院|看了牙|检查|证件|证书|疫苗本|说|至少|起码|才|其实|不是|原来|搞错|记错|打错|"
+    r"兽医|医生|宠物医院|看了牙|检查|检测|结果|证件|证书|疫苗本|说|至少|起码|才|其实|不是|原来|搞错|"
+    r"记错|打错|"
     r"\b(?:vet|doctor|papers|shelter|breeder|records?|figures|reckons|thinks|says|said|"
     r"closer to|more like|at least|actually|already|not|wrong|mistake)\b",
     re.IGNORECASE,
@@ -72,7 +75,11 @@ def pet_ages(
             for m in stored
             if (m.topic or "").startswith("pet.") and (m.topic or "").endswith(".name")
         ]
-        named = [m for m in pets if len(_name(m)) >= 2 and _name(m).lower() in text.lower()]
+        named = [
+            m
+            for m in pets
+            if len(_name(m)) >= 2 and to_simplified(_name(m)).lower() in text.lower()
+        ]
         aged = [m for m in stored if (m.topic or "").startswith("pet.") and held_age(m.content)]
         if len({_name(m).lower() for m in named}) == 1:
             pet = max(named, key=lambda m: (m.created_at, m.id))
@@ -87,14 +94,17 @@ def pet_ages(
             content = to_simplified(old.content)
             held = held_age(content)
             new = new_age(text, held) if held else None
-            if not held or not new:
-                continue
+            if not held or not new:  # not the age: a breed found wrong (不是米克斯, 根本是台湾犬)?
+                breed = breed_swap(content, text)
+                if breed is None:
+                    continue
+                held, new = breed
             if any(c.topic == old.topic and msg.id in c.source_message_ids for c in admitted):
                 continue  # the message restates that memory itself
             at = content.find(held)
             new = as_said(msg.content, new)  # 五歲 as a traditional user wrote it
             told = old.content[:at] + new + old.content[at + len(held) :]
-            value = new if (old.topic or "").endswith(".age") else old.value
+            value = new if (old.topic or "").endswith((".age", ".breed")) else old.value
             out.append(
                 restated(
                     old,

@@ -28,7 +28,9 @@ from jiyi.core.extraction.en_subject import GERUND_SUBJECT, carry_name, resolve_
 from jiyi.core.extraction.en_tastes import preference
 from jiyi.core.extraction.en_times import new_time
 from jiyi.core.extraction.en_work import work
+from jiyi.core.extraction.en_years import said_again
 from jiyi.core.extraction.hit import EVENT_TTL, SHORT_STATE_TTL, STATE_TTL, Context, Hit
+from jiyi.core.extraction.learning import language
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS, PETS_EN
 from jiyi.core.extraction.plans import plan_change, plan_key
 from jiyi.core.extraction.profile import profile_en
@@ -292,6 +294,7 @@ def _state(c: str, ctx: Context) -> list[Hit]:
 
 
 _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
+    said_again,
     plan_change,
     changed,
     profile_en,
@@ -306,6 +309,7 @@ _RULES: tuple[Callable[[str, Context], list[Hit]], ...] = (
     identity,
     education,
     service,
+    language,
     work,
     home,
     drink,

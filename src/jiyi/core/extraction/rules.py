@@ -23,6 +23,7 @@ from jiyi.core.extraction.candidate import make_candidate
 from jiyi.core.extraction.contrast import words_of
 from jiyi.core.extraction.en import match_en
 from jiyi.core.extraction.en_people import mentioned_en
+from jiyi.core.extraction.en_years import WRONG_BEFORE
 from jiyi.core.extraction.forget import match_forget
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.infer import (
@@ -230,6 +231,8 @@ class RuleExtractor:
             correcting = correcting or marker
             if marker:
                 ctx.extra["marked"] = "1"  # rules may read a statement as setting a value right
+            if WRONG_BEFORE.search(raw):  # "did i say 1986 earlier??" (a question): its 1988
+                ctx.extra["year_wrong"] = "1"
             strong = strong or bool(_STRONG_MARKER.search(raw))
             if not clause or is_chitchat(clause):
                 # 要是周二下雨，(网球就改到周四): weather talk, but still the condition

@@ -147,7 +147,9 @@ _OTHER_EN = re.compile(r"^(?:my|our|his|her|their) (?!own\b)\w+|^(?:he|she|they)
 
 def _en(c: str, talk: bool) -> list[Hit]:
     if _OTHER_EN.match(c) and not re.match(
-        r"^(?:my|our) (?:\w+ )?(?:doctor|doc|gp|dentist|physician|pcp|cell|phone|mobile)\b", c, I_
+        r"^(?:my|our) (?:\w+ ){0,2}(?:doctor|doc|gp|dentist|physician|pcp|cell|phone|mobile)\b",
+        c,
+        I_,
     ):
         return []
     if m := _DOCTOR_EN.match(c):

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from jiyi.core._timebase import cn_number
 from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.learning import language
 from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.extraction.plans import plan_change
@@ -72,6 +73,7 @@ _FACTS: tuple[Callable[[str, Context], list[Hit]], ...] = (
     marital,
     education,
     service,
+    language,
     work,
     location,
     car,

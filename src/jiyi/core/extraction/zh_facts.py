@@ -108,7 +108,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         # 身份证上是一九五五年生的: the year on the papers
         rf"^(?:我的?)?(?:身份证|户口本|户口|证件)上(?:写的)?(?:是)?(?P<q>{_YEAR})年(?:出生|生)|"
         # (刚翻身份证，)上面写的是2005年: the papers named in the clause before
-        rf"^上面(?:写的|写着|印的|登记的)(?:是)?(?P<p>{_YEAR})年(?:出生|生)?(?:的)?$",
+        rf"^(?:上面|我)(?:写的|写着|印的|登记的)(?:是)?(?P<p>{_YEAR})年(?:出生|生)?(?:的)?$",
         c,
     )
     if m and m.group("p") and not ctx.extra.get("papers"):
