@@ -109,6 +109,8 @@ CHANGES = [
         "kelpie",
         "cattle dog",
     ),
+    # a child called by a name never stored, the one child with a school year
+    (["我女儿在读小学四年级", *ZH], "开学了，朵朵都五年级了，时间过得真快", "四年级", "五年级"),
     # a car told without 我, with its colour
     (["开的是一辆黑色的思域", *ZH], "思域卖了，换了台比亚迪海豹", "思域", "海豹"),
 ]
@@ -178,3 +180,8 @@ def test_services_are_named_only_by_their_own_words() -> None:
     assert "service.gym" not in extract_slots("每天去公司楼下的健身房练一小时")
     assert "service.phone" not in extract_slots("I switched to decaf")
     assert "identity.name" not in extract_slots("叫我唔好再食錯")
+
+
+def test_a_relatives_job_by_a_riders_title_and_work_said_as_doing_work() -> None:
+    assert extract_slots("我老公是快递骑手") == {"family.husband.job": "快递骑手"}
+    assert extract_slots("我女婿在汇丰银行做工") == {"family.in_law.employer": "汇丰银行"}

@@ -161,6 +161,10 @@ def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate
     holders = _named(name, scope, store)
     must = str(c.metadata.get("rule", "")).startswith("named.")
     pet_attr = c.topic.startswith("pet.") and not c.topic.endswith(".name")
+    if not holders and must and c.topic.endswith((".grade", ".school")):
+        # 浩浩都三年级了 with "我儿子在读小学二年级" stored unnamed: the one child with a school
+        # year or school is the only one it can be
+        holders = _schooled(scope, store)
     if len(holders) != 1 and (must or pet_attr):
         return None  # "Bear is a golden retriever" with no pet named Bear: nobody's known pet
     if len(holders) != 1:
@@ -180,6 +184,17 @@ def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate
         count=1,
     )
     return c.model_copy(update={"topic": topic, "content": content})
+
+
+def _schooled(scope: Scope, store: MemoryStore) -> set[str]:
+    """The relatives (``family.son``) with a stored school year or school; empty when more
+    than one has."""
+    held = {
+        m.topic.rsplit(".", 1)[0]
+        for m in store.list(scope, _ACTIVE)
+        if m.topic and m.topic.startswith("family.") and m.topic.endswith((".grade", ".school"))
+    }
+    return held if len(held) == 1 else set()
 
 
 # A clock time as said: 七点, 早上六点半, 6点30分; "(at) 7", "6:30am", "four in the morning"
