@@ -180,6 +180,7 @@ def test_services_are_named_only_by_their_own_words() -> None:
     assert "service.gym" not in extract_slots("每天去公司楼下的健身房练一小时")
     assert "service.phone" not in extract_slots("I switched to decaf")
     assert "identity.name" not in extract_slots("叫我唔好再食錯")
+    assert "service.doctor" not in extract_slots("以后看病得提醒医生")
 
 
 def test_a_relatives_job_by_a_riders_title_and_work_said_as_doing_work() -> None:

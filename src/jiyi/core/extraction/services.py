@@ -175,9 +175,11 @@ def _en(c: str, talk: bool) -> list[Hit]:
 
 
 def _a_doctor(said: str) -> bool:
-    """林医师 / 陈大夫 / 林志明医师 name a doctor; 了医生 / 个医生 / 那位医生 / 家庭医生 do not."""
+    """林医师 / 陈大夫 / 林志明医师 name a doctor; 了医生 / 那位医生 / 家庭医生 / 看病得提醒医生
+    do not."""
     name = re.sub(r"(?:医生|医师|大夫)$", "", said)
-    return not re.search(r"[了的个位过去看找给是这那家庭主治牙科内外儿妇]", name)
+    bad = r"[了的个位过去看找给是这那家庭主治牙科内外儿妇病得提醒问跟和]"
+    return 1 <= len(name) <= 3 and not re.search(bad, name)
 
 
 def _zh(c: str) -> list[Hit]:
