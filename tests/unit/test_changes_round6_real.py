@@ -111,6 +111,8 @@ CHANGES = [
     ),
     # a child called by a name never stored, the one child with a school year
     (["我女儿在读小学四年级", *ZH], "开学了，朵朵都五年级了，时间过得真快", "四年级", "五年级"),
+    # a move to a district said without 区 (a place jieba's dictionary names)
+    (["我住在广州越秀区", *ZH], "房子卖了，上个月全家搬到花都了", "越秀区", "花都"),
     # a car told without 我, with its colour
     (["开的是一辆黑色的思域", *ZH], "思域卖了，换了台比亚迪海豹", "思域", "海豹"),
 ]
@@ -186,3 +188,9 @@ def test_services_are_named_only_by_their_own_words() -> None:
 def test_a_relatives_job_by_a_riders_title_and_work_said_as_doing_work() -> None:
     assert extract_slots("我老公是快递骑手") == {"family.husband.job": "快递骑手"}
     assert extract_slots("我女婿在汇丰银行做工") == {"family.in_law.employer": "汇丰银行"}
+
+
+def test_a_home_said_as_chat_says_it() -> None:
+    assert extract_slots("坐标杭州滨江区") == {"location.home": "杭州滨江区"}
+    assert extract_slots("折腾了一个月，最后租在了滨江") == {"location.home": "滨江"}
+    assert "location.home" not in extract_slots("最后租在了公司附近")

@@ -20,6 +20,7 @@ from jiyi.core.extraction.lexicon_places import (
     INSTITUTION_MOVES,
     WORKPLACE_MOVES,
     is_place_zh,
+    named_place_zh,
 )
 from jiyi.core.extraction.residence import others_move, residence_zh
 from jiyi.core.extraction.things import known_thing
@@ -161,7 +162,7 @@ def moved_to(clause: str, lang: str) -> Hit | None:
     if _NOT_YET.search(clause) or (lang == "zh" and _RELATIVE_MOVES.match(clause)):
         return None
     m = (_MOVE_ZH if lang == "zh" else _MOVE_EN).search(clause)
-    if m is not None and not (is_place_zh if lang == "zh" else is_place_en)(m.group("x")):
+    if m is not None and not (named_place_zh if lang == "zh" else is_place_en)(m.group("x")):
         m = None
     if m is None and lang == "en" and not _STAY_EN.search(clause):
         m = _LEASE_EN.search(clause)

@@ -27,6 +27,7 @@ __all__ = [
     "WORKPLACE_MOVES",
     "is_place_zh",
     "is_town_en",
+    "named_place_zh",
 ]
 
 # The mover is a workplace (公司搬到了望京 / "my office relocated to Brooklyn"): where the user
@@ -113,6 +114,35 @@ def is_place_zh(word: str) -> bool:
     if any(word.startswith(c) and len(word) <= len(c) + 3 for c in CITIES_ZH):
         return True
     return bool(_PLACE_SUFFIX_ZH.search(word)) and len(word) <= 8
+
+
+@cache
+def _jieba_places() -> frozenset[str]:
+    """The words jieba's own dictionary tags as place names (ns): 番禺, 天河, 西乡, 沂南 — the
+    districts and towns no suffix names. Read from the dictionary file jieba ships."""
+    try:
+        import jieba
+
+        path = resources.files(jieba) / "dict.txt"
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (ImportError, OSError):
+        return frozenset()
+    out = set()
+    for line in lines:
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == "ns" and 2 <= len(parts[0]) <= 4:
+            out.add(parts[0])
+    return frozenset(out)
+
+
+def named_place_zh(word: str) -> bool:
+    """:func:`is_place_zh`, or a place jieba's dictionary names, alone or before a smaller
+    one (番禺, 番禺市桥). For where a verb of moving already says a place follows."""
+    word = word.strip()
+    if is_place_zh(word):
+        return True
+    places = _jieba_places()
+    return word in places or (len(word) <= 6 and any(word[:k] in places for k in (2, 3)))
 
 
 COMPANIES_ZH = word_set(

@@ -11,7 +11,7 @@ import re
 
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_people import OTHERS_ZH
-from jiyi.core.extraction.lexicon_places import is_place_zh
+from jiyi.core.extraction.lexicon_places import is_place_zh, named_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, REL, place_value
 from jiyi.core.models import MemoryKind
@@ -83,6 +83,13 @@ def location(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["home_city"] = place
         return [Hit(F, "location.home", "home.taken_in", value=place, correction=True,
                     content=f"用户住在{place}")]  # fmt: skip
+    # 坐标深圳南山区 (chat: "located at") / (最后)租在了宝安西乡: where the user lives
+    lives = re.match(r"^(?:我)?(?:现在)?坐标(?P<x>[\u4e00-\u9fff]{2,8})$", c) or re.search(
+        r"(?:^我?|最后|现在|后来|终于)(?:在)?租(?:在|到)了?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:了)?$", c
+    )
+    if lives and named_place_zh(lives["x"]):
+        return [Hit(F, "location.home", "home.said", value=lives["x"],
+                    content=f"用户住在{lives['x']}")]  # fmt: skip
     m = re.match(
         r"^(?:我们家|我们|我)?(?:已经|刚|刚刚|都)*(?:搬)?回(?:到)?(?:了)?老家(?P<x>[\u4e00-\u9fff]{2,6}?)(?:去|来)?(?:了|住了|定居了|生活了|发展了)$",
         c,
