@@ -113,6 +113,21 @@ CHANGES = [
     (["我女儿在读小学四年级", *ZH], "开学了，朵朵都五年级了，时间过得真快", "四年级", "五年级"),
     # a move to a district said without 区 (a place jieba's dictionary names)
     (["我住在广州越秀区", *ZH], "房子卖了，上个月全家搬到花都了", "越秀区", "花都"),
+    # a new employer after an offer taken or a job left, a diet gone further
+    (["我在百度做测试", *ZH], "拿了京东的offer，这周一已经去报到了", "百度", "京东"),
+    (
+        ["I work at Dell as a buyer", *EN],
+        "left dell on friday. start at lenovo monday",
+        "Dell",
+        "lenovo",
+    ),
+    (
+        ["I work at Maybank", *EN],
+        "finally jumped ship, now at CIMB. same hours tho",
+        "Maybank",
+        "CIMB",
+    ),
+    (["我吃蛋奶素", *ZH], "体检完营养师建议我加点鱼，现在改成海鲜素了", "蛋奶素", "海鲜素"),
     # a car told without 我, with its colour
     (["开的是一辆黑色的思域", *ZH], "思域卖了，换了台比亚迪海豹", "思域", "海豹"),
 ]
@@ -151,6 +166,8 @@ REMARKS = [
     (["I'm learning German on Babbel", *EN], "my son switched to Dutch at school"),
     (["最近在学法语", *ZH], "我也想学西班牙语，有空再说"),
     (["I was born in 1979", *EN], "did i say we moved here in 2010? its 2011 actually"),
+    # an offer not (yet) taken
+    (["我在百度做测试", *ZH], "拿了京东的offer，还在犹豫要不要去"),
     # a name said as how to be told something, not a name
     (["我叫王磊", *ZH], "医生叫我别再熬夜了"),
 ]
@@ -194,3 +211,4 @@ def test_a_home_said_as_chat_says_it() -> None:
     assert extract_slots("坐标杭州滨江区") == {"location.home": "杭州滨江区"}
     assert extract_slots("折腾了一个月，最后租在了滨江") == {"location.home": "滨江"}
     assert "location.home" not in extract_slots("最后租在了公司附近")
+    assert extract_slots("工作base在深圳") == {"location.work": "深圳"}

@@ -49,10 +49,12 @@ _DIET_CHANGE = re.compile(
     rf"^(?:{IM} )?(?:(?:just|now|mostly|only|strictly) )*(?:avoiding|cutting out|staying away from)"
     rf" (?P<z>{_FOODS})(?: now| these days| for now)?$|"
     # "went fully vegan in January": a diet taken up, said as what happened
-    r"^i? ?(?:went|have gone|'ve gone|just went|have become|'ve become|became|have turned|"
-    r"'ve turned|turned) (?:fully |full |completely |totally |an? )?"
+    r"^(?:(?:since|from|after) [\w' ]{1,15}?,? )?i? ?(?:went|have gone|'ve gone|just went|"
+    r"have become|'ve become|became|have turned|"
+    r"'ve turned|turned|go|going|am going|'m going) (?:fully |full |completely |totally |an? )?"
     rf"(?P<s>{_TAKEN_UP})"
-    r"(?: in \w+| last \w+| this \w+| a \w+ ago| as of (?:this |last )?\w+)?(?: now)?$|"
+    r"(?: in \w+| last \w+| this \w+| a \w+ ago| as of (?:this |last )?\w+)?"
+    r"(?: now| liao| la+h?)?$|"
     # "fully vegan as of Monday", "fully vegan these days": the diet as it is now
     r"^(?:i'?m |i am )?(?:now |officially |fully |completely |totally |strictly )+"
     rf"(?P<t>{_TAKEN_UP})"

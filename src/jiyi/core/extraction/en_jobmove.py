@@ -126,11 +126,21 @@ _BASED = re.compile(
 # A last day at work said, then where the user starts: the new employer (said alone, "starting
 # at stripe on monday" may be a course or a gym)
 _LAST_DAY = re.compile(
-    rf"\b(?:my )?last day (?:at|with|was)\b|\b(?:left|quit) (?:\b(?:{_KNOWN})\b)", I_
+    rf"\b(?:my )?last day (?:at|with|was)\b|\b(?:left|quit) (?:\b(?:{_KNOWN})\b)|"
+    r"\bjump(?:e)?d ship\b|\b(?:switched|changed) jobs\b|\bquit my job\b|"
+    # "left dell on friday" (then "start at lenovo monday": only then is it a job left)
+    r"^(?:i )?(?:just |finally )?(?:left|quit) (?!(?:the|a|my|home|work|early|it|him|her)\b)"
+    r"[a-z][\w&'-]{1,20}\b",
+    I_,
 )
+# (after a job left) "start at onsemi monday" (an employer typed in lower case too), "now at
+# Grab"
 _STARTING = re.compile(
-    rf"^(?:and |so |then )?(?:i'm |im |i am |i )?(?:starting|start|starts) (?:at|with) {_ORG}"
-    r"(?= (?:on|tomorrow|next|this|monday|tuesday|wednesday|thursday|friday)\b|$)",
+    rf"^(?:and |so |then )?(?:i'm |im |i am |i )?(?:starting|start|starts) (?:at|with) "
+    rf"(?:{_ORG}|(?P<y>(?!(?:the|a|my|work|home|school|uni|gym|noon|night)\b)[a-z][\w&'-]{{2,20}}))"
+    r"(?= (?:on|tomorrow|next|this|mon|tues?|wed|thu|fri|monday|tuesday|wednesday|thursday|"
+    r"friday)\b|$)|"
+    rf"^(?:and |so |then )?(?:i'm |im |i am )?now (?:at|with) (?P<z>{_NAME})(?=[.,!]|$|\s)",
     I_,
 )
 # The subject left out: only fillers and adverbs before the verb ("got bumped up to …",
@@ -209,7 +219,7 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
     if _LAST_DAY.search(c):
         ctx.extra["left_job"] = "1"  # "friday was my last day at google, starting at stripe …"
     m = _STARTING.search(c) if ctx.extra.get("left_job") else None
-    if m and _about_user(c, m.start()) and (employer := _employer(m["x"])):
+    if m and _about_user(c, m.start()) and (employer := _employer(m["x"] or m["y"] or m["z"])):
         hit = employer_hit(employer, "employer.starting")
         hit.correction = True
         return [hit]

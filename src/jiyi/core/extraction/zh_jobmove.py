@@ -191,6 +191,17 @@ def _role(r: str | None) -> str:
     return ""
 
 
+_BASE = re.compile(r"^(?:我的?)?(?:工作)?(?:base|Base|BASE)(?:在|是)(?P<x>[\u4e00-\u9fff]{2,6})$")
+_OFFER = re.compile(
+    r"(?:拿了|拿到了?|接了|收到了?)(?P<x>[\w\u4e00-\u9fff]{1,10}?)的(?:offer|Offer|OFFER)"
+)
+_REPORTED = re.compile(r"(?:去|过去|已经去)?(?:报到|报道|入职)了")
+
+
+def _unsure_text(c: str) -> bool:
+    return bool(re.search(r"想|准备|打算|要不要|下周|下个月|明天|还没|没去|不去", c))
+
+
 def _hits(employer: str, role: str, rule: str) -> list[Hit]:
     out = []
     if employer:
@@ -205,6 +216,14 @@ def _hits(employer: str, role: str, rule: str) -> list[Hit]:
 def job_move(c: str, ctx: Context, is_org: Callable[[str], bool]) -> list[Hit]:
     """The user's job as it now is, read from a move or a promotion inside ``c``; [] when the
     clause says none (see the module doc)."""
+    if (base := _BASE.match(c)) and is_place_zh(base["x"]):  # 工作base在上海: the work city
+        return [Hit(F, "location.work", "work.base", value=base["x"])]
+    if offer := _OFFER.search(c):  # 拿了蚂蚁的offer, (上周一已经去报到了): who, if it is taken
+        ctx.extra["offer"] = clean_value(offer["x"])
+        return []
+    if (taken := ctx.extra.get("offer")) and _REPORTED.search(c) and not _unsure_text(c):
+        ctx.extra.pop("offer", None)
+        return _hits(taken, "", "employer.offer")
     if _MOVED_ALONE.match(c):
         ctx.extra["slot"] = "work.employer"  # 调岗了，(去刑侦支队): where follows
         return []
