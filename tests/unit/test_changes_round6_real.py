@@ -128,6 +128,26 @@ CHANGES = [
         "CIMB",
     ),
     (["我吃蛋奶素", *ZH], "体检完营养师建议我加点鱼，现在改成海鲜素了", "蛋奶素", "海鲜素"),
+    # a rank by its title, a drink of from now on, a doctor assigned, a diet after its time
+    (
+        ["I'm a sergeant with the county sheriff", *EN],
+        "passed the boards, so its officially Lieutenant now",
+        "sergeant",
+        "Lieutenant",
+    ),
+    (
+        ["my usual is a vanilla latte", *EN],
+        "dentist yelled at me so its gonna be a plain flat white for me from now on",
+        "vanilla latte",
+        "flat white",
+    ),
+    (
+        ["my doctor is Dr Osei", *EN],
+        "Dr Osei moved to Leeds and they put me with Dr Novak",
+        "Osei",
+        "Novak",
+    ),
+    (["I'm vegetarian", *EN], "since Easter I go full vegan lah", "vegetarian", "vegan"),
     # a car told without 我, with its colour
     (["开的是一辆黑色的思域", *ZH], "思域卖了，换了台比亚迪海豹", "思域", "海豹"),
 ]

@@ -49,8 +49,9 @@ _DIET_CHANGE = re.compile(
     rf"^(?:{IM} )?(?:(?:just|now|mostly|only|strictly) )*(?:avoiding|cutting out|staying away from)"
     rf" (?P<z>{_FOODS})(?: now| these days| for now)?$|"
     # "went fully vegan in January": a diet taken up, said as what happened
-    r"^(?:(?:since|from|after) [\w' ]{1,15}?,? )?i? ?(?:went|have gone|'ve gone|just went|"
-    r"have become|'ve become|became|have turned|"
+    # ("since CNY I go full vegan": the time said first, its "since" already stripped)
+    r"^(?:(?:since|from|after) [\w' ]{1,15}?,? |[a-z]{2,6},? (?=i\b))?i? ?"
+    r"(?:went|have gone|'ve gone|just went|have become|'ve become|became|have turned|"
     r"'ve turned|turned|go|going|am going|'m going) (?:fully |full |completely |totally |an? )?"
     rf"(?P<s>{_TAKEN_UP})"
     r"(?: in \w+| last \w+| this \w+| a \w+ ago| as of (?:this |last )?\w+)?"

@@ -97,10 +97,18 @@ _MADE = re.compile(
     r"(?:senior|head|lead|staff|principal) [a-z]+)(?: (?:last|this) \w+)?[!.]*$",
     I_,
 )
+_RANK = re.compile(
+    r"(?:captain|lieutenant|sergeant|corporal|major|colonel|commander|chief|detective|"
+    r"inspector|superintendent|constable|private|ensign|admiral|general)",
+    I_,
+)
 # "officially Sergeant from the 1st", "they promoted me na to team leader po": a rank made
 _PROMOTED = re.compile(
     r"^(?:(?:i'm|im|i am) )?officially (?:an? |the )?(?P<x>[a-z][a-z ]{1,30}?)"
     r" (?:from|as of|starting|effective) \w+|"
+    # "(pinning ceremony was thursday so) its officially Captain now": a rank by its title
+    r"\b(?:it'?s|its|i'?m|im|i am) officially (?:an? |the )?"
+    r"(?P<w>(?-i:[A-Z][a-z]+)(?: [A-Z][a-z]+)?) now\b|"
     r"\b(?:they|the company|my boss|management|hr) (?:just |finally |officially )?promoted me"
     r"(?: \w{2,4})? to (?:an? |the )?(?P<y>[a-z][a-z ]{1,30}?)(?= (?:po|na|effective|from|starting|"
     r"as of|last|this|today)\b|[,.!]|$)",
@@ -190,7 +198,9 @@ def job_now(c: str) -> list[Hit]:
         return [Hit(F, "work.employer", "employer.gig", value=said, correction=True,
                     content=f"User works for {said}")]  # fmt: skip
     rank = _PROMOTED.search(c)
-    if rank and is_role(role := (rank["x"] or rank["y"]).strip()):
+    if rank and (
+        is_role(role := (rank["x"] or rank["y"] or rank["w"]).strip()) or _RANK.fullmatch(role)
+    ):
         return [Hit(F, "work.role", "role.promoted", value=role.lower(), correction=True,
                     content=f"User works as {a_job(role)}")]  # fmt: skip
     if (at := _WORKING_AT.match(c)) and not re.match(r"(?:home|the house)\b", at["x"], I_):

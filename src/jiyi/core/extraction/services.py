@@ -35,8 +35,9 @@ _DOCTOR_EN = re.compile(
     I_,
 )
 _DOCTOR_NEW_EN = re.compile(
-    r"\b(?:stuck (?:me|us) with|moved (?:all )?(?:of )?(?:her|his|my|our|the|their) patients "
-    r"(?:over )?to|transferred (?:me|us) to|switched (?:me |us )?to|assigned (?:me|us) to|"
+    r"\b(?:(?:stuck|put|set) (?:me|us) (?:up )?with|(?:gave|assigned) (?:me|us)|"
+    r"moved (?:all )?(?:of )?(?:her|his|my|our|the|their) patients (?:over )?to|"
+    r"transferred (?:me|us) to|switched (?:me |us )?to|assigned (?:me|us) to|"
     r"my new (?:doctor|doc|gp|physician|dentist) is|(?:i'm|im|i am) (?:now )?seeing|"
     rf"now (?:i )?see) {_DR}",
     I_,
@@ -142,7 +143,9 @@ def _hit(slot: str, value: str, content: str, new: bool) -> list[Hit]:
 
 
 # Someone else's doctor, gym or church ("my roommate joined …", "she switched to Dr …").
-_OTHER_EN = re.compile(r"^(?:my|our|his|her|their) (?!own\b)\w+|^(?:he|she|they)\b", I_)
+_OTHER_EN = re.compile(
+    r"^(?:my|our|his|her|their) (?!own\b)\w+|^(?:he|she|they)\b(?! (?:\w+ ){0,2}(?:me|us)\b)", I_
+)
 
 
 def _en(c: str, talk: bool) -> list[Hit]:
