@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
+from jiyi.core.extraction.services import OTHER_LEAD
 from jiyi.core.models import MemoryKind
 
 __all__ = ["language"]
@@ -44,9 +45,6 @@ _NEW_ZH = re.compile(
     rf"(?:现在|开始|改|转)(?:开始|改)?(?:学|攻)(?P<l>{_LANG_ZH})|改学(?P<m>{_LANG_ZH})"
 )
 _ALSO = re.compile(r"\balso\b|\btoo\b|\bas well\b|也|还|同时")
-_OTHER = re.compile(
-    r"^(?:my|our|his|her|their) \w+|^(?:he|she|they)\b|^我(?:的)?(?:朋友|同事|儿子|女儿|老公|老婆)"
-)
 
 
 def _lang(said: str) -> str:
@@ -55,7 +53,7 @@ def _lang(said: str) -> str:
 
 def language(clause: str, ctx: Context) -> list[Hit]:
     """The language the user learns, said or newly taken up instead."""
-    if _ALSO.search(clause) or _OTHER.match(clause):
+    if _ALSO.search(clause) or OTHER_LEAD.match(clause):
         return []
     zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
     if m := (_NEW_ZH.search(clause) if zh else _NEW_EN.search(clause)):

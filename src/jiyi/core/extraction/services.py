@@ -22,7 +22,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
-__all__ = ["service"]
+__all__ = ["OTHER_LEAD", "service"]
 
 F = MemoryKind.FACT
 I_ = re.IGNORECASE
@@ -142,14 +142,17 @@ def _hit(slot: str, value: str, content: str, new: bool) -> list[Hit]:
                 correction=new)]  # fmt: skip
 
 
-# Someone else's doctor, gym or church ("my roommate joined …", "she switched to Dr …").
-_OTHER_EN = re.compile(
-    r"^(?:my|our|his|her|their) (?!own\b)\w+|^(?:he|she|they)\b(?! (?:\w+ ){0,2}(?:me|us)\b)", I_
+# Someone else leads the clause ("my roommate joined …", "she switched to Dr …", 我老公改去…;
+# "they stuck me with …" is done to the user): their doctor, gym, church or language.
+OTHER_LEAD = re.compile(
+    r"^(?:my|our|his|her|their) (?!own\b)\w+|^(?:he|she|they)\b(?! (?:\w+ ){0,2}(?:me|us)\b)|"
+    r"^我(?:的)?(?:朋友|同事|儿子|女儿|老公|老婆|妈|爸|哥|姐|弟|妹)",
+    I_,
 )
 
 
 def _en(c: str, talk: bool) -> list[Hit]:
-    if _OTHER_EN.match(c) and not re.match(
+    if OTHER_LEAD.match(c) and not re.match(
         r"^(?:my|our) (?:\w+ ){0,2}(?:doctor|doc|gp|dentist|physician|pcp|cell|phone|mobile)\b",
         c,
         I_,
@@ -186,6 +189,8 @@ def _a_doctor(said: str) -> bool:
 
 
 def _zh(c: str) -> list[Hit]:
+    if OTHER_LEAD.match(c):
+        return []
     if (m := _DOCTOR_ZH.match(c)) and _a_doctor(d := m.group(1) or m.group(2)):
         return _hit("doctor", d, f"用户的医生是{d}", False)
     if (m := _DOCTOR_NEW_ZH.search(c)) and _a_doctor(d := m.group(1) or m.group(2)):
