@@ -232,3 +232,15 @@ def test_a_home_said_as_chat_says_it() -> None:
     assert extract_slots("折腾了一个月，最后租在了滨江") == {"location.home": "滨江"}
     assert "location.home" not in extract_slots("最后租在了公司附近")
     assert extract_slots("工作base在深圳") == {"location.work": "深圳"}
+
+
+def test_a_new_gym_keeps_nothing_of_the_old_ones_place(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    facts = ["I train at the PureGym on Union Street", *EN]
+    _, after = told(
+        shared_real_mem, module_clock, "round6-gym-place", facts, "signed up at Bannatyne's instead"
+    )
+    gym = [m.content for m in after.values() if m.topic == "service.gym"]
+    assert gym and "Bannatyne's" in gym[0] and "Union Street" not in gym[0], gym

@@ -246,7 +246,9 @@ def decide(
     target = decision.target
     if decision.action == Action.SUPERSEDE and target is not None:
         named = specialise(c, target)
-        if named.topic == target.topic:  # "I'm a junior now" keeps "in college"
+        # "I'm a junior now" keeps "in college"; a new gym or doctor keeps nothing of the old
+        # one's place ("Bannatyne's" is not "on Union Street")
+        if named.topic == target.topic and not (named.topic or "").startswith("service."):
             text = carry_over(target.content, target.value, named.content, named.value)
             named = named.model_copy(update={"content": text})
         if named.content != c.content and embed is not None:
