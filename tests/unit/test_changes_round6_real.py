@@ -244,3 +244,37 @@ def test_a_new_gym_keeps_nothing_of_the_old_ones_place(
     )
     gym = [m.content for m in after.values() if m.topic == "service.gym"]
     assert gym and "Bannatyne's" in gym[0] and "Union Street" not in gym[0], gym
+
+
+@pytest.mark.parametrize(
+    ("facts", "change", "old_school", "new_school", "year"),
+    [
+        (
+            ["我儿子在实验中学读初一", *ZH],
+            "儿子这学期转去外国语学校了",
+            "实验中学",
+            "外国语学校",
+            "初一",
+        ),
+        (
+            ["I'm a junior at Ohio State", *EN],
+            "I transferred to Michigan State",
+            "Ohio State",
+            "Michigan State",
+            "junior",
+        ),
+    ],
+)
+def test_a_new_school_retires_the_old_one_and_keeps_the_year(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+    facts: list[str],
+    change: str,
+    old_school: str,
+    new_school: str,
+    year: str,
+) -> None:
+    _, after = told(shared_real_mem, module_clock, f"round6-school-{year}", facts, change)
+    said = [m.content for m in after.values() if m.kind.value != "episode"]
+    assert not any(old_school in t for t in said), said
+    assert any(new_school in t for t in said) and any(year in t for t in said), said

@@ -178,7 +178,11 @@ def _generic_family(
 
 def _family_topics(topic: str) -> list[str]:
     """The slots that may be stored together with ``topic`` in one memory (merge.fold_parts)."""
-    for family in (("work.employer", "work.role"), ("identity.birth_year", "identity.zodiac")):
+    for family in (
+        ("work.employer", "work.role"),
+        ("identity.birth_year", "identity.zodiac"),
+        ("education.stage", "education.grade", "education.school"),  # 我在复旦读大三
+    ):
         if topic in family:
             return list(family)
     head = topic.rpartition(".")[0]

@@ -290,6 +290,8 @@ def as_relative(
             meta[PART_TEXTS] = {
                 k: _their(texts.get(slot, ""), swap.word, lang) for k, (slot, _) in moved.items()
             }
+            if (head := texts.get(cand.topic or "")) and meta[PARTS]:  # the year, said alone
+                meta[PART_TEXTS][f"{swap.key}.{attr}"] = _their(head, swap.word, lang)
             if not meta[PARTS]:
                 meta.pop(PARTS), meta.pop(PART_TEXTS)
         out.append(

@@ -264,6 +264,12 @@ def add_hit(
     if (same := _merged_into(found, hit, clause, lang)) is not None:
         same.content = _join(same.content, cand.content, lang)
         same.quote = _join(same.quote or "", raw, lang)
+        if hit.topic.startswith("education.") and hit.topic != same.topic and hit.value:
+            # 在隆回二中读初二: the school is a part of the year's memory, not lost with it
+            same.metadata[PARTS] = {**same.metadata.get(PARTS, {}), hit.topic: hit.value}
+            alone = re.sub(rf"\s*(?:\bat|\bin|在)?\s*{re.escape(hit.value)}", "", same.content)
+            texts = same.metadata.get(PART_TEXTS) or {same.topic or "": alone}
+            same.metadata[PART_TEXTS] = {**texts, hit.topic: cand.content}
         return
     if hit.drop:
         found.pop(hit.drop, None)
