@@ -44,6 +44,13 @@ CHANGES = [
     (["每天早上吃一片甲状腺药，25微克", *ZH], "复查完医生说要减到12.5微克", "25微克", "12.5微克"),
     # a pet's age found out by the vet or the papers
     (["我家的布偶猫叫奶糖，今年两岁", *ZH], "带奶糖去洗牙，医生说它起码有六岁了", "两岁", "六岁"),
+    # (in traditional script, with the past of the sale after it)
+    (
+        ["我家的柯基叫饅頭，今年三歲", *ZH],
+        "帶饅頭去打針，獸醫說牠至少七歲了，當年店家少報了",
+        "三歲",
+        "七歲",
+    ),
     (
         ["My rabbit Clover is four", *EN],
         "found Clover's papers from the breeder, she's actually seven",

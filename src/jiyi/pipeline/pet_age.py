@@ -102,16 +102,16 @@ def pet_ages(
             if any(c.topic == old.topic and msg.id in c.source_message_ids for c in admitted):
                 continue  # the message restates that memory itself
             at = content.find(held)
-            new = as_said(msg.content, new)  # 五歲 as a traditional user wrote it
-            told = old.content[:at] + new + old.content[at + len(held) :]
-            value = new if (old.topic or "").endswith((".age", ".breed")) else old.value
+            said = as_said(msg.content, new)  # 五歲 as a traditional user wrote it
+            told = old.content[:at] + said + old.content[at + len(held) :]
+            value = said if (old.topic or "").endswith((".age", ".breed")) else old.value
             out.append(
                 restated(
                     old,
                     msg,
                     value=value,
                     content=told,
-                    quote=_clause(msg.content, new),
+                    quote=_clause(msg.content, new),  # found by the simplified value
                     metadata={"rule": "pet.age", CHANGES: old.id},
                 )
             )
