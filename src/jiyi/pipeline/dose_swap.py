@@ -19,9 +19,9 @@ from jiyi.core.doses import dose_in, new_dose
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.models import Candidate, MemoryItem, Message, Scope
 from jiyi.core.ports import MemoryStore
-from jiyi.core.text import as_said, has_cjk, to_simplified
+from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
-from jiyi.pipeline.restate import restated
+from jiyi.pipeline.restate import restated, swapped_in
 
 __all__ = ["dose_swaps"]
 
@@ -82,15 +82,12 @@ def dose_swaps(
         old, held, new = fits[0]
         if any(c.topic == old.topic and msg.id in c.source_message_ids for c in admitted):
             continue  # the message restates that medicine itself
-        content = to_simplified(old.content)
-        at = content.find(held[0])
-        new = as_said(msg.content, new)  # 五歲 as a traditional user wrote it
-        told = old.content[:at] + new + old.content[at + len(held[0]) :]
+        said, told = swapped_in(old, held[0], new, msg)
         out.append(
             restated(
                 old,
                 msg,
-                value=new,
+                value=said,
                 content=told,
                 quote=msg.content,
                 metadata={"rule": "dose.swap", "lang": "zh" if has_cjk(text) else "en"},

@@ -21,9 +21,9 @@ from jiyi.core.models import Candidate, MemoryItem, Message, Scope
 from jiyi.core.pet_ages import breed_swap, held_age, new_age
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
-from jiyi.core.text import as_said, has_cjk, to_simplified
+from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
-from jiyi.pipeline.restate import restated
+from jiyi.pipeline.restate import restated, swapped_in
 
 __all__ = ["pet_ages"]
 
@@ -101,9 +101,7 @@ def pet_ages(
                 held, new = breed
             if any(c.topic == old.topic and msg.id in c.source_message_ids for c in admitted):
                 continue  # the message restates that memory itself
-            at = content.find(held)
-            said = as_said(msg.content, new)  # 五歲 as a traditional user wrote it
-            told = old.content[:at] + said + old.content[at + len(held) :]
+            said, told = swapped_in(old, held, new, msg)
             value = said if (old.topic or "").endswith((".age", ".breed")) else old.value
             out.append(
                 restated(

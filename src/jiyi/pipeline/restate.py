@@ -11,8 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from jiyi.core.models import Candidate, MemoryItem, Message
+from jiyi.core.text import as_said, to_simplified
 
-__all__ = ["restated"]
+__all__ = ["restated", "swapped_in"]
+
+
+def swapped_in(old: MemoryItem, held: str, new: str, msg: Message) -> tuple[str, str]:
+    """(``new`` as ``msg`` wrote it, ``old``'s words with it in place of ``held``): both values
+    are read in simplified script, the words keep the user's (五歲 for a traditional user)."""
+    at = to_simplified(old.content).find(held)
+    said = as_said(msg.content or "", new)
+    return said, old.content[:at] + said + old.content[at + len(held) :]
 
 
 def restated(
