@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from jiyi.core.models import Candidate
 
-__all__ = ["dose_clauses", "dose_free", "dose_in", "new_dose", "with_doses"]
+__all__ = ["dose_free", "dose_in", "names_a_dose", "new_dose", "with_doses"]
 
 _ZH_N = r"[\d一二两三四五六七八九十百千零点.]{1,6}"
 _EN_N = (
@@ -60,6 +60,16 @@ def dose_in(text: str) -> tuple[str, str] | None:
     return found[0] if len({u for _, u in found}) == 1 else None
 
 
+def _bare(dose: str) -> str:
+    return dose.lower().replace(" ", "")
+
+
+def names_a_dose(text: str) -> bool:
+    """Does ``text`` name an amount or set one (all :func:`new_dose` reads)? A cheap test
+    before the stored medicines are read."""
+    return bool(_DOSE.search(text) or _SET.search(text))
+
+
 def new_dose(text: str, held: tuple[str, str]) -> str | None:
     """The dose a change in ``text`` sets for a medicine now at ``held``: a number with the
     held unit (or none) after a verb that sets it, or the one dose of that unit the text
@@ -69,17 +79,12 @@ def new_dose(text: str, held: tuple[str, str]) -> str | None:
         if unit and unit != held[1]:
             continue
         said = m.group(0)[m.start("zh" if m.group("zh") else "en") - m.start() :].strip()
-        if said.lower().replace(" ", "") != held[0].lower().replace(" ", ""):
+        if _bare(said) != _bare(held[0]):
             return said
     doses = [m.group(0) for m in _DOSE.finditer(text) if _unit(m.group("u1") or m.group("u2"))]
-    other = [d for d in doses if d.lower().replace(" ", "") != held[0].lower().replace(" ", "")]
+    other = [d for d in doses if _bare(d) != _bare(held[0])]
     same_unit = [d for d in other if (f := dose_in(d)) and f[1] == held[1]]
     return same_unit[-1] if len(set(same_unit)) == 1 else None
-
-
-def dose_clauses(clauses: list[str]) -> list[str]:
-    """The clauses that only say a dose or how often (一次五百毫克, 一天两次)."""
-    return [c for c in clauses if _DOSE_CLAUSE.match(c.strip())]
 
 
 def dose_free(drug: str) -> str:

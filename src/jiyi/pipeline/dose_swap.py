@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from jiyi.core.doses import dose_in, new_dose
+from jiyi.core.doses import dose_in, names_a_dose, new_dose
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.models import Candidate, MemoryItem, Message, Scope
 from jiyi.core.ports import MemoryStore
@@ -58,6 +58,8 @@ def dose_swaps(
         if msg.role != "user" or not msg.id or not msg.content:
             continue
         text = to_simplified(msg.content) if has_cjk(msg.content) else msg.content
+        if not names_a_dose(text):
+            continue  # no amount said: nothing to read the stored medicines for
         stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
         named: list[_Fit] = []
         unnamed: list[_Fit] = []
