@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from jiyi.core.extraction.lexicon import PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
+from jiyi.core.pronoun_names import FEMALE, MALE
 from jiyi.core.slots import PARTS
 from jiyi.core.text import STOPWORDS_EN, has_cjk
 
@@ -64,26 +65,31 @@ def _named(name: str, scope: Scope, store: MemoryStore) -> set[str]:
 # Talk that only leads in before a name ("ok so", "big news,", "update:").
 _LEAD = re.compile(
     r"^(?:(?:so|oh|ok|okay|well|actually|update|btw|fyi|lol|haha|omg|guess what|big news|"
-    r"good news|news|anyway|hey|ugh|welp|yay)[,:!.]*\s+)*",
+    r"good news|news|anyway|hey|ugh|welp|yay|apparently|turns out|and|but|now)[,:!.]*\s+)*",
     re.IGNORECASE,
 )
 # What cannot follow a name that is the subject: a question to the assistant ("will you…"),
 # another subject, both of them ("Emma and I").
 _NOT_AFTER = re.compile(
-    r"^(?:'s\b|\s+(?:you|i|we|and|&|or|says|said|told|thinks|asked|wants me|is my|was my)\b)",
+    r"^(?:'s\b|\s+(?:you|i|we|and|&|or|says|said|told|thinks|asked|wants me|is my|was my)\b|"
+    r"\s+(?:is|was) (?:what|how|who|short for|just a nickname)\b)",
     re.IGNORECASE,
 )
 
 
 def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> list[Message]:
-    """The messages as the rules should read them: an English message that opens with the
-    name of exactly one stored relative ("kevin quit deloitte, hes at pwc now") opens with who
-    they are ("my brother Kevin quit deloitte, …"), so the rules for a relative read it; one
+    """The messages as the rules should read them: an English message or a later clause of it
+    that opens with the name of exactly one stored relative ("kevin quit deloitte, hes at pwc
+    now"; "Mum called, apparently otieno is now based in Eldoret") opens with who they are
+    ("my brother Kevin quit deloitte, …"), so the rules for a relative read it; one
     that opens with a pet's name typed in lower case ("lola turned 6") has it capitalised, as
     the rules for a named pet expect. Extraction is pure and does not know whose Kevin or
     Lola is. The name stays; everything else is as said."""
     firsts = {
-        _opening(m.content)[1] for m in messages if m.role == "user" and not has_cjk(m.content)
+        _opening(m.content[at:])[1]
+        for m in messages
+        if m.role == "user" and not has_cjk(m.content)
+        for at in _starts(m.content)
     }
     if not firsts - STOPWORDS_EN - {""}:
         return list(messages)  # "I …", "my …", "so we …": no name first, nothing to look up
@@ -95,9 +101,61 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
     family = {name: next(iter(who)) for name, who in holders.items() if len(who) == 1}
     out = []
     for m in messages:
-        said = _led(m.content, family) if m.role == "user" and not has_cjk(m.content) else None
-        out.append(m.model_copy(update={"content": said}) if said else m)
+        said = m.content
+        if m.role == "user" and not has_cjk(m.content):
+            said = _pronoun_led(said, family)
+            for at in reversed(_starts(m.content)):  # from the end: the places stay put
+                said = said[:at] + (_led(said[at:], family) or said[at:])
+        out.append(m.model_copy(update={"content": said}) if said != m.content else m)
     return out
+
+
+# Where a later clause starts ("Mum called this morning, apparently Otieno is now based in
+# Eldoret"): after the mark that ends the clause before.
+_LATER = re.compile(r"(?:[,.!?;:]+|\s[—–-]+)\s+")
+
+
+def _starts(text: str) -> list[int]:
+    """Where the message and each of its later clauses start."""
+    return [0, *(m.end() for m in _LATER.finditer(text))]
+
+
+# A later clause with "he" / "she" as its subject ("…, new school year, he's P5 now").
+_PRONOUN = re.compile(r"(?P<p>he|she)(?P<be>'s| is)?\b(?!')", re.IGNORECASE)
+
+
+def _pronoun_led(text: str, family: dict[str, str]) -> str:
+    """``text`` with a later clause's "he" / "she" said as the one relative of that sex whom
+    the message names before it ("you keep saying Ethan is P4 — he's P5 now": my son Ethan
+    is P5 now); as it was when it names none or several, or another person first."""
+    for at in _starts(text)[1:]:
+        pronoun = _PRONOUN.match(text, at)
+        if not pronoun:
+            continue
+        before = set(re.findall(r"[a-z][a-z'-]+", text[:at].casefold()))
+        sex = MALE if pronoun["p"].lower() == "he" else FEMALE
+        named = {
+            name: who
+            for name, who in family.items()
+            if name in before and who.startswith("family.") and who.split(".")[1] in sex
+        }
+        if len(named) != 1 or before & _OTHERS:
+            return text
+        ((name, who),) = named.items()
+        rel = next((w.replace("_", " ") for w, k in RELATIONS_EN.items() if k == who[7:]), None)
+        if rel is None:
+            return text
+        be = " is" if pronoun["be"] else ""
+        said = f"my {rel} {name.capitalize()}{be}"
+        return text[:at] + said + text[pronoun.end() :]
+    return text
+
+
+# Someone else named before the pronoun: "he" may be theirs.
+_OTHERS = frozenset(
+    "friend friends boss coworker colleague neighbor neighbour teacher doctor coach manager "
+    "buddy roommate".split()
+)
 
 
 def _opening(text: str) -> tuple[int, str]:

@@ -239,7 +239,7 @@ DOES_FOR_WORK = re.compile(
 # "is in Year 8 at Smithton High", "'s in Yr 9 now", "is in Class 5", "is in JSS2": school years
 # named by number as the UK, Australia, India or Nigeria do
 YEAR_GRADE = re.compile(
-    r"^(?:is|'s) (?:now |already |actually )?(?:in|into|going into|starting) "
+    r"^(?:is|'s) (?:now |already |actually )?(?:(?:in|into|going into|starting) )?"
     r"(?P<g>(?:year|yr|grade|class|form|standard|std|primary|jss|sss|js|ss|p|s) ?\d{1,2})"
     r"(?: (?:at|in) (?P<school>[A-Z][\w' .-]{2,40}?))?(?: now| this year| mate)?[!.]*$",
     re.IGNORECASE,

@@ -51,6 +51,13 @@ _NOT_NAMES = frozenset(
 _KIDS = {"boy": "son", "boys": "son", "girl": "daughter", "girls": "daughter"}
 
 
+# "Mum called", "my dad rang": what they did, typed where a name could stand
+_SAID_VERBS = frozenset(
+    "called rang phoned texted messaged said says told came went left visited wrote emailed "
+    "facetimed video-called replied answered asked".split()
+)
+
+
 def mentioned_en(c: str, ctx: Context) -> list[Hit]:
     """A request or question that names a relative ("Can you help me plan my son's 10th
     birthday party?"): who "he"/"she" is next, and an age its birthday gives away."""
@@ -276,7 +283,7 @@ def family(c: str, ctx: Context) -> list[Hit]:
         a := re.match(
             rf"^,? (?P<name>[A-Z][a-z]+|(?i:[a-z]{{3,}}))(?=,? (?:{_AFTER_NAME})\b|,?$)", rest
         )
-    ) and a["name"].lower() not in _NOT_NAME:
+    ) and a["name"].lower() not in _NOT_NAME | _SAID_VERBS:
         # "my daughter Emma just turned 5", "my son Erik lives in Duluth", "my daughter
         # kaylee she moved to tulsa": the name apart, the statement read as of the relative
         named, rest = a.group("name"), rest[a.end() :]

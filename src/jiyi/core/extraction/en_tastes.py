@@ -77,6 +77,14 @@ _TENURE = re.compile(
 )
 
 
+# What one is let into, not comes to like ("got into the nursing program", "got into UBC").
+_ADMITTED = re.compile(
+    r"\b(?:universit\w*|college|school|academy|program\w*|uni|course|residency|squad|team|"
+    r"club|cohort|class)\b",
+    re.IGNORECASE,
+)
+
+
 def preference(c: str, ctx: Context) -> list[Hit]:
     if _FED_UP.search(c) or _ONE_FOR_ANOTHER.match(c):
         return []
@@ -198,6 +206,8 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
+    if m and _ADMITTED.search(m.group("x")):
+        m = None  # "I got into that big university in Stellenbosch": admitted, no liking
     if m and (o := object_key(m.group("x"))):  # "I've come around on cilantro": a like, now
         ctx.extra["last_obj"], ctx.extra["last_word"] = o, clean_value(m.group("x"))
         return [Hit(P, f"pref.{o}", "pref.came_round", polarity="like", value="like",
@@ -235,6 +245,8 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             r"^(?:to )?(?:know|ask|order|have a|get a|see|book|talk|go)\b", m.group("x"), I_
         ):
             return []  # "I'd like to know …" is a request, not a taste
+        if m and re.match(r"got(?:ten)? into$", m.group("v"), I_) and _ADMITTED.search(m["x"]):
+            return []  # "I got into the nursing program": admitted, no liking
     if m and re.match(
         r"(?:how|when|whenever|the way|it when|it how|that (?=(?:i|you|he|she|it|we|they|my|"
         r"our|his|her|their|people|everyone)\b))\b",

@@ -126,10 +126,10 @@ def swap_subject(text: str, lang: str) -> Swap | None:
             return None  # 妈的 / 哥们儿: a bare one-character word is no relative
         rest = m["rest"]
         # a later clause that opens with the user (…，我…) is about the user again, and
-        # 把我接到广州 / 带我 is what they did with the user
+        # 把我接到广州 / 带我 is what they did with the user, 说我姐… their news of another
         if re.search(
             r"[，,。！!？?；;～~\s]\s*(?:我|俺)|(?:把|让|带|接|叫|帮|给|送|拉)(?:我|俺)", rest
-        ):
+        ) or re.search(rf"说(?:我们?|咱)(?:的|家)?(?:{_REL_ZH})", rest):
             return None
         rest = re.sub(r"(?<=[，,。！!；;～~\s])\s*(?:她|他)(?!们)", "我", rest)
         return Swap(f"family.{RELATIONS_ZH[rel]}", rel, f"{m['lead']}我{rest}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH, PETS_EN
+from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH, PETS_EN, RELATIONS_ZH
 
 __all__ = ["STRONG_MARKER", "WRONG", "prepare"]
 
@@ -81,6 +81,13 @@ _FILLER_EN = re.compile(
     r"(?:big|good|great|some|fun|exciting|sad|quick|small) (?:news|update)|heads up|"
     r"to be honest|hmm+)\s*[,:!]\s*)",
     re.IGNORECASE,
+)
+# 我妈打电话来，说我姐搬到成都了: what someone said of a relative; the relative is the subject
+# (说我要多穿点 stays their words about the user: only before a relative).
+_TOLD_OF_KIN_ZH = re.compile(
+    r"^(?:(?:他|她|还|又)?(?:听)?说|据说|听讲|佢话)(?=(?:我们?|咱)(?:的|家)?(?:"
+    + "|".join(sorted(map(re.escape, RELATIONS_ZH), key=len, reverse=True))
+    + "))"
 )
 # "请记住 / remember that" only frames the statement that follows.
 _REMEMBER = re.compile(
@@ -197,7 +204,7 @@ def prepare(clause: str) -> tuple[str, bool, str | None]:
     prev = None
     while prev != text:
         prev = text
-        for pattern in (_FILLER_ZH, _FILLER_EN, _REMEMBER):
+        for pattern in (_FILLER_ZH, _FILLER_EN, _REMEMBER, _TOLD_OF_KIN_ZH):
             text = pattern.sub("", text, count=1).strip()
         for pattern in (_CORRECTION_ZH, _CORRECTION_EN, _INNER_MARKER_ZH):
             stripped = pattern.sub(r"\g<s>" if pattern is _INNER_MARKER_ZH else "", text, count=1)

@@ -35,7 +35,7 @@ from jiyi.core.extraction.infer import (
     renamed,
 )
 from jiyi.core.extraction.kept import kept
-from jiyi.core.extraction.kin_swap import merge_swapped, swap_subject
+from jiyi.core.extraction.kin_segments import read_as_relative
 from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_ZH
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import WRONG as _WRONG
@@ -173,16 +173,15 @@ class RuleExtractor:
     def _kin_swap(
         self, msg: Message, text: str, now: datetime, found: dict[str, Candidate]
     ) -> None:
-        """A message about one relative ("我姐一家年初就搬到北京去了") read again with the
-        user's own rules, the user in the relative's place (:mod:`.kin_swap`): the slots they
-        find that the relatives' rules did not place (or only carried over) are added as the
-        relative's, and the vague "about" memory and any slot misread as the user's dropped."""
-        lang = "zh" if has_cjk(text) else "en"
-        if (swap := swap_subject(text, lang)) is None:
-            return
-        said = Extraction()
-        self._message(msg.model_copy(update={"content": swap.text}), now, said, again=True)
-        merge_swapped(found, said.candidates, swap, lang, text)
+        """A message about one relative read again with the user's own rules, the user in
+        the relative's place (:func:`.kin_segments.read_as_relative`)."""
+
+        def reread(said: str) -> list[Candidate]:
+            out = Extraction()
+            self._message(msg.model_copy(update={"content": said}), now, out, again=True)
+            return out.candidates
+
+        read_as_relative(text, found, reread)
 
     def _message(
         self, msg: Message, now: datetime, out: Extraction, *, again: bool = False
@@ -393,7 +392,8 @@ class RuleExtractor:
         fold_parts(found)
         with_doses(found, clauses)  # 吃二甲双胍，一次五百毫克: the dose is the memory's
         fold_relative_about(found, lang="zh" if has_cjk(text) else "en")
-        self._kin_swap(msg, text, now, found)
+        if not again:
+            self._kin_swap(msg, text, now, found)
         if trad:
             for cand in found.values():
                 cand.content = in_script(cand.content, script)
