@@ -39,6 +39,60 @@ CHANGES = [
     (["my daughter Mei is in P3", *EN], "Mei is P4 now", "P3", "P4"),
     # someone's words of the relative (说我姐…)
     (["我姐住在重庆", *ZH], "我妈今天打电话来，说我姐已经搬到成都了", "重庆", "成都"),
+    # 他 / "she" opening a message, of the one relative of that sex told about
+    (["我老公是货车司机", *ZH], "他年纪大了跑不动长途，现在是保安", "货车司机", "保安"),
+    (
+        ["my sister Laura works as a flight attendant", *EN],
+        "she quit flying last spring, she's a realtor now",
+        "flight attendant",
+        "realtor",
+    ),
+    # "he's moved up": has moved up, to a school year, which is no place
+    (
+        ["my son is in Year 9", *EN],
+        "so he's moved up to Year 10 now, exams soon",
+        "Year 9",
+        "Year 10",
+    ),
+    # an allergy set right by a test: the old one retracted, the one found stored
+    (
+        ["I'm allergic to penicillin", "I go bowling on Thursdays"],
+        "allergy panel came back, turns out I'm fine with penicillin, it's amoxicillin I react to",
+        "penicillin",
+        "amoxicillin",
+    ),
+    (
+        ["I'm allergic to shellfish", "I go bowling on Thursdays"],
+        "the patch test says im not allergic to shellfish, its latex!!",
+        "shellfish",
+        "latex",
+    ),
+    (
+        ["我对芒果过敏", "我每周六去打羽毛球"],
+        "做了过敏原检测，芒果那项是阴性，阳性的是芝麻",
+        "芒果",
+        "芝麻",
+    ),
+    # a pet's name taken on by use, whoever started it
+    (
+        ["We have a beagle called Pickle", *EN],
+        "the kids started calling her Noodle and now it's the only name she answers to",
+        "Pickle",
+        "Noodle",
+    ),
+    (
+        ["我家养了只兔子叫雪球", *ZH],
+        "我妈嫌雪球这名字太普通，给改成了“棉花”，现在叫它棉花才理人",
+        "雪球",
+        "棉花",
+    ),
+    # the user's work moved with the team, by the site it names
+    (
+        ["I work at the Reading office", *EN],
+        "head office moved our entire department to the Slough office, starts monday",
+        "Reading",
+        "Slough",
+    ),
 ]
 
 
@@ -66,6 +120,15 @@ REMARKS = [
     # what mum said to the user, and of a relative by the one who rang
     (["我住在杭州", *ZH], "我妈打电话来，说我要多穿点"),
     (["我姐住在重庆", "我住在杭州", *ZH], "我妈打电话来说我姐已经搬到成都了"),
+    # 他 with two relatives he could be, or with a colleague named; "they" moved another team
+    (["我老公是货车司机", "我弟弟是厨师", *ZH], "他现在是保安"),
+    (["我老公是货车司机", *ZH], "他同事现在是保安了"),
+    (["I work at the Reading office", *EN], "they might move our team to the Slough office"),
+    # a friend's dog is not the user's
+    (["We have a beagle called Pickle", *EN], "my friend started calling his dog Noodle now"),
+    # 阳性 of no allergen; "fine with that"
+    (["我住在杭州", *ZH], "我上周核酸阳性了，在家躺了三天"),
+    (["I'm allergic to penicillin", *EN], "I'm fine with that, thanks"),
 ]
 
 
@@ -87,3 +150,40 @@ def test_admission_to_a_school_is_no_liking_and_a_call_is_no_name() -> None:
     said = extract_slots("我妈今天打电话来，说我姐已经搬到成都了")
     assert said.get("family.sister.home") == "成都"
     assert "family.mother.home" not in said
+
+
+def test_a_feeling_after_a_list_is_no_item_and_time_spent_is_no_goal() -> None:
+    assert extract_slots("I'm allergic to dogs, sadly") == {"health.allergy.dog": "yes"}
+    assert "health.allergy.earrings_must_be_gold" not in extract_slots(
+        "allergic to nickel, earrings must be gold"
+    )
+    assert not any(t.startswith("goal.") for t in extract_slots("我准备了大半年"))
+    assert "goal.考研" in extract_slots("我准备考研")
+
+
+def test_a_school_year_moved_up_to_is_no_home() -> None:
+    said = extract_slots("my brother has moved up to Year 10 now")
+    assert said.get("family.brother.grade") == "Year 10"
+    assert "family.brother.home" not in said
+    assert "location.home" not in extract_slots("I moved up to Year 10")
+
+
+def test_a_name_taken_on_by_use_renames_the_pet_not_the_one_who_calls_it(
+    shared_real_mem: Memory,
+    module_clock,  # type: ignore[no-untyped-def]
+) -> None:
+    facts = ["my wife's name is Dana", "We have a beagle called Pickle", *EN]
+    change = "Dana started calling her Noodle and now she only answers to that"
+    before, after = told(shared_real_mem, module_clock, "round7-calling", facts, change)
+    assert_changed(before, after, "Pickle", "Noodle")
+    assert any("Dana" in m.content for m in after.values())
+
+
+def test_an_allergy_named_first_is_stored_and_a_companys_plant_is_its_employer() -> None:
+    assert extract_slots("peanut allergy, had it since i was a kid") == {
+        "health.allergy.peanut": "yes"
+    }
+    assert extract_slots("peanut allergy symptoms?") == {}
+    assert extract_slots("I work at the Tesla plant") == {"work.employer": "the Tesla plant"}
+    assert extract_slots("I work at the Reading office") == {"location.work": "the Reading office"}
+    assert extract_slots("our wee border collie's called Bramble") == {"pet.dog.name": "Bramble"}

@@ -59,6 +59,9 @@ _CALLED_EN = re.compile(
     r"\b(?P<p>he|she|it)(?:'s| is)(?: actually| really| now| officially| just)* "
     rf"(?:called|named|going by|goes by) {_NAME_EN}"
 )
+_QUOTED_ZH = re.compile(
+    r"(?:改成|改叫|改为|换成)了?[“\"「『](?P<n>[\u4e00-\u9fffA-Za-z]{1,4})[”\"」』]"
+)
 _NAME_IS_EN = re.compile(
     r"\b(?P<p>his|her|its) (?:real |actual |new )?name(?:'s| is)(?: actually| really| now)* "
     rf"{_NAME_EN}"
@@ -67,6 +70,13 @@ _NAME_IS_EN = re.compile(
 # message speaks of a name
 _BARE_EN = re.compile(rf"\b(?P<p>he|she|it)(?:'s| is)(?: actually| really)? {_NAME_EN}")
 _NAME_SAID = re.compile(r"\bname", re.IGNORECASE)
+# "dana started calling her Biscuit and now that's the only thing she comes to": a name the
+# pet or child took on by use
+_CALLING_EN = re.compile(
+    r"\b(?:started|been|keeps?|kept|all|everyone's|everybody's) calling (?P<p>her|him|it) "
+    r"(?P<n>[A-Z][\w'-]+)\b"
+)
+# 硬给改成了“年糕” / 改叫「豆豆」了: a new name in quotes after the change said
 _CUE = re.compile(
     r"说错|记错|搞错|弄错|写错|打错|其实|实际上|改名|改叫|改成|现在|如今|后来|不叫|"
     r"\b(?:wrong|actually|mistake|meant|now|renamed|goes by|going by|these days|anymore|"
@@ -81,18 +91,29 @@ _NOT_A_NAME_CHANGE = re.compile(
 # One more pet or relative, named as it arrives: a second one, not the first renamed.
 _NEWCOMER = re.compile(
     r"又|还有|另一|另外一|领养|收养|新养|新买|刚养|刚买|生了|出生|"
-    r"\b(?:another|also|too|second|adopted|new|got a|just got|welcomed|born)\b",
+    r"\b(?:another|also|too|second|adopted|new(?! name)|got a|just got|welcomed|born)\b",
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r"[，,。.!！;；]")
-_PRONOUN_KIND = {"它": "it", "她": "she", "他": "he", "its": "it", "her": "she", "his": "he"}
+_PRONOUN_KIND = {
+    "它": "it",
+    "她": "she",
+    "他": "he",
+    "its": "it",
+    "her": "she",
+    "his": "he",
+    "him": "he",
+}
 
 
-def _named_subject(text: str, low: str) -> str | None:
-    """The one pet or relative the message names (``pet.cat``, ``family.daughter``), if one."""
+def _named_subject(text: str, low: str, pets_only: bool = False) -> str | None:
+    """The one pet or relative the message names (``pet.cat``, ``family.daughter``), if one;
+    ``pets_only``: the one pet (the relative named is the one who calls it so)."""
     found = {f"pet.{k}" for w, k in PETS_ZH.items() if w in text}
-    found |= {f"family.{k}" for w, k in RELATIONS_ZH.items() if len(w) > 1 and w in text}
-    for vocab, area in ((PETS_EN, "pet"), (RELATIONS_EN, "family")):
+    if not pets_only:
+        found |= {f"family.{k}" for w, k in RELATIONS_ZH.items() if len(w) > 1 and w in text}
+    vocabs = ((PETS_EN, "pet"),) if pets_only else ((PETS_EN, "pet"), (RELATIONS_EN, "family"))
+    for vocab, area in vocabs:
         found |= {
             f"{area}.{k}" for w, k in vocab.items() if re.search(rf"\b{re.escape(w)}s?\b", low)
         }
@@ -106,6 +127,14 @@ def named_by_pronoun(message: str) -> tuple[str, str] | None:
     text = to_simplified(message)
     if not _CUE.search(text) or _NOT_A_NAME_CHANGE.search(text) or _NEWCOMER.search(text):
         return None
+    quoted = _QUOTED_ZH.search(text)
+    if quoted and is_name(quoted["n"]) and not _PRONOUN_ZH.search(text):
+        # 我女朋友…硬给改成了“年糕”: she renamed it; the pet named, or the stored name said
+        return _named_subject(text, text.lower(), pets_only=True) or NAMED, quoted["n"]
+    if (calling := _CALLING_EN.search(text)) and is_name(calling["n"]):
+        # "dana started calling her Biscuit": a pet named by use (the one who calls her so
+        # may be a relative; "her" is never taken for one)
+        return _named_subject(text, text.lower(), pets_only=True) or "it", calling["n"]
     if any(read_subject(c) == Who.OTHER for c in _CLAUSE.split(text) if c.strip()):
         return None  # "my friend's dog, he's called Max now": theirs
     renamed = _RENAMED_ZH.search(text)

@@ -32,6 +32,15 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("fine", re.compile(rf"\bi can (?:now |actually )?eat {_EN_NP}")),
+    # "turns out I'm fine with penicillin (, it's sulfa drugs I react to)"
+    (
+        "fine",
+        re.compile(
+            r"\b(?:i'm|im|i am) (?:actually |totally |perfectly |completely )?fine with "
+            r"(?!(?:it|that|this|me|them|either|both)\b)"
+            r"(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}?)(?= now| after all| actually|$)"
+        ),
+    ),
     ("stopped", re.compile(rf"\bno more {_EN_NP}")),
     ("stopped", re.compile(rf"\b(?:left|moved away from|moved out of) {_EN_NP}")),
     ("stopped", re.compile(rf"\bno longer (?P<ev>\w+ )?(?:in |at |to |a |an |my )?{_EN_NP}")),

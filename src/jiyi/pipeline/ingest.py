@@ -20,6 +20,7 @@ from jiyi.core.models import Extraction, Message, Redaction, Scope, Skipped
 from jiyi.core.pii import PiiPolicy
 from jiyi.errors import ExtractionError
 from jiyi.pipeline.prepare import drop_copies, redact_messages, with_ids
+from jiyi.pipeline.pronoun_kin import pronoun_opened
 from jiyi.pipeline.subjects import name_led
 from jiyi.pipeline.write import BatchPlan, Outcome, Ports, WriteOptions, write_batch
 
@@ -41,9 +42,11 @@ def extract_with_fallback(
 ) -> Extraction:
     """The configured extractor, or the rules when it raises ExtractionError. With ``scope``,
     a message that opens with a stored relative's name is read as said of them
-    (:func:`~jiyi.pipeline.subjects.name_led`)."""
+    (:func:`~jiyi.pipeline.subjects.name_led`), and one that opens with 他 / "she" as said of
+    the one relative of that sex (:func:`~jiyi.pipeline.pronoun_kin.pronoun_opened`)."""
     if scope is not None:
         messages = name_led(messages, scope, ports.store)
+        messages = pronoun_opened(messages, scope, ports.store)
     try:
         return ports.extractor.extract(messages, now=now)
     except ExtractionError as exc:

@@ -146,6 +146,10 @@ def _pronoun_led(text: str, family: dict[str, str]) -> str:
         if rel is None:
             return text
         be = " is" if pronoun["be"] else ""
+        if pronoun["be"] == "'s" and re.match(
+            r"\s+(?:just |finally |now )?(?:been|got|gone|\w+ed)\b", text[pronoun.end() :]
+        ):
+            be = " has"  # "he's moved up to Year 10": has moved
         said = f"my {rel} {name.capitalize()}{be}"
         return text[:at] + said + text[pronoun.end() :]
     return text

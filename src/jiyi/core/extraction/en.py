@@ -335,7 +335,11 @@ _NOT_ITEM = re.compile(
     r"check|just)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
     r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though|"
     # "…, tastes like soap to me": a clause that says why, not the next thing named
-    r"tastes?|looks?|sounds?|smells?|feels?|makes?|made|reminds?)\b",
+    r"tastes?|looks?|sounds?|smells?|feels?|makes?|made|reminds?|must|need|needs)\b|"
+    # "…, sadly": how the user feels about it, not one more thing
+    r"^(?:and |but )?(?:sadly|unfortunately|luckily|thankfully|apparently|obviously|seriously|"
+    r"literally|actually|really|honestly|definitely|probably|hopefully|basically|weirdly|"
+    r"oddly|annoyingly|surprisingly)$",
     I_,
 )
 

@@ -20,6 +20,7 @@ __all__ = [
     "IM",
     "NUM_WORD",
     "PAST_VERBS",
+    "SCHOOL_YEAR",
     "SEP",
     "YEAR_GRADE",
     "YEAR_WORDS",
@@ -44,7 +45,7 @@ ADV = (
 DESC = (
     r"(?:(?:little|baby|older|younger|big|eldest|oldest|youngest|twin|teenage|step|new|old|rescue|"
     r"senior|sweet|tiny|adopted|\w+-year-old|\w+-month-old|black|white|orange|ginger|gr[ae]y|brown|"
-    r"fluffy|lazy|two|three|four)\s+)*"
+    r"fluffy|lazy|two|three|four|wee|lil|small|young|precious|beautiful|beloved|crazy|silly)\s+)*"
 )
 SEP = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*|/", I_)
 # Words that say an earlier state no longer holds.
@@ -239,8 +240,16 @@ DOES_FOR_WORK = re.compile(
 # "is in Year 8 at Smithton High", "'s in Yr 9 now", "is in Class 5", "is in JSS2": school years
 # named by number as the UK, Australia, India or Nigeria do
 YEAR_GRADE = re.compile(
-    r"^(?:is|'s) (?:now |already |actually )?(?:(?:in|into|going into|starting) )?"
+    r"^(?:(?:is|'s) (?:now |already |actually )?(?:(?:in|into|going into|starting) )?|"
+    r"(?:has |'s )?(?:just |now )?(?:moved up|gone up|went up|started|starts)(?: to| into)? )"
     r"(?P<g>(?:year|yr|grade|class|form|standard|std|primary|jss|sss|js|ss|p|s) ?\d{1,2})"
     r"(?: (?:at|in) (?P<school>[A-Z][\w' .-]{2,40}?))?(?: now| this year| mate)?[!.]*$",
+    re.IGNORECASE,
+)
+
+# A school year ("Year 10", "grade 4", "P5", "the fourth grade") where a place could stand.
+SCHOOL_YEAR = re.compile(
+    r"^(?:the )?(?:(?:year|yr|grade|class|form|standard|primary|jss|sss|p|s|sec) ?\d{1,2}|"
+    r"\w+ grade|kindergarten|middle school|high school)(?: now| this year)?$",
     re.IGNORECASE,
 )

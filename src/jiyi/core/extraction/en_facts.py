@@ -12,6 +12,7 @@ import re
 from jiyi.core.extraction.en_common import (
     IM,
     NUM_WORD,
+    SCHOOL_YEAR,
     YEAR_WORDS,
     first_name,
     number,
@@ -333,6 +334,7 @@ def home(c: str, ctx: Context) -> list[Hit]:
         m
         and not re.match(r"^(?:a |an |the )?(?:hotel|hostel|dorm|tent|airbnb)\b", m.group("x"), I_)
         and not _SCHOOL.search(place(m.group("x")) or m.group("x"))
+        and not SCHOOL_YEAR.match(m.group("x"))  # "moved up to Year 10 (now)"
     ):
         said = re.sub(
             r"^(?:a small town|a suburb|the suburbs|a town|a village) (?:outside|near|"

@@ -252,7 +252,22 @@ def _allergen_named(text: str) -> bool:
     return bool(_ALLERGENS.search(text) or DRUG_RE_EN.search(text))
 
 
+# "peanut allergy, had it since i was a kid": the allergy named as the message's first words
+_NAMED_FIRST = re.compile(
+    r"^(?:(?:a|my|severe|bad|mild) )*(?P<x>(?:(?!(?:i|we|have|has|had|got|is|am|are|was|"
+    r"with|the|this|that|your|his|her)\b)[a-z][a-z-]* ?){1,3}?) allerg(?:y|ies)"
+    r"(?: here| btw| fyi| since \w+(?: \w+){0,5}| for (?:life|years|\d+ years))?$",
+    re.IGNORECASE,
+)
+
+
 def health(c: str, ctx: Context) -> list[Hit]:
+    if not ctx.follows and (first := _NAMED_FIRST.match(c)) and _allergen_named(first["x"]):
+        said = f"I'm allergic to {first['x']}"
+        hits = _allergy(said, ctx)
+        for h in hits:
+            h.content = h.content or third_person_en(said)
+        return hits
     if not_cleft := _NOT_CLEFT.match(c):
         return _allergy(f"I'm not allergic to {not_cleft.group('x')}", ctx)
     if (cleft := _CLEFT.search(c)) and (

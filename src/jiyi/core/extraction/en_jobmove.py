@@ -206,6 +206,21 @@ _POSTED_AT = re.compile(
     r"(?P<u>(?-i:[A-Z])[\w'-]*(?: (?:[\w'-]+)){0,6}?)(?= now| from| starting|[,.!]|$)",
     re.IGNORECASE,
 )
+# "they're moving our whole team to the Mississauga office", "my boss shifted us to the Kulim
+# site", "my office is at the Bayan Lepas site": where the user works, by the site it names
+_SITE = r"office|site|campus|branch|building|plant|hub|facility|fab|depot|warehouse|location"
+_TEAM_MOVED = re.compile(
+    r"\b(?:moving|moved|shifted|shifting|relocated|relocating|transferred|transferring)\s+"
+    r"(?:(?:our|my|are|the) (?:whole |entire )?(?:team|department|dept|unit|group|floor|"
+    r"division|lab)|us|me)\s+to (?:the )?"
+    rf"(?P<u>[A-Za-z][\w'-]*(?: [\w'-]+){{0,3}}?) (?P<k>{_SITE})\b",
+    re.IGNORECASE,
+)
+_OFFICE_AT = re.compile(
+    r"^(?:my|our) (?:office|desk|workplace|work) is (?:at|in) (?:the )?"
+    rf"(?P<u>[A-Z][\w'-]*(?: [A-Z][\w'-]*){{0,3}}) (?P<k>{_SITE})\b",
+    re.IGNORECASE,
+)
 _NOT_TOWN = re.compile(r"^(?:Main|Head|New|Other|Same|Local|Central|Regional|Corporate)\b")
 
 
@@ -235,6 +250,11 @@ def job_move(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, "location.work", "work.unit", value=where,
                     correction=bool(unit["v"].lower().startswith(("resum", "redeploy"))),
                     content=f"User works at {where}")]  # fmt: skip
+    site = _TEAM_MOVED.search(c) or _OFFICE_AT.match(c)
+    if site and _sure(c, site) and not _NOT_TOWN.match(site["u"]):
+        where = f"the {site['u']} {site['k'].lower()}"
+        return [Hit(F, "location.work", "work.site", value=where, content=f"User works at {where}",
+                    correction=site.re is _TEAM_MOVED)]  # fmt: skip
     if (m := _POSTED.search(c)) and _sure(c, m) and not _NOT_TOWN.match(m["c"]):
         where = place(m["c"])
         return [Hit(F, "location.work", "work.posted", value=where, correction=True,

@@ -51,10 +51,12 @@ _NOT_NAMES = frozenset(
 _KIDS = {"boy": "son", "boys": "son", "girl": "daughter", "girls": "daughter"}
 
 
-# "Mum called", "my dad rang": what they did, typed where a name could stand
+# "Mum called", "my dad rang", "(she's called Em now,) she insists": what they did or say,
+# typed where a name could stand
 _SAID_VERBS = frozenset(
     "called rang phoned texted messaged said says told came went left visited wrote emailed "
-    "facetimed video-called replied answered asked".split()
+    "facetimed video-called replied answered asked insists agrees disagrees refuses knows "
+    "thinks approves complains laughs cried cries objects".split()
 )
 
 

@@ -14,6 +14,7 @@ from jiyi.core.extraction.en_common import (
     ADV,
     DOES_FOR_WORK,
     NUM_WORD,
+    SCHOOL_YEAR,
     SEP,
     YEAR_GRADE,
     first_name,
@@ -320,7 +321,9 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
             n.group("x"),
         )
         where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", said)[0])
-        if not re.search(r"ended up|settled", n.group(0), I_) or _is_city(where):
+        if SCHOOL_YEAR.match(where):
+            pass  # "moved up to Year 10": a school year, not a place
+        elif not re.search(r"ended up|settled", n.group(0), I_) or _is_city(where):
             return [Hit(F, f"{key}.home", "family.home", value=where)]  # not "ended up in jail"
     n = re.match(
         rf"^{ADV}(?P<v>loves|love|likes|like|adores|adore|enjoys|enjoy|hates|hate|doesn't like|"

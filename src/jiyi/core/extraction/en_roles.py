@@ -9,7 +9,7 @@ import re
 
 from jiyi.core.extraction.en_common import place
 from jiyi.core.extraction.hit import Hit
-from jiyi.core.extraction.lexicon_places import is_town_en
+from jiyi.core.extraction.lexicon_places import COMPANIES_EN, is_town_en
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
@@ -79,7 +79,17 @@ def employer_hit(said: str, rule: str, neg: bool = False) -> Hit:
     employer = place(re.sub(r"^(?:a |an )?new job (?:at|with) ", "", said, flags=I_))
     value = f"not {employer}" if neg else employer
     content = None if neg else f"User works at {employer}"
-    return Hit(F, "work.employer", rule, value=value, content=content, correction=neg)
+    # "the Reading office", "the Kulim site": where the user works, not whom for
+    site = _A_SITE.match(employer)
+    topic = "location.work" if site and site["x"].lower() not in COMPANIES_EN else "work.employer"
+    return Hit(F, topic, rule, value=value, content=content, correction=neg)
+
+
+_A_SITE = re.compile(
+    r"^the (?P<x>(?-i:[A-Z])[\w'-]*(?: [\w'-]+){0,2}) "
+    r"(?:office|site|campus|branch|plant|depot|hub)$",
+    I_,
+)
 
 
 _OWN_BUSINESS = re.compile(

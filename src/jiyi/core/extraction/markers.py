@@ -192,7 +192,13 @@ def _apostrophes(text: str) -> str:
             return m.group(0)  # "yous"
         return f"{m.group('t')}'{m.group('tv')}"
 
+    # "its sesame!!" opening a clause: "it's" (the possessive does not open one: "its own")
+    text = re.sub(r"^(?:(?:and|but|so) )?\bits\b(?= (?!own\b)[a-z])", _its, text, flags=re.I)
     return _BARE_CONTRACTIONS.sub(put, text)
+
+
+def _its(m: re.Match[str]) -> str:
+    return m.group(0)[:-1] + "'s"
 
 
 def prepare(clause: str) -> tuple[str, bool, str | None]:

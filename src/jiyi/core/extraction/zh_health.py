@@ -56,9 +56,17 @@ _NOT_THAT = re.compile(
 
 # 我对芒果敏感 (Taiwan and Hong Kong usage): sensitive to a food or drug is an allergy; to
 # noise, light or prices it is not.
-_SENSITIVE = re.compile(
+_ALLERGENS = (
     r"(?P<x>芒果|奇异果|猕猴桃|菠萝|桃子|草莓|花生|坚果|腰果|杏仁|核桃|海鲜|虾|蟹|螃蟹|贝类|鸡蛋|蛋|"
-    r"牛奶|乳制品|麸质|小麦|大豆|芝麻|花粉|尘螨|猫毛|狗毛|酒精|青霉素|头孢|磺胺|阿司匹林)(?:会|很|有点)?敏感"
+    r"牛奶|乳制品|麸质|小麦|大豆|芝麻|花粉|尘螨|猫毛|狗毛|酒精|青霉素|头孢|磺胺|阿司匹林)"
+)
+_SENSITIVE = re.compile(rf"{_ALLERGENS}(?:会|很|有点)?敏感")
+# 过敏原查出来，阳性的是大豆 / 大豆那项是阳性: a test positive for a known allergen (阳性 of
+# anything else, 核酸阳性, is no allergy)
+_POSITIVE = re.compile(
+    rf"阳性(?:的)?(?:是|为|只有)(?:对)?{_ALLERGENS}|^(?:对)?{_ALLERGENS.replace('?P<x>', '?P<y>')}"
+    r"(?:那项|这项|那一项|一项)?"
+    r"(?:是|呈|为)?阳性"
 )
 
 
@@ -72,6 +80,10 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
             for p in _allergens(no.group("x"))
             if (o := object_key(p))
         ]  # fmt: skip
+    if positive := _POSITIVE.search(c):
+        said = positive["x"] or positive["y"]
+        return [Hit(F, f"health.allergy.{object_key(said)}", "allergy.positive", value="yes",
+                    content=f"用户对{said}过敏")]  # fmt: skip
     more = _LIST_MORE.match(c) or _ALSO.match(c)
     if more and ctx.extra.get("list_rule") == "allergy":  # 我对海鲜过敏，尤其是虾 / 头孢也不行
         return [

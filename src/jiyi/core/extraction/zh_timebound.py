@@ -33,6 +33,11 @@ _GOAL_RE = re.compile(
     r"想(?!过)(?=(?:今年|明年|这学期|下半年|年底前)?把.+?(?:学会|考过|减到|存够|攒够|搞定|拿下|练好)))"
     r"(?P<x>.+)$"
 )
+# What follows 准备 / 努力 when it is a stretch of time spent (了大半年 / 了三个月), not a goal.
+_SPENT = re.compile(
+    r"^了?(?:大|小)?(?:半|[一两二三四五六七八九十几\d]+)(?:个)?(?:多)?(?:年|月|周|星期|天|礼拜)"
+    r"(?:多|半)?(?:了)?$|^了?(?:好久|很久|好几年|好多年)"
+)
 _ILLNESS = re.compile(
     r"感冒|发烧|咳嗽|生病|病了|头疼|头痛|胃疼|肚子疼|牙疼|拉肚子|失眠|不舒服|住院|过敏了|嗓子疼|"
     r"鼻塞|骨折|扭伤|腰疼|腰不好|腿疼|肩膀疼|颈椎疼|发炎|上火|长痘|感染|新冠|水痘|受伤|伤了|"
@@ -87,6 +92,8 @@ def plan(c: str, ctx: Context) -> list[Hit]:
         c = f"{before}，{c}" if date else c
         ctx.extra["carried"] = third_person_zh(c)
     goal = _GOAL_RE.search(c)
+    if goal and _SPENT.match(goal["x"]):
+        goal = None  # 准备了大半年: how long it was prepared for, no goal
     today = ctx.ref.replace(hour=0, minute=0, second=0, microsecond=0)
     if date is not None and date[0] < today:
         date = None
