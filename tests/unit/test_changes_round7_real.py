@@ -86,6 +86,22 @@ CHANGES = [
         "雪球",
         "棉花",
     ),
+    # what the user told before, called wrong, then the right value alone
+    (["我今年28岁", *ZH], "之前跟你说我28是逗你玩的，不对，其实是31", "28", "31"),
+    (["我爸今年六十五", *ZH], "上次说我爸六十五，不对，他今年才六十三", "六十五", "六十三"),
+    (
+        ["My doctor is Dr. Alvarez", *EN],
+        "the clinic put me with dr. okafor since dr. alvarez moved away",
+        "Alvarez",
+        "Dr. okafor",
+    ),
+    # a switch to a new medicine with the old one left unsaid: the one medicine taken
+    (
+        ["降糖药吃的是格列美脲", *ZH],
+        "血糖老控制不好，医生给我换成达格列净了",
+        "格列美脲",
+        "达格列净",
+    ),
     # the user's work moved with the team, by the site it names
     (
         ["I work at the Reading office", *EN],
@@ -126,6 +142,8 @@ REMARKS = [
     (["I work at the Reading office", *EN], "they might move our team to the Slough office"),
     # a friend's dog is not the user's
     (["We have a beagle called Pickle", *EN], "my friend started calling his dog Noodle now"),
+    # two medicines taken: which one was replaced is unknowable
+    (["降糖药吃的是格列美脲", "我每天吃阿托伐他汀", *ZH], "医生给我换成达格列净了"),
     # 阳性 of no allergen; "fine with that"
     (["我住在杭州", *ZH], "我上周核酸阳性了，在家躺了三天"),
     (["I'm allergic to penicillin", *EN], "I'm fine with that, thanks"),
@@ -187,3 +205,9 @@ def test_an_allergy_named_first_is_stored_and_a_companys_plant_is_its_employer()
     assert extract_slots("I work at the Tesla plant") == {"work.employer": "the Tesla plant"}
     assert extract_slots("I work at the Reading office") == {"location.work": "the Reading office"}
     assert extract_slots("our wee border collie's called Bramble") == {"pet.dog.name": "Bramble"}
+
+
+def test_a_thing_done_for_the_user_is_no_request() -> None:
+    assert extract_slots("医生给我换成缬沙坦了") == {"health.medication.缬沙坦": "yes"}
+    assert extract_slots("给我换成中杯吧") == {}
+    assert extract_slots("降压药吃的是氨氯地平") == {"health.medication.氨氯地平": "yes"}

@@ -96,3 +96,49 @@ def dose_swaps(
             )
         )
     return out
+
+
+def switched_alone(
+    messages: Sequence[Message],
+    admitted: Sequence[Candidate],
+    *,
+    scope: Scope,
+    store: MemoryStore,
+) -> list[Candidate]:
+    """大夫…给我换成缬沙坦了: a switch to a medicine with the old one left unsaid (rule
+    ``medication.switched_alone``) stops the user's one other stored medicine; none when they
+    take none or several (which one was replaced is unknowable), or the batch stops one
+    itself."""
+    news = [c for c in admitted if c.metadata.get("rule") == "medication.switched_alone"]
+    stopping = any(
+        (c.topic or "").startswith("health.medication.") and c.value == "no" for c in admitted
+    )
+    if not news or stopping:
+        return []
+    out: list[Candidate] = []
+    stored = store.list(scope, ACTIVE_MEMORIES)
+    for cand in news:
+        taken = [
+            m
+            for m in stored
+            if (m.topic or "").startswith("health.medication.")
+            and m.value != "no"
+            and m.topic != cand.topic
+        ]
+        msg = next((m for m in messages if m.id in cand.source_message_ids), None)
+        if len(taken) != 1 or msg is None:
+            continue
+        (old,) = taken
+        drug = _drug(old)
+        zh = has_cjk(cand.content)
+        out.append(
+            restated(
+                old,
+                msg,
+                value="no",
+                content=f"用户不再服用{drug}" if zh else f"User no longer takes {drug}",
+                quote=msg.content,
+                metadata={"rule": "medication.stopped", "lang": "zh" if zh else "en"},
+            )
+        )
+    return out

@@ -39,7 +39,7 @@ from jiyi.core.models import (
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore, Vector
 from jiyi.pipeline.anaphora import changed_facts, without_vague
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named, resolve_negated
-from jiyi.pipeline.dose_swap import dose_swaps
+from jiyi.pipeline.dose_swap import dose_swaps, switched_alone
 from jiyi.pipeline.favorites import favourite_swaps
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
@@ -257,6 +257,8 @@ def _settle(
         admitted += typed_swaps(fresh, admitted, scope=scope, store=store)
         # 二甲双胍加到一次八百五 / "bumped my metformin up to a thousand mg": the dose
         admitted += dose_swaps(fresh, admitted, scope=scope, store=store)
+        # 给我换成缬沙坦了: the user's one other medicine stopped
+        admitted += switched_alone(fresh, admitted, scope=scope, store=store)
         # 兽医说它至少八岁了 / "the vet figures she's closer to fifteen": the named pet's age
         admitted += pet_ages(fresh, admitted, scope=scope, store=store)
         # 羽毛球场地换到奥森了, no fact of its own: said in the one badminton fact's slot,

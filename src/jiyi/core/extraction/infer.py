@@ -43,6 +43,12 @@ def bare_value(clause: str, lang: str) -> list[Hit]:
     text = clean_value(clause)
     if lang == "zh":
         text = re.sub(r"(?:才对|就对了|没错|哈|啦|了)+$", "", re.sub(_LEAD_ZH, "", text))
+        # (她)今年才六十九: the number, as of now
+        text = re.sub(
+            r"^(?:他|她)?(?:今年|现在|目前|如今)?(?:才|都|已经|只有)?(?=[\d一二两三四五六七八九十]+岁?$)",
+            "",
+            text,
+        )
         if m := re.fullmatch(
             r"(?P<x>(?:19|20)?\d{2}|[一二三四五六七八九零〇]{2,4})年(?:出生|生)?(?:的)?", text
         ):
@@ -92,6 +98,12 @@ def bare_replacement(clause: str, lang: str) -> Hit | None:
     text = clean_value(clause)
     if lang == "zh":
         text = re.sub(r"(?:才对|就对了|没错|哈|啦|了)+$", "", re.sub(_LEAD_ZH, "", text))
+        # (她)今年才六十九: the number, as of now
+        text = re.sub(
+            r"^(?:他|她)?(?:今年|现在|目前|如今)?(?:才|都|已经|只有)?(?=[\d一二两三四五六七八九十]+岁?$)",
+            "",
+            text,
+        )
         # (去验咗，原来唔系芒果): a thing done is no value that was set right
         ok = 1 <= len(text) <= 8 and not re.search(
             r"[我你他她它们的是不吗呢吧？?咗]|^(?:去|来|做|验|测|查)|(?:验|测|查)了?$", text

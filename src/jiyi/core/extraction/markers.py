@@ -231,3 +231,26 @@ def prepare(clause: str) -> tuple[str, bool, str | None]:
     ):
         replaces = kind.group("y")  # "Miso isn't a Siamese at all": the breed comes next
     return text, corrected or replaces is not None, replaces
+
+
+# 我上次说我32是骗你的 / 上回跟你说老伴七十一，(不对): what the user told before, now called wrong
+_TOLD_ZH = (
+    r"^(?:欸|诶|哎|唉|嗯)?我?(?:上次|之前|刚才|前面|上回|那天|以前)(?:跟你|和你|给你|同你)?(?:说|讲|讲过|说过)"
+    r"(?:的)?(?:我)?(?P<x>[^，,]{1,12}?)"
+)
+_TOLD_WRONG_ZH = re.compile(
+    _TOLD_ZH
+    + r"(?:是骗你的|是瞎说的|是乱说的|是随便说的|是开玩笑的|说错了|是错的|不对)[啦了的哈]*$"
+)
+_TOLD_THEN_ZH = re.compile(_TOLD_ZH + r"[啦了的哈]*$")
+_NUMBER_ZH = re.compile(r"[\d一二两三四五六七八九十百]+(?:岁|歲)?")
+
+
+def told_wrong_zh(clause: str, marked_next: bool) -> str | None:
+    """The value a clause says the user told before and now calls wrong (我上次说我32是骗你的
+    → 32; 上回跟你说老伴七十一 followed by 不对 (``marked_next``) → 七十一), or None."""
+    m = _TOLD_WRONG_ZH.match(clause) or (_TOLD_THEN_ZH.match(clause) if marked_next else None)
+    if not m:
+        return None
+    numbers = _NUMBER_ZH.findall(m["x"])
+    return re.sub(r"[岁歲]$", "", numbers[-1]) if numbers else m["x"]

@@ -40,6 +40,7 @@ from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_ZH
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import WRONG as _WRONG
 from jiyi.core.extraction.markers import prepare as _prepare
+from jiyi.core.extraction.markers import told_wrong_zh
 from jiyi.core.extraction.merge import (
     add_hit,
     drop_bare_echoes,
@@ -253,6 +254,9 @@ class RuleExtractor:
                 if before:
                     pending, correcting = before[0], True
                     continue
+            if wrong_before := told_wrong_zh(clause, not after[0] and after[1]):
+                pending, correcting = wrong_before, True  # 我上次说我32是骗你的，其实是35
+                continue
             if (you := YOU_SAID.match(clause)) and (rest := clause[you.end() :].strip()):
                 # 刚才你说我儿子三年级，不对，他已经四年级了: the assistant's words name whom
                 # the next clauses are about; their value is the wrong one, nothing is kept

@@ -255,7 +255,11 @@ def is_request_or_question(clause: str) -> bool:
         return True
     # 没什么兴趣 / 什么都吃 / 不怎么喜欢 / 谁都行 are statements, not questions.
     plain = _NOT_QUESTION_ZH.sub("", stripped)
-    if has_cjk(stripped) and (_QUESTION_ZH_RE.search(plain) or _REQUEST_ZH_RE.search(stripped)):
+    # 给我换成缬沙坦了 / 帮我转给林医师了: what someone did for the user, not a request
+    done = bool(re.match(r"^(?:给我|帮我|替我)\S*?(?:换|转|改|调|开|加|减|约|办)\S*了$", stripped))
+    if has_cjk(stripped) and (
+        _QUESTION_ZH_RE.search(plain) or (_REQUEST_ZH_RE.search(stripped) and not done)
+    ):
         return not re.search(
             r"(?:别|不要|不用|避开|避免)(?:再)?(?:给我)?(?:推荐|推|安排|选)", stripped
         )

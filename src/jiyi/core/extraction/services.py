@@ -151,6 +151,12 @@ OTHER_LEAD = re.compile(
 )
 
 
+def _dr(m: re.Match[str]) -> str:
+    """The doctor as said: "Dr. Nguyen" when typed "dr. nguyen", "Dr Patel" for "dr patel"."""
+    dot = "." if re.search(r"\bdr\.", m.group(0), I_) else ""
+    return f"Dr{dot} {m['d']}"
+
+
 def _en(c: str, talk: bool) -> list[Hit]:
     if OTHER_LEAD.match(c) and not re.match(
         r"^(?:my|our) (?:\w+ ){0,2}(?:doctor|doc|gp|dentist|physician|pcp|cell|phone|mobile)\b",
@@ -159,10 +165,10 @@ def _en(c: str, talk: bool) -> list[Hit]:
     ):
         return []
     if m := _DOCTOR_EN.match(c):
-        d = f"Dr {m['d']}"
+        d = _dr(m)
         return _hit("doctor", d, f"User's doctor is {d}", False)
     if m := _DOCTOR_NEW_EN.search(c):
-        d = f"Dr {m['d']}"
+        d = _dr(m)
         return _hit("doctor", d, f"User's doctor is now {d}", True)
     if (m := _WORSHIP_SAID_EN.match(c)) or (n := _WORSHIP_NEW_EN.search(c)):
         x = clean_value((m or n)["x"])  # type: ignore[index]

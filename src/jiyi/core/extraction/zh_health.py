@@ -15,6 +15,7 @@ from jiyi.core.extraction.lexicon_health import (
     CONDITIONS,
     drug_named_before,
     is_drug,
+    named_drug,
 )
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import SEP, hedge_free, object_key
@@ -202,6 +203,13 @@ _SWITCHED_TO = re.compile(
 _PRESCRIBED = re.compile(r"^(?:医生)(?:给我)?开了(?P<x>[^，,]{2,14}?)(?:给我|让我)")
 
 
+# 降压药吃的是氨氯地平 / 胰岛素打的是诺和锐: which medicine of a kind the user takes
+_TAKEN_IS = re.compile(
+    r"(?P<k>[\u4e00-\u9fff]{0,4}药|胰岛素)(?:一直|现在|平时|目前)?(?:吃|用|服用|打)的是"
+    r"(?P<x>[^，,。]{2,14})$"
+)
+
+
 def medication(c: str, ctx: Context) -> list[Hit]:
     """我在吃降压药 / 每天都要打胰岛素 / 我一直在服用优甲乐."""
     before = drug_named_before(c, ctx.extra, "drug_zh")
@@ -214,6 +222,16 @@ def medication(c: str, ctx: Context) -> list[Hit]:
                 hits.append(Hit(F, f"health.medication.{o}", "medication.stopped", value="no",
                                 correction=True, content=f"用户不再服用{before}"))  # fmt: skip
             return hits
+    # 大夫…给我换成缬沙坦了: the new medicine; the one it replaces is the write path's (the
+    # user's one stored medicine: jiyi.pipeline.dose_swap.switched_alone)
+    to = _SWITCHED_TO.match(c)
+    if to and not before and (drug := named_drug(to["b"])) and (n := object_key(drug)):
+        return [Hit(F, f"health.medication.{n}", "medication.switched_alone", value="yes",
+                        correction=True, content=f"用户改用{drug}")]  # fmt: skip
+    taken = _TAKEN_IS.search(c)  # 降压药吃的是氨氯地平
+    if taken and (drug := named_drug(taken["x"])) and (o := object_key(drug)):
+        return [Hit(F, f"health.medication.{o}", "medication", value="yes",
+                        content=f"用户{taken['k']}吃的是{drug}")]  # fmt: skip
     given = _PRESCRIBED.match(c)
     if (
         given
