@@ -102,6 +102,19 @@ CHANGES = [
         "格列美脲",
         "达格列净",
     ),
+    # a child moved to another school, or moved there by the family
+    (
+        ["my son Leo goes to Maple Grove Elementary", *EN],
+        "Leo has been moved to Cedar Ridge from next term, smaller classes",
+        "Maple Grove",
+        "Cedar Ridge",
+    ),
+    (
+        ["我女儿在实验小学读书", *ZH],
+        "为了离家近，上个月我们已经把女儿转到育才小学了",
+        "实验小学",
+        "育才小学",
+    ),
     # the user's work moved with the team, by the site it names
     (
         ["I work at the Reading office", *EN],
@@ -144,6 +157,8 @@ REMARKS = [
     (["We have a beagle called Pickle", *EN], "my friend started calling his dog Noodle now"),
     # two medicines taken: which one was replaced is unknowable
     (["降糖药吃的是格列美脲", "我每天吃阿托伐他汀", *ZH], "医生给我换成达格列净了"),
+    # a transfer of money is no school
+    (["我女儿在实验小学读书", *ZH], "昨天把女儿的学费转到学校账户了"),
     # 阳性 of no allergen; "fine with that"
     (["我住在杭州", *ZH], "我上周核酸阳性了，在家躺了三天"),
     (["I'm allergic to penicillin", *EN], "I'm fine with that, thanks"),

@@ -15,11 +15,13 @@ from jiyi.core.extraction.topics import clean_value, normalize_object
 __all__ = [
     "ADV",
     "CHANGE_RE",
+    "CHILD_MOVED",
     "DESC",
     "DOES_FOR_WORK",
     "IM",
     "NUM_WORD",
     "PAST_VERBS",
+    "SCHOOL_WORD",
     "SCHOOL_YEAR",
     "SEP",
     "YEAR_GRADE",
@@ -251,5 +253,20 @@ YEAR_GRADE = re.compile(
 SCHOOL_YEAR = re.compile(
     r"^(?:the )?(?:(?:year|yr|grade|class|form|standard|primary|jss|sss|p|s|sec) ?\d{1,2}|"
     r"\w+ grade|kindergarten|middle school|high school)(?: now| this year)?$",
+    re.IGNORECASE,
+)
+
+# A child moved to another school: "has been moved to Hillcrest (from this term)" (``p``: done
+# to them, no home), "is switching to Dakota Collegiate after xmas break"
+CHILD_MOVED = re.compile(
+    r"^(?:(?P<p>(?:has been|'s been|was|got|is being|is getting) (?:moved|transferred|switched))"
+    r"|(?:is |'s )?(?:switching|transferring|changing schools|moving schools)) (?:over )?to "
+    r"(?P<x>(?-i:[A-Z])[\w'.-]*(?: (?-i:[A-Z])[\w'.-]*){0,3})"
+    r"(?: (?:from|after|at|in|next|this|starting)(?: [\w' ]{2,30})?)?(?: now)?$",
+    re.IGNORECASE,
+)
+SCHOOL_WORD = re.compile(
+    r"\b(?:school|academy|primary|elementary|middle|high|prep|montessori|kindergarten|college|"
+    r"collegiate|secondary|junior|grammar|preschool|daycare|nursery)\b",
     re.IGNORECASE,
 )

@@ -12,8 +12,10 @@ import re
 
 from jiyi.core.extraction.en_common import (
     ADV,
+    CHILD_MOVED,
     DOES_FOR_WORK,
     NUM_WORD,
+    SCHOOL_WORD,
     SCHOOL_YEAR,
     SEP,
     YEAR_GRADE,
@@ -253,6 +255,12 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     )
     if n and key.split(".")[1] not in _CHILDREN:  # "(my husband left IBM,) he's at Oracle now"
         return [Hit(F, f"{key}.employer", "family.employer", value=place(n.group("x")))]
+    if key.split(".")[1] in _CHILDREN and (n := CHILD_MOVED.match(rest)):
+        # "Wanjiku has been moved to Hillcrest from this term", "switching to Dakota Collegiate"
+        where = place(n["x"])
+        if SCHOOL_WORD.search(where) or (n["p"] and not _is_city(where)):
+            return [Hit(F, f"{key}.school", "family.school", value=where, correction=True,
+                        content=f"User's {rel} goes to {where}")]  # fmt: skip
     if n := re.match(
         r"^(?:goes to|attends|is at|started at|is now at|'s at) (?P<x>[A-Z][\w .'-]+?)(?: now)?$",
         rest,

@@ -89,6 +89,18 @@ _TOLD_OF_KIN_ZH = re.compile(
     + "|".join(sorted(map(re.escape, RELATIONS_ZH), key=len, reverse=True))
     + "))"
 )
+# 这学期已经帮孙女转到六家国小了: a move done for a relative, said as the relative's
+_DONE_FOR_KIN_ZH = re.compile(
+    r"^(?P<t>[^，,]{0,10}?)(?:帮|给|把)(?:我)?(?:家)?(?P<r>"
+    + "|".join(sorted(map(re.escape, RELATIONS_ZH), key=len, reverse=True))
+    + r")(?P<v>转学?|换学校)(?=到|去|进)"
+)
+
+
+def _done_for_kin(m: re.Match[str]) -> str:
+    return f"我{m['r']}{m['v']}"  # (when it was done and by whom is no part of the fact)
+
+
 # "请记住 / remember that" only frames the statement that follows.
 _REMEMBER = re.compile(
     r"^(?:请|你|麻烦)?(?:帮我)?(?:记住|记一下|记下来|记下|记着|记好了?)[：:，,\s]*|"
@@ -218,6 +230,7 @@ def prepare(clause: str) -> tuple[str, bool, str | None]:
             corrected = corrected or stripped != text
             text = stripped
     text = _TRAILING_EN.sub("", _TRAILING_NOISE.sub("", text)).strip()
+    text = _DONE_FOR_KIN_ZH.sub(_done_for_kin, text, count=1)
     # "I'm 59 actually", "it's 1992, actually": a trailing "actually" sets a value right
     if (tail := _ACTUALLY_TAIL_EN.search(text)) and tail.start() > 0:
         text, corrected = text[: tail.start()].strip(), True
