@@ -6,9 +6,11 @@ zt-en-c-29 showed the classes, 2026-12-04). Remarks that look like them change n
 from __future__ import annotations
 
 import pytest
-from _writes import assert_changed, assert_keeps_all, extract_slots, told
+from _writes import NOW, assert_changed, assert_keeps_all, extract_slots, told
 
 from jiyi import Memory
+from jiyi.core.extraction.rules import RuleExtractor
+from jiyi.core.models import Message
 
 ZH = ["我对芒果过敏", "我每周六去打羽毛球"]
 EN = ["I'm allergic to shellfish", "I go bowling on Thursdays"]
@@ -114,6 +116,13 @@ CHANGES = [
         "为了离家近，上个月我们已经把女儿转到育才小学了",
         "实验小学",
         "育才小学",
+    ),
+    # a new favourite said as "it" after what got the user hooked
+    (
+        ["my favourite band is Coldplay", *EN],
+        "I got hooked on Fontaines DC this summer and now it's my favourite band",
+        "Coldplay",
+        "Fontaines DC",
     ),
     # the user's work moved with the team, by the site it names
     (
@@ -226,3 +235,15 @@ def test_a_thing_done_for_the_user_is_no_request() -> None:
     assert extract_slots("医生给我换成缬沙坦了") == {"health.medication.缬沙坦": "yes"}
     assert extract_slots("给我换成中杯吧") == {}
     assert extract_slots("降压药吃的是氨氯地平") == {"health.medication.氨氯地平": "yes"}
+
+
+def test_a_field_of_study_switched_to_is_a_major_not_an_employer_or_a_carrier() -> None:
+    said = extract_slots("can you help me plan my modules? I switched over to Economics already")
+    assert said.get("education.major") == "Economics"
+    assert "work.employer" not in said and "service.phone" not in said
+    assert extract_slots("I switched over to KPMG") == {"work.employer": "KPMG"}
+    out = RuleExtractor().extract(
+        [Message(role="user", content="im a senior at rutgers majoring in history")], now=NOW
+    )
+    assert [c.metadata["parts"]["education.school"] for c in out.candidates] == ["rutgers"]
+    assert extract_slots("switched my major to chemistry today")["education.major"] == "chemistry"

@@ -24,7 +24,29 @@ _STAGE = STAGE
 # ------------------------------------------------------------------ education
 
 
+# Fields one majors in, by the names students use for them ("switched over to Comp Sci").
+_FIELDS = re.compile(
+    r"^(?:comp ?sci|computer science|cs|computer engineering|data science|business analytics|"
+    r"business|economics|econ|nursing|biology|bio|chemistry|chem|physics|math|maths|"
+    r"mathematics|statistics|stats|engineering|mechanical engineering|electrical engineering|"
+    r"civil engineering|law|pre-?med|medicine|psychology|psych|history|english|accounting|"
+    r"finance|marketing|architecture|philosophy|sociology|political science|poli ?sci|"
+    r"pharmacy|education|journalism|communications|film|music|fine arts?|graphic design)$",
+    re.IGNORECASE,
+)
+_TO_FIELD = re.compile(
+    r"^i(?:'ve| have)? (?:just |already |finally |officially )?(?:switched|changed|transferred|"
+    r"moved) (?:over )?(?:to|into) (?P<x>[\w &'-]+?)(?: already| now| this (?:sem|semester))?$",
+    re.IGNORECASE,
+)
+
+
 def education(c: str, ctx: Context) -> list[Hit]:
+    if (to := _TO_FIELD.match(c)) and _FIELDS.match(to["x"]):
+        # "I switched over to Comp Sci already": a field of study is a major, no employer
+        major = clean_value(to["x"])
+        return [Hit(F, "education.major", "major.switch", value=major, correction=True,
+                    content=f"User's major is {major} now")]  # fmt: skip
     if re.search(r"(?:^|\band )(?:i(?:'ve| have)? )?(?:just |finally |officially )?(?:changed|"
                  r"switched) (?:my )?majors?$", c, I_):  # fmt: skip
         ctx.extra["major_next"] = "1"  # "switched majors!!! comp sci now": the new one follows
@@ -50,6 +72,7 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if m:  # "I switched my master's to data science": the new major
         major = clean_value(m.group("x") or m.group("y")).lower()
+        major = re.sub(r"\s+(?:today|yesterday|this (?:week|semester|term)|last week)$", "", major)
         change = bool(m.group("x")) or c.lower().endswith(" now")
         return [Hit(F, "education.major", "major.switch", value=major, correction=change)]
     m = re.match(
@@ -92,8 +115,10 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if m:  # "I'm a sophomore at Ohio State"
         hits = [Hit(F, "education.stage", "school.stage", value=m.group("x").lower())]
-        if m.group("y"):
-            hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
+        # "a junior at umich majoring in biology": the school is umich
+        school = (m.group("y") or "").partition(" majoring in ")[0]
+        if school:
+            hits.append(Hit(F, "education.school", "school", value=place(school)))
         return hits
     m = re.match(
         rf"^(?:{IM} (?:now |officially )?(?:in|starting|going into|entering|starting in)|"

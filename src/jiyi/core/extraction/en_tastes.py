@@ -77,6 +77,14 @@ _TENURE = re.compile(
 )
 
 
+_HOOKED = re.compile(
+    r"\b(?:hooked on|obsessed with|addicted to|into|watching|bingeing|binging|listening to) "
+    r"(?P<x>[\w' -]+?)(?: (?:this|last) (?:summer|year|week|month|spring|fall|autumn|winter)|"
+    r" lately| recently)?(?:,| and| so)\s+(?:honestly |tbh |now |so )*(?:it's|its|it is|that's) "
+    r"(?:now |officially )?my (?:new )?(?:favou?rite|fave|fav) (?P<cat>show|band|song|movie|"
+    r"book|game|podcast|artist|singer|series)\b",
+    re.IGNORECASE,
+)
 # What one is let into, not comes to like ("got into the nursing program", "got into UBC").
 _ADMITTED = re.compile(
     r"\b(?:universit\w*|college|school|academy|program\w*|uni|course|residency|squad|team|"
@@ -171,10 +179,15 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         r"(?P<x>(?:the )?[A-Z].*)$",
         c,
     )
+    # "tasha got me hooked on the bear and honestly its my fave show now": what it is
+    f = f or _HOOKED.search(c)
     if f:
         cat = normalize_object((f.group("cat") or f.groupdict().get("cat2") or "").lower())
-        fav = clean_value(f.group("x"))
-        return [Hit(P, f"favorite.{cat}", "favorite", polarity="like", value=fav)]
+        # ("… and honestly the bear is my fave show now": the favourite, not the story)
+        fav = clean_value(re.split(r",\s*|\s+and\s+(?:honestly\s+|tbh\s+)?", f.group("x"))[-1])
+        trimmed = fav != clean_value(f.group("x")) or f.re is _HOOKED
+        told = f"User's favorite {cat} is {fav}" if trimmed else None
+        return [Hit(P, f"favorite.{cat}", "favorite", polarity="like", value=fav, content=told)]
     m = re.match(
         rf"^{IM} (?:a |an )?(?:really |super |huge |big |massive |die-hard |long-time |"
         rf"total )*(?P<x>[\w' -]+?) (?:fan|lover|person|enthusiast|nerd|addict|junkie|buff|geek|"

@@ -76,7 +76,12 @@ _CARRIER_NEW_EN = re.compile(
     r"\b(?:switched|moved|ported(?: my number)?|went) (?:over )?(?:to|with) "
     r"(?P<x>[A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)?)\b"
 )
-_PHONE_TALK_EN = re.compile(r"\b(?:plan|carrier|coverage|contract|data|signal|bill)\b", I_)
+# (not "plan" as a verb: "can help me plan my mods? I switched over to Comp Sci")
+_PHONE_TALK_EN = re.compile(
+    r"\b(?:plan(?! (?:my|to|for|a|an|the|on|out|ahead|it|this|that|our|your)\b)|carrier|"
+    r"coverage|contract|data|signal|bill)\b",
+    I_,
+)
 _WORSHIPISH = (
     r"(?:[\w.'-]+ ){0,4}?(?:church|cathedral|chapel|temple|mosque|synagogue|parish|"
     r"tabernacle|gurdwara|mandir|baptist|methodist|presbyterian|lutheran|pentecostal|"
