@@ -247,3 +247,10 @@ def test_a_field_of_study_switched_to_is_a_major_not_an_employer_or_a_carrier() 
     )
     assert [c.metadata["parts"]["education.school"] for c in out.candidates] == ["rutgers"]
     assert extract_slots("switched my major to chemistry today")["education.major"] == "chemistry"
+
+
+def test_a_school_said_before_its_year_and_a_firstborn_are_stored() -> None:
+    said = extract_slots("外孙女读中山国小五年级")
+    assert said.get("family.grandchild.school") == "中山国小"
+    said = extract_slots("our firstborn Amani is in PP1 at Riara Springs")
+    assert said.get("family.child.school") == "Riara Springs"

@@ -244,14 +244,14 @@ DOES_FOR_WORK = re.compile(
 YEAR_GRADE = re.compile(
     r"^(?:(?:is|'s) (?:now |already |actually )?(?:(?:in|into|going into|starting) )?|"
     r"(?:has |'s )?(?:just |now )?(?:moved up|gone up|went up|started|starts)(?: to| into)? )"
-    r"(?P<g>(?:year|yr|grade|class|form|standard|std|primary|jss|sss|js|ss|p|s) ?\d{1,2})"
+    r"(?P<g>(?:year|yr|grade|class|form|standard|std|primary|jss|sss|js|ss|pp|p|s) ?\d{1,2})"
     r"(?: (?:at|in) (?P<school>[A-Z][\w' .-]{2,40}?))?(?: now| this year| mate)?[!.]*$",
     re.IGNORECASE,
 )
 
 # A school year ("Year 10", "grade 4", "P5", "the fourth grade") where a place could stand.
 SCHOOL_YEAR = re.compile(
-    r"^(?:the )?(?:(?:year|yr|grade|class|form|standard|primary|jss|sss|p|s|sec) ?\d{1,2}|"
+    r"^(?:the )?(?:(?:year|yr|grade|class|form|standard|primary|jss|sss|pp|p|s|sec) ?\d{1,2}|"
     r"\w+ grade|kindergarten|middle school|high school)(?: now| this year)?$",
     re.IGNORECASE,
 )

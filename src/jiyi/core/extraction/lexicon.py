@@ -73,7 +73,7 @@ RELATIONS_EN = _table(
     brother: brother brothers bro stepbrother
     sister: sister sisters sis stepsister
     child: kid kids child children baby toddler teen teenager twins little_one little_ones
-    child: eldest youngest oldest newborn infant
+    child: eldest youngest oldest newborn infant firstborn first-born lastborn last-born
     son_in_law: son-in-law
     daughter_in_law: daughter-in-law
     mother_in_law: mother-in-law mil

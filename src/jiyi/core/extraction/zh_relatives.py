@@ -127,6 +127,10 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         r"^(?:现在|目前)?在(?P<x>[^，,在]{2,10}?(?:小学|国小|幼儿园|中学|高中|初中))(?:上|读|念)"
         rf"(?P<g>{_STAGE})$",
         rest,
+    ) or re.match(  # 孙女读竹北国小三年级: the school, then the year
+        r"^(?:现在|目前|今年)?(?:读|念|上)(?P<x>[^，,在]{2,10}?(?:小学|国小|幼儿园|中学|高中|初中))"
+        rf"(?P<g>{_STAGE})(?:了|啦)?$",
+        rest,
     )
     if both:  # 我儿子在曲江幼儿园上中班: the school and the grade, each said on its own
         word = _word(key)
