@@ -93,7 +93,7 @@ CONDITION_RE = re.compile(alternation(CONDITIONS), re.IGNORECASE)
 
 # Medicines: named drugs, and words that make a phrase a medicine (降压药, 胰岛素, …片).
 DRUG_RE_ZH = re.compile(
-    r"[\u4e00-\u9fffA-Za-z]{0,8}?(?:药|胰岛素|片|胶囊|针|滴剂|喷雾|贴|(?<![鱼肉虾贡牛汤])丸)|[\u4e00-\u9fff]{1,6}素|二甲双胍|优甲乐|"
+    r"[\u4e00-\u9fffA-Za-z]{0,8}?(?:药|胰岛素|片|胶囊|针|滴剂|喷雾|贴|(?<![鱼肉虾贡牛汤])丸)|(?!全素|吃素|茹素|蛋奶素|纯素|半素|吃全素)[\u4e00-\u9fff]{1,6}(?<![全吃纯半茹奶])素|二甲双胍|优甲乐|"
     r"阿司匹林|"
     r"布洛芬|他汀|褪黑素|头孢|青霉素|激素|避孕药|抗生素|降压药|降糖药|叶酸|钙片|维生素|鱼油|益生菌|"
     r"[\u4e00-\u9fff]{1,5}(?:脲|他汀|沙坦|地平|洛尔|拉唑|西汀|普兰|霉素|西林|替尼|列汀|列净|格列)|"

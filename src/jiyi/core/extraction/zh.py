@@ -122,6 +122,11 @@ _ELIDED = re.compile(
 _KIN_LAST = re.compile(rf"(?P<who>我(?:的|家)?(?:{REL}))(?:的|呢|啊|呀)?$")
 # A pet's birthday (给狗子过了生日 / 猫咪今天生日): an age said alone after it is the pet's.
 _PET_BIRTHDAY = re.compile(rf"(?P<pet>{PET_WORD})(?:的|过了?|过完|庆祝了?)?\S{{0,3}}生日")
+# 奶糖上周过生日了 (a name's birthday): an age said alone after it is the name's
+_NAMED_BIRTHDAY = re.compile(
+    r"^(?P<who>(?![我他她它今明昨上下这前])[\u4e00-\u9fff]{2,3}?)(?:上周|上星期|上礼拜|昨天|前天|"
+    r"今天|前几天|这周|上个月)?(?:过了?|过完了?)?生日"
+)
 # An age said alone (满四岁啦): whose, the clauses before tell
 _BARE_AGE = re.compile(
     r"^(?:满|都|已经|正式|就)?[\d一二两三四五六七八九十]{1,3}(?:周)?岁(?:了|啦|咯|喽)?"
@@ -299,6 +304,11 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     if not hits and _RENAME_ONLY.search(clause):
         return []  # 孩子们非要给泰迪换个名字: the name follows
     hits = hits or plan_change(clause, ctx) or _continuation(clause, ctx)
+    bare = re.sub(r"^(?:现在|今年)", "", clause)
+    if not hits and (who := ctx.extra.get("birthday_of")) and _BARE_AGE.match(bare):
+        hits = _match_rules(who + bare, ctx, _FACTS)  # 奶糖上周过生日了，现在三岁啦
+    if named := _NAMED_BIRTHDAY.match(clause):
+        ctx.extra["birthday_of"] = named.group("who")
     if not hits and not clause.startswith("我"):
         hits = pet_continuation(clause, ctx)
         subject = ctx.extra.get("family_zh")

@@ -196,6 +196,7 @@ def normalise_zh(clause: str) -> str:
     clause = re.sub(r"^(?:而家|依家|现在)个(?=男朋友|女朋友|老公|老婆|仔|囡|女)", "我", clause)
     clause = clause.replace("跳曹", "跳槽")  # the common mistyping of 跳槽 (same sound)
     clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
+    clause = re.sub(r"(?:喇|嘞|啰|囉)(?=[!！。~～]*$)", "了", clause)  # 已經5歲喇: a final 了
     clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
     clause = re.sub(
         r"^(?:my|our) (\w+)\s*",
@@ -261,5 +262,6 @@ def drop_when_lead(clause: str) -> str:
 _WHEN_LEAD = (
     r"(?:年初|年底|年中|月初|月底|月中|去年底|去年初|今年初|前阵子|前段时间|前些天|前几天|前些日子|年前|年后|"
     r"过完年|春节后|过年后|上半年|下半年|去年|前年|上个?月|上周|上星期|上礼拜|今年|这个月|"
-    r"(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?|开学(?:以后|后)?)(?:就|已经|刚|刚刚|也|都)*"
+    r"(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?|开学(?:以后|后)?|(?:去年|今年|前年)?(?:春天|夏天|秋天|冬天)"
+    r"|(?:上个?月|去年)(?:底|初|中)?)(?:就|已经|刚|刚刚|也|都)*"
 )

@@ -166,6 +166,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         drink_said = next((d.group(0) for d in DRINK_RE.finditer(c)), "") or ctx.drink_word or ""
         hits.append(Hit(P, f"diet.{ctx.drink}.ice", "drink.temp", value=temp,
                         content=f"用户喝{drink_said}要{temp}的"))  # fmt: skip
+    if re.search(r"太(?:甜|苦|腻|浓|淡|冰|烫)|喝不下|受不了|喝不惯", c):
+        adds = []  # (三分糖了，)全糖太甜喝不下: the old add-in complained of, not ordered
     for m in adds:  # 三分糖去冰: one hit per add-in
         # 少甜 / 走甜 (Cantonese: less sweet, no sugar) is how much sugar
         attr = {"糖": "sugar", "甜": "sugar", "冰": "ice", "奶盖": "topping"}.get(

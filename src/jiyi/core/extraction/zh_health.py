@@ -74,6 +74,8 @@ _POSITIVE = re.compile(
 def allergy(c: str, ctx: Context) -> list[Hit]:
     """我对花生过敏 / 我花生和虾过敏 / 一吃芒果就过敏 / 过敏的是杏仁 / 我已经不对猫毛过敏了."""
     c = _SENSITIVE.sub(r"\g<x>过敏", c)
+    if re.search(r"以为|还当|当成|误会", c):
+        return []  # 我一直以为自己对牛奶过敏(，结果牛奶是阴性): a belief the message sets right
     if ctx.extra.get("allergy_yes") and (no := _NOT_THAT.match(c)):
         return [
             Hit(F, f"health.allergy.{o}", "allergy.not", correction=True, value="no",

@@ -244,7 +244,9 @@ def job_move(c: str, ctx: Context, is_org: Callable[[str], bool]) -> list[Hit]:
             if _TRIP.search(c[m.start() : m.end() + 4]):
                 continue  # 我被派去上海出差了: a trip
             branch = re.fullmatch(
-                r"(?P<c>[\u4e00-\u9fff]{2,4}?)的?(?:分店|分公司|分行|支行|门店|分部|分院)", said
+                r"(?P<c>[\u4e00-\u9fff]{2,4}?)的?(?:新)?(?:分店|分公司|分行|支行|门店|分部|分院|工地|项目部?|"
+                r"厂区?|园区|校区|基地)",
+                said,
             )
             if branch and is_place_zh(branch["c"]):
                 # 店里把我调去贵阳分店 / 单位给我换到杭州的分公司了: the city of the work

@@ -144,7 +144,9 @@ def education(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["stage_zh"] = stage
         return [Hit(F, "education.stage", "school.stage", value=stage, content=f"用户在读{stage}")]
     m = re.match(
-        r"^(?:我)?(?:已经)?转(?:了)?专业(?:了)?(?:成功)?(?:了|啦)?(?:(?:到|去|成)了?(?P<x>.+?)(?:专业)?)?$",
+        # (我大一下学期就)转专业了 / 這學期轉系成功了
+        r"^(?:我)?(?:(?:这|上|下|本)学期|[^，,转]{0,8}?(?:就|已经|终于))?(?:已经)?转(?:了)?(?:专业|系)(?:了)?(?:成功)?(?:了|啦)?"
+        r"(?:(?:到|去|成)了?(?P<x>.+?)(?:专业)?)?$",
         c,
     )
     swap = re.match(
@@ -152,6 +154,11 @@ def education(c: str, ctx: Context) -> list[Hit]:
         r"(?:转到|转去|转成|换到|换成)了?(?P<x>[^，,]{2,8}?)(?:专业)?(?:了|啦)?$",
         c,
     )
+    dept = re.match(
+        r"^(?:我)?(?:现在|目前|改|转)*(?:读|念|学|在)(?P<x>[\u4e00-\u9fff]{2,6}?系)$", c
+    )
+    if dept and ctx.extra.get("slot") == "education.major":  # (轉系了，)現在讀資管系
+        return [Hit(F, "education.major", "major.switch", value=dept["x"], correction=True)]
     if swap and all(MAJOR_RE_ZH.search(v) or v.endswith("系") for v in (swap["a"], swap["x"])):
         # 从土木转到计算机了: a major swapped for another
         return [Hit(F, "education.major", "major.switch", value=swap["x"], correction=True)]
@@ -169,7 +176,7 @@ def education(c: str, ctx: Context) -> list[Hit]:
         )
     m = re.match(
         r"^(?:我)?(?:的)?(?:本科|大学|研究生|硕士|博士|读研|读博)?(?:的)?(?:专业|研究方向|方向)(?:是|读的是|学的是)(?P<x>.+)$|"
-        r"^(?:我)?(?:本科|大学|研究生|硕士|博士)?(?:是)?(?:学|读|念)的(?:是)?(?P<y>.+?)(?:专业)?$|"
+        r"^(?:我)?(?:现在|目前)?(?:本科|大学|研究生|硕士|博士)?(?:是)?(?:学|读|念)的(?:是)?(?P<y>.+?)(?:专业)?$|"
         r"^我是(?P<z>.+?)专业的$|"
         r"^(?:我)?(?:的)?(?:本科|大学|研究生|硕士|博士)(?:是|读的是|学的是)(?P<w>[^，,]{2,8}?)专业(?:的)?$",
         c,
@@ -177,7 +184,12 @@ def education(c: str, ctx: Context) -> list[Hit]:
     if m:
         major = clean_value(m.group("x") or m.group("y") or m.group("z") or m.group("w"))
         if major and (
-            m.group("x") or m.group("z") or m.group("w") or MAJOR_RE_ZH.search(major) or "专业" in c
+            m.group("x")
+            or m.group("z")
+            or m.group("w")
+            or MAJOR_RE_ZH.search(major)
+            or "专业" in c
+            or ctx.extra.get("slot") == "education.major"  # (转专业了，)现在学的是汉语言文学
         ):
             return [Hit(F, "education.major", "major", value=re.sub(r"专业$", "", major))]
     m = re.match(

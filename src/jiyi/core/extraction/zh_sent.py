@@ -104,11 +104,19 @@ def platform_work(c: str, is_org: Callable[[str], bool]) -> list[Hit] | None:
     as the employer); None when the clause says none of these."""
     gig = re.match(
         rf"^(?:我)?{ADV}在(?P<x>[A-Za-z][\w&.-]{{1,14}}|[^，,在]{{2,6}}?)"
-        r"(?:送外卖|跑外卖|跑单|送快递|开网约车|开专车|当骑手)$",
+        r"(?:送外卖|跑外卖|跑单|送快递|开网约车|开专车|当骑手|(?P<d>开(?:大)?货车|开卡车|开车|开大车|"
+        r"跑运输|开出租车?|开公交车?))$",
         c,
     )
-    if gig and (gig["x"] in COMPANIES_ZH or is_org(gig["x"])):  # 我在美团送外卖: the platform
-        return [Hit(F, "work.employer", "employer.gig", value=gig["x"])]
+    if gig and (
+        gig["x"] in COMPANIES_ZH
+        or is_org(gig["x"])
+        or (gig["d"] and not is_place_zh(gig["x"]) and not re.search(r"家|里|这|那", gig["x"]))
+    ):  # 我在美团送外卖: the platform; 我在德邦开货车: whoever the user drives for
+        hits = [Hit(F, "work.employer", "employer.gig", value=gig["x"])]
+        if gig["d"]:  # 我在顺丰开货车: the job too (a driver, whatever the employer becomes)
+            hits.append(Hit(F, "work.role", "role.drive", value=gig["d"]))
+        return hits
     ride = re.match(
         r"^(?:我)?(?:这个月|最近|现在)?(?:开始)?(?:改|换|转)跑(?P<x>[^，,]{2,6}?)了?$", c
     )

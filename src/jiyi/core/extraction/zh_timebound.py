@@ -201,6 +201,8 @@ def state(c: str, ctx: Context) -> list[Hit]:
         word = re.sub(r"(?:很|好|特别|有点|挺)", "", m.group(0))
         return [Hit(S, f"state.{word}", "state.feeling", ttl=ttl)]
     m = _ONGOING.match(c)
+    if m and re.match(r"(?:都|也|还)?(?:以为|当成|当是)", m.group("x") or ""):
+        return []  # 我一直以为自己对牛奶过敏: a belief the user is setting right
     if m and re.match(r"(?:很|特别|好)?(?:想|希望|梦想|盼着)", m.group("x") or ""):
         return []  # 我一直想学日语: an aim held for long, a goal, not a state
     if m and re.match(

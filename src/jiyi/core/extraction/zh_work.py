@@ -180,7 +180,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
         and not re.match(r"^(?:饭|菜|梦|作业|项目)", m.group("y"))
     ):
         role = clean_value(re.sub(r"的$", "", m.group("y")))
-        hits = [Hit(F, "work.role", "role.at", content=f"用户的工作是{role}", value=role)]
+        # 在顺丰干了快八年: how long, no job
+        lasted = re.match(r"^(?:了|过)|^[快近将]?[\d一二两三四五六七八九十几半]+个?(?:年|月)", role)
+        hits = [] if lasted else [Hit(F, "work.role", "role.at", content=f"用户的工作是{role}",
+                                      value=role)]  # fmt: skip
         return [_workplace(m.group("x"), False, "employer.role"), *hits]
     m = re.match(
         rf"^{_AFTER_NEW_YEAR}?(?:我)?(?:已经|刚|刚刚|最近|上个月|去年|现在|今年|其实)*"
@@ -371,8 +374,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
                         content=f"用户的工作是{role}")]  # fmt: skip
         return [Hit(F, "work.role", rule, value=role)]
     m = re.match(
-        r"^(?:我们|我)?(?:在[^，,在]{2,4}?)?(?:自己|一起|和[^，,]{1,4}?一起)?(?:开了|开)(?:一家|一个|家|个)"
-        r"(?P<x>.{0,8}?(?:店|公司|工作室|餐厅|馆|厂|小卖部|超市|"
+        # 在老家开饭馆 / 跟朋友合伙开了家火锅店 / 后来自己开了个小吃店
+        r"^(?:我们|我)?(?:现在|后来|如今|目前)?(?:在[^，,在]{2,4}?)?(?:自己|一起|"
+        r"(?:和|跟|与)[^，,]{1,4}?(?:一起|合伙)|合伙)?(?:开了|开)(?:一家|一个|一间|家|个|间)?"
+        r"(?P<x>.{1,8}?(?:店|公司|工作室|餐厅|馆|厂|小卖部|超市|"
         r"诊所))"
         r"(?:[，,]?(?:卖|做|经营|主营).{1,10})?$",
         c,
