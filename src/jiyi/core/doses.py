@@ -20,14 +20,20 @@ __all__ = ["dose_free", "dose_in", "names_a_dose", "new_dose", "with_doses"]
 
 _ZH_N = r"[\d一二两三四五六七八九十百千零点.]{1,6}"
 _EN_N = (
-    r"(?:\d{1,4}(?:\.\d{1,2})?|(?:a |one )?(?:thousand|hundred)|"
+    r"(?:\d{1,4}(?:\.\d{1,2})?|(?:a |one )?(?:thousand|hundred)|one|two|three|four|half a|"
     r"(?:one|two|three|four|five|six|seven|eight|nine) hundred(?: and fifty| fifty)?)"
 )
 _UNITS = {
     "毫克": "mg", "mg": "mg", "milligrams": "mg", "微克": "mcg", "mcg": "mcg", "µg": "mcg",
     "ug": "mcg", "克": "g", "毫升": "ml", "ml": "ml", "单位": "iu", "units": "iu", "iu": "iu",
+    # a count of pills (一片 → 两片, "one tablet" → "two"): a dose in pills
+    "片": "pill", "粒": "pill", "颗": "pill", "tablet": "pill", "tablets": "pill", "pill": "pill",
+    "pills": "pill", "capsule": "pill", "capsules": "pill",
 }  # fmt: skip
-_UNIT = r"(?:毫克|微克|克|毫升|单位|mg|mcg|µg|ug|ml|milligrams|units|iu)"
+_UNIT = (
+    r"(?:毫克|微克|克|毫升|单位|片|粒|颗|mg|mcg|µg|ug|ml|milligrams|units|iu|tablets?|pills?|"
+    r"capsules?)"
+)
 _DOSE = re.compile(
     rf"(?P<zh>{_ZH_N})\s?(?P<u1>{_UNIT})|\b(?P<en>{_EN_N})\s?(?P<u2>{_UNIT})\b", re.IGNORECASE
 )
@@ -57,6 +63,8 @@ def dose_in(text: str) -> tuple[str, str] | None:
     """The dose ``text`` states, as said, and its unit (``mg``, ``mcg`` …); None for none or
     for two doses of different units."""
     found = [(m.group(0), _unit(m.group("u1") or m.group("u2"))) for m in _DOSE.finditer(text)]
+    if len({u for _, u in found}) > 1:  # 一片…25微克: the pill's strength is the dose
+        found = [f for f in found if f[1] != "pill"]
     return found[0] if len({u for _, u in found}) == 1 else None
 
 
@@ -88,7 +96,9 @@ def new_dose(text: str, held: tuple[str, str]) -> str | None:
 
 
 def dose_free(drug: str) -> str:
-    """ "metformin 500 mg twice a day" → "metformin": the medicine, not its dose."""
+    """ "metformin 500 mg twice a day" / "50mcg of levothyroxine" → the medicine, not its
+    dose."""
+    drug = re.sub(rf"^{_EN_N}\s?{_UNIT}\s+(?:of\s+)?", "", drug, flags=re.IGNORECASE)
     return re.sub(rf"\s*\b{_EN_N}\s?{_UNIT}\b.*$", "", drug, flags=re.IGNORECASE).strip()
 
 
@@ -104,5 +114,6 @@ def with_doses(found: Mapping[str, Candidate], clauses: list[str]) -> None:
             if not _DOSE_CLAUSE.match(c.strip()):
                 break
             dose.append(c.strip())
-        if dose and not dose_in(cand.content):
+        held = dose_in(cand.content)
+        if dose and (not held or held[1] == "pill"):  # 吃一片…，25微克: the strength too
             cand.content = cand.content.rstrip("。.") + "，" + "，".join(dose)

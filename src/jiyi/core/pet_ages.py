@@ -65,10 +65,12 @@ def new_age(text: str, held: str) -> str | None:
 # "he's a heading dog cross".
 _WAS_ZH = re.compile(
     r"不是(?:纯种的?)?(?P<o>[\u4e00-\u9fff]{2,5}?)(?=[欸啊呀哦了，,。!！]|$)|"
-    r"当(?P<p>[\u4e00-\u9fff]{2,5}?)养"
+    r"当(?P<p>[\u4e00-\u9fff]{2,5}?)养|"
+    # 之前一直以为布甸系唐狗 (Cantonese 係): the breed the user took it for
+    r"以为[\u4e00-\u9fff]{0,4}?(?:是|系)(?P<q>[\u4e00-\u9fff]{2,5}?)(?=[，,。!！]|$)"
 )
 _IS_ZH = re.compile(
-    r"(?:结果是|根本是|其实是|原来是|检测出来是|测出来是|说它是|说牠是)(?:纯种的?|一只|一条)?"
+    r"(?:结果是|根本是|其实是|原来是|原来系|检测出来是|测出来是|说它是|说牠是)(?:纯种的?|一只|一条)?"
     r"(?P<n>[\u4e00-\u9fff]{1,5}?(?:犬|狗|猫|梗|獒))"
 )
 _WAS_EN = re.compile(
@@ -78,7 +80,7 @@ _WAS_EN = re.compile(
 )
 _IS_EN = re.compile(
     r"\b(?:mostly|actually|really|(?:he|she|it)(?:'s|s| is) (?:an? |mostly |actually )?)"
-    r"(?P<n>[a-z]+(?: [a-z]+)?)(?= cross\b| mix\b| x\b|[,.;!]|$)",
+    r"(?P<n>[a-z]+(?: [a-z]+)?)(?= cross\b| mix\b| x\b| with a bit\b|[,.;!]|$)",
     re.IGNORECASE,
 )
 
@@ -87,7 +89,10 @@ def breed_swap(content: str, text: str) -> tuple[str, str] | None:
     """(old, new): the breed a pet's memory ``content`` holds that ``text`` names as wrong, and
     the one ``text`` names instead; None unless both are said and the old one is stored."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
-    was = [m.group("o") or m.group("p") for m in (_WAS_ZH if zh else _WAS_EN).finditer(text)]
+    was = [
+        m.group("o") or m.group("p") or m.groupdict().get("q")
+        for m in (_WAS_ZH if zh else _WAS_EN).finditer(text)
+    ]
     old = next((w for w in was if w and w.lower() in content.lower()), None)
     if old is None:
         return None
@@ -96,4 +101,7 @@ def breed_swap(content: str, text: str) -> tuple[str, str] | None:
     if len(set(new)) != 1:
         return None
     at = content.lower().find(old.lower())
-    return content[at : at + len(old)], new[0]
+    end = at + len(old)
+    while not zh and end < len(content) and content[end].isalpha():
+        end += 1  # "isn't a lab" of "a labrador": the stored word whole
+    return content[at:end], new[0]

@@ -126,11 +126,15 @@ def change_clauses(text: str) -> list[str]:
     """The clauses of ``text`` that say a value changed and state no wish, doubt, one-off or
     question."""
     out = []
+    carried = False  # "I've switched to evening workouts, usually around 7pm": the change goes on
     for m in _CLAUSES.finditer(text):
         said = m.group(0)
         clause = said.strip(" .;!?\n")
-        if clause and _CUE.search(clause) and not _UNREAL.search(said):
+        cue = bool(_CUE.search(clause)) or carried
+        carried = False
+        if clause and cue and not _UNREAL.search(said):
             out.append(clause)
+            carried = said.rstrip().endswith(",")
     return out
 
 
@@ -162,6 +166,10 @@ def anchors(content: str, held: TypedValue, text: str) -> bool:
         # at 7am" → "moved the Saturday group to quarter to nine": for a clock time, the
         # start or the weekday the fact holds is word enough
         return True
+    if held.kind == "clock" and held.surface.replace(" ", "").lower() in re.sub(
+        r"\s+(?=[ap]\.?m\b)", "", text.lower()
+    ):
+        return True  # "…around 7pm. the 6am thing wasn't working": the old time named
     return any(
         a.startswith(b) or b.startswith(a) for a in mine for b in said if min(len(a), len(b)) >= 3
     )

@@ -82,8 +82,13 @@ def dose_swaps(
         if len({m.topic for m, _, _ in fits}) != 1:
             continue
         old, held, new = fits[0]
-        if any(c.topic == old.topic and msg.id in c.source_message_ids for c in admitted):
-            continue  # the message restates that medicine itself
+        if any(
+            c.topic == old.topic
+            and msg.id in c.source_message_ids
+            and (dose_in(to_simplified(c.content)) or ("", ""))[0] != new
+            for c in admitted
+        ):
+            continue  # the message restates that medicine itself (with no other dose)
         said, told = swapped_in(old, held[0], new, msg)
         out.append(
             restated(

@@ -32,7 +32,8 @@ _FOUND = re.compile(
     r"兽医|医生|宠物医院|看了牙|检查|检测|结果|证件|证书|疫苗本|说|至少|起码|才|其实|不是|原来|搞错|"
     r"记错|打错|"
     r"\b(?:vet|doctor|papers|shelter|breeder|records?|figures|reckons|thinks|says|said|"
-    r"closer to|more like|at least|actually|already|not|wrong|mistake)\b",
+    r"closer to|more like|at least|actually|already|not|isn't|wasn't|wrong|mistake|dna|"
+    r"turns out)\b",
     re.IGNORECASE,
 )
 _UNREAL = re.compile(r"如果|要是|会不会|吗|[?？]$|\b(?:if|will be|turns? \w+ next)\b", re.I)

@@ -131,6 +131,19 @@ def _said_alike(surface: str) -> str:
     return re.sub(r"(?:星期|礼拜)", "周", surface).replace("周天", "周日")
 
 
+_DAY_PART_EN = re.compile(
+    r" (?:before|after) (?:work|school|breakfast|dinner|the office)|"
+    r" in the (?:mornings?|evenings?)",
+    re.IGNORECASE,
+)
+
+
+def _half(surface: str) -> str:
+    """ "a" or "p" for a clock time said with am / pm, else ""."""
+    m = re.search(r"\d\s*([ap])\.?m\b", surface.lower())
+    return m.group(1) if m else ""
+
+
 def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str] | None:
     """(value, content) of ``m`` told with ``new`` in place of ``held``."""
     content = to_simplified(m.content).lower()
@@ -141,6 +154,9 @@ def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str
     if held.part and not new.part:  # 周四晚上 → 周六: still in the evening
         said = held.part + said if held.kind == "clock" else said + held.part
     told = m.content[:at] + said + m.content[at + len(held.surface) :]
+    if _half(held.surface) and _half(said) and _half(held.surface) != _half(said):
+        # 6am before work → 7pm: the part of the day the old time was kept in goes with it
+        told = _DAY_PART_EN.sub("", told)
     value = m.value or ""
     i = value.lower().find(held.surface.lower())
     value = value[:i] + said + value[i + len(held.surface) :] if i >= 0 else said

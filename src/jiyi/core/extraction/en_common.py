@@ -45,7 +45,7 @@ ADV = (
 )
 # Words between "my" and the relative or pet: "my little brother", "our rescue pup".
 DESC = (
-    r"(?:(?:little|baby|older|younger|big|eldest|oldest|youngest|twin|teenage|step|new|old|rescue|"
+    r"(?:(?:little|baby|older|younger|elder|big|eldest|oldest|youngest|twin|teenage|step|new|old|rescue|"
     r"senior|sweet|tiny|adopted|\w+-year-old|\w+-month-old|black|white|orange|ginger|gr[ae]y|brown|"
     r"fluffy|lazy|two|three|four|wee|lil|small|young|precious|beautiful|beloved|crazy|silly)\s+)*"
 )
@@ -270,3 +270,23 @@ SCHOOL_WORD = re.compile(
     r"collegiate|secondary|junior|grammar|preschool|daycare|nursery)\b",
     re.IGNORECASE,
 )
+
+
+_ONE_OF = re.compile(r"\b(office|branch|site|store|shop|location|campus|depot|hospital)\b", I_)
+
+
+def as_read_en(text: str) -> str:
+    """An English message as the rules read it: "one" said for a noun named before it ("shut
+    the London office so I've been moved to the Slough one": the Slough office), and "not
+    allergic to …" with the user left unsaid after a comma (", not allergic to aspirin after
+    all": I'm not)."""
+    text = re.sub(r"(?<=[,;.!] )(?=not (?:actually )?allergic to\b)", "I'm ", text, flags=I_)
+    noun = _ONE_OF.search(text)
+    if not noun:
+        return text
+    head, tail = text[: noun.end()], text[noun.end() :]
+    return head + re.sub(
+        r"\b(the|a|an) ((?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)*) one\b",
+        lambda m: f"{m.group(1)} {m.group(2)} {noun.group(1).lower()}",
+        tail,
+    )

@@ -22,7 +22,8 @@ I_ = re.IGNORECASE
 _ADDIN = re.compile(
     r"\b(?P<p>no|without|with|extra|less|a little|light|a splash of|a dash of|some|half|"
     r"don't (?:take|put|add|want)|never (?:take|put|add)|take it with(?:out)?|just|one|two|three|"
-    r"a spoon of|a teaspoon of|\d)\s+(?:any\s+)?(?P<x>sugars?|sweetener|honey|oat milk|almond milk|"
+    r"(?:a|one|two|three|four|half a|\d)\s+(?:(?:tea)?spoon(?:ful)?s?|cubes?|lumps?|packets?|"
+    r"sachets?) of|\d)\s+(?:any\s+)?(?P<x>sugars?|sweetener|honey|oat milk|almond milk|"
     r"soy milk|coconut milk|skim milk|whole milk|milk|cream|creamer|ice|foam|syrup)\b|"
     r"\b(?P<u>unsweetened|sugar-free|iced|hot|black)\b(?! tea| coffee beans| chocolate| cocoa)",
     I_,
@@ -48,7 +49,8 @@ _REASON_AFTER = re.compile(r"\s+(?:because|since|'cause|cuz) (?!(?:then|college|
 # "(since) black coffee was upsetting my stomach": the drink is what the clause is about,
 # the subject of another verb, not an order of the user's
 _DRINK_SUBJECT = re.compile(
-    r"^(?:the |that |this )?(?:(?!my\b)[a-z-]+ ){1,2}(?:coffee|tea|latte|espresso|drink)s? "
+    r"^(?:the |that |this )?(?:(?:(?!my\b)[a-z-]+ ){1,2}(?:coffee|tea|latte|espresso|drink)s?|"
+    r"black|plain|(?:oat |almond |soy |whole )?milk|sugar|cream) "
     r"(?:(?:was|were|is|are|has been|had been) (?:too|so|really|getting|making|upsetting|giving|"
     r"keeping|hurting|bad|awful|terrible)|kept|keeps|made|makes|gave|gives|upset|upsets|hurt|"
     r"hurts|tastes?|tasted)\b",
@@ -74,7 +76,7 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:i )?(?:only|usually|always|now|mostly|just|normally|typically|still)? ?(?:drink|"
         r"order|get|have|take)"
-        r"(?: an?| my)? (?P<x>.+)$|^i(?:'ve| have)? (?:switched|changed|"
+        r"(?: an?| my)? (?P<x>.+)$|^(?:i(?:'ve| have)? )?(?:switched|changed|"
         r"moved) (?:over )?(?:from .+? )?to "
         r"(?P<y>.+)$|"
         r"^i(?:'ve| have)? (?:started|been|gone back to|switched to) (?:drinking|ordering|"
@@ -132,7 +134,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
             word,
         )
         word = re.split(
-            r"\s+(?:now|these days|nowadays|instead|lately|every \w+|with|w/?|without|no|and|black|"
+            r"\s+(?:now|these days|nowadays|instead|lately|every \w+|with|w/?|without|no|and|"
+            r"black(?<!long black)(?<!short black)|"
             r"in (?:the|my|our) \w+|at work|"
             r"at home|on weekdays|on weekends|at (?:night|lunch|breakfast|dinner|noon)|before bed|"
             r"after (?:dinner|lunch|work|meals))\b|,",
@@ -194,6 +197,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
                         "syrup": "sugar", "ice": "ice", "foam": "milk"}.get(x, "milk")  # fmt: skip
                 neg = bool(re.match(r"no|without|don't|never", a.group("p"), I_))
                 value = f"{a.group('p')} {x}".lower()
+                if re.match(r"(?:a|one|two|three|four|half|\d)\b", value):
+                    value = f"with {value}"  # "one spoon of sugar": taken with it
             if any(h.topic == f"diet.{ctx.drink}.{attr}" for h in hits):
                 continue
             said = ctx.drink_word or (

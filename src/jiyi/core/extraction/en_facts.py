@@ -48,7 +48,8 @@ _SCHOOL = re.compile(
 _HOUSE = re.compile(
     r"^(?:we|i)(?:'ve| have)? (?:just |finally |recently |officially )?(?:closed on|bought|"
     r"purchased|"
-    r"got|rented|found|signed (?:a|the) lease (?:on|for)) (?:a|an|our|my|the) (?:new |first |"
+    r"got|rented|found|signed (?:a|the) lease (?:on|for)|moved (?:in)?to|transferred to|"
+    r"relocated to) (?:a|an|our|my|the) (?:new |first |smaller |bigger |cheaper |"
     r"little )?"
     r"(?:house|home|place|flat|apartment|condo|townhouse|townhome|bungalow) (?:in|over in|out in|"
     r"down in|up in) (?P<x>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*)(?P<mv>,? and (?:we |i )?(?:just |"
@@ -106,7 +107,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         r"(?: now| this year| next month| soon| last week| last month| yesterday| today| this week|"
         r" in (?:january|february|march|april|may|june|july|august|september|october|november|"
         r"december)|"
-        r" on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+        r" (?:on|last|this past|this) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+        r" (?:a few|two|three|\w+) (?:days|weeks) ago|"
         r" as of (?:last |this )?\w+)?$",  # "I'm twenty-eight as of last Tuesday"
         c,
         I_,
@@ -286,7 +288,7 @@ def home(c: str, ctx: Context) -> list[Hit]:
     m = _HOUSE.match(c)
     if m:
         where = place(m.group("x"))  # "we closed on a house in San Antonio (and moved in)"
-        if m.group("mv"):
+        if m.group("mv") or re.search(r"\b(?:moved|transferred|relocated)\b", c, I_):
             return [Hit(F, "location.home", "home.house", value=where, correction=True,
                         content=f"User lives in {where}")]  # fmt: skip
         ctx.extra["house_en"] = where

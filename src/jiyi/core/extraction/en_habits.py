@@ -351,7 +351,11 @@ def habit(c: str, ctx: Context) -> list[Hit]:
             rf"^i (?:now )?(?P<x>(?:get up|wake up|go to bed|go to sleep|go to the gym|hit the gym|"
             rf"work out|"
             rf"run|swim|walk the dog|eat dinner|have dinner|eat lunch|have lunch|leave for work|"
-            rf"start work)) {_AT_CLOCK}(?: now| instead| these days)?$",
+            rf"start work|do (?:yoga|pilates|my workout|my run)|go (?:running|swimming|jogging|"
+            rf"cycling|for a (?:run|swim|walk|jog)))) {_AT_CLOCK}"
+            # "I do yoga at 6 am before work": what the time is kept around is no other routine
+            rf"(?: (?:before|after) (?:work|school|breakfast|dinner|the kids wake up))?"
+            rf"(?: now| instead| these days| every (?:day|morning|evening|weekday))?$",
             c,
             I_,
         )

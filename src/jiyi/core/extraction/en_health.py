@@ -233,7 +233,9 @@ def _reaction(c: str, ctx: Context) -> list[Hit]:
 # allergen put first.
 _CLEFT = re.compile(
     r"\b(?:it's|it is|it was) (?:actually |really )?(?P<x>[\w' -]{2,30}?) (?:that )?"
-    r"(?:i|i'm|i am) (?:really )?(?P<v>allergic|react|reacting|reacted) to$",
+    r"(?:(?:i|i'm|i am) (?:really )?(?P<v>allergic|react|reacting|reacted) to|"
+    # "it's sulfa drugs that set me off": what sets the reaction off
+    r"(?P<w>sets?|set) me off|(?P<u>gives?|gave) me (?:the )?(?:hives|a rash|a reaction))$",
     re.IGNORECASE,
 )
 # What one reacts to as an allergy (a drug, or one of these), not "it's my job I react to".
@@ -271,7 +273,7 @@ def health(c: str, ctx: Context) -> list[Hit]:
     if not_cleft := _NOT_CLEFT.match(c):
         return _allergy(f"I'm not allergic to {not_cleft.group('x')}", ctx)
     if (cleft := _CLEFT.search(c)) and (
-        cleft.group("v").lower() == "allergic" or _allergen_named(cleft.group("x"))
+        (cleft.group("v") or "").lower() == "allergic" or _allergen_named(cleft.group("x"))
     ):
         said = f"I'm allergic to {cleft.group('x')}"
         hits = _allergy(said, ctx)

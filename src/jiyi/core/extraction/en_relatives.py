@@ -305,14 +305,20 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"{key}.employer", "family.employer", value=n.group("x"), correction=True)]
     if n := re.match(r"^works (?:at|for) (?P<x>.+)$", rest, I_) or re.match(
         # "he's driving for Amazon now": the company named, the verb of the work it is
-        r"^(?:is |'s )?(?:now |still )?(?:working|drives|driving|delivers|delivering|hauls|"
-        r"hauling) (?:at|for) (?P<x>(?-i:[A-Z])[\w&.' -]*?)(?: now| these days)?$",
+        r"^(?:is |'s )?(?:now |still )?(?:working|(?P<d>drives|driving)|delivers|delivering|"
+        r"hauls|hauling) (?:at|for) (?P<x>(?-i:[A-Z])[\w&.' -]*?|"
+        r"an? [\w' -]{2,30}? (?:company|firm|service|business))"
+        r"(?: now| these days| full[- ]time)?$",
         rest,
         I_,
     ):
         # "a bank in Chicago": the kind of employer; the city the user's rules read too
         where = re.sub(r"^((?:a|an) [\w' -]+?) in [A-Z][\w.' -]*$", r"\1", n.group("x"))
-        return [Hit(F, f"{key}.employer", "family.employer", value=place(where))]
+        hits = [Hit(F, f"{key}.employer", "family.employer", value=place(where))]
+        if n.groupdict().get("d"):  # "he drives for Grab now": a driver, whatever he was before
+            said = f"User's {rel} drives for {place(where)}"
+            hits.insert(0, Hit(F, f"{key}.job", "family.job", value="driver", content=said))
+        return hits
     if n := re.match(
         r"^(?:(?:now |still |actually |both )?(?:lives|live|is living|are living|is based|are "
         r"based)|(?:just |recently |finally )?"

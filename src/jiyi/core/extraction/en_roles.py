@@ -131,8 +131,8 @@ _GIGS = (
     r"rover|fiverr|upwork|skip the dishes|skipthedishes|menulog|keeta|swiggy|zomato|bolt"
 )
 _GIG_NOW = re.compile(
-    rf"^(?:so |now |and )*(?:i'm|im|i am) (?:now |just )?(?:doing|driving for|delivering for|"
-    rf"riding for|working for) (?P<x>{_GIGS})(?: now| instead| full[- ]time)+$",
+    rf"^(?:so |now |and )*(?:i'm|im|i am) (?:now |just )?(?:doing|(?P<d>driving) for|"
+    rf"delivering for|riding for|working for) (?P<x>{_GIGS})(?: now| instead| full[- ]time)+$",
     I_,
 )
 _WORKING_AT = re.compile(
@@ -205,8 +205,12 @@ def job_now(c: str) -> list[Hit]:
                     content=f"User works as {a_job(role)}")]  # fmt: skip
     if gig := _GIG_NOW.match(c):
         said = gig["x"].title() if gig["x"].islower() else gig["x"]
-        return [Hit(F, "work.employer", "employer.gig", value=said, correction=True,
+        hits = [Hit(F, "work.employer", "employer.gig", value=said, correction=True,
                     content=f"User works for {said}")]  # fmt: skip
+        if gig["d"]:  # "driving for Bolt now": a driver, whatever the work was before
+            hits.append(Hit(F, "work.role", "role.gig", value="driver", correction=True,
+                            content=f"User drives for {said}"))  # fmt: skip
+        return hits
     rank = _PROMOTED.search(c)
     if rank and (
         is_role(role := (rank["x"] or rank["y"] or rank["w"]).strip()) or _RANK.fullmatch(role)

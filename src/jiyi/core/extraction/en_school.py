@@ -31,17 +31,34 @@ _FIELDS = re.compile(
     r"mathematics|statistics|stats|engineering|mechanical engineering|electrical engineering|"
     r"civil engineering|law|pre-?med|medicine|psychology|psych|history|english|accounting|"
     r"finance|marketing|architecture|philosophy|sociology|political science|poli ?sci|"
-    r"pharmacy|education|journalism|communications|film|music|fine arts?|graphic design)$",
+    r"pharmacy|education|journalism|communications|film|music|fine arts?|graphic design|"
+    # degrees said for the field ("I switched from B.Com to BBA")
+    r"b\.? ?com|bba|b\.? ?tech|b\.? ?sc|b\.? ?a|b\.? ?ed|bsn|mbbs|b\.? ?pharm|bca|m\.? ?com|mba|"
+    r"llb|b\.? ?arch)$",
+    re.IGNORECASE,
+)
+# "I'm doing B.Com at St. Xavier's College": the degree course, and where
+_DOING_AT = re.compile(
+    rf"^(?:{IM}|i) (?:doing|studying|taking|pursuing|in) (?:my |a |an )?(?P<x>[\w.&' -]{{2,30}}?) "
+    r"(?:at|in) (?P<s>(?-i:[A-Z])[\w.&' -]*?(?:College|University|Institute|Polytechnic|School|"
+    r"Academy|Uni))(?: now| this (?:year|sem|semester))?$",
     re.IGNORECASE,
 )
 _TO_FIELD = re.compile(
     r"^i(?:'ve| have)? (?:just |already |finally |officially )?(?:switched|changed|transferred|"
-    r"moved) (?:over )?(?:to|into) (?P<x>[\w &'-]+?)(?: already| now| this (?:sem|semester))?$",
+    r"moved) (?:over )?(?:from [\w.&' -]{2,30}? )?(?:to|into) (?P<x>[\w. &'-]+?)"
+    r"(?: already| now| this (?:sem|semester|term|year))?$",
     re.IGNORECASE,
 )
 
 
 def education(c: str, ctx: Context) -> list[Hit]:
+    if (doing := _DOING_AT.match(c)) and _FIELDS.match(doing["x"]):
+        major, school = clean_value(doing["x"]), clean_value(doing["s"])
+        return [Hit(F, "education.major", "major.at", value=major,
+                    content=f"User is doing {major}"),
+                Hit(F, "education.school", "school.doing", value=school,
+                    content=f"User studies at {school}")]  # fmt: skip
     if (to := _TO_FIELD.match(c)) and _FIELDS.match(to["x"]):
         # "I switched over to Comp Sci already": a field of study is a major, no employer
         major = clean_value(to["x"])

@@ -47,6 +47,8 @@ _ADJECTIVES_ED = frozenset(
 )
 
 
+_AFTER_DONE = {"mov": "moved", "start": "started", "leav": "left", "finish": "finished",
+               "gett": "got", "tak": "taken"}  # fmt: skip
 # A thing of the user's named without "my": "Birthday is March 3rd", "fav colour is teal".
 _OWN_THING = re.compile(
     r"^(?:birthday|bday|b-day|hometown|home town|job title|major|usual order|go-to order)"
@@ -204,6 +206,27 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
         r"^(?:wife|husband|son|daughter|hubby|kids?|sister|brother|partner)(?='s (?:name|"
         r"birthday|job)\b)",
         lambda m: f"my {m.group(0).lower()}",
+        clause,
+        flags=I_,
+    )
+    clause = re.sub(r"^(he|she)s\b(?= \w)", r"\1's", clause, flags=I_)  # "hes driving for…"
+    # Irish English "Niamh's after moving to Boston" / "I'm after starting a new job": has just
+    clause = re.sub(
+        r"(?P<be>'s|'m| is| am| has) after (?P<v>mov|start|leav|finish|gett|tak)(?:ing)\b",
+        lambda m: (
+            (" have just " if m["be"] in ("'m", " am") else " has just ")
+            + _AFTER_DONE[m["v"].lower()]
+        ),
+        clause,
+        flags=I_,
+    )
+    # "hubby's given up plumbing", "the missus works at Coles", "mum just moved to Perth": a
+    # relative named the way one texts, without "my"
+    clause = re.sub(
+        r"^(?:the )?(hubby|hubs|wifey|missus)\b|^the (wife|husband|kids)(?= (?:is|has|got|just|"
+        r"works|moved|started|quit|left)\b|'s\b)|^(mum|mom|dad)(?='s\b| (?:is|has|just|got|moved|"
+        r"works|started|retired|quit|left)\b)",
+        lambda m: f"my {(m.group(1) or m.group(2) or m.group(3)).lower()}",
         clause,
         flags=I_,
     )

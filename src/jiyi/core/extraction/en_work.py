@@ -119,8 +119,12 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [employer_hit(m.group("x"), "employer", neg)]
     m = re.match(
         r"^i(?:'ve| have)? (?:just |recently |finally |officially )?(?:joined|"
-        r"started (?:working |on the (?:line|floor|desk|register|night shift|day shift) )?at|"
-        r"started a new job at|started a job at|got a (?:new )?job at|switched to|moved to work at|"
+        # "started on Monday in the finance office at Boston Scientific"
+        r"started (?:on \w+ |last \w+ |this \w+ )?"
+        r"(?:in the [\w ]{2,20}? (?:office|department|team) )?"
+        r"(?:working |on the (?:line|floor|desk|register|night shift|day shift) )?at|"
+        r"started a new job at|started a job at|got (?:a|the) (?:new )?job (?:at|with)|switched to|"
+        r"moved to work at|"
         r"took a job at|accepted (?:an offer|a job|a position) (?:at|from|with))\s+(?P<x>\S.*)$|"
         r"^i(?:'ve| have)? (?:just |recently )?(?:left|quit) (?!my job\b)(?-i:[A-Z]).*? "
         r"(?:and|to|for) "
@@ -130,13 +134,16 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"day shift) )?(?:at|with) (?!the |a |an |home\b|work\b)"
         r"(?P<z>[A-Z][\w&.' -]*?)(?<!\bright)(?: now| these days| currently)$|"
         r"^i (?:now )?work (?:at|for) (?P<w>.+?) now$|"
+        # "I'm doing the same cashier work at Zenith Bank since January"
+        r"^(?:i'm|i am) (?:now )?doing (?:the same|my) (?:[a-z]+ )?(?:work|job) (?:at|for|with) "
+        r"(?P<u>(?-i:[A-Z])[\w&.' -]*?)(?: now| since [\w ]+)?$|"
         # "i quit werner after 9 years got on with Schneider": hired on by the new carrier
         r"^i(?:'ve| have)? (?:just |finally |recently )?(?:(?:left|quit) .+? (?:and )?)?"
         r"got (?:hired )?on (?:with|at) (?P<v>(?-i:[A-Z])[\w&.' -]*?)(?: now)?$",
         _WHEN_HEAD.sub("", c),  # "Last week I started at …": when, before the new job
         I_,
     )
-    said = next((v for v in m.group("x", "y", "z", "w", "v") if v), "") if m else ""
+    said = next((v for v in m.group("x", "y", "z", "w", "v", "u") if v), "") if m else ""
     singular = " ".join(re.sub(r"s$", "", w) for w in said.split())
     if (
         m
@@ -212,7 +219,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"(?: now| these days| full[- ]time| part[- ]time|"
         r" by trade| this (?:spring|summer|fall|autumn|winter|year|month|week)| last (?:month|"
         r"week|year)|"
-        r" recently)?$",
+        r" recently)?"
+        r"(?: with (?:my|our) own [\w ]{2,30})?$",  # "…a class teacher now with my own Year 2 lot"
         c,
         I_,
     )

@@ -60,8 +60,9 @@ RELATIONS_ZH = _table(
 RELATIONS_EN = _table(
     """
     daughter: daughter daughters stepdaughter little_girl baby_girl
-    son: son sons stepson little_boy little_guy little_man baby_boy
-    wife: wife wifey
+    son: son sons stepson little_boy little_guy little_man baby_boy little_fella little_fellow
+    son: young_fella lad
+    wife: wife wifey missus missis
     husband: husband hubby
     partner: partner spouse significant_other other_half
     boyfriend: boyfriend bf
@@ -72,7 +73,7 @@ RELATIONS_EN = _table(
     parents: parents folks
     brother: brother brothers bro stepbrother
     sister: sister sisters sis stepsister
-    child: kid kids child children baby toddler teen teenager twins little_one little_ones
+    child: kid kids child children baby toddler teen teenager twins little_one little_ones wee_one
     child: eldest youngest oldest newborn infant firstborn first-born lastborn last-born
     son_in_law: son-in-law
     daughter_in_law: daughter-in-law
@@ -188,7 +189,7 @@ _DRINK_TABLE = _table(
     coffee+: 冷萃 拿铁 美式 冰美式 手冲 卡布奇诺 摩卡 浓缩 澳白 馥芮白 玛奇朵 焦糖玛奇朵 挂耳 速溶
     coffee+: 黑咖啡 白咖啡 脏脏 cold_brew latte americano espresso cappuccino flat_white
     coffee+: mocha decaf cortado macchiato pour_over pour-over iced_coffee black_coffee
-    coffee+: regular_coffee caffeinated_coffee
+    coffee+: regular_coffee caffeinated_coffee long_black short_black piccolo magic babycino
     milk_tea: 奶茶 珍奶 手摇饮 手摇 bubble_tea boba milk_tea
     milk_tea+: 珍珠奶茶 奶绿 芋泥奶茶 波霸奶茶
     tea: 茶 tea

@@ -22,6 +22,7 @@ from jiyi.core.doses import with_doses
 from jiyi.core.extraction.candidate import make_candidate
 from jiyi.core.extraction.contrast import words_of
 from jiyi.core.extraction.en import match_en
+from jiyi.core.extraction.en_common import as_read_en
 from jiyi.core.extraction.en_people import mentioned_en
 from jiyi.core.extraction.en_years import WRONG_BEFORE
 from jiyi.core.extraction.forget import match_forget
@@ -192,7 +193,7 @@ class RuleExtractor:
         # into their script (content and quote) when the candidates are built.
         trad = is_traditional(text)
         script = script_of(text) if trad else {}
-        text = to_simplified(text)
+        text = as_read_en(to_simplified(text))
         if msg.role != "user":
             out.skipped.append(Skipped(text=text, reason=f"{msg.role}_text"))
             return
