@@ -23,8 +23,9 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(p, _I), prefixes)
     for p, prefixes in (
         (
-            r"住|搬家|搬到|搬去|哪个城市|什么城市|家在|\b(?:live|living|lives|moved|move|based|"
-            r"reside|city)\b",
+            # ("do for a living" asks for a job, not a home)
+            r"住|搬家|搬到|搬去|哪个城市|什么城市|家在|"
+            r"\b(?:live|(?<!for a )living|lives|moved|move|based|reside|city)\b",
             ("location.home",),
         ),
         (
@@ -42,7 +43,7 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             r"where do i work|who do i work for|firm)\b",
             ("work.employer", "location.work"),
         ),
-        (r"工作|上班|\b(?:work|works|working)\b", ("work", "location.work")),
+        (r"工作|上班|办公室|\b(?:work|works|working|office|commute)\b", ("work", "location.work")),
         (r"名字|叫什么|称呼|怎么叫|\b(?:name|named|called)\b", ("identity.name", "name")),
         (r"生日|\b(?:birthday|bday)\b", ("birthday",)),
         (
@@ -187,6 +188,10 @@ _KIN: tuple[tuple[str, ...], ...] = (
     ("父母", "爸妈"),
     ("mom", "mother", "mum"),
     ("dad", "father"),
+    ("husband", "hubby", "hubs"),
+    ("wife", "wifey", "missus"),
+    ("grandma", "grandmother", "granny", "nana", "gran"),
+    ("grandpa", "grandfather", "grandad", "granddad", "gramps"),
 )
 _KIN_OF = {w: group for group in _KIN for w in group}
 

@@ -39,6 +39,7 @@ from jiyi.core.changes import KIN_WORDS, changed_clauses, content_words, stem
 from jiyi.core.extraction.lexicon_places import is_place_zh
 from jiyi.core.models import Action, Candidate, MemoryItem
 from jiyi.core.slots import (
+    PARTS,
     compatible,
     is_free_slot,
     is_timeline_slot,
@@ -128,7 +129,24 @@ def _same_text(a: str, b: str) -> bool:
     return normalize(a).strip(strip) == normalize(b).strip(strip)
 
 
+def _parts_differ(candidate: Candidate, stored: MemoryItem) -> bool:
+    """Does a part both say hold another value (我儿子在二中上高一 → 现在在一中上高一: the
+    same grade, another school)?"""
+    held = stored.metadata.get(PARTS) or {}
+    return any(
+        v and held.get(k) and k.endswith(SCHOOL_PARTS) and not same_value(str(v), str(held[k]))
+        for k, v in (candidate.metadata.get(PARTS) or {}).items()
+    )
+
+
+# Parts whose new value is news on its own (a school changed in the same grade); other parts
+# said beside a head said again refresh it (在顺丰干了快八年 restates the employer).
+SCHOOL_PARTS = (".school", ".grade", ".stage", ".major")
+
+
 def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:
+    if _parts_differ(candidate, stored):
+        return False
     if candidate.value is not None and stored.value is not None:
         return same_value(candidate.value, stored.value) or _less_precise(candidate, stored)
     return _same_text(candidate.content, stored.content)

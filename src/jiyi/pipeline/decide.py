@@ -30,7 +30,7 @@ from jiyi.core.models import (
     Status,
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
-from jiyi.core.reconcile import USER_CORRECTION, Decision, reconcile
+from jiyi.core.reconcile import SCHOOL_PARTS, USER_CORRECTION, Decision, reconcile
 from jiyi.core.slots import PART_TEXTS, PARTS, alias_slots, carry_over, remainder, same_value
 from jiyi.core.text import to_simplified
 from jiyi.pipeline.dependents import source_episodes
@@ -158,7 +158,12 @@ def _decision(
         same = same or active_in_slot(other, scope, store, pending)  # 调到成都 vs 住在西安
     if not same and (held := parts_slot(c, scope, store, pending)):
         part = (held[0].metadata.get(PARTS) or {}).get(c.topic)
-        if part is not None and same_value(part, c.value):
+        says = {held[0].topic: held[0].value, **(held[0].metadata.get(PARTS) or {})}
+        other = any(  # 实验中学上初二 → 现在在外国语学校上初二: the same grade, another school
+            v and says.get(k) and k.endswith(SCHOOL_PARTS) and not same_value(str(v), str(says[k]))
+            for k, v in (c.metadata.get(PARTS) or {}).items()
+        )
+        if part is not None and same_value(part, c.value) and not other:
             return Decision(Action.NOOP, c, held[0])  # said again: refresh the whole memory
         same = held  # another value of the slot (or of a slot the candidate now holds)
     replaced = replaced_by(c, scope, store, pending)

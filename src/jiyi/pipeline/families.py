@@ -181,7 +181,12 @@ def _family_topics(topic: str) -> list[str]:
     for family in (
         ("work.employer", "work.role"),
         ("identity.birth_year", "identity.zodiac"),
-        ("education.stage", "education.grade", "education.school"),  # 我在复旦读大三
+        (
+            "education.stage",
+            "education.grade",
+            "education.school",
+            "education.major",
+        ),  # 我在复旦读大三
     ):
         if topic in family:
             return list(family)

@@ -71,7 +71,10 @@ _LEAD = re.compile(
 # What cannot follow a name that is the subject: a question to the assistant ("will you…"),
 # another subject, both of them ("Emma and I").
 _NOT_AFTER = re.compile(
-    r"^(?:'s\b|\s+(?:you|i|we|and|&|or|says|said|told|thinks|asked|wants me|is my|was my)\b|"
+    # ("Maisie's at big school now", "Niamh's after moving": is / has, not Niamh's thing)
+    r"^(?:'s\b(?!\s+(?:after|at|now|an?|in|been|got|gone|just|finally|working|living|moved|started|"
+    r"off|back|doing|going|turning|not|still|also|actually|mostly|\d))|"
+    r"\s+(?:you|i|we|and|&|or|says|said|told|thinks|asked|wants me|is my|was my)\b|"
     r"\s+(?:is|was) (?:what|how|who|short for|just a nickname)\b)",
     re.IGNORECASE,
 )
@@ -132,7 +135,8 @@ def _pronoun_led(text: str, family: dict[str, str]) -> str:
         pronoun = _PRONOUN.match(text, at)
         if not pronoun:
             continue
-        before = set(re.findall(r"[a-z][a-z'-]+", text[:at].casefold()))
+        # ("Maisie's at big school now! She started at …": Maisie named, with her 's)
+        before = {re.sub(r"'s$", "", w) for w in re.findall(r"[a-z][a-z'-]+", text[:at].casefold())}
         sex = MALE if pronoun["p"].lower() == "he" else FEMALE
         named = {
             name: who
@@ -167,7 +171,7 @@ def _opening(text: str) -> tuple[int, str]:
     ("" when none)."""
     lead = _LEAD.match(text)
     start = lead.end() if lead else 0
-    word = re.match(r"[A-Za-z][A-Za-z'-]*", text[start:])
+    word = re.match(r"[A-Za-z][A-Za-z-]*(?:'(?!s\b)[A-Za-z-]+)*", text[start:])  # Niamh('s)
     return start, word.group(0).casefold() if word else ""
 
 
@@ -184,6 +188,9 @@ def _led(text: str, family: dict[str, str]) -> str | None:
     who = next((w.replace("_", " ") for w, k in RELATIONS_EN.items() if k == key), None)
     if who is None:  # family.unknown: no word to call them by
         return None
+    if after.startswith("'s "):  # "Aisha's in Year 6 now" is / "Niamh's after moving" has
+        has = re.match(r"'s (?:just |finally |now )?(?:been|got|gone|after|\w+ed)\b", after)
+        after = (" has " if has else " is ") + after[3:]
     return f"{text[:start]}my {who} {name.capitalize()}{after}"
 
 

@@ -170,9 +170,11 @@ def fold_parts(found: dict[str, Candidate]) -> None:
         if len(topics) < 2:
             continue
         # a pet's name and a relative's job head (a correction of either finds it by its slot)
+        # (我老公辞职了，跟朋友合伙开了家火锅店: a job left says less than the job now)
         topics.sort(
             key=lambda t: (
-                not t.endswith((".type", ".birth_year", ".name", ".job", ".school", ".city"))
+                found[t].value in ("无", "none"),
+                not t.endswith((".type", ".birth_year", ".name", ".job", ".school", ".city")),
             )
         )
         head = found[topics[0]]
@@ -202,7 +204,9 @@ def _fold_en(head: Candidate, part: Candidate) -> None:
     """An English part joins its head: its own words when they name no subject ("…black, no
     sugar"), else its third-person text; one clause said once ("…analyst at a company")."""
     if head.quote and part.quote and head.quote == part.quote:
-        head.content = third_person_en(head.quote)
+        said = third_person_en(head.quote)
+        if not said.startswith("User: "):  # ("he drives for Grab now": the head says whose)
+            head.content = said
         return
     said = part.quote or ""
     more = said if said and not _SELF.match(said) else part.content
