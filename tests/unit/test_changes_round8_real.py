@@ -175,6 +175,82 @@ CHANGES = [
     (["我吃纯素", *ZH], "我现在不吃纯素了，加了鸡蛋，算蛋奶素吧", "纯素", "蛋奶素"),
     # a title changed at the same employer
     (["我在星巴克当店员", *ZH], "我升值班经理了", "店员", "值班经理"),
+    # (zy-zzb, second pass) an allergy denied after 结果 / 冇事 / "the whole time" / "not X"
+    (
+        ["我对牛奶过敏", "我每周六去打羽毛球"],
+        "查了过敏原，结果我对牛奶不过敏，是对花生过敏",
+        "牛奶",
+        "花生",
+    ),
+    (
+        ["我對青黴素過敏", "我每周六去打羽毛球"],
+        "做咗測試，原來我對青黴素冇事，真係過敏嘅係阿莫西林",
+        "青黴素",
+        "阿莫西林",
+    ),
+    (
+        ["I'm allergic to tree pollen", "I go bowling on Thursdays"],
+        "allergy clinic results are back: it's ragweed I react to, not tree",
+        "tree pollen",
+        "ragweed",
+    ),
+    (
+        ["I'm allergic to cats", "I go bowling on Thursdays"],
+        "I'm not allergic to cats at all, it was dust mites the whole time",
+        "cats",
+        "dust mites",
+    ),
+    # an offer taken and work started; a resignation and a joining; moved by "they"; "instead"
+    (
+        ["I'm a developer at Wise", *EN],
+        "I accepted the offer and started at Monzo this week",
+        "Wise",
+        "Monzo",
+    ),
+    (
+        ["I work at Barclays", *EN],
+        "I resigned from Barclays and joined HSBC last month",
+        "Barclays",
+        "HSBC",
+    ),
+    (["My office is in Leeds", *EN], "They've moved me to the York office", "Leeds", "York"),
+    (
+        ["I commute to Boston for work", *EN],
+        "As of this week I'm working in Cambridge instead",
+        "Boston",
+        "Cambridge",
+    ),
+    # a time written with a dot; milk said again with no sugar now
+    (
+        ["I swim at 6am before work", *EN],
+        "my roster changed, the 6am swims are out, I've started going at 8.30pm instead",
+        "6am",
+        "8.30pm",
+    ),
+    (
+        ["I take my tea with milk and two sugars", *EN],
+        "cut out sugar, so tea with milk and no sugar now",
+        "two sugars",
+        "no sugar",
+    ),
+    # a birthday just had; a relative's shop opened with a partner; a school said before 读
+    (["我家猫咪团子今年5岁", *ZH], "团子上礼拜刚过生日，6岁了", "5岁", "6岁"),
+    (["我哥在老家开大货车", *ZH], "我哥不开货车了，跟朋友合伙在镇上开了个超市", "大货车", "超市"),
+    (
+        ["我女儿在实验小学读四年级", *ZH],
+        "我女儿这学期转学了，现在在育才小学读",
+        "实验小学",
+        "育才小学",
+    ),
+    (["我老公在电力公司上班", *ZH], "我老公从电力公司辞职了，现在自己跑滴滴", "电力公司", "滴滴"),
+    (["我在读大一，专业是英语", *ZH], "我这学期转专业了，现在读法学", "英语", "法学"),
+    # the workplace moved, the home kept
+    (
+        ["我住在河南周口", "我在郑州上班", *ZH],
+        "我们厂整个搬到苏州去了，我也跟着过来了",
+        "郑州",
+        "苏州",
+    ),
 ]
 
 
@@ -205,6 +281,10 @@ REMARKS = [
     (["我点奶茶都要三分糖", *ZH], "全糖太甜了喝不下"),
     # how long the user has been at the employer: no new role beside it
     (["我在京东当仓管", *ZH], "其实我在京东干了快五年了 算老员工了"),
+    # (zy-zzb) a city said with 都, a job said with 在…当, a posting: no home, no role changed
+    (["我住在南京", *ZH], "其实我在南京都住了快二十年了"),
+    (["我是幼儿园老师", *ZH], "其实我一直都是在幼儿园当老师，今年带中班"),
+    (["I live in Nakuru", *EN], "my posting changed, I'm now based in Eldoret"),
     # the doctor clears something that is no allergy
     (["我对青霉素过敏", *ZH], "医生说我血压没事"),
 ]
@@ -249,6 +329,13 @@ def test_doses_relatives_and_routines_said_plainly_are_stored() -> None:
     assert "habit.yoga" in extract_slots("I do yoga at 6 am before work")
     assert extract_slots("I take my tea with two spoons of sugar").get("diet.tea.sugar")
     assert extract_slots("我在顺丰开货车").get("work.employer") == "顺丰"
+
+
+def test_a_pastime_a_visit_and_a_consequence_are_no_job_allergy_or_routine() -> None:
+    assert "work.role" not in extract_slots("I do sea swimming at the Forty Foot")
+    assert not [s for s in extract_slots("Got my results back from the allergy clinic") if s]
+    assert not [s for s in extract_slots("离家近，早上能多睡会儿") if s.startswith("habit.")]
+    assert extract_slots("结果我对牛奶不过敏").get("health.allergy.牛奶") == "no"
 
 
 def test_doing_for_a_living_asks_for_work_not_a_home() -> None:

@@ -134,14 +134,15 @@ def _parts_differ(candidate: Candidate, stored: MemoryItem) -> bool:
     same grade, another school)?"""
     held = stored.metadata.get(PARTS) or {}
     return any(
-        v and held.get(k) and k.endswith(SCHOOL_PARTS) and not same_value(str(v), str(held[k]))
+        v and held.get(k) and k.endswith(NEWS_PARTS) and not same_value(str(v), str(held[k]))
         for k, v in (candidate.metadata.get(PARTS) or {}).items()
     )
 
 
-# Parts whose new value is news on its own (a school changed in the same grade); other parts
-# said beside a head said again refresh it (在顺丰干了快八年 restates the employer).
-SCHOOL_PARTS = (".school", ".grade", ".stage", ".major")
+# Parts whose new value is news on its own (a school changed in the same grade, "coffee with
+# milk and no sugar now" after two sugars); other parts said beside a head said again refresh
+# it (在顺丰干了快八年 restates the employer).
+NEWS_PARTS = (".school", ".grade", ".stage", ".major", ".sugar", ".milk", ".ice")
 
 
 def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:

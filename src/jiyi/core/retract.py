@@ -229,6 +229,8 @@ def _find_retractions(text: str) -> list[Retraction]:
             previous = clause
             continue
         before, subject = subject, named or (subject if pronoun else None)
+        if not clause.isascii() and "冇" in clause:  # Cantonese 冇事 / 冇問題: 没有
+            clause = clause.replace("冇", "没有")
         cues = EN_CUES if clause.isascii() else ZH_CUES
         low = clause.lower()
         if _UNREAL.search(low):

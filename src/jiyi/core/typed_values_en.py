@@ -33,7 +33,7 @@ _WEEKDAY = (
     r"(?: (?:morning|night|evening|afternoon)s?)?\b"
 )
 _CLOCK = (
-    r"\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)(?![\w:])|"
+    r"\b(?:\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}|noon|midnight)(?![\w:])|"
     # "we open at six-thirty now": an hour in words, after "at"
     r"(?<=\bat )(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
     r"(?:[- ](?:thirty|fifteen|forty[- ]five|o'clock))?\b"
@@ -77,7 +77,7 @@ _UNREAL = re.compile(
     r"(?:this|today))\b|\?",
     I_,
 )
-_CLAUSES = re.compile(r"[^.,;!?\n]+[.,;!?\n]*")
+_CLAUSES = re.compile(r"(?:[^.,;!?\n]|(?<=\d)\.(?=\d))+[.,;!?\n]*")  # (7.30pm is one time)
 # A value named as what stopped ("dropped the tuesday spin class", "no more mornings").
 _STOPPED = re.compile(
     r"\b(?:dropped|quit|stopped|no more|not|skip(?:ped)?|cancell?ed|from)\s+(?:the |my |our )?$", I_

@@ -324,6 +324,17 @@ def replaced_by(
     """Memories of another slot that ``c`` replaces (reconcile rule 3), first family found."""
     sibling = _sibling_slot(c)
     replaced = active_in_slot(sibling, scope, store, pending) if sibling else []
+    if sibling and not replaced:  # "…birch pollen I react to, not grass": grass pollen
+        family, obj = sibling.rsplit(".", 1)
+        near = [
+            m
+            for m in store.list(scope, _ACTIVE)
+            if (m.topic or "").startswith(family + ".")
+            and m.topic != c.topic
+            and m.status == Status.ACTIVE
+            and obj in (m.topic or "").rsplit(".", 1)[1].split("_")
+        ]
+        replaced = near if len({m.topic for m in near}) == 1 else []
     replaced = replaced or _drink_family(c, scope, store, pending)
     replaced = replaced or _milk_family(c, scope, store, pending)
     replaced = replaced or _the_allergy_meant(c, scope, store)

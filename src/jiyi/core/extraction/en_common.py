@@ -281,6 +281,35 @@ def as_read_en(text: str) -> str:
     allergic to …" with the user left unsaid after a comma (", not allergic to aspirin after
     all": I'm not)."""
     text = re.sub(r"(?<=[,;.!] )(?=not (?:actually )?allergic to\b)", "I'm ", text, flags=I_)
+    # "During the week I'm based in Homa Bay for work", "My posting changed, I'm now based in
+    # Migori": based there for work is where the user works, not lives
+    # "They've moved me to the Gosford office": done to the user, as "I've been moved to"
+    text = re.sub(
+        r"\b(?:they|work|the company|my company|my boss|hr)(?:'ve| have| has)? (?:just )?"
+        r"(?P<v>moved|transferred|posted|relocated) me to\b",
+        lambda m: f"I've been {m['v']} to",
+        text,
+        flags=I_,
+    )
+    # "I accepted the offer and started at Shopify": the start is what is news
+    text = re.sub(
+        r"\bI (?:accepted|took) (?:the|an|their|a job|the job) offer(?: from [\w&.' -]+?)? and "
+        r"(?=(?:started|joined)\b)",
+        "I ",
+        text,
+        flags=I_,
+    )
+    work = re.search(
+        r"\b(?:for work|posting|posted|deployment|deployed|transferred|office)\b", text, I_
+    )
+    if work:
+        text = re.sub(
+            r"(?:during the week,? )?\b(?:i'm|i am) (?:now |currently )?based in "
+            r"(?P<x>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)*)(?: for work)?",
+            lambda m: f"I work in {m['x']}",
+            text,
+            flags=I_,
+        )
     noun = _ONE_OF.search(text)
     if not noun:
         return text

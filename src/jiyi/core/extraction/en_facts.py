@@ -386,20 +386,24 @@ def home(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^i (?:commute|drive|take the train|bike|"
         r"cycle) (?:in)?to (?P<x>[A-Z][\w .'-]+?)(?: for work| every day| daily)?$|"
+        # "As of this month I'm working in Burlington instead"
+        r"^(?:as of [\w ]{3,20}?,? |from [\w ]{3,20}?,? )?(?:i'm|i am) (?:now )?working in "
+        r"(?P<w>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?)(?: now| instead| these days)+$|"
         r"^my (?:office|job|work) is (?:in|downtown in) (?P<y>.+)$|"
         # "I work out of the Chicago office", "they moved me to the Milwaukee branch"
         r"^(?:i (?:work|am based|'m based) (?:out of|from|at|in)|(?:they|the company|my company|"
-        r"work|my job|my employer|my boss|hr) (?:moved|transferred|relocated|sent) me|"
+        r"work|my job|my employer|my boss|hr)(?:'ve| have| has)? (?:moved|transferred|relocated|"
+        r"sent|posted) me|"
         r"i(?:'ve| have| was|'ve been| got)? (?:been )?(?:moved|transferred|relocated|sent)) "
         r"(?:over |back )?(?:to )?the (?P<z>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?) "
         r"(?:office|branch|site|location|campus|plant|hq|headquarters|team)\b.*$",
         c,
         I_,
     )
-    if m and m.group("z"):
-        if not is_town_en(m.group("z")):
+    if m and (m.group("z") or m.group("w")):
+        if not is_town_en(m.group("z") or m.group("w")):
             return []
-        where = place(m.group("z"))
+        where = place(m.group("z") or m.group("w"))
         return [Hit(F, "location.work", "work.city", value=where, content=f"User works in {where}")]
     if m and not re.match(
         r"^(?:work|school|the office|campus|class)\b", m.group("x") or m.group("y"), I_

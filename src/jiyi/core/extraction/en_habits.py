@@ -80,7 +80,7 @@ _COMMUTE = re.compile(
 
 # "at 7", "at 6:30am": when in the day, part of the routine's value, never of its slot (so
 # "I get up at 6 now" replaces "I get up at 7 every day").
-_AT_CLOCK = r"\bat \d{1,2}(?::\d\d)?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?(?![\w:])"
+_AT_CLOCK = r"\bat \d{1,2}(?::\d\d|\.\d\d(?=\s?[ap]))?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?(?![\w:])"
 
 
 def _activity_key(phrase: str) -> str:

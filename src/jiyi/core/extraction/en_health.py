@@ -57,7 +57,7 @@ _NOT_CLEFT = re.compile(
 # After a denied allergen: "it's soy" / "it was soy all along" names the real one
 _REAL_ONE = re.compile(
     r"^(?:but |so )?(?:it's|it is|it was) (?:actually |really )?(?P<x>[\w' -]{2,30}?)"
-    r"(?: all along| instead)?$",
+    r"(?: all along| instead| the whole time| all this time)?$",
     re.IGNORECASE,
 )
 
@@ -111,7 +111,10 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
         )
         or re.search(
             rf"\b(?:i have|i've got|i've|i got|"
-            rf"i suffer from) (?:{_SEVERITY})*(?P<x>[\w -]+?) allerg(?:y|ies)\b(?P<neg>)",
+            rf"i suffer from) (?:{_SEVERITY})*(?P<x>[\w -]+?) allerg(?:y|ies)\b"
+            # ("got my results back from the allergy clinic": a visit, no allergy)
+            r"(?! (?:clinic|test|testing|tests|results?|panel|specialist|doctor|appointment))"
+            r"(?P<neg>)",
             c,
             I_,
         )

@@ -126,7 +126,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"started a new job at|started a job at|got (?:a|the) (?:new )?job (?:at|with)|switched to|"
         r"moved to work at|"
         r"took a job at|accepted (?:an offer|a job|a position) (?:at|from|with))\s+(?P<x>\S.*)$|"
-        r"^i(?:'ve| have)? (?:just |recently )?(?:left|quit) (?!my job\b)(?-i:[A-Z]).*? "
+        r"^i(?:'ve| have)? (?:just |recently )?(?:left|quit|resigned from) (?!my job\b)"
+        r"(?-i:[A-Z]).*? "
         r"(?:and|to|for) "
         r"(?:i )?(?:joined|join|started at|start at|went to|moved to|now work at)?\s*(?P<y>\S.*)$|"
         # "I'm at Stripe now" (not "I'm at the airport right now": a place this moment)
@@ -326,6 +327,13 @@ def work(c: str, ctx: Context) -> list[Hit]:
         m = None  # "I'm doing pilates at CorePower now": a pastime; "family support": work
     if m and re.fullmatch(rf"(?:hot |aerial |power )?(?:{SPORT_EN})", m.group("x"), I_):
         m = None  # "I do yoga at CorePower twice a week": a pastime, whoever holds the class
+    if m and re.search(
+        r"\b(?:swimming|climbing|bouldering|dancing|running|cycling|surfing|skating|skiing|diving|"
+        r"rowing|hiking|fishing|boxing|sailing|kayaking|paddling|singing|knitting|pottery)$",
+        m.group("x"),
+        I_,
+    ):
+        m = None  # "I do sea swimming at the Forty Foot": a pastime by its kind
     if m and re.search(
         r"\b(?:on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|on weekends|every (?:week|"
         r"mon|tues|wednes|thurs|fri|satur|sun)|twice a|once a|a week|for fun|as a hobby|"

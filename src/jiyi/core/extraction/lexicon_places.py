@@ -35,7 +35,9 @@ __all__ = [
 # (core/anaphora.py).
 WORKPLACE_MOVES = re.compile(
     # 公司把我们整个部门从深圳搬去惠州了: the workplace moves whatever stands between
-    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店|实验室|店铺|店面|(?:我们|我的|咱们|我家|咱家)店)"
+    # (我们那条线整个搬到昆山去了 / 我们厂搬到昆山了: a production line, a factory)
+    r"(?:公司|单位|办公室|工作室|总部|部门|工厂|门店|实验室|店铺|店面|生产线|车间|项目组|"
+    r"(?:我们|我的|咱们|我家|咱家)(?:店|厂|那条线|这条线|线))"
     r"[^，,。；;]{0,12}?(?:搬|迁)|"
     r"\b(?:office|company|firm|workplace|team|employer|headquarters|hq|lab|studio|store|shop)"
     r"(?:'s| has| have| had| just| recently| finally)* (?:moved|relocated)\b",

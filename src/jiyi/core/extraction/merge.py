@@ -205,8 +205,8 @@ def _fold_en(head: Candidate, part: Candidate) -> None:
     sugar"), else its third-person text; one clause said once ("…analyst at a company")."""
     if head.quote and part.quote and head.quote == part.quote:
         said = third_person_en(head.quote)
-        if not said.startswith("User: "):  # ("he drives for Grab now": the head says whose)
-            head.content = said
+        if not (said.startswith("User: ") and head.content.startswith("User's ")):
+            head.content = said  # ("he drives for Grab now": a relative's text says whose)
         return
     said = part.quote or ""
     more = said if said and not _SELF.match(said) else part.content

@@ -125,7 +125,7 @@ _PET_BIRTHDAY = re.compile(rf"(?P<pet>{PET_WORD})(?:的|过了?|过完|庆祝了
 # 奶糖上周过生日了 (a name's birthday): an age said alone after it is the name's
 _NAMED_BIRTHDAY = re.compile(
     r"^(?P<who>(?![我他她它今明昨上下这前])[\u4e00-\u9fff]{2,3}?)(?:上周|上星期|上礼拜|昨天|前天|"
-    r"今天|前几天|这周|上个月)?(?:过了?|过完了?)?生日"
+    r"今天|前几天|这周|上个月)?(?:刚|才|刚刚)?(?:过了?|过完了?)?生日"
 )
 # An age said alone (满四岁啦): whose, the clauses before tell
 _BARE_AGE = re.compile(

@@ -57,6 +57,8 @@ _TIMED_ROUTINE = re.compile(
 
 
 def habit(c: str, ctx: Context) -> list[Hit]:
+    if re.match(r"^(?:早上|晚上|每天|平时)?(?:就)?(?:能|可以)", c):
+        return []  # (离家近，)早上能多睡会儿: what a change makes possible, no routine
     if ctx.extra.get("temporary") and not re.match(r"^我?(?:一直|多年|从小)", c):
         return []  # 我在减脂，晚上不吃主食: part of the temporary state just said, not a routine
     m = _TIMED_ROUTINE.match(c)

@@ -124,8 +124,9 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
         said,
     ):
         said = said[found.end() :] or said
-        # 原来我不是对海鲜过敏: what the test found is a denial when it says 不是
-        neg = (neg and not found) or bool(re.match(r"^(?:不是|并不是|没有)", said))
+        # 原来我不是对海鲜过敏: what the test found is a denial when it says 不是; 结果我对牛奶
+        # 不过敏 keeps its 不 (it had been read as an allergy to milk)
+        neg = bool(m.group("neg")) or bool(re.match(r"^(?:不是|并不是|没有)", said))
     parts = _allergens(said)
     if not neg:
         ctx.extra["allergy_yes"] = "1"

@@ -119,8 +119,9 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     school = re.match(
         r"^(?:现在|目前|这学期|今年|下学期起|已经|(?:从)?(?:这|下|本)(?:周|个?星期|个?礼拜|个?月)(?:起|开始))*"
         r"(?:在读|在念|在上|在|读|念|上|转学到|转学去|转到|转去)了?"
-        r"(?:[^，,]{1,8}的)?(?P<x>[^，,的]{2,10}?(?:小学|国小|国中|中学|学校|幼儿园|高中|初中|一中|二中|实验))"
-        r"(?:上课|上学|读书)?(?:了|啦|喇)?$",
+        r"(?:[^，,]{1,8}的)?(?P<x>[^，,的]{2,10}?(?:小学|国小|国中|中学|学校|幼儿园|高中|初中|一中|二中|实验|"
+        r"[一二三四五六七八九十\d]中))"
+        r"(?:上课|上学|读书|读|念|上)?(?:了|啦|喇)?$",  # (现在在二十九中读)
         rest,
     )
     both = re.match(
@@ -232,12 +233,20 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     if m and is_role(m.group("x")):
         return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]
     m = re.match(
-        r"^(?:现在|目前|已经|后来|改|转行)*(?:在)?(?P<x>(?:开|跑|送)(?:网约车|出租车?|滴滴|货车|"
+        r"^(?:现在|目前|已经|后来|改|转行|自己)*(?:在)?(?P<x>(?:开|跑|送)(?:网约车|出租车?|滴滴|货车|"
         r"大货车|卡车|货拉拉|公交车?|外卖|快递))(?:了|呢)?$",
         rest,
     )
     if m:  # 我哥现在开网约车 / 我爸跑货拉拉: what they do for a living, said with its verb
         return [Hit(F, f"{key}.job", "family.job", value=m.group("x"))]
+    shop = re.match(
+        r"^(?:现在|目前|已经|后来|自己)*(?:(?:跟|和|与)[^，,在]{1,4}?(?:一起|合伙))?(?:在[^，,在]{2,4}?)?"
+        r"(?:自己)?开了?(?:一|个|家|间)*(?P<x>[^，,]{0,6}?(?:店|超市|饭馆|馆|餐厅|厂|公司|诊所|民宿))"
+        r"(?:了)?$",
+        rest,
+    )
+    if shop and len(shop["x"]) >= 2:  # 我哥跟朋友合伙在镇上开了个超市: the shop they run now
+        return [Hit(F, f"{key}.job", "family.job", value=f"{shop['x']}老板")]
     if re.match(r"^(?:今年|已经|刚|刚刚)?退休(?:了)?$", rest):
         return [Hit(F, f"{key}.job", "family.job", value="退休")]
     m = re.match(

@@ -359,6 +359,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
     ):
         m = re.match(pattern, c)
         role = clean_value(re.sub(r"^(?:做|干|搞|当)(?=..)|的$", "", m.group("x"))) if m else ""
+        # (一直都)是在幼儿园当老师: the job is 幼儿园老师, as 我是幼儿园老师 says it
+        role = re.sub(r"^在([\u4e00-\u9fff]{2,8}?)(?:当|做)([\u4e00-\u9fff]{2,6})$", r"\1\2", role)
         if (
             not role
             or (rule == "role" and not is_role(role))
@@ -375,10 +377,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, "work.role", rule, value=role)]
     m = re.match(
         # 在老家开饭馆 / 跟朋友合伙开了家火锅店 / 后来自己开了个小吃店
-        r"^(?:我们|我)?(?:现在|后来|如今|目前)?(?:在[^，,在]{2,4}?)?(?:自己|一起|"
+        r"^(?:我们|我)?(?:现在|后来|如今|目前)?(?:(?:和|跟|与)[^，,在]{1,4}?(?:一起|合伙))?"
+        r"(?:在[^，,在]{2,4}?)?(?:自己|一起|"
         r"(?:和|跟|与)[^，,]{1,4}?(?:一起|合伙)|合伙)?(?:开了|开)(?:一家|一个|一间|家|个|间)?"
-        r"(?P<x>.{1,8}?(?:店|公司|工作室|餐厅|馆|厂|小卖部|超市|"
-        r"诊所))"
+        # (a bare 店 is no shop named: 自己开店 is starting out, 创业)
+        r"(?P<x>.{1,8}?(?:店|公司|工作室|餐厅|馆|厂)|.{0,8}?(?:小卖部|超市|诊所|工作室|公司))"
         r"(?:[，,]?(?:卖|做|经营|主营).{1,10})?$",
         c,
     )
