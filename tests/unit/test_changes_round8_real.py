@@ -244,6 +244,33 @@ CHANGES = [
     ),
     (["我老公在电力公司上班", *ZH], "我老公从电力公司辞职了，现在自己跑滴滴", "电力公司", "滴滴"),
     (["我在读大一，专业是英语", *ZH], "我这学期转专业了，现在读法学", "英语", "法学"),
+    # (third pass) a named child's age said with more after it; a relative driving trucks;
+    # a major said after a switch of courses and a reason; a home said with "stay"
+    (
+        ["My daughter Ruby is 9", *EN],
+        "Ruby had her birthday on Sunday, she's 10 now and thinks she's a grown-up",
+        "9",
+        "10",
+    ),
+    (
+        ["My brother Jan is a plumber", *EN],
+        "my brother's not plumbing anymore, he's driving trucks now",
+        "plumber",
+        "truck",
+    ),
+    (
+        ["I'm studying law at Makerere", *EN],
+        "I switched courses over the holidays. Law wasn't for me, so I'm doing economics now",
+        "law",
+        "economics",
+    ),
+    (
+        ["I stay in Bedok", *EN],
+        "we just moved to Sengkang, new flat finally ready",
+        "Bedok",
+        "Sengkang",
+    ),
+    (["我住在新北板橋", *ZH], "我們搬家了，從板橋搬到中和", "板橋", "中和"),
     # the workplace moved, the home kept
     (
         ["我住在河南周口", "我在郑州上班", *ZH],

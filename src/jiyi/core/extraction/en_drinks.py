@@ -84,7 +84,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"(?P<z>.+)$|"
         # "My usual Starbucks order is…": the shop's name before the order is no drink
         r"^my (?:(?:usual|go-to|regular|standard|daily|new|shift|morning) (?:[A-Z][\w'&]+ )?"
-        r"(?:order|drink|coffee|tea)? ?|(?:coffee|tea|order) (?=.+ now$))"
+        r"(?:order|drink|coffee|tea)? ?|(?:coffee|tea|order) (?=.+ now$)|"
+        r"(?:coffee|tea|drink) order )"
         r"(?:is|'s) (?:now |just |only )*(?:an? )?(?P<w>.+)$|"
         # "switched my usual to a flat white": the order, said by what it changed to
         r"^(?:i(?:'ve| have)? )?(?:just |finally )?(?:switched|changed) my (?:usual|go-to|"

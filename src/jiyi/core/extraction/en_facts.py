@@ -317,7 +317,9 @@ def home(c: str, ctx: Context) -> list[Hit]:
     m = re.match(
         r"^(?:(?:i|we) (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |"
         r"also )?"
-        r"live (?:out |over |down |up |together )?(?:in|near|outside(?: of)?)|(?:i|we)(?:'ve|"
+        # ("I stay in Tampines": live, as Singapore and Scotland say it)
+        r"(?:live|stay) (?:out |over |down |up |together )?(?:in|near|outside(?: of)?)|"
+        r"(?:i|we)(?:'ve|"
         r" have) (?:been )?(?:living |lived )?in|"
         r"(?:i|we)(?:'ve| have)? (?:just |recently |finally |actually |"
         r"since )?(?:packed up (?:and |& )?)?(?P<mv>moved|(?<=packed up and )(?:went|headed)|"
@@ -395,7 +397,8 @@ def home(c: str, ctx: Context) -> list[Hit]:
         r"work|my job|my employer|my boss|hr)(?:'ve| have| has)? (?:moved|transferred|relocated|"
         r"sent|posted) me|"
         r"i(?:'ve| have| was|'ve been| got)? (?:been )?(?:moved|transferred|relocated|sent)) "
-        r"(?:over |back )?(?:to )?the (?P<z>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?) "
+        r"(?:over |back )?(?:to )?(?:the|our|my) "
+        r"(?P<z>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?) "
         r"(?:office|branch|site|location|campus|plant|hq|headquarters|team)\b.*$",
         c,
         I_,

@@ -138,8 +138,9 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
     n = re.match(
         rf"^(?:is|just turned|turned|has just turned|is now) (?:now |about |actually |really |"
         rf"only |already |almost |more like |closer to |probably )*(?P<x>{NUM_WORD})"
-        r"(?: and a half)?(?: years? old| months? old| yrs?(?: old)?| yo)?(?: and (?:still |very |"
-        r"so )?\w+)?$",
+        r"(?: and a half)?(?: years? old| months? old| yrs?(?: old)?| yo)?(?: now)?"
+        r"(?: and (?:still |very |so )?\w+|"
+        r" and (?:reckons|thinks|says|acts|wants|is already) .+)?$",
         rest,
         I_,
     )
@@ -319,6 +320,14 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
             said = f"User's {rel} drives for {place(where)}"
             hits.insert(0, Hit(F, f"{key}.job", "family.job", value="driver", content=said))
         return hits
+    if n := re.match(
+        r"^(?:is |'s )?(?:now )?(?:driving|drives) (?:long-haul |long haul |big )?(?P<x>trucks?|"
+        r"lorries|a lorry|a truck|a taxi|a cab|buses|a bus|forklifts?)(?: now| full[- ]time)*$",
+        rest,
+        I_,
+    ):  # "he's driving long-haul trucks now": a driver of what he drives
+        what = re.sub(r"^an? |s$|ies$", "", n["x"].lower()).replace("lorr", "lorry")
+        return [Hit(F, f"{key}.job", "family.job", value=f"{what} driver")]
     if n := re.match(
         r"^(?:(?:now |still |actually |both )?(?:lives|live|is living|are living|is based|are "
         r"based)|(?:just |recently |finally )?"

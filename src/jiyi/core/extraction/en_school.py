@@ -65,17 +65,20 @@ def education(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, "education.major", "major.switch", value=major, correction=True,
                     content=f"User's major is {major} now")]  # fmt: skip
     if re.search(r"(?:^|\band )(?:i(?:'ve| have)? )?(?:just |finally |officially )?(?:changed|"
-                 r"switched) (?:my )?majors?$", c, I_):  # fmt: skip
+                 r"switched) (?:my )?(?:majors?|courses?|programs?|degrees?)"
+                 r"(?: over the (?:summer|break|holidays)| this (?:sem|semester|term|year))?$",
+                 c, I_):  # fmt: skip
         ctx.extra["major_next"] = "1"  # "switched majors!!! comp sci now": the new one follows
         return []
-    if ctx.extra.pop("major_next", None) and (
-        n := re.match(
-            r"^(?:it's |its |it is |i'm |i am )?(?:doing |studying |majoring in )?"
+    if ctx.extra.get("major_next") and (
+        n := re.match(  # (…, so) I'm doing kinesiology now: whatever was said in between
+            r"^(?:so |and )?(?:it's |its |it is |i'm |i am )?(?:doing |studying |majoring in )?"
             r"(?P<z>[a-z][\w &'-]{1,30}?) now$",
             c,
             I_,
         )
     ):
+        ctx.extra.pop("major_next", None)
         major = clean_value(n["z"]).lower()
         return [Hit(F, "education.major", "major.switch", value=major, correction=True,
                     content=f"User's major is {major} now")]  # fmt: skip

@@ -68,7 +68,7 @@ RELATIONS_EN = _table(
     boyfriend: boyfriend bf
     girlfriend: girlfriend gf
     fiance: fiance fiancé fiancee fiancée
-    mother: mom mum mother mommy mama stepmom stepmother
+    mother: mom mum mother mommy mama stepmom stepmother mam mammy
     father: dad father daddy papa stepdad stepfather
     parents: parents folks
     brother: brother brothers bro stepbrother

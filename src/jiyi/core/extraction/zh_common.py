@@ -113,8 +113,8 @@ def place_value(value: str) -> str:
         "",
         value,
     )
-    value = re.sub(
-        r"(?:去|来|住|啦|了|的|定居|生活|工作|上班|发展|那边|这边|和|与|跟|及|、)+$",
+    value = re.sub(  # (从板桥搬到中和: 中和 is a place, its 和 no "and")
+        r"(?<=..)(?:去|来|住|啦|了|的|定居|生活|工作|上班|发展|那边|这边|和|与|跟|及|、)+$",
         "",
         clean_value(value),
     )  # 在苏州工作和生活 → 苏州
