@@ -312,6 +312,8 @@ REMARKS = [
     (["我住在南京", *ZH], "其实我在南京都住了快二十年了"),
     (["我是幼儿园老师", *ZH], "其实我一直都是在幼儿园当老师，今年带中班"),
     (["I live in Nakuru", *EN], "my posting changed, I'm now based in Eldoret"),
+    # the drink and its sugar said again in Cantonese: the sugar's own memory stays
+    (["我爱喝冻柠茶，少甜", *ZH], "今日饮咗杯奶茶，不过最啱我嘅都系冻柠茶 少甜嗰啲"),
     # the doctor clears something that is no allergy
     (["我对青霉素过敏", *ZH], "医生说我血压没事"),
 ]

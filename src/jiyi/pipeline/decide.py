@@ -156,7 +156,13 @@ def _decision(
     same = active_in_slot(c.topic, scope, store, pending) if c.topic else []
     for other in alias_slots(c.topic) if c.topic and not same else ():
         same = same or active_in_slot(other, scope, store, pending)  # 调到成都 vs 住在西安
-    if not same and (held := parts_slot(c, scope, store, pending)):
+    mine = c.metadata.get(PARTS) or {}
+    held = [  # (冻柠茶，少甜 said again beside 少甜 stored alone: that memory stays as it is)
+        m
+        for m in (parts_slot(c, scope, store, pending) if not same else [])
+        if not (m.topic in mine and m.value and same_value(str(mine[m.topic]), str(m.value)))
+    ]
+    if held:
         part = (held[0].metadata.get(PARTS) or {}).get(c.topic)
         says = {held[0].topic: held[0].value, **(held[0].metadata.get(PARTS) or {})}
         other = any(  # 实验中学上初二 → 现在在外国语学校上初二: the same grade, another school
