@@ -271,6 +271,19 @@ CHANGES = [
         "Sengkang",
     ),
     (["我住在新北板橋", *ZH], "我們搬家了，從板橋搬到中和", "板橋", "中和"),
+    # a milk drink taken up after black coffee; a son's job changed where he works still
+    (
+        ["I take my coffee black", *EN],
+        "with the baby up all night black coffee doesn't cut it anymore, I'm on oat lattes now",
+        "black",
+        "oat lattes",
+    ),
+    (
+        ["我個仔喺銅鑼灣做會計", *ZH],
+        "我個仔話會計太悶，已經轉咗去做地產經紀，不過都係喺銅鑼灣返工",
+        "會計",
+        "地產經紀",
+    ),
     # the workplace moved, the home kept
     (
         ["我住在河南周口", "我在郑州上班", *ZH],

@@ -160,7 +160,12 @@ def _decision(
     held = [  # (冻柠茶，少甜 said again beside 少甜 stored alone: that memory stays as it is)
         m
         for m in (parts_slot(c, scope, store, pending) if not same else [])
-        if not (m.topic in mine and m.value and same_value(str(mine[m.topic]), str(m.value)))
+        if not (
+            m.topic in mine
+            and m.value
+            and same_value(str(mine[m.topic]), str(m.value))
+            and c.topic not in (m.metadata.get(PARTS) or {})  # (nor a part it holds changed)
+        )
     ]
     if held:
         part = (held[0].metadata.get(PARTS) or {}).get(c.topic)

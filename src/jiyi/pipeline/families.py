@@ -138,12 +138,29 @@ def _names_another_type(text: str, category: str, now: str) -> bool:
 _BLACK = re.compile(r"^(?:黑咖啡|清咖|纯黑咖啡|black(?: coffee)?|black americano)$", re.IGNORECASE)
 
 
+_MILKY = re.compile(
+    r"latte|flat white|cappuccino|cortado|macchiato|mocha|拿铁|卡布奇诺|澳白|馥芮白", re.I
+)
+
+
 def _milk_family(
     c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
 ) -> list[MemoryItem]:
     """Milk now taken in a drink (``diet.coffee.milk`` = 加燕麦奶) contradicts the order that
     said it had none (``diet.coffee.type`` = 黑咖啡): a value of one slot implies another's."""
     parts = (c.topic or "").split(".")
+    if (
+        len(parts) == 3
+        and parts[0] == "diet"
+        and parts[2] == "type"
+        and _MILKY.search(c.value or "")
+    ):
+        # "I'm on triple shot lattes now" after "I take my coffee black": a milk drink now
+        return [
+            m
+            for m in active_in_slot(f"diet.{parts[1]}.milk", scope, store, pending)
+            if m.value and _BLACK.match(m.value.strip())
+        ]
     if len(parts) != 3 or parts[0] != "diet" or parts[2] != "milk":
         return []
     if c.metadata.get("polarity") != "like":

@@ -51,7 +51,8 @@ _REASON_AFTER = re.compile(r"\s+(?:because|since|'cause|cuz) (?!(?:then|college|
 _DRINK_SUBJECT = re.compile(
     r"^(?:the |that |this )?(?:(?:(?!my\b)[a-z-]+ ){1,2}(?:coffee|tea|latte|espresso|drink)s?|"
     r"black|plain|(?:oat |almond |soy |whole )?milk|sugar|cream) "
-    r"(?:(?:was|were|is|are|has been|had been) (?:too|so|really|getting|making|upsetting|giving|"
+    r"(?:doesn't|does not|don't|isn't|wasn't|won't|no longer|(?:was|were|is|are|has been|had been) "
+    r"(?:too|so|really|getting|making|upsetting|giving|"
     r"keeping|hurting|bad|awful|terrible)|kept|keeps|made|makes|gave|gives|upset|upsets|hurt|"
     r"hurts|tastes?|tasted)\b",
     I_,
@@ -183,6 +184,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         for a in _ADDIN.finditer(c):
             if hits and hits[0].value and a.group(0).lower() in hits[0].value.split():
                 continue  # "black coffee" is the drink named, not an add-in
+            if a.group("u") and re.search(r"\b(?:anymore|any more|no longer)\b|cut it\b", c, I_):
+                continue  # "black coffee doesn't cut it anymore": what the user gave up
             if a.group("u"):
                 word = a.group("u").lower()
                 if word in ("iced", "hot") and not hits:
