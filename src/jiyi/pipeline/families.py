@@ -14,13 +14,20 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.lexicon import DRINK_RE, DRINKS
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.life_stages import ended_slots
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Scope, Status
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import GENERIC_SUBJECTS, PARTS, compatible, is_timeline_slot
+from jiyi.pipeline.drink_families import (
+    GAVE_UP,
+    SWITCH,
+    drink_family,
+    milk_family,
+    quit_drink,
+)
 from jiyi.pipeline.pending import Pending
+from jiyi.pipeline.slot_store import ACTIVE, KEYED_VALUES, active_in_slot, family_topics
 from jiyi.pipeline.swaps import routine_naming
 
 __all__ = [
@@ -35,20 +42,6 @@ __all__ = [
 ]
 
 # Values of slots keyed by their object (pref.茶 = like, health.allergy.花生 = yes).
-KEYED_VALUES = frozenset({"like", "dislike", "yes", "no"})
-_NON_EPISODE = tuple(k for k in MemoryKind if k != MemoryKind.EPISODE)
-_ACTIVE = SearchFilter(kinds=_NON_EPISODE)
-
-
-def active_in_slot(
-    slot: str, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """Active memories of ``slot``, stored or earlier in this batch, as this batch left them."""
-    stored = [pending.current(m) for m in store.list(scope, _ACTIVE, topic=slot)]
-    batch = [i.memory for i in pending.rows.values() if i.memory.topic == slot]
-    return [m for m in stored + batch if m.status == Status.ACTIVE and m.kind != MemoryKind.EPISODE]
-
-
 _ALLERGY_SAID = re.compile(r"(?:对)?(.+?)过敏", re.IGNORECASE)
 
 
@@ -63,113 +56,6 @@ def _sibling_slot(c: Candidate) -> str | None:
         return f"health.allergy.{obj}" if obj else None
     obj = normalize_object(c.replaces)
     return f"{c.topic.rsplit('.', 1)[0]}.{obj}" if obj else None
-
-
-# A drink order said as a switch ("改喝普洱了", "I've switched to matcha lattes", "…now").
-SWITCH = re.compile(
-    r"改喝|改点|换成|改成|换了|现在|最近|如今|\b(?:switch\w*|changed|moved (?:on|over)|instead|now|"
-    r"these days|lately|nowadays)\b",
-    re.IGNORECASE,
-)
-
-
-def _drink_family(
-    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """A new drink of a category (``diet.tea.type`` = 普洱) said as a switch replaces the drink
-    of that category the user said they liked (``pref.茉莉花茶``): one slot family, the
-    category's usual drink, whether it was stored as an order or as a like."""
-    parts = (c.topic or "").split(".")
-    if len(parts) != 3 or parts[0] != "diet" or parts[2] != "type" or c.value in KEYED_VALUES:
-        return []
-    said = c.quote or c.content
-    switched = SWITCH.search(said)
-    if not (c.is_correction or switched):
-        return []
-    if not switched and _SITUATION.search(said):
-        return []  # 其实上班的时候我都喝速溶: the drink of a time or a place, the like stays
-    liked = [
-        pending.current(m)
-        for m in store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
-        if m.topic
-        and m.topic.startswith("pref.")
-        and m.value == "like"
-        # 其实我早上喝美式，下午才喝拿铁: a like the message names again is not replaced
-        and (switched or m.topic.split(".", 1)[1].replace("_", " ") not in said.lower())
-    ]
-    # 点拿铁要换燕麦奶 → 改喝冷萃了: an order told by the type it was for goes with that type
-    orders = [
-        m
-        for topic in _family_topics(c.topic or "")
-        if topic != c.topic
-        for m in active_in_slot(topic, scope, store, pending)
-        if _names_another_type(m.quote or m.content, parts[1], c.value or "")
-    ]
-    return orders + [
-        m
-        for m in liked
-        if m.status == Status.ACTIVE
-        and DRINKS.get((m.topic or ".").split(".", 1)[1].replace("_", " "), ("", False))[0]
-        == parts[1]
-    ]
-
-
-# A drink said for a time of day, a season, a place or now and then, not as the usual one.
-_SITUATION = re.compile(
-    r"时候|早上|上午|中午|下午|晚上|夜里|冬天|夏天|春天|秋天|周末|工作日|上班|在家|在公司|出差|"
-    r"偶尔|有时|更常|\b(?:at (?:work|home|the office)|in (?:the )?(?:winter|summer|spring|fall|"
-    r"autumn|mornings?|afternoons?|evenings?)|on (?:weekends|weekdays|(?:night )?shifts?)|"
-    r"sometimes|occasionally|once in a while)\b",
-    re.IGNORECASE,
-)
-
-
-def _names_another_type(text: str, category: str, now: str) -> bool:
-    """Does ``text`` name a type of ``category`` (拿铁 for coffee) other than ``now``?"""
-    for m in DRINK_RE.finditer(text):
-        word = m.group(0).lower()
-        cat, is_type = DRINKS[word]
-        if is_type and cat == category and word not in now.lower():
-            return True
-    return False
-
-
-# Drinks that say there is no milk in them: milk added later contradicts them.
-_BLACK = re.compile(r"^(?:黑咖啡|清咖|纯黑咖啡|black(?: coffee)?|black americano)$", re.IGNORECASE)
-
-
-_MILKY = re.compile(
-    r"latte|flat white|cappuccino|cortado|macchiato|mocha|拿铁|卡布奇诺|澳白|馥芮白", re.I
-)
-
-
-def _milk_family(
-    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """Milk now taken in a drink (``diet.coffee.milk`` = 加燕麦奶) contradicts the order that
-    said it had none (``diet.coffee.type`` = 黑咖啡): a value of one slot implies another's."""
-    parts = (c.topic or "").split(".")
-    if (
-        len(parts) == 3
-        and parts[0] == "diet"
-        and parts[2] == "type"
-        and _MILKY.search(c.value or "")
-    ):
-        # "I'm on triple shot lattes now" after "I take my coffee black": a milk drink now
-        return [
-            m
-            for m in active_in_slot(f"diet.{parts[1]}.milk", scope, store, pending)
-            if m.value and _BLACK.match(m.value.strip())
-        ]
-    if len(parts) != 3 or parts[0] != "diet" or parts[2] != "milk":
-        return []
-    if c.metadata.get("polarity") != "like":
-        return []
-    return [
-        m
-        for m in active_in_slot(f"diet.{parts[1]}.type", scope, store, pending)
-        if m.value and _BLACK.match(m.value.strip())
-    ]
 
 
 def _generic_family(
@@ -193,33 +79,6 @@ def _generic_family(
     return fits if len({m.topic for m in fits}) == 1 else []
 
 
-def _family_topics(topic: str) -> list[str]:
-    """The slots that may be stored together with ``topic`` in one memory (merge.fold_parts)."""
-    for family in (
-        ("work.employer", "work.role"),
-        ("identity.birth_year", "identity.zodiac"),
-        (
-            "education.stage",
-            "education.grade",
-            "education.school",
-            "education.major",
-        ),  # 我在复旦读大三
-    ):
-        if topic in family:
-            return list(family)
-    head = topic.rpartition(".")[0]
-    if topic.startswith("diet.") and head.count(".") == 1:
-        return [f"{head}.{a}" for a in ("type", "sugar", "milk", "ice", "size", "temperature")]
-    if topic.startswith("pet.") and head.count(".") == 1:  # "My cat Luna is 3 years old"
-        return [f"{head}.{a}" for a in ("name", "age", "breed")]
-    if topic.startswith("family.") and head.count(".") == 1:
-        if topic.endswith((".job", ".employer", ".city")):  # 我老公是程序员，在腾讯上班
-            return [f"{head}.job", f"{head}.employer", f"{head}.city"]
-        if topic.endswith((".grade", ".school")):  # 我儿子在曲江幼儿园上中班
-            return [f"{head}.grade", f"{head}.school"]
-    return []
-
-
 def parts_slot(
     c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
 ) -> list[MemoryItem]:
@@ -228,7 +87,7 @@ def parts_slot(
     if not c.topic:
         return []
     found: list[MemoryItem] = []
-    for topic in _family_topics(c.topic):
+    for topic in family_topics(c.topic):
         if topic == c.topic:
             continue
         for m in active_in_slot(topic, scope, store, pending):
@@ -306,35 +165,6 @@ def _stopped_likes(
     ]
 
 
-# Words that say a drink was given up, not merely disliked.
-GAVE_UP = re.compile(
-    r"不喝了|戒了|戒掉|不再喝|\b(?:quit|gave up|given up|give up|stopped|anymore|any more|"
-    r"no longer|cut out)\b",
-    re.IGNORECASE,
-)
-
-
-def _quit_drink(
-    c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
-) -> list[MemoryItem]:
-    """A drink the user gave up ("I quit coffee", "I don't drink tea anymore": ``pref.coffee``
-    = dislike, said as a change) takes that drink's order with it (``diet.coffee.*``)."""
-    parts = (c.topic or "").split(".")
-    if len(parts) != 2 or parts[0] != "pref" or c.value != "dislike":
-        return []
-    if not GAVE_UP.search(c.quote or c.content):
-        return []  # "Actually, I don't like coffee that much": a taste, not a change
-    category, specific = DRINKS.get(parts[1].replace("_", " "), ("", True))
-    if specific:
-        return []  # "no more vanilla lattes": one drink, not the whole category
-    orders = store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE,)))
-    return [
-        m
-        for m in (pending.current(x) for x in orders)
-        if m.status == Status.ACTIVE and (m.topic or "").startswith(f"diet.{category}.")
-    ]
-
-
 def replaced_by(
     c: Candidate, scope: Scope, store: MemoryStore, pending: Pending
 ) -> list[MemoryItem]:
@@ -345,15 +175,15 @@ def replaced_by(
         family, obj = sibling.rsplit(".", 1)
         near = [
             m
-            for m in store.list(scope, _ACTIVE)
+            for m in store.list(scope, ACTIVE)
             if (m.topic or "").startswith(family + ".")
             and m.topic != c.topic
             and m.status == Status.ACTIVE
             and obj in (m.topic or "").rsplit(".", 1)[1].split("_")
         ]
         replaced = near if len({m.topic for m in near}) == 1 else []
-    replaced = replaced or _drink_family(c, scope, store, pending)
-    replaced = replaced or _milk_family(c, scope, store, pending)
+    replaced = replaced or drink_family(c, scope, store, pending)
+    replaced = replaced or milk_family(c, scope, store, pending)
     replaced = replaced or _the_allergy_meant(c, scope, store)
     replaced = replaced or routine_naming(c, scope, store, pending)
     return replaced or _generic_family(c, scope, store, pending)
@@ -380,7 +210,7 @@ def _the_allergy_meant(c: Candidate, scope: Scope, store: MemoryStore) -> list[M
         return []
     held = [
         m
-        for m in store.list(scope, _ACTIVE)
+        for m in store.list(scope, ACTIVE)
         if (m.topic or "").startswith("health.allergy.")
         and m.value == "yes"
         and m.status == Status.ACTIVE
@@ -426,7 +256,7 @@ def also_retired(
     return (
         parts
         + _stopped_likes(c, scope, store, pending)
-        + _quit_drink(c, scope, store, pending)
+        + quit_drink(c, scope, store, pending)
         + _relative_moved(c, scope, store, pending)
         # 我妈退休了 / 我今年毕业了: the employer, the year of study that stage left behind
         + [m for slot in ended_slots(c) for m in active_in_slot(slot, scope, store, pending)]
