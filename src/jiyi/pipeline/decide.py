@@ -170,11 +170,11 @@ def _decision(
     if held:
         part = (held[0].metadata.get(PARTS) or {}).get(c.topic)
         says = {held[0].topic: held[0].value, **(held[0].metadata.get(PARTS) or {})}
-        other = any(  # 实验中学上初二 → 现在在外国语学校上初二: the same grade, another school
+        news = any(  # 实验中学上初二 → 现在在外国语学校上初二: the same grade, another school
             v and says.get(k) and k.endswith(NEWS_PARTS) and not same_value(str(v), str(says[k]))
             for k, v in (c.metadata.get(PARTS) or {}).items()
         )
-        if part is not None and same_value(part, c.value) and not other:
+        if part is not None and same_value(part, c.value) and not news:
             return Decision(Action.NOOP, c, held[0])  # said again: refresh the whole memory
         same = held  # another value of the slot (or of a slot the candidate now holds)
     replaced = replaced_by(c, scope, store, pending)

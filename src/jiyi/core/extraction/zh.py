@@ -307,8 +307,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
     bare = re.sub(r"^(?:现在|今年)", "", clause)
     if not hits and (who := ctx.extra.get("birthday_of")) and _BARE_AGE.match(bare):
         hits = _match_rules(who + bare, ctx, _FACTS)  # 奶糖上周过生日了，现在三岁啦
-    if named := _NAMED_BIRTHDAY.match(clause):
-        ctx.extra["birthday_of"] = named.group("who")
+    if bday := _NAMED_BIRTHDAY.match(clause):
+        ctx.extra["birthday_of"] = bday.group("who")
     if not hits and not clause.startswith("我"):
         hits = pet_continuation(clause, ctx)
         subject = ctx.extra.get("family_zh")
