@@ -32,6 +32,7 @@ A candidate's ``topic`` is its slot and ``value`` what it says about it (see
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from jiyi.core.calibration import Calibration
@@ -48,7 +49,7 @@ from jiyi.core.slots import (
 )
 from jiyi.core.text import has_cjk, normalize, to_simplified
 
-__all__ = ["CHANGES", "Decision", "reconcile"]
+__all__ = ["CHANGES", "NEWS_PARTS", "Decision", "parts_news", "reconcile"]
 
 # A description of someone's past ("他以前也在银行上过班", "she used to teach") adds to what
 # they are now; it corrects nothing even after 其实 / actually.
@@ -129,10 +130,10 @@ def _same_text(a: str, b: str) -> bool:
     return normalize(a).strip(strip) == normalize(b).strip(strip)
 
 
-def _parts_differ(candidate: Candidate, stored: MemoryItem) -> bool:
-    """Does a part both say hold another value (我儿子在二中上高一 → 现在在一中上高一: the
-    same grade, another school)?"""
-    held = stored.metadata.get(PARTS) or {}
+def parts_news(candidate: Candidate, held: Mapping[str, object]) -> bool:
+    """Does a part of ``candidate`` that is news on its own (:data:`NEWS_PARTS`) hold another
+    value than ``held`` (slot → value) says (我儿子在二中上高一 → 现在在一中上高一: the same
+    grade, another school)?"""
     return any(
         v and held.get(k) and k.endswith(NEWS_PARTS) and not same_value(str(v), str(held[k]))
         for k, v in (candidate.metadata.get(PARTS) or {}).items()
@@ -146,7 +147,7 @@ NEWS_PARTS = (".school", ".grade", ".stage", ".major", ".sugar", ".milk", ".ice"
 
 
 def _says_the_same(candidate: Candidate, stored: MemoryItem) -> bool:
-    if _parts_differ(candidate, stored):
+    if parts_news(candidate, stored.metadata.get(PARTS) or {}):
         return False
     if candidate.value is not None and stored.value is not None:
         return same_value(candidate.value, stored.value) or _less_precise(candidate, stored)

@@ -30,7 +30,7 @@ from jiyi.core.models import (
     Status,
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
-from jiyi.core.reconcile import NEWS_PARTS, USER_CORRECTION, Decision, reconcile
+from jiyi.core.reconcile import USER_CORRECTION, Decision, parts_news, reconcile
 from jiyi.core.slots import PART_TEXTS, PARTS, alias_slots, carry_over, remainder, same_value
 from jiyi.core.text import to_simplified
 from jiyi.pipeline.dependents import source_episodes
@@ -170,11 +170,8 @@ def _decision(
     if held:
         part = (held[0].metadata.get(PARTS) or {}).get(c.topic)
         says = {held[0].topic: held[0].value, **(held[0].metadata.get(PARTS) or {})}
-        news = any(  # 实验中学上初二 → 现在在外国语学校上初二: the same grade, another school
-            v and says.get(k) and k.endswith(NEWS_PARTS) and not same_value(str(v), str(says[k]))
-            for k, v in (c.metadata.get(PARTS) or {}).items()
-        )
-        if part is not None and same_value(part, c.value) and not news:
+        # 实验中学上初二 → 现在在外国语学校上初二: the same grade, another school
+        if part is not None and same_value(part, c.value) and not parts_news(c, says):
             return Decision(Action.NOOP, c, held[0])  # said again: refresh the whole memory
         same = held  # another value of the slot (or of a slot the candidate now holds)
     replaced = replaced_by(c, scope, store, pending)

@@ -154,7 +154,8 @@ def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str
     if held.part and not new.part:  # 周四晚上 → 周六: still in the evening
         said = held.part + said if held.kind == "clock" else said + held.part
     told = m.content[:at] + said + m.content[at + len(held.surface) :]
-    if _half(held.surface) and _half(said) and _half(held.surface) != _half(said):
+    before, after = _half(held.surface), _half(said)
+    if before and after and before != after:
         # 6am before work → 7pm: the part of the day the old time was kept in goes with it
         told = _DAY_PART_EN.sub("", told)
     value = m.value or ""
