@@ -5,7 +5,10 @@ filter again so a change of that default cannot widen what the tests compare."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
+
+import pytest
 
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor
@@ -132,3 +135,32 @@ def facts_naming(mem: Memory, user: str, word: str) -> dict[str, str]:
         for i, m in active(mem, user).items()
         if word.lower() in m.content.lower() and m.kind != MemoryKind.EVENT
     }
+
+
+def changes_test(prefix: str, cases: list) -> Callable[..., None]:  # type: ignore[type-arg]
+    """A test over ``cases`` (facts, change, old, new), each told to a fresh user on the real
+    embedder: the change replaces the old value and every other memory stays
+    (:func:`assert_changed`). Assign it to a ``test_…`` name of a test module."""
+
+    @pytest.mark.parametrize(("facts", "change", "old", "new"), cases)
+    def test(  # type: ignore[no-untyped-def]
+        shared_real_mem, module_clock, facts: list[str], change: str, old: str, new: str
+    ) -> None:
+        user = f"{prefix}-{change[:24]}"
+        before, after = told(shared_real_mem, module_clock, user, facts, change)
+        assert_changed(before, after, old, new)
+
+    return test
+
+
+def remarks_test(prefix: str, cases: list) -> Callable[..., None]:  # type: ignore[type-arg]
+    """A test over ``cases`` (facts, remark), each told to a fresh user on the real embedder:
+    the remark retires no memory (:func:`assert_keeps_all`)."""
+
+    @pytest.mark.parametrize(("facts", "remark"), cases)
+    def test(  # type: ignore[no-untyped-def]
+        shared_real_mem, module_clock, facts: list[str], remark: str
+    ) -> None:
+        assert_keeps_all(shared_real_mem, module_clock, f"{prefix}-{remark[:24]}", facts, remark)
+
+    return test

@@ -5,10 +5,11 @@ look like them change nothing."""
 
 from __future__ import annotations
 
-import pytest
-from _writes import assert_changed, assert_keeps_all, extract_slots, told
-
-from jiyi import Memory
+from _writes import (
+    changes_test,
+    extract_slots,
+    remarks_test,
+)
 
 ZH = ["我对花生过敏", "我每周日去爬山"]
 EN = ["I'm allergic to peanuts", "I play tennis on Saturdays"]
@@ -173,18 +174,7 @@ CHANGES = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "change", "old", "new"), CHANGES)
-def test_a_change_told_in_chat_replaces_the_old_value(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    change: str,
-    old: str,
-    new: str,
-) -> None:
-    user = f"round4-{change[:24]}"
-    before, after = told(shared_real_mem, module_clock, user, facts, change)
-    assert_changed(before, after, old, new)
+test_a_change_told_in_chat_replaces_the_old_value = changes_test("round4", CHANGES)
 
 
 REMARKS = [
@@ -215,14 +205,7 @@ REMARKS = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "remark"), REMARKS)
-def test_a_remark_like_those_changes_keeps_every_fact(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    remark: str,
-) -> None:
-    assert_keeps_all(shared_real_mem, module_clock, f"round4-r-{remark[:20]}", facts, remark)
+test_a_remark_like_those_changes_keeps_every_fact = remarks_test("round4-r", REMARKS)
 
 
 def test_a_place_dictated_on_ends_at_its_le_and_a_shop_is_no_home() -> None:

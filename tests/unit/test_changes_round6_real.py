@@ -6,7 +6,12 @@ nothing."""
 from __future__ import annotations
 
 import pytest
-from _writes import assert_changed, assert_keeps_all, extract_slots, told
+from _writes import (
+    changes_test,
+    extract_slots,
+    remarks_test,
+    told,
+)
 
 from jiyi import Memory
 
@@ -160,18 +165,7 @@ CHANGES = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "change", "old", "new"), CHANGES)
-def test_a_change_told_in_chat_replaces_the_old_value(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    change: str,
-    old: str,
-    new: str,
-) -> None:
-    user = f"round6-{change[:24]}"
-    before, after = told(shared_real_mem, module_clock, user, facts, change)
-    assert_changed(before, after, old, new)
+test_a_change_told_in_chat_replaces_the_old_value = changes_test("round6", CHANGES)
 
 
 REMARKS = [
@@ -200,14 +194,7 @@ REMARKS = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "remark"), REMARKS)
-def test_a_remark_like_those_changes_keeps_every_fact(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    remark: str,
-) -> None:
-    assert_keeps_all(shared_real_mem, module_clock, f"round6-r-{remark[:20]}", facts, remark)
+test_a_remark_like_those_changes_keeps_every_fact = remarks_test("round6-r", REMARKS)
 
 
 def test_a_medicine_keeps_its_dose_and_its_slot_names_only_the_medicine() -> None:

@@ -8,8 +8,14 @@ like them change nothing; single sentences check what is (no longer) stored."""
 
 from __future__ import annotations
 
-import pytest
-from _writes import NOW, assert_changed, assert_keeps_all, extract_slots, told
+from _writes import (
+    NOW,
+    assert_changed,
+    changes_test,
+    extract_slots,
+    remarks_test,
+    told,
+)
 
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor
@@ -137,18 +143,7 @@ CHANGES = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "change", "old", "new"), CHANGES)
-def test_a_change_told_in_chat_replaces_the_old_value(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    change: str,
-    old: str,
-    new: str,
-) -> None:
-    user = f"round7-{change[:24]}"
-    before, after = told(shared_real_mem, module_clock, user, facts, change)
-    assert_changed(before, after, old, new)
+test_a_change_told_in_chat_replaces_the_old_value = changes_test("round7", CHANGES)
 
 
 REMARKS = [
@@ -177,14 +172,7 @@ REMARKS = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "remark"), REMARKS)
-def test_a_remark_like_those_changes_keeps_every_fact(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    remark: str,
-) -> None:
-    assert_keeps_all(shared_real_mem, module_clock, f"round7-r-{remark[:20]}", facts, remark)
+test_a_remark_like_those_changes_keeps_every_fact = remarks_test("round7-r", REMARKS)
 
 
 def test_admission_to_a_school_is_no_liking_and_a_call_is_no_name() -> None:

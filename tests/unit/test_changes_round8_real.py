@@ -10,8 +10,13 @@ sentences check what is (no longer) stored."""
 
 from __future__ import annotations
 
-import pytest
-from _writes import active, assert_changed, assert_keeps_all, extract_slots, say, told
+from _writes import (
+    active,
+    changes_test,
+    extract_slots,
+    remarks_test,
+    say,
+)
 
 from jiyi import Memory
 from jiyi.core.intents import query_slots
@@ -294,18 +299,7 @@ CHANGES = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "change", "old", "new"), CHANGES)
-def test_a_change_told_plainly_replaces_the_old_value(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    change: str,
-    old: str,
-    new: str,
-) -> None:
-    user = f"round8-{change[:24]}"
-    before, after = told(shared_real_mem, module_clock, user, facts, change)
-    assert_changed(before, after, old, new)
+test_a_change_told_plainly_replaces_the_old_value = changes_test("round8", CHANGES)
 
 
 REMARKS = [
@@ -332,14 +326,7 @@ REMARKS = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "remark"), REMARKS)
-def test_a_remark_like_those_changes_keeps_every_fact(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    remark: str,
-) -> None:
-    assert_keeps_all(shared_real_mem, module_clock, f"round8-r-{remark[:20]}", facts, remark)
+test_a_remark_like_those_changes_keeps_every_fact = remarks_test("round8-r", REMARKS)
 
 
 def test_a_new_title_keeps_the_employer_as_a_memory_of_its_own(

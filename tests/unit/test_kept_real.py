@@ -10,7 +10,14 @@ changes with the same words still replace the old value (the last tests)."""
 from __future__ import annotations
 
 import pytest
-from _writes import NOW, active, assert_keeps_all, extract_slots, say, told
+from _writes import (
+    NOW,
+    active,
+    extract_slots,
+    remarks_test,
+    say,
+    told,
+)
 
 from jiyi import Memory
 from jiyi.core.anaphora import clause_targets
@@ -54,14 +61,7 @@ KEEPS = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "remark"), KEEPS)
-def test_talk_of_the_job_home_or_drink_retires_nothing(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    remark: str,
-) -> None:
-    assert_keeps_all(shared_real_mem, module_clock, f"kept-{remark[:24]}", facts, remark)
+test_talk_of_the_job_home_or_drink_retires_nothing = remarks_test("kept", KEEPS)
 
 
 def test_a_short_name_of_the_stored_drink_or_employer_is_the_same_value(

@@ -10,7 +10,7 @@ import pytest
 from _writes import active_texts, assert_keeps_all, assert_replaces
 
 from jiyi import Memory
-from jiyi.core.pronoun_names import named_by_pronoun
+from jiyi.core.pronoun_names import named_by_pronoun, s_is_has
 
 ZH = ["我养了一只猫叫阿橘", "我女儿叫朵朵", "我对花生过敏", "我住在杭州"]
 EN = ["I have a cat named Milo", "my daughter is Emma", "I'm allergic to peanuts"]
@@ -78,3 +78,18 @@ def test_a_newcomer_a_nickname_or_someone_elses_keeps_every_name(
 )
 def test_what_a_pronoun_name_reads(said: str, found: tuple[str, str] | None) -> None:
     assert named_by_pronoun(said) == found
+
+
+@pytest.mark.parametrize(
+    ("rest", "has"),
+    [
+        (" moved up to Year 10", True),
+        (" already been told", True),
+        (" after moving to Galway", True),  # the Irish perfect
+        (" just got a new job", True),
+        (" in Year 6 now", False),
+        (" a nurse", False),
+    ],
+)
+def test_an_s_before_a_participle_reads_has(rest: str, has: bool) -> None:
+    assert s_is_has(rest) is has

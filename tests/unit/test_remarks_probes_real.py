@@ -9,7 +9,14 @@ read as a line of work. A correction that says what was wrong still replaces a d
 from __future__ import annotations
 
 import pytest
-from _writes import NOW, active, assert_keeps_all, extract_slots, say, told
+from _writes import (
+    NOW,
+    active,
+    extract_slots,
+    remarks_test,
+    say,
+    told,
+)
 
 from jiyi import Memory
 from jiyi.core.extraction.rules import RuleExtractor
@@ -44,14 +51,7 @@ KEEPS = [
 ]
 
 
-@pytest.mark.parametrize(("facts", "remark"), KEEPS)
-def test_the_remark_retires_nothing(
-    shared_real_mem: Memory,
-    module_clock,  # type: ignore[no-untyped-def]
-    facts: list[str],
-    remark: str,
-) -> None:
-    assert_keeps_all(shared_real_mem, module_clock, f"rpk-{remark[:24]}", facts, remark)
+test_the_remark_retires_nothing = remarks_test("rpk", KEEPS)
 
 
 def test_a_move_into_a_new_place_is_a_home_not_a_line_of_work() -> None:

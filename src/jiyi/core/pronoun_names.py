@@ -30,7 +30,7 @@ from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.extraction.topics import is_name
 from jiyi.core.text import to_simplified
 
-__all__ = ["FEMALE", "MALE", "NAMED", "named_by_pronoun"]
+__all__ = ["FEMALE", "MALE", "NAMED", "named_by_pronoun", "s_is_has"]
 
 # ``who`` for a rename whose bearer the message calls by the old name (阿橘…名字改成橘子了).
 NAMED = "named"
@@ -42,6 +42,18 @@ FEMALE = frozenset(
 MALE = frozenset(
     "son husband father brother grandfather uncle nephew boyfriend father_in_law son_in_law".split()
 )
+
+# What follows a "'s" that stands for "has": a participle ("he's moved up to Year 10", "she's
+# already been told") or the Irish perfect ("Niamh's after moving").
+_HAS_DONE = re.compile(
+    r"\s*(?:just |finally |now |already )?(?:been|got|gone|after|\w+ed)\b", re.IGNORECASE
+)
+
+
+def s_is_has(rest: str) -> bool:
+    """Whether a "'s" followed by ``rest`` reads "has" rather than "is"."""
+    return _HAS_DONE.match(rest) is not None
+
 
 _NAME_ZH = r"(?P<n>[\u4e00-\u9fffA-Za-z]{1,4}?)(?=了|啦|哈|呢|吧|$|[，,。！!~～])"
 _PRONOUN_ZH = re.compile(

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.models import MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
-from jiyi.core.pronoun_names import FEMALE, MALE
+from jiyi.core.pronoun_names import FEMALE, MALE, s_is_has
 from jiyi.core.text import has_cjk, to_simplified
 
 __all__ = ["pronoun_opened"]
@@ -34,7 +34,6 @@ _OPEN_EN = re.compile(
     r"[,:!.]*\s+)*(?P<p>he|she)(?P<be>'s|s| is)?\b(?!')",
     re.IGNORECASE,
 )
-_HAS_DONE = re.compile(r"\s+(?:just |finally |now |already )?(?:been|got|gone|\w+ed)\b", re.I)
 # Someone else in the message: "he" may be theirs.
 _OTHERS_ZH = re.compile(r"同事|朋友|老板|领导|邻居|同学|室友|老师|医生|师傅|哥们|闺蜜|客户")
 _OTHERS_EN = re.compile(
@@ -93,7 +92,7 @@ def _said(text: str, kin: dict[str, list[MemoryItem]]) -> str | None:
     rel = next((w.replace("_", " ") for w, k in RELATIONS_EN.items() if k == key), None)
     if rel is None:
         return None
-    be = (" has" if _HAS_DONE.match(rest) and m["be"] != " is" else " is") if m["be"] else ""
+    be = (" has" if s_is_has(rest) and m["be"] != " is" else " is") if m["be"] else ""
     return f"my {rel}{be}{rest}"
 
 

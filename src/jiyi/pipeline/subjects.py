@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from jiyi.core.extraction.lexicon import PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
-from jiyi.core.pronoun_names import FEMALE, MALE
+from jiyi.core.pronoun_names import FEMALE, MALE, s_is_has
 from jiyi.core.slots import PARTS
 from jiyi.core.text import STOPWORDS_EN, has_cjk
 
@@ -150,9 +150,7 @@ def _pronoun_led(text: str, family: dict[str, str]) -> str:
         if rel is None:
             return text
         be = " is" if pronoun["be"] else ""
-        if pronoun["be"] == "'s" and re.match(
-            r"\s+(?:just |finally |now )?(?:been|got|gone|\w+ed)\b", text[pronoun.end() :]
-        ):
+        if pronoun["be"] == "'s" and s_is_has(text[pronoun.end() :]):
             be = " has"  # "he's moved up to Year 10": has moved
         said = f"my {rel} {name.capitalize()}{be}"
         return text[:at] + said + text[pronoun.end() :]
@@ -189,8 +187,7 @@ def _led(text: str, family: dict[str, str]) -> str | None:
     if who is None:  # family.unknown: no word to call them by
         return None
     if after.startswith("'s "):  # "Aisha's in Year 6 now" is / "Niamh's after moving" has
-        has = re.match(r"'s (?:just |finally |now )?(?:been|got|gone|after|\w+ed)\b", after)
-        after = (" has " if has else " is ") + after[3:]
+        after = (" has " if s_is_has(after[3:]) else " is ") + after[3:]
     return f"{text[:start]}my {who} {name.capitalize()}{after}"
 
 
