@@ -31,7 +31,11 @@ _NOW_FAV_ZH = re.compile(
     r"^(?:说实话|讲真|老实说|其实|对了|话说)?(?:我)?"
     r"(?P<now>(?:现在|如今|而家|目前)?(?:也)?(?:正式)?(?:改|换|转)?(?:成)?)"
     r"(?P<cue>最喜欢|最爱|最钟意|挺|支持|粉|追)(?:的是|的)?"
-    r"(?![吃喝看听玩去做打逛跑读用穿学])(?P<x>[^的]{2,8}?)(?:了|啦|咯|喔|哦|啊)*$"
+    r"(?![吃喝看听玩去做打逛跑读用穿学])(?P<x>[^的]{2,8}?|他|她)(?:了|啦|咯|喔|哦|啊)*$"
+)
+# 最近迷上薛之谦了，现在最喜欢他: whom 他 / 她 stands for
+_FELL_FOR_ZH = re.compile(
+    r"(?:迷上|喜欢上|爱上|粉上|入坑)(?:了)?(?P<n>[^，,。了的他她]{2,6}?)(?:了|啦)?(?=$|[，,。])"
 )
 _SINGER_ZH = re.compile(r"歌|听|唱|偶像|演唱会|专辑|乐队")
 _TEAM_ZH = re.compile(r"队|球|比赛|赛季|主场|季后赛|总冠军")
@@ -85,9 +89,16 @@ def _zh(text: str) -> list[Favourite]:
             continue  # 我最喜欢X alone is a plain statement, read by the rules
         # the user's own characters (台鋼雄鷹)
         value = as_said(text, m["x"], start + m.start("x")) if start >= 0 else m["x"]
+        if m["x"] in ("他", "她"):
+            fell = list(_FELL_FOR_ZH.finditer(simple[: max(start, 0)]))
+            if len(fell) != 1:
+                continue  # 现在最喜欢他 with nobody named before: whose is unknown
+            value = as_said(text, fell[0]["n"], fell[0].start("n"))
         kind = "team" if m["cue"] in ("挺", "支持") or _TEAM_ZH.search(simple) else None
         if kind is None and _SINGER_ZH.search(simple):
             kind = "singer"
+        if kind is None and m["x"] in ("他", "她"):
+            kind = "person"  # 他 / 她: a singer, an actor or a writer, never a team
         out.append(Favourite(value, kind, clause))
     return out
 
@@ -110,6 +121,9 @@ def _en(text: str) -> list[Favourite]:
         if names:  # "…concert ni Zack Tabudlo last night, he's my fave"
             out.append(Favourite(names[-1], kind, fave.group(0)))
     return out
+
+
+_PERSON = re.compile(r"演员|明星|作家|球星|主播|up主|actor|actress|author|writer|player", re.I)
 
 
 def _kind_of(category: str) -> str | None:
@@ -136,4 +150,6 @@ def fits(new: Favourite, topic: str, value: str, text: str) -> bool:
             or (has_cjk(held) and len(held) >= 4 and (held[-2:] in said or held[:2] in said))
         )
     )
+    if new.kind == "person":
+        return named or _kind_of(category) == "singer" or bool(_PERSON.search(category))
     return named or (new.kind is not None and _kind_of(category) == new.kind)

@@ -158,7 +158,20 @@ def query_slots(query: str) -> tuple[str, ...]:
     for area in ("pet", "family"):  # a named subject narrows its area
         if any(p.startswith(area + ".") for p in found):
             found.pop(area, None)
+    if _BREED.search(text):
+        # "What breed is Ollie?": the breed, not the name or the age said beside it
+        kinds = sorted(
+            {p.split(".")[1] for p in found if p.count(".") >= 1 and p.startswith("pet.")}
+        )
+        breeds = [f"pet.{k}.breed" for k in kinds or _PET_KINDS]
+        found = dict.fromkeys([*breeds, *(p for p in found if not p.startswith("pet"))])
     return tuple(found)
+
+
+_BREED = re.compile(
+    r"品种|什么狗|什么猫|什么犬|\b(?:breed|breeds|what kind of (?:dog|cat|pup))\b", _I
+)
+_PET_KINDS = sorted({*PETS_EN.values(), *PETS_ZH.values()})
 
 
 def slot_matches(topic: str | None, prefixes: tuple[str, ...]) -> bool:

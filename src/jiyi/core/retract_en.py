@@ -32,6 +32,15 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("fine", re.compile(rf"\bi can (?:now |actually )?eat {_EN_NP}")),
+    # "peanuts came back totally fine" / "the dairy one came back negative": a test result
+    (
+        "fine",
+        re.compile(
+            r"^(?:and |but |so )?(?:the )?(?P<x>[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3}?)"
+            r"(?: one| test| result)? (?:came|come|has come) back "
+            r"(?:totally |completely |all |as )?(?:fine|negative|clear|normal|ok|okay)\b"
+        ),
+    ),
     # "turns out I'm fine with penicillin (, it's sulfa drugs I react to)"
     (
         "fine",

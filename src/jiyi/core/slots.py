@@ -26,6 +26,7 @@ __all__ = [
     "is_free_slot",
     "is_timeline_slot",
     "normalize_value",
+    "restated_part",
     "same_value",
 ]
 
@@ -141,6 +142,22 @@ def remainder(
         for slot, value in held.items()
         if slot not in replaced_by and value and texts.get(slot)
     ]
+
+
+def restated_part(text: str, was: dict[str, str], now: dict[str, str]) -> str:
+    """A kept part's text once the other slots it was said with changed: each old value of
+    ``was`` (slot → value) that ``text`` still names is the new value of ``now`` in its place
+    ("User is studying accounting at UJ", major → law: "User is studying law at UJ"), so no
+    active memory goes on saying the old value. A polarity or a leaving ("not …") is no
+    value to say in a sentence: the text is then as it was."""
+    for slot, old in was.items():
+        new = now.get(slot)
+        if not old or not new or old in _KEYED or new in _KEYED or new.startswith("not "):
+            continue
+        at = to_simplified(text).lower().find(to_simplified(old).lower())
+        if at >= 0 and len(to_simplified(text)) == len(text):
+            text = text[:at] + new + text[at + len(old) :]
+    return text
 
 
 # Words that only say the value is current; a new sentence made of them and its value says

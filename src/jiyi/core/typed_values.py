@@ -126,6 +126,12 @@ def verb_anchor(content: str, held: TypedValue) -> str:
             r"(?:都|就)?(?:去|来)(?P<v>[\u4e00-\u9fff])", content[at + len(held.surface) :]
         )
         near = went["v"] if went else ""
-    elif held.kind != "clock":
+    elif held.kind == "clock":  # 早上6点去晨跑: 跑, past 去 and the part of the day
+        went = re.match(
+            r"(?:都|就)?(?:去|来)?[晨早晚夜午]?(?P<v>[\u4e00-\u9fff])",
+            content[at + len(held.surface) :],
+        )
+        near = went["v"] if went else ""
+    else:
         return ""
     return near if re.fullmatch(r"[\u4e00-\u9fff]", near) and not _FILLER.fullmatch(near) else ""

@@ -31,7 +31,12 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import MemoryStore, SearchFilter, Vector
 from jiyi.core.reconcile import USER_CORRECTION, Decision, parts_news, reconcile
-from jiyi.core.slots import PART_TEXTS, PARTS, alias_slots, carry_over, remainder, same_value
+from jiyi.core.slots import (
+    PARTS,
+    alias_slots,
+    carry_over,
+    same_value,
+)
 from jiyi.core.text import to_simplified
 from jiyi.pipeline.dependents import source_episodes
 from jiyi.pipeline.families import (
@@ -43,6 +48,7 @@ from jiyi.pipeline.families import (
     specialise,
 )
 from jiyi.pipeline.pending import Pending
+from jiyi.pipeline.splits import split_off
 from jiyi.pipeline.swaps import swap_in_routine, swap_in_text
 
 __all__ = [
@@ -327,30 +333,8 @@ def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:
     """A superseded memory that held several slots (在人民医院当护士) keeps what the new one
     does not replace: 跳槽到市一院 retires the hospital, not the role. Each slot still true
     becomes a memory of its own with the text it was said with; never a silent loss."""
-    parts = old.metadata.get(PARTS) or {}
-    if not parts:
-        return
-    held = {**parts, **({old.topic: old.value} if old.topic and old.value else {})}
-    said = {new.topic or "", *(new.metadata.get(PARTS) or {})}
-    kept = said | {a for s in said for a in alias_slots(s)}  # a new home replaces the city
-    meta = {k: v for k, v in old.metadata.items() if k not in (PARTS, PART_TEXTS)}
-    for slot, value, text in remainder(held, old.metadata.get(PART_TEXTS) or {}, kept):
-        split = old.model_copy(
-            update={
-                "id": new_id(),
-                "topic": slot,
-                "value": value,
-                "content": text,
-                "metadata": meta,
-                "version": 1,
-                "supersedes": None,
-                "superseded_by": None,
-                "status": Status.ACTIVE,
-                "valid_to": None,
-                "created_at": pending.now,
-            }
-        )
-        pending.splits.append((split, old.id))
+    now = {**(new.metadata.get(PARTS) or {}), **({new.topic: new.value} if new.topic else {})}
+    split_off(old, {new.topic or "", *(new.metadata.get(PARTS) or {})}, now, pending)
 
 
 def mark_outdated(

@@ -31,10 +31,12 @@ from jiyi.core.models import (
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES, USER_CORRECTION
 from jiyi.core.retract import Retraction, find_retractions, holds
+from jiyi.core.slots import PARTS
 from jiyi.core.text import has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES, mark_outdated
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.restate import restated
+from jiyi.pipeline.splits import split_off
 
 __all__ = ["retire_retracted", "switched_values"]
 
@@ -95,6 +97,9 @@ def retire_retracted(
                 new = _successor(old, r, made)
                 out.append(_retire(old, new, said_by[msg_id], scope, store, pending))
                 touched.add(old.id)
+                if new is None and (part := _retracted_part(r, old)):
+                    # 不是理專了 of 在國泰世華銀行當理專: the bank stays, as a memory of its own
+                    split_off(old, {part}, {}, pending)
     return out
 
 
@@ -149,6 +154,20 @@ def _habit_of(m: MemoryItem, phrase: str) -> bool:
     return topic.startswith("habit.") and normalize_object(topic.rsplit(".", 1)[-1]) == (
         normalize_object(phrase)
     )
+
+
+def _retracted_part(r: Retraction, m: MemoryItem) -> str | None:
+    """The one slot among ``m``'s parts whose value ``r`` retracts, when it is not ``m``'s
+    own value (the role 理專 of 在國泰世華銀行當理專); None otherwise."""
+    said = {normalize_object(p) for p in r.phrases}
+    if m.value and normalize_object(m.value) in said:
+        return None
+    hit = [
+        slot
+        for slot, value in (m.metadata.get(PARTS) or {}).items()
+        if value and normalize_object(str(value)) in said
+    ]
+    return hit[0] if len(hit) == 1 else None
 
 
 def _exactly(r: Retraction, m: MemoryItem) -> str | None:

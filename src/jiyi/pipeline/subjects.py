@@ -94,7 +94,7 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
         if m.role == "user" and not has_cjk(m.content)
         for at in _starts(m.content)
     }
-    if not firsts - STOPWORDS_EN - {""}:
+    if not firsts - STOPWORDS_EN - {""} and not firsts & {"he", "she"}:
         return list(messages)  # "I …", "my …", "so we …": no name first, nothing to look up
     holders: dict[str, set[str]] = {}
     for who, names in _names(store.list(scope, _ACTIVE)).items():
@@ -115,7 +115,7 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
 
 # Where a later clause starts ("Mum called this morning, apparently Otieno is now based in
 # Eldoret"): after the mark that ends the clause before.
-_LATER = re.compile(r"(?:[,.!?;:]+|\s[—–-]+)\s+")
+_LATER = re.compile(r"(?:[,.!?;:]+|\s[—–-]+)\s+|\s+and\s+(?=(?:he|she)(?:'s|\s+is)\s)", re.I)
 
 
 def _starts(text: str) -> list[int]:
@@ -131,7 +131,9 @@ def _pronoun_led(text: str, family: dict[str, str]) -> str:
     """``text`` with a later clause's "he" / "she" said as the one relative of that sex whom
     the message names before it ("you keep saying Ethan is P4 — he's P5 now": my son Ethan
     is P5 now); as it was when it names none or several, or another person first."""
-    for at in _starts(text)[1:]:
+    for start in _starts(text)[1:]:
+        lead = _LEAD.match(text[start:])  # ("Turns out he's mostly boxer")
+        at = start + (lead.end() if lead else 0)
         pronoun = _PRONOUN.match(text, at)
         if not pronoun:
             continue
@@ -141,11 +143,15 @@ def _pronoun_led(text: str, family: dict[str, str]) -> str:
         named = {
             name: who
             for name, who in family.items()
-            if name in before and who.startswith("family.") and who.split(".")[1] in sex
+            if name in before
+            and (who.startswith("pet.") or (who.startswith("family.") and who.split(".")[1] in sex))
         }
         if len(named) != 1 or before & _OTHERS:
             return text
         ((name, who),) = named.items()
+        if who.startswith("pet."):  # "a DNA test for Tucker. Turns out he's mostly boxer"
+            be = (" has" if s_is_has(text[pronoun.end() :]) else " is") if pronoun["be"] else ""
+            return text[:at] + name.capitalize() + be + text[pronoun.end() :]
         rel = next((w.replace("_", " ") for w, k in RELATIONS_EN.items() if k == who[7:]), None)
         if rel is None:
             return text
@@ -191,24 +197,39 @@ def _led(text: str, family: dict[str, str]) -> str | None:
     return f"{text[:start]}my {who} {name.capitalize()}{after}"
 
 
-_SPOUSES = ("family.wife.", "family.husband.", "family.partner.")
+# A relative called by a word that names no side → the sides it can stand for.
+_SIDES = {
+    "spouse": ("wife", "husband", "partner"),  # 我家那位, 那口子, 爱人
+    "child": ("son", "daughter"),  # 孩子转学了: the one child told about
+    "kid": ("son", "daughter"),
+}
 
 
 def resolve_spouse(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate:
-    """A spouse called by a word that names no side (我家那位, 那口子, 爱人: ``family.spouse``)
-    in the slots of the one wife, husband or partner the user has told about (我老婆在银行上班
-    → ``family.wife.employer``); as it was when there is none or more than one."""
+    """A spouse or child called by a word that names no side (我家那位, 那口子, 爱人:
+    ``family.spouse``; 孩子: ``family.child``) in the slots of the one wife, husband or
+    partner, or the one son or daughter, the user has told about (我老婆在银行上班 →
+    ``family.wife.employer``); as it was when there is none or more than one."""
     topic = c.topic or ""
-    if not topic.startswith("family.spouse."):
+    area, _, rest = topic.partition(".")
+    generic = rest.split(".", 1)[0]
+    if area != "family" or generic not in _SIDES or "." not in rest:
         return c
+    sides = tuple(f"family.{side}." for side in _SIDES[generic])
     held = {
         m.topic.split(".")[1]
         for m in store.list(scope, _ACTIVE)
-        if m.topic and m.topic.startswith(_SPOUSES)
+        if m.topic and m.topic.startswith(sides)
     }
     if len(held) != 1:
         return c
-    return c.model_copy(update={"topic": topic.replace("spouse", held.pop(), 1)})
+    side = held.pop()
+    content = c.content
+    if generic != "spouse":  # 用户的孩子转学了 → 用户的儿子…; "User's child" → "User's daughter"
+        word = {"son": "儿子", "daughter": "女儿"}[side]
+        content = re.sub(r"(?<=[用戶户]的)孩子(?!们)", word, content, count=1)
+        content = re.sub(rf"\b(user's) {generic}\b", rf"\1 {side}", content, count=1, flags=re.I)
+    return c.model_copy(update={"topic": topic.replace(generic, side, 1), "content": content})
 
 
 def resolve_subject(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate | None:

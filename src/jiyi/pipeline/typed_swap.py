@@ -20,9 +20,10 @@ from dataclasses import replace
 
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import SOMEONE_ELSE, read_subject, strip_openers
+from jiyi.core.extraction.zh_common import as_mandarin
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
-from jiyi.core.text import as_said, has_cjk, to_simplified
+from jiyi.core.text import as_said, has_cjk, is_traditional, to_simplified, to_traditional
 from jiyi.core.typed_values import (
     TypedValue,
     anchors,
@@ -121,8 +122,12 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
     verb = verb_anchor(content, held)
     # (a new weekday may bring its own part of the day: 周三晚上 → 周日早上)
     same_part = not new.part or not held.part or new.part == held.part
-    if verb and verb in text and (same_part or new.kind == "weekday"):
+    # (改成晚上7点跑步: a part of the day changed on purpose, said with a change verb)
+    moved = re.search(r"改成|改到|改为|改在|改了|改咗|挪到|挪了|换到|调到|调了", text) is not None
+    if verb and verb in text and (same_part or new.kind == "weekday" or moved):
         return held
+    if alone and new.kind == "clock" and moved and (m.topic or "").startswith("habit."):
+        return held  # 而家改咗每朝六点去跑: the one routine kept with a clock time
     return held if alone and new.kind == "count" else None
 
 
@@ -182,7 +187,11 @@ def typed_swaps(
         text = to_simplified(msg.content) if zh else msg.content
         if zh and _CONDITION.search(text):
             continue
-        for clause in change_clauses(text) if zh else change_clauses_en(text):
+        clauses = change_clauses(text) if zh else change_clauses_en(text)
+        if zh and not clauses:  # 而家改咗每朝六点去跑: the change said in Cantonese
+            text = as_mandarin(text)
+            clauses = change_clauses(text)
+        for clause in clauses:
             if not (_about_user(clause) if zh else _about_user_en(clause)):
                 continue
             said = typed_values(clause) if zh else typed_values_en(clause)
@@ -199,7 +208,10 @@ def typed_swaps(
                 old, held = max(fits, key=lambda f: (f[0].created_at, f[0].id))
                 ours = [c for c in [*admitted, *out] if msg.id in c.source_message_ids]
                 if zh:  # 週日早上 as the user wrote it, not 周日早上
-                    new = replace(new, surface=as_said(msg.content, new.surface))
+                    surface = as_said(msg.content, new.surface)
+                    if surface == new.surface and is_traditional(msg.content):
+                        surface = to_traditional(surface)  # 每朝六點 read as 早上六点: 早上六點
+                    new = replace(new, surface=surface)
                 swap = _swapped(old, held, new)
                 if swap is None or any(c.topic == old.topic for c in ours):
                     continue

@@ -275,12 +275,43 @@ SCHOOL_WORD = re.compile(
 _ONE_OF = re.compile(r"\b(office|branch|site|store|shop|location|campus|depot|hospital)\b", I_)
 
 
+# Everyday wordings said as the rules read them: Indian English "shifted to" (moved), Nigerian
+# "clocked 7" (turned) and "I don leave GTBank" (left), "gone over to" (switched), "I'm at a
+# startup called Fernleaf" (work at), "Started with Access Bank" (started at).
+_SAID_AS = (
+    (r"\bshifted (?:house )?to\b", "moved to"),
+    (r"\bshifted house\b", "moved house"),
+    (
+        r"\bclocked (?=\d|one\b|two\b|three\b|four\b|five\b|six\b|seven\b|eight\b|nine\b|ten\b)",
+        "turned ",
+    ),
+    (r"\b(?:gone|went) over to\b", "switched to"),
+    (r"\bI think (?=my (?:new |all[- ]time )?favou?rite\b)", ""),  # a taste, not a guess
+    (r"\bI don (?:leave|comot from)\b", "I left"),
+    (
+        r"\b(?:i'm|im|i am) (?:now )?(?:at|with) an? (?:\w+ )?"
+        r"(?:startup|company|firm|agency|outfit) called\b",
+        "I work at",
+    ),
+    (r"(?:^|(?<=[.!;] ))(?:so |and )?started (?:with|at) (?=(?-i:[A-Z]))", "I started at "),
+    # "Dis-Chem offered me a post in the same mall so I've been there since": taken up
+    (
+        r"\b(?P<e>(?-i:[A-Z])[\w&'-]*(?: (?-i:[A-Z])[\w&'-]*)*) offered me (?:a|the|their) "
+        r"(?:post|job|position|role)\b(?=[^.!?]*\b(?:i've been there|i took it|i accepted|"
+        r"i've started|i started|i joined)\b)",
+        r"I started at \g<e>",
+    ),
+)
+
+
 def as_read_en(text: str) -> str:
     """An English message as the rules read it: "one" said for a noun named before it ("shut
     the London office so I've been moved to the Slough one": the Slough office), and "not
     allergic to …" with the user left unsaid after a comma (", not allergic to aspirin after
     all": I'm not)."""
     text = re.sub(r"(?<=[,;.!] )(?=not (?:actually )?allergic to\b)", "I'm ", text, flags=I_)
+    for said, read in _SAID_AS:
+        text = re.sub(said, read, text, flags=I_)
     # "During the week I'm based in Homa Bay for work", "My posting changed, I'm now based in
     # Migori": based there for work is where the user works, not lives
     # "They've moved me to the Gosford office": done to the user, as "I've been moved to"

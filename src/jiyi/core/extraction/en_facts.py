@@ -396,7 +396,8 @@ def home(c: str, ctx: Context) -> list[Hit]:
         r"^(?:i (?:work|am based|'m based) (?:out of|from|at|in)|(?:they|the company|my company|"
         r"work|my job|my employer|my boss|hr)(?:'ve| have| has)? (?:moved|transferred|relocated|"
         r"sent|posted) me|"
-        r"i(?:'ve| have| was|'ve been| got)? (?:been )?(?:moved|transferred|relocated|sent)) "
+        r"i(?:'ve| have| was|'ve been| got)? (?:been )?"
+        r"(?:moved|transferred|relocated|sent|posted)) "
         r"(?:over |back )?(?:to )?(?:the|our|my) "
         r"(?P<z>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?) "
         r"(?:office|branch|site|location|campus|plant|hq|headquarters|team)\b.*$",

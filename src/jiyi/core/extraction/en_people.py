@@ -46,7 +46,8 @@ _OTHER_PERSON = re.compile(
 )
 _NOT_NAMES = frozenset(
     "I He She It They We You This That There Mom Dad Grandma Grandpa January February March "
-    "April May June July August September October November December Today Tomorrow".split()
+    "April May June July August September October November December Today Tomorrow Family "
+    "Everyone Everybody Both Home Work Life Things Everything Nothing".split()
 )
 _KIDS = {"boy": "son", "boys": "son", "girl": "daughter", "girls": "daughter"}
 

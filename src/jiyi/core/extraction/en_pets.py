@@ -83,7 +83,7 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
         ]
     # "is actually a pit mix, not a lab": the breed, a mix of it, and the one it is not
     m = re.match(
-        rf"^(?:is|'s) (?:(?:actually|really|in fact|more of) )?(?:an? )?(?P<x>{_PET})"
+        rf"^(?:is|'s) (?:(?:actually|really|in fact|more of|mostly|mainly) )*(?:an? )?(?P<x>{_PET})"
         rf"(?P<mix> mix| cross)?(?:,? not an? (?:{_PET})(?: mix)?)?$",
         rest,
         I_,
@@ -122,8 +122,15 @@ def _intro(ctx: Context, hit: Hit) -> list[Hit]:
     if hit.topic.endswith(".name"):
         merged = Hit(F, hit.topic, "pet.intro", value=hit.value, content=text)
         merged.drop = intro if intro != hit.topic else None
+        if intro != hit.topic and ctx.extra["pet_intro_en_value"] != "yes":
+            # "a rescue dog named Tucker, he's a pit bull mix": the breed a part of the name's
+            merged.parts = {
+                intro: (ctx.extra["pet_intro_en_value"], ctx.extra["pet_intro_en_text"])
+            }
     else:
         merged = Hit(F, intro, "pet.intro", value=ctx.extra["pet_intro_en_value"], content=text)
+        if hit.topic != intro and hit.value and not hit.topic.endswith(".about"):
+            merged.parts = {hit.topic: (hit.value, hit.content or "")}
     ctx.extra["pet_intro_en"], ctx.extra["pet_intro_en_text"] = merged.topic, text
     ctx.extra["pet_intro_en_value"] = merged.value or "yes"
     return [merged]
@@ -138,7 +145,8 @@ _RENAME_EN = re.compile(
     r"^(?:(?:(?:we|i|they|the kids|the children|[a-z]+|my \w+|our \w+)(?:'ve| have| had)?|"
     r"we're|we are|they're|they are|everyone's|everyone is) "
     rf"(?:just |finally |officially |now |all )?)?(?:renamed|re-named|started calling|now calls?|"
-    rf"calls?|changed|ended up calling|(?:'ve|have|are|'re) (?:been )?calling|calling|go with)"
+    rf"calls?|changed|ended up calling|(?:'ve|have|are|'re) (?:been )?calling|calling|go with|"
+    rf"(?:ended up |decided to |went and )(?:changing|change|changed|renaming|rename|renamed))"
     rf" (?:him|her|it|them|the (?:{_PET})|our (?:{_PET})|my (?:{_PET}))(?:'s name)?"
     r"(?: to)? (?P<x>[A-Z][a-z]+)(?: now| instead| these days| lately| from now on)?$",
     I_,
@@ -195,8 +203,9 @@ def _renamed(c: str, ctx: Context) -> list[Hit]:
 # "we did a DNA test and Luna's actually a malamute mix": what the user did first, and a mix
 # of the breed is still the breed.
 _NAMED_BREED = re.compile(
-    r"^(?:(?i:we|i) [^,]+? (?i:and) )?"
-    rf"(?P<n>[A-Z][a-z]+)(?:'s| is) (?:(?i:actually|really|in fact) )?(?i:an?) (?P<b>(?i:{_PET}))"
+    r"^(?:(?:(?i:we|i) )?[^,]+? (?i:and) )?"
+    rf"(?P<n>[A-Z][a-z]+)(?:'s| is) (?:(?i:actually|really|in fact|mostly|mainly) )*(?:(?i:an?) )?"
+    rf"(?P<b>(?i:{_PET}))"
     r"(?P<mix> (?i:mix|cross))?$"
 )
 
@@ -244,8 +253,9 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         # (a breed no list knows, capitalised, before the kind: "a Boerboel puppy")
         rf"got ourselves) {_COUNT} {_DESC}"
         r"(?:(?-i:[A-Z][a-z]{3,}) (?=(?i:puppy|pup|kitten|dog|cat)\b))?"
-        rf"(?P<pet>{_PET})(?:s)?\b"
-        r"(?:,? (?:(?:we |i )?(?:named|called) (?:him |her |it )?)(?P<x>\S+))?(?P<rest>.*)$",
+        rf"(?P<pet>{_PET})(?:s)?\b(?: (?:puppy|pup|kitten|doggo))?"
+        r"(?:,? (?:and )?(?:(?:we |i )?(?:named|called) (?:him |her |it )?)(?P<x>\S+))?"
+        r"(?P<rest>.*)$",
         c,
         I_,
     )
@@ -263,6 +273,8 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         word = m.group("pet").lower()
         if m.group("x"):
             hit = Hit(F, f"{key}.name", "pet.intro", value=first_name(m.group("x")))
+            if word not in PET_SPECIES:  # "a beagle named Biscuit": the breed, a part of it
+                hit.parts = {f"{key}.breed": (word, f"User's {key.split('.')[1]} is a {word}")}
         elif word not in PET_SPECIES:
             hit = Hit(F, f"{key}.breed", "pet.intro", value=word)
         else:

@@ -32,7 +32,8 @@ _ROLE = re.compile(
     r"radiologist|midwife|caregiver|secretary|receptionist|admin|hr|recruiter|tech|technologist|"
     r"aide|cna|lpn|rn|emt|janitor|custodian|guard|dispatcher|welder|machinist|foreman|"
     r"pc|pcso|csr|hca|psw|cnm|constable|corporal|skipper|deckhand|lineman|linesman|"
-    r"seaman|fisherman|handyman|tradesman|sergeant|mate)$",
+    r"seaman|fisherman|handyman|tradesman|sergeant|mate|sparky|sparkie|chippy|chippie|brickie|"
+    r"tradie|copper|bobby|locum|gp|ta)$",
     I_,
 )
 _NOT_ROLE = frozenset(

@@ -70,6 +70,16 @@ def education(c: str, ctx: Context) -> list[Hit]:
                  c, I_):  # fmt: skip
         ctx.extra["major_next"] = "1"  # "switched majors!!! comp sci now": the new one follows
         return []
+    if re.search(
+        r"^(?:so |and )?i(?:'ve| have)? (?:just |finally |officially )?"
+        r"(?:switched|transferred|dropped|moved) out of (?:my )?(?P<x>[\w &'-]{2,30}?)"
+        r"(?: major| program| course)?"
+        r"(?: this (?:sem|semester|term|year)| last (?:sem|semester|term|year))?$",
+        c,
+        I_,
+    ):
+        ctx.extra["major_next"] = "1"  # "i switched out of bio": the new major follows
+        return []
     if ctx.extra.get("major_next") and (
         n := re.match(  # (…, so) I'm doing kinesiology now: whatever was said in between
             r"^(?:so |and )?(?:it's |its |it is |i'm |i am )?(?:doing |studying |majoring in )?"
@@ -92,7 +102,13 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if m:  # "I switched my master's to data science": the new major
         major = clean_value(m.group("x") or m.group("y")).lower()
-        major = re.sub(r"\s+(?:today|yesterday|this (?:week|semester|term)|last week)$", "", major)
+        major = re.sub(
+            r"\s+(?:today|yesterday|this (?:week|semester|term|year)|"
+            r"last (?:week|term|semester|year)|(?:after|in) (?:my |the )?"
+            r"(?:first|second|third|1st|2nd|3rd) (?:year|semester|term|sem))$",
+            "",
+            major,
+        )
         change = bool(m.group("x")) or c.lower().endswith(" now")
         return [Hit(F, "education.major", "major.switch", value=major, correction=change)]
     m = re.match(

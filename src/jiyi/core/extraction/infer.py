@@ -106,7 +106,9 @@ def bare_replacement(clause: str, lang: str) -> Hit | None:
         )
         # (去验咗，原来唔系芒果): a thing done is no value that was set right
         ok = 1 <= len(text) <= 8 and not re.search(
-            r"[我你他她它们的是不吗呢吧？?咗]|^(?:去|来|做|验|测|查)|(?:验|测|查)了?$", text
+            r"[我你他她它们的是不吗呢吧？?咗]|^(?:去|来|做|验|测|查|带|打|看|昨天|今天|前天|明天|刚|上周|上次)|"
+            r"(?:验|测|查)了?$",
+            text,
         )
     else:
         text = re.sub(_LEAD_EN, "", text, flags=re.IGNORECASE).strip()

@@ -242,6 +242,8 @@ def _join(first: str, more: str, lang: str) -> str:
     # 用户养了一只猫，叫咪咪 + 用户的猫三岁了 → …，三岁了: the pet just introduced
     more = re.sub(rf"^用户的(?:{PET_WORD})(?=[\d一二两三四五六七八九十几]|是|今年)", "", more)
     more = re.sub(r"^(?:用户一家|用户(?!的)|User and family|User(?::|'s| is| has)?)\s*", "", more)
+    if more in first:  # 微糖去冰 holds the sugar and the ice: said once
+        return first
     return f"{first}{'，' if lang == 'zh' else ', '}{more}"
 
 
@@ -307,6 +309,9 @@ def add_hit(
         previous.content = cand.content if grown else _join(previous.content, cand.content, lang)
         previous.quote = _join(previous.quote or "", raw, lang)
         previous.value = cand.value if refines else previous.value
+        for key in (PARTS, PART_TEXTS):  # ("…named Tucker, he's a pit bull mix": the breed)
+            if cand.metadata.get(key):
+                previous.metadata[key] = {**previous.metadata.get(key, {}), **cand.metadata[key]}
         return
     previous = found.pop(hit.topic, None)
     # Within one message the last word on a slot wins ("不住北京了，搬到上海了"),

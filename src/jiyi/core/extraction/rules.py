@@ -70,6 +70,7 @@ from jiyi.core.extraction.subject import (
 from jiyi.core.extraction.topics import clean_value, is_name
 from jiyi.core.extraction.zh import match_zh
 from jiyi.core.extraction.zh_people import mentioned_zh
+from jiyi.core.extraction.zh_pets import breed_said_wrong
 from jiyi.core.models import (
     Candidate,
     Extraction,
@@ -139,6 +140,14 @@ _MEANT_NEXT = re.compile(r"^(?:i meant|i mean|meant)\b", re.IGNORECASE)
 def _about(hit: Hit) -> bool:
     """A free note about a relative (family.son.about), no slot of theirs."""
     return hit.topic.startswith("family.") and hit.topic.endswith(".about")
+
+
+# "(not allergic to dogs,) its horses lol": what it is instead
+_ITS_EN = re.compile(
+    r"^(?:but |and |so )?(?:it's|its|it is|it was|it turned out to be) (?:actually |really )?"
+    r"(?P<x>[a-z][a-z' -]{1,30}?)(?:\s+(?:lol|lmao|haha+|tho|though))?[.!]*$",
+    re.IGNORECASE,
+)
 
 
 class RuleExtractor:
@@ -257,6 +266,7 @@ class RuleExtractor:
                     continue
             if wrong_before := told_wrong_zh(clause, not after[0] and after[1]):
                 pending, correcting = wrong_before, True  # 我上次说我32是骗你的，其实是35
+                breed_said_wrong(clause, ctx)  # 之前说阿福是柴犬其实不对: 阿福's breed next
                 continue
             if (you := YOU_SAID.match(clause)) and (rest := clause[you.end() :].strip()):
                 # 刚才你说我儿子三年级，不对，他已经四年级了: the assistant's words name whom
@@ -295,7 +305,8 @@ class RuleExtractor:
             family_pronoun = bool(ctx.extra or ctx.name_en) and who is Who.HE_SHE
             # "Sorry, he's a malamute, not a husky": only a pet is a breed
             breed = re.match(
-                r"^(?:he|she)(?:'s| is) (?:actually )?an? (.+?)(?: mix| cross| mutt)?$",
+                r"^(?:he|she)(?:'s| is) (?:actually |mostly |mainly |really )*(?:an? )?(.+?)"
+                r"(?: mix| cross| mutt)?$",
                 clause,
                 re.I,
             )
@@ -346,6 +357,12 @@ class RuleExtractor:
             frame = ""
             if not hits and (re.search(r"[A-Za-z]", clause) or not has_cjk(clause)):
                 lang, hits = "en", match_en(clause, ctx)
+            if ctx.extra.pop("allergy_next", None) and (
+                its := _ITS_EN.match(clause)
+            ):  # "not allergic to dogs at all, its horses lol": the allergy there is
+                hits = match_en(f"I'm allergic to {its['x']}", ctx) or hits
+            if any(h.topic.startswith("health.allergy.") and h.value == "no" for h in hits):
+                ctx.extra["allergy_next"] = "1"
             first = not found and spoken_before == 0  # "其实是1990年": the value is all it says
             if not hits and (strong or replaces or pending or ahead or (correcting and first)):
                 lang = "zh" if has_cjk(clause) else "en"
@@ -358,8 +375,13 @@ class RuleExtractor:
                 hits = [named]  # I meant cashews, not peanuts: the slot that holds "peanuts"
             if not hits and (rename := renamed(clause, "zh" if has_cjk(clause) else "en")):
                 hits, replaces = [rename[0]], rename[1]  # renamed Biscuit to Waffles: Biscuit's
-            if (old_name := ctx.extra.pop("rename_old", None)) and (
-                named_now := called_now(clause)
+            renamed_pet = any(
+                h.topic.startswith("pet.") and h.topic.endswith(".name") for h in hits
+            )
+            if (
+                (old_name := ctx.extra.pop("rename_old", None))
+                and not renamed_pet  # (给猫改名了，)孩子们都叫它奶盖: the cat's, read already
+                and (named_now := called_now(clause))
             ):
                 hits, replaces = [named_now], old_name  # 汤圆改名了，后来决定叫它阿肥: 汤圆's name
             only_about = all((h.topic or "").endswith(".about") for h in hits)

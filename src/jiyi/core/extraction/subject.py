@@ -198,7 +198,7 @@ YOU_SAID = re.compile(
     re.IGNORECASE,
 )
 # Someone else's words or view of the user: 老板说我… / 同事都夸我…
-SAID_OF_ME = re.compile(r"^[^，,我]{1,8}?(?:说|觉得|夸|嫌|认为)(?:我)(?!们)")
+SAID_OF_ME = re.compile(r"^[^，,我]{1,8}?(?:说|觉得|夸|嫌|认为|见|看)(?:我)(?!们)")
 # Who acts on the user's home: what follows without a subject is the user's again.
 LANDLORD = re.compile(
     r"^(?:我(?:的|们|家)?)?(?:房东|物业|中介)|^(?:my |our |the )?(?:landlord|landlady|"

@@ -145,7 +145,7 @@ _CONTINUE_PLAIN = re.compile(
     r"(?:了|上班|工作|住|啦)?$"
 )
 # The user's own facts, which a clause with no subject after a relative's does not state.
-_OWN_FACT = re.compile(r"^(?:identity|education|work|location|birthday)\.")
+_OWN_FACT = re.compile(r"^(?:identity|education|work|location|birthday|goal)\.")
 # What someone does for a living said with its verb: 做房仲 / 跑滴滴 / 开出租 / 送外卖.
 _ROLE_VERB = re.compile(r"(?:做|当|干|跑|开|送)$")
 _TEMPLATES = {
@@ -231,10 +231,11 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
 
 _FOUND_BY = re.compile(
     r"^(?:(?:去|带它去|到)?(?:宠物)?医院)?(?:兽医|医生|大夫|检查|化验|体检|检测|过敏原检测|报告|结果)"
-    r"[^，,说我]{0,8}?(?:说|显示|查出来?|确诊)(?:了)?(?=我)"
+    r"[^，,说我]{0,8}?(?:说|显示|查出来?|确诊)(?:了)?(?=我|它|牠)"
 )
 _JOB_LEFT = re.compile(
-    r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位|厂|东家)|离职|辞职)了?$"
+    r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位|厂|东家)|离职|辞职)了?"
+    r"[喔哦噢啦咯呀啊耶]*$"
 )
 # 提了 / 我升职了 / 终于提拔了: a new title, named in the clause after
 _PROMOTED = re.compile(
@@ -331,6 +332,12 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
                 hits[0].drop = about
                 said = third_person_zh(inherited).removeprefix("用户的")
                 hits[0].content = f"{ctx.extra.get('family_about_text', '')}，{said}"
+    if (
+        not hits
+        and ctx.extra.get("slot", "").startswith("pet.")
+        and re.search("叫(?:它|牠)", clause)
+    ):
+        hits = renamed(clause, ctx)  # (给狗改名了，)孩子们非要叫它团子: the pet's new name
     if not hits:
         if clause.startswith("我") and not re.match(r"^我(?:们)?(?:家|的)", clause):
             ctx.extra.pop("family_zh", None)

@@ -18,6 +18,7 @@ __all__ = [
     "ON_A_TRIP",
     "REL",
     "SEP",
+    "as_mandarin",
     "date_value",
     "drop_when_lead",
     "hedge_free",
@@ -148,6 +149,8 @@ _ROLE_SUFFIX = re.compile(
     r"(?:师|员|家|员工|技工|社工|电工|木工|农民工|临时工|者|骑手|跑腿小哥|快递小哥|经理|总监|老板|医生|(?<=[牙兽军校村中西])医|(?<=[主帮大])厨|护士|主管|律师|会计|司机|记者|博士|主播|宝妈|全职妈妈|"
     r"全职爸爸|家庭主妇|自由职业|老师|程序员|公务员|警察|军人|厨师|教授|院长|主任|店长|老总|总裁|"
     r"董事长|CEO|CTO|HR|PM|销售|运营|产品|实习生|博士后|博后|学生|研究生|本科生|留学生|"
+    r"副理|协理|襄理|理专|楼面|收银|导购|前台|客服|行政|文职|助理|秘书|翻译|采购|仓管|质检|跟单|"
+    r"帮厨|保安|保洁|月嫂|"
     r"[小初高]中生|大学生|(?:护士|科|处|部|局|校|班|组|厂|队|行|所|站|车间|护|船|村|机|列车|乘务|轮机|"
     r"社|园|镇|乡|县|市)长|[大二三]副)$",
     re.IGNORECASE,
@@ -170,9 +173,10 @@ _CANTONESE_MAP = {
     "咗": "了", "嘅": "的", "食": "吃", "饮": "喝", "而家": "现在",
     "我个女": "我女儿", "个女": "女儿", "个仔": "儿子", "读紧": "在读",
     "每朝": "每天早上", "朝早": "早上", "逢星期": "每周", "逢礼拜": "每周", "放工": "下班",
+    "哋": "们", "转工": "换工作", "转咗工": "换了工作", "呢个": "这个", "呢间": "这间",
 }  # fmt: skip
 _CANTONESE = re.compile(
-    r"喺|返工|钟意|鍾意|唔|冇|係|(?<=我)系|(?<=唔)系|(?<=真)系|(?<=嘅)系|(?<=的)系|(?<=都)系|^系(?=[\u4e00-\u9fff]{2})|佢|屋企|我个仔|我个囡|我个女|^个女|^个仔|读紧|每朝|朝早|逢星期|逢礼拜|放工|咗|嘅|而家|"
+    r"喺|返工|钟意|鍾意|唔|冇|係|哋|转咗工|转工|呢个|呢间|(?<=我)系|(?<=唔)系|(?<=真)系|(?<=嘅)系|(?<=的)系|(?<=都)系|^系(?=[\u4e00-\u9fff]{2})|佢|屋企|我个仔|我个囡|我个女|^个女|^个仔|读紧|每朝|朝早|逢星期|逢礼拜|放工|咗|嘅|而家|"
     r"(?<=[我不唔要想去都爱欢意])食(?![物品材谱堂])|(?<=[我不唔要想去都爱欢意])饮(?![料食品])"
 )
 # "My mom 对海鲜过敏": an English subject in a Chinese clause.
@@ -182,6 +186,22 @@ _EN_SUBJECT = {
     "kids": "我孩子", "boyfriend": "我男朋友", "girlfriend": "我女朋友", "sister": "我姐妹",
     "brother": "我兄弟", "cat": "我的猫", "dog": "我的狗", "baby": "我宝宝", "partner": "我爱人",
 }  # fmt: skip
+
+
+# Cantonese words → Mandarin words of the same length, so a position in one is a position in
+# the other (a value read from the Mandarin is found in what the user wrote).
+_SAME_LENGTH = {
+    "而家": "现在", "咗": "了", "每朝": "每早", "朝早": "早上", "逢星期": "每星期",
+    "逢礼拜": "每礼拜", "返工": "上班", "放工": "下班", "係": "是", "唔": "不", "嘅": "的",
+    "喺": "在", "饮": "喝", "食": "吃", "钟意": "喜欢",
+}  # fmt: skip
+_SAME_LENGTH_RE = re.compile("|".join(sorted(_SAME_LENGTH, key=len, reverse=True)))
+
+
+def as_mandarin(text: str) -> str:
+    """``text`` (simplified) with its Cantonese words in Mandarin, character for character:
+    而家改咗每朝六点去跑 → 现在改了每早六点去跑."""
+    return _SAME_LENGTH_RE.sub(lambda m: _SAME_LENGTH[m.group(0)], text)
 
 
 def kin_said(family_zh: str) -> str:
@@ -196,8 +216,14 @@ def normalise_zh(clause: str) -> str:
     # 而家個男朋友叫Kelvin: the user's (Cantonese 個 for 我的)
     clause = re.sub(r"^(?:而家|依家|现在)个(?=男朋友|女朋友|老公|老婆|仔|囡|女)", "我", clause)
     clause = clause.replace("跳曹", "跳槽")  # the common mistyping of 跳槽 (same sound)
+    clause = re.sub(r"(?<!自)己经", "已经", clause)  # 这周一己经去蚂蚁入职了 (自己经常 stays)
     clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
     clause = re.sub(r"(?:喇|嘞|啰|囉)(?=[!！。~～]*$)", "了", clause)  # 已經5歲喇: a final 了
+    # 由这个月开始我改了在深圳上班 / 我改在深圳住了: where the user is now
+    clause = re.sub(r"^由(?=这|今|下|本|上)", "从", clause)
+    clause = re.sub(
+        r"(?<=我)(?:现在)?改(?:了)?(?=在[^，,]{2,10}?(?:上班|工作|住|读书|上学))", "现在", clause
+    )
     clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
     clause = re.sub(
         r"^(?:my|our) (\w+)\s*",

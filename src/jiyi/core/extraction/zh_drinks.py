@@ -45,7 +45,8 @@ _TYPE_RE = re.compile(
     r"(?:咖啡|茶|奶茶)(?:的话)?(?:一般|通常|都|只|我)*(?:喝|要|点)(?P<y>.+)$|"
     r"^(?:我)?(?:喝|点)(?P<z>[^，,。要加半少去无微多全]+?)(?=要加|加|不加|少|半|微|无|去|多|全|正常|"
     r"[一二三四五六七八九\d]分)|"
-    r"(?:早上|每天|上午|下午|平时|每天早上|早餐)(?:都)?(?:来|喝|是)?(?:一杯|一壶|杯)(?P<u>[^，,。]+)$|"
+    r"(?:早上|每天|上午|下午|平时|每天早上|早餐)(?:都|一定|必须|总是|总|要)*(?:来|喝|是)?(?:一杯|一壶|杯)"
+    r"(?P<u>[^，,。]+)$|"
     # 我喝咖啡现在改成燕麦拿铁了: the category said first, the new drink after the change verb
     r"(?:喝|点)(?:咖啡|茶|奶茶)(?:现在|最近|已经|都)*(?:改成|换成|改为|改喝|换)(?P<w>[^，,。]+?)(?:了)?$|"
     # 我喝茉莉花茶 / 我喝拿铁: the drink the user drinks, said plainly
@@ -101,7 +102,8 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
             if re.match(
                 r"(?:要加|要|加|不加|不要|少|半|去|多|微|全|正常|无)(?!糖.|冰.)|都|是|的|也|呢",
                 word[end:],
-            ):
+            ) or re.fullmatch(r"(?:(?:微|半|少|去|无|全|多|正常|常温|零)(?:糖|冰))+", word[end:]):
+                # 四季春微糖去冰: the tea, without how sweet and cold
                 word = word[:end]
         if is_type and key in word.lower() and len(word) <= len(key) + 4:
             trimmed = re.sub(r"(?<=.)(?:咖啡|茶)$", "", word) if not word.endswith(key) else word

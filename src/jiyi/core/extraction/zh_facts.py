@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from jiyi.core._timebase import cn_number
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.zh_common import ADV, NUM, REL, date_value, is_role, name_value
 from jiyi.core.extraction.zh_home import location
@@ -41,7 +42,10 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         ctx.extra["papers"] = "1"  # (刚翻身份证，)上面写的是2005年
     m = re.match(
         r"^(?:我的?)?(?:名字|姓名|全名|大名)(?:是|叫)(?P<x>.+)$|^我(?:叫|名叫)(?P<y>(?!我).+)$|"
-        r"^(?:你)?(?:以后|之后|今后)?(?:可以|就|直接)?(?:叫|喊|称呼)我(?P<z>(?![不别唔没莫])[^，,]+?)(?:就行|就好|就可以|好了)?(?:了)?$",
+        r"^(?:你)?(?:以后|之后|今后)?(?:可以|就|直接)?(?:叫|喊|称呼)我"
+        # (医生叫我少喝甜的: told the user to, no name)
+        r"(?P<z>(?![不别唔没莫少多去来早晚戒减吃喝饮食每一赶快马回帮陪做买带试先再要把给跟和在出记注])"
+        r"[^，,]{1,6}?)(?:就行|就好|就可以|好了)?(?:了)?$",
         c,
     )
     if alias := _ALIAS.match(c):
@@ -125,15 +129,24 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         r"^我是(?P<x>汉|回|满|藏|维吾尔|蒙古|壮|苗|彝|土家|朝鲜|白|傣|瑶|侗|哈萨克)族(?:人)?$", c
     ):
         return [Hit(F, "identity.ethnicity", "ethnicity", value=f"{m.group('x')}族")]
-    if m := re.match(r"^我(?:是)?民国(?P<x>\d{2,3})年(?:次|出生|生)的?$", c):  # 民国80年次 = 1991
-        year = str(1911 + int(m.group("x")))
+    m = re.match(
+        r"^(?:我)?(?:其实)?(?:是|应该是)?(?P<roc>民国)?(?P<x>\d{2,3}|[一二三四五六七八九十]{1,3})年次"
+        r"(?:的|才对|才是对的|啦|喔)*$|"
+        r"^(?:我)?(?:其实)?(?:是)?民国(?P<y>\d{2,3}|[一二三四五六七八九十]{1,3})年(?:出生|生)的?$",
+        c,
+    )
+    said = m and (m["x"] or m["y"])
+    roc = cn_number(said) if said else None
+    if m and roc and 10 <= roc <= 110:  # 民国80年次 / 七十五年次 (Taiwan): 1911 + the ROC year
+        year, words = str(1911 + roc), f"民国{said}年次" if m["x"] else f"民国{said}年"
         return [
             Hit(
                 F,
                 "identity.birth_year",
                 "birth_year.roc",
                 value=year,
-                content=f"用户是{year}年出生的",
+                content=f"用户是{words}（{year}年）出生的",
+                correction=bool(re.search(r"其实|应该|才对|才是", c)),
             )
         ]
     if m := re.match(r"^我(?:是)?属(?P<x>[鼠牛虎兔龙蛇马羊猴鸡狗猪])的?$", c):

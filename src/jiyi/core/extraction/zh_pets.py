@@ -14,6 +14,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_ZH
 from jiyi.core.extraction.zh_common import NUM, PET_WORD, name_value, pet_key, third_person_zh
 from jiyi.core.models import MemoryKind
+from jiyi.core.text import to_simplified
 
 __all__ = ["AGE", "NAME_VERB", "new_name", "pet", "pet_continuation", "rename_said", "renamed"]
 
@@ -144,6 +145,24 @@ def rename_said(c: str) -> str:
     return f"{head}改名叫{m['x']}"
 
 
+# 之前说阿福是柴犬其实不对啦, (兽医说它是米克斯): the breed was wrong, the new one follows
+_BREED_WRONG = re.compile(
+    rf"^(?:我)?(?:之前|以前|上次)?(?:说|讲)?(?:的)?(?:我家)?(?P<n>[\u4e00-\u9fff]{{2,3}}?|[A-Za-z]{{2,12}})"
+    rf"是(?:一)?(?:只|条)?(?:{PET_WORD})(?:其实|好像|是)?(?:不对|错了|说错了|搞错了|弄错了)(?:啦|了|喔|哦)?$"
+)
+_IT_BREED = re.compile(
+    rf"^(?:它|牠)(?:其实|实际上)?是(?:一)?(?:只|条)?(?P<b>{PET_WORD})(?:啦|呀|哦|喔)?$"
+)
+
+
+def breed_said_wrong(c: str, ctx: Context) -> bool:
+    """Whether ``c`` says a named pet's breed was wrong (之前说阿福是柴犬其实不对); its name is
+    kept for the clause that gives the breed (它是米克斯)."""
+    if wrong := _BREED_WRONG.match(to_simplified(c)):
+        ctx.extra["breed_of"] = wrong["n"]
+    return wrong is not None
+
+
 def renamed(c: str, ctx: Context) -> list[Hit]:
     """它改名叫大黄了 / 奶茶现在改名叫布丁了: a pet renamed, said without naming its kind.
 
@@ -152,11 +171,40 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
     it to the one stored pet name (``pet.cat.name``)."""
     if hits := _named_breed(c):
         return hits
+    if breed_said_wrong(c, ctx):
+        return []
+    if (it := _IT_BREED.match(c)) and it["b"] not in PET_SPECIES:
+        # (之前说阿福是柴犬其实不对，)兽医说它是米克斯: the breed of the pet named before, or
+        # of "it" (the slot holding the breed said wrong, or the one pet the user has)
+        name = ctx.extra.pop("breed_of", None)
+        text = f"{name or '用户的宠物'}是{it['b']}"
+        return [Hit(F, "pet.pet.breed", "pet.named_breed", value=it["b"], subject=name,
+                    correction=bool(name), content=text)]  # fmt: skip
+    slot = ctx.extra.get("slot", "")
+    if (
+        slot.startswith("pet.")
+        and slot.endswith(".name")
+        and (
+            call := re.match(
+                r"^(?:[\u4e00-\u9fff]{1,4}?)?(?:现在|都|就|非要|要|想|一直)*叫(?:它|牠)?"
+                r"(?P<x>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:了|啦)?$",
+                c,
+            )
+        )
+    ):  # (给狗改名了，)孩子们非要叫它团子: the new name
+        ctx.extra.pop("slot", None)
+        name, was = name_value(call["x"]), ctx.extra.pop("rename_of", None)
+        return [Hit(F, slot, "pet.renamed", value=name, correction=True, subject=was,
+                    content=f"用户的宠物{was or ''}改名叫{name}")]  # fmt: skip
     if said := re.match(r"^(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?)这(?:个)?名字", c):
         ctx.extra["pet_old"] = said.group("old")  # 旺财这名字太土了，(给它改名叫Lucky了)
         return []
     # 我们给它改名叫Lucky了: who renamed it does not matter, "it" is the pet
-    c = re.sub(r"^(?:我们|我|咱们|家里人|大家|孩子们)?(?:已经|后来|刚|就)*给(?=它|牠)", "", c)
+    c = re.sub(
+        r"^(?:我们|我|咱们|家里人|大家|孩子们)?(?:已经|后来|刚|就)*给(?=它|牠|狗|猫|狗狗|猫咪)",
+        "",
+        c,
+    )
     if (
         bare := re.match(
             r"^(?:它|牠|(?P<old>[\u4e00-\u9fffA-Za-z]{1,6}?))(?:已经|后来)?(?:改名|改了名字?|换了名字?)(?:了|啦)$",
@@ -164,6 +212,8 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
         )
     ) and not (bare.group("old") and re.match(r"^[我你他她]", bare.group("old"))):
         ctx.extra["slot"] = f"pet.{ctx.extra.get('pet', 'pet')}.name"  # 豆豆改名了，现在叫球球
+        if (old := bare.group("old")) and old not in PETS_ZH:
+            ctx.extra["rename_of"] = old  # 汤圆改名了: whose name the next clause gives
         return []
     c = re.sub(
         r"^(?:我们家|我家|家里|咱家)(?=[\u4e00-\u9fffA-Za-z]{1,6}?(?:现在|已经|后来)*改)", "", c

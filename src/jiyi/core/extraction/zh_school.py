@@ -89,6 +89,21 @@ def education(c: str, ctx: Context) -> list[Hit]:
     )
     if studied:  # 我在武汉读护理专业: the major (the city is where the school is)
         return [Hit(F, "education.major", "major", value=studied["x"])]
+    studying = re.match(
+        rf"^(?:我)?{ADV}(?:正)?在(?:读|念|学)(?P<x>[^，,在的]{{2,8}}?)专业(?:的)?$", c
+    )
+    if studying:  # 我在读计算机专业: the major
+        return [Hit(F, "education.major", "major", value=studying["x"])]
+    uni = re.match(
+        rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{1,10}}?(?:大学|大|学院))(?:读|念|学)"
+        r"(?P<x>[^，,在的]{2,8})$",
+        c,
+    )
+    if uni and MAJOR_RE_ZH.search(uni["x"]):  # 我喺中大讀會計: the university and the major
+        return [
+            Hit(F, "education.school", "school", value=uni["s"], content=f"用户在{uni['s']}上学"),
+            Hit(F, "education.major", "major", value=uni["x"], content=f"用户读{uni['x']}专业"),
+        ]
     # (我女儿)读实验小学三年级 / 在阳光幼儿园上中班: the school, and the year in it
     at = re.match(
         rf"^(?:我)?{ADV}(?:(?:读|上|念)(?P<s>{_SCHOOL_WORDS})(?P<g>{_YEAR_IN})?|"
@@ -162,6 +177,13 @@ def education(c: str, ctx: Context) -> list[Hit]:
     if swap and all(MAJOR_RE_ZH.search(v) or v.endswith("系") for v in (swap["a"], swap["x"])):
         # 从土木转到计算机了: a major swapped for another
         return [Hit(F, "education.major", "major.switch", value=swap["x"], correction=True)]
+    moved = re.match(
+        r"^(?:我)?(?:现在|今年|这学期|已经)*转(?:了)?(?:去)?(?:读|念|学)(?P<x>[\u4e00-\u9fff]{2,6}?)(?:专业|系)?(?:了)?$",
+        c,
+    )
+    if moved and MAJOR_RE_ZH.search(moved["x"]):  # 我而家转咗去读护理: the new major
+        return [Hit(F, "education.major", "major.switch", value=moved["x"], correction=True,
+                    content=f"用户现在读{moved['x']}")]  # fmt: skip
     plain = re.match(r"^(?:我)?(?:学|读|念)(?:的是)?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:专业)?$", c)
     if plain and MAJOR_RE_ZH.search(plain["x"]) and ctx.extra.get("stage_zh"):
         # 我在南京大学读大一，学土木: the major, after the stage

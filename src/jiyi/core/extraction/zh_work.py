@@ -74,6 +74,14 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return []
     if (sent := sent_to_work(c, ctx, _is_org)) is not None:
         return sent
+    began = re.match(  # (换工作了，)这礼拜开始去台达电上班: the employer from now on
+        r"^(?:我)?(?:从)?(?:这|本|上)(?:周|礼拜|星期|个?月)(?:[一二三四五六日天]|初)?(?:开始|起)(?:就)?"
+        r"(?:去|到|在)(?P<x>[^，,]{2,12}?)(?:上班|工作|报到|做)(?:了)?$",
+        c,
+    )
+    if began and (_is_org(began["x"]) or ctx.extra.get("slot") == "work.employer"):
+        return [Hit(F, "work.employer", "employer.began", value=clean_value(began["x"]),
+                    correction=True, content=f"用户在{clean_value(began['x'])}上班")]  # fmt: skip
     if hits := joined(c, _is_org):
         return hits
     m = re.match(
@@ -194,6 +202,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m and re.search(rf"{ON_A_TRIP}|几天|一周|一个月", m.group("x")):
         m = None  # 被派去上海出差: a trip, not a new employer
+    if m and re.fullmatch(r"[喔哦噢啦咯呀啊耶哈嘿啰咧~～!！.。]+", m.group("x")):
+        m = None  # 我换工作了喔: a particle, not an employer (the employer may come next)
     if m and _UNIT.fullmatch(clean_value(m.group("x"))) and not _is_org(m.group("x")):
         m = None  # 我转到财务部了: another department of the same employer
     if m and (
