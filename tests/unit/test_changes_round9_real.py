@@ -31,7 +31,7 @@ CHANGES = [
     (["我喺港大讀社工", *ZH], "我而家轉咗去讀護理", "社工", "護理"),
     # a Taiwanese birth year, then set right
     (["我是民國八十年次的", *ZH], "講錯了，我是八十一年次", "八十年次", "八十一年次"),
-    # a tea shop order by a tea the lexicon did not know
+    # a tea shop (手摇饮) order by a tea the lexicon did not know
     (["我去清心都点金萱半糖少冰", *ZH], "最近改点冬瓜茶了", "金萱", "冬瓜茶"),
     # a job changed with a particle, the new employer begun this week
     (["我在广达当工程师", *ZH], "我换工作了啦，这周开始去华硕上班", "广达", "华硕"),
@@ -113,6 +113,20 @@ CHANGES = [
     # Indian English "shifted to", Nigerian "clocked"
     (["I live in Andheri", *EN], "we shifted to Powai last month", "Andheri", "Powai"),
     (["My daughter Tolu is 5", *EN], "Tolu clocked 6 yesterday", "is 5", "6"),
+    # sugar counted in spoons without "of", then dropped
+    (
+        ["I drink green tea with two spoons sugar", *EN],
+        "my green tea is without sugar now",
+        "two spoons",
+        "without sugar",
+    ),
+    # a relative's own business takes the old job with the old employer
+    (
+        ["My wife is a teacher at Riverside High", *EN],
+        "My wife quit Riverside High, she's running her own bakery in Dundee now",
+        "teacher",
+        "bakery",
+    ),
 ]
 
 test_a_change_told_plainly_replaces_the_old_value = changes_test("round9", CHANGES)
@@ -170,7 +184,7 @@ def test_single_sentences_read_what_they_say() -> None:
     assert "identity.name" not in extract_slots("医生叫我少喝甜的")
     assert extract_slots("I'm a sparky with Coastline Electrical").get("work.role") == "sparky"
     assert "family.son.grade" not in extract_slots("我儿子明年就上大班了")
-    assert extract_slots("我去五十岚都点四季春微糖去冰").get("diet.tea.type") == "四季春"
+    assert extract_slots("我去五十岚都点四季春微糖去冰").get("diet.milk_tea.type") == "四季春"
 
 
 def test_a_breed_question_asks_for_the_breed_slot() -> None:

@@ -62,7 +62,7 @@ EN_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:anymore|any more)\b"
         ),
     ),
-    ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped) {_EN_NP}")),
+    ("stopped", re.compile(rf"\b(?:quit|gave up|given up|give up|stopped|cut out) {_EN_NP}")),
     # "lattes are out (, I'm a matcha person now)": a thing the user had, ruled out
     (
         "stopped",

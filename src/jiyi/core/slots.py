@@ -28,6 +28,7 @@ __all__ = [
     "normalize_value",
     "restated_part",
     "same_value",
+    "swapped_words",
 ]
 
 # Middle segments that name no particular subject: a correction phrased with them
@@ -142,6 +143,21 @@ def remainder(
         for slot, value in held.items()
         if slot not in replaced_by and value and texts.get(slot)
     ]
+
+
+def swapped_words(old: str, new: str) -> tuple[str, str]:
+    """What differs between two texts that share a beginning and an end: ("labrador",
+    "staffy") of "User has got a labrador called Max" → "User has got a staffy called Max";
+    ("", "") when they share neither."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    if not start and not end:
+        return "", ""
+    return old[start : len(old) - end].strip(), new[start : len(new) - end].strip()
 
 
 def restated_part(text: str, was: dict[str, str], now: dict[str, str]) -> str:

@@ -334,7 +334,11 @@ def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:
     does not replace: 跳槽到市一院 retires the hospital, not the role. Each slot still true
     becomes a memory of its own with the text it was said with; never a silent loss."""
     now = {**(new.metadata.get(PARTS) or {}), **({new.topic: new.value} if new.topic else {})}
-    split_off(old, {new.topic or "", *(new.metadata.get(PARTS) or {})}, now, pending)
+    said = {new.topic or "", *(new.metadata.get(PARTS) or {})}
+    if str(new.metadata.get("rule", "")).endswith("employer.own") and new.topic:
+        # 开了自己的店 / "running her own shop": the old job goes with the old employer
+        said |= {new.topic.replace(".employer", f".{attr}") for attr in ("job", "role")}
+    split_off(old, said, now, pending)
 
 
 def mark_outdated(

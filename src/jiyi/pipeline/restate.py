@@ -11,9 +11,26 @@ from __future__ import annotations
 from typing import Any
 
 from jiyi.core.models import Candidate, MemoryItem, Message
+from jiyi.core.slots import PART_TEXTS, PARTS, restated_part, swapped_words
 from jiyi.core.text import as_said, to_simplified
 
 __all__ = ["restated", "swapped_in"]
+
+
+def _parts_kept(old: MemoryItem, content: str) -> dict[str, Any]:
+    """``old``'s parts and their texts as ``content`` says them (see :func:`restated`)."""
+    was, now = swapped_words(old.content, content)
+    parts: dict[str, Any] = {}
+    texts = dict(old.metadata.get(PART_TEXTS) or {})
+    for slot, value in (old.metadata.get(PARTS) or {}).items():
+        held = str(value or "")
+        if held and was and now and (held.lower() in was.lower() or was in held):
+            # (a labrador → a staffy; 中华田园犬 → 柴犬: the words around it stay)
+            parts[slot] = now if held.lower() in was.lower() else held.replace(was, now)
+            texts[slot] = restated_part(texts.get(slot, ""), {slot: held}, {slot: parts[slot]})
+        else:
+            parts[slot] = value
+    return {PARTS: parts, PART_TEXTS: texts}
 
 
 def swapped_in(old: MemoryItem, held: str, new: str, msg: Message) -> tuple[str, str]:
@@ -34,7 +51,12 @@ def restated(
     metadata: dict[str, Any],
     topic: str | None = None,
 ) -> Candidate:
-    """``old`` said again by ``msg`` as ``content`` (in ``topic``, by default ``old``'s)."""
+    """``old`` said again by ``msg`` as ``content`` (in ``topic``, by default ``old``'s).
+    Said in ``old``'s own slot, it keeps ``old``'s other slots (its parts), the one whose
+    value the new words swapped with the new value (a labrador called Max → a staffy called
+    Max: the breed is staffy), so none is split off with its old value."""
+    if (topic is None or topic == old.topic) and old.metadata.get(PARTS):
+        metadata = {**metadata, **_parts_kept(old, content)}
     return Candidate(
         kind=old.kind,
         topic=old.topic if topic is None else topic,

@@ -23,7 +23,7 @@ _ADDIN = re.compile(
     r"\b(?P<p>no|without|with|extra|less|a little|light|a splash of|a dash of|some|half|"
     r"don't (?:take|put|add|want)|never (?:take|put|add)|take it with(?:out)?|just|one|two|three|"
     r"(?:a|one|two|three|four|half a|\d)\s+(?:(?:tea)?spoon(?:ful)?s?|cubes?|lumps?|packets?|"
-    r"sachets?) of|\d)\s+(?:any\s+)?(?P<x>sugars?|sweetener|honey|oat milk|almond milk|"
+    r"sachets?)(?: of)?|\d)\s+(?:any\s+)?(?P<x>sugars?|sweetener|honey|oat milk|almond milk|"
     r"soy milk|coconut milk|skim milk|whole milk|milk|cream|creamer|ice|foam|syrup)\b|"
     r"\b(?P<u>unsweetened|sugar-free|iced|hot|black)\b(?! tea| coffee beans| chocolate| cocoa)",
     I_,

@@ -99,6 +99,8 @@ _OWN_BUSINESS = re.compile(
     r"(?:a |an |my own |our own )(?:little |small |tiny )?(?P<x>[\w' -]{0,30}?(?:truck|shop|store|"
     r"bakery|cafe|café|restaurant|diner|bar|salon|daycare|business|company|firm|studio|"
     r"practice|clinic|farm|garage|boutique|agency|gym|food cart|stall))"
+    # ("… shop in Yaba now": where it is does not change whose it is)
+    r"(?: (?:in|on|at|near|by) (?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)?"
     r"(?: now| these days| of my own)?$",
     I_,
 )

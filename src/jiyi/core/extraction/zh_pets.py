@@ -186,7 +186,7 @@ def renamed(c: str, ctx: Context) -> list[Hit]:
         and slot.endswith(".name")
         and (
             call := re.match(
-                r"^(?:[\u4e00-\u9fff]{1,4}?)?(?:现在|都|就|非要|要|想|一直)*叫(?:它|牠)?"
+                r"^(?:[\u4e00-\u9fff]{1,4}?)?(?:现在|都|就|非要|要|想|一直)*(?<![不没别])叫(?:它|牠)?"
                 r"(?P<x>[\u4e00-\u9fffA-Za-z]{1,6}?)(?:了|啦)?$",
                 c,
             )
