@@ -193,7 +193,7 @@ _DRINK_TABLE = _table(
     coffee+: mocha decaf cortado macchiato pour_over pour-over iced_coffee black_coffee
     coffee+: regular_coffee caffeinated_coffee long_black short_black piccolo magic babycino
     milk_tea: 奶茶 珍奶 手摇饮 手摇 bubble_tea boba milk_tea
-    milk_tea+: 珍珠奶茶 奶绿 芋泥奶茶 波霸奶茶 港式奶茶 丝袜奶茶 鸳鸯 黑糖珍奶 多多绿 养乐多绿
+    milk_tea+: 珍珠奶茶 奶绿 芋泥奶茶 波霸奶茶 黑糖珍奶 多多绿 养乐多绿
     milk_tea+: 四季春 乌龙绿 金萱 翡翠绿茶 冬瓜茶 青茶
     tea: 茶 tea
     tea+: 绿茶 红茶 乌龙 乌龙茶 普洱 龙井 白茶 花茶 茉莉花茶 铁观音 大红袍 碧螺春 毛尖 抹茶 柠檬茶
