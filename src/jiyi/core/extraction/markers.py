@@ -12,7 +12,20 @@ import re
 
 from jiyi.core.extraction.lexicon import EMOJI, LAUGH_EN, LAUGH_ZH, PETS_EN, RELATIONS_ZH
 
-__all__ = ["STRONG_MARKER", "WRONG", "prepare"]
+__all__ = [
+    "DOUBT",
+    "EMPHASIS",
+    "HYPOTHETICAL",
+    "ITS_EN",
+    "MEANT_NEXT",
+    "MEANT_TO",
+    "NO_VALUE",
+    "ORDER",
+    "STRONG_MARKER",
+    "TOLD_BEFORE",
+    "WRONG",
+    "prepare",
+]
 
 _CORRECTION_ZH = re.compile(
     r"^(?:其实|实际上|事实上|更正一下|更正|纠正一下|纠正|(?:刚才|刚刚|之前|上面|前面)?(?:我)?(?:说|打|写|记|输|发|讲|算|看|填|选)"
@@ -267,3 +280,44 @@ def told_wrong_zh(clause: str, marked_next: bool) -> str | None:
         return None
     numbers = _NUMBER_ZH.findall(m["x"])
     return re.sub(r"[岁歲]$", "", numbers[-1]) if numbers else m["x"]
+
+
+# Cues the clause loop of rules.RuleExtractor reads.
+# A clause that makes the rest of the message conditional, and hedges that take back a wish.
+HYPOTHETICAL = re.compile(
+    r"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b", re.IGNORECASE
+)
+DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably not|never going to happen)\b")
+# An intention not carried out (其实我本来想把狗狗的名字改成小白，后来还是叫阿福) or only weighed
+# (我想过把拿铁换成燕麦拿铁, "I thought about moving to Denver"): that clause
+# changes nothing; what follows it says what holds.
+MEANT_TO = re.compile(
+    r"本来(?:想|打算|要|准备)|原本(?:想|打算|要|准备)|原来(?:想|打算)|本想|差点(?:就)?|想过|考虑过|"
+    r"\b(?:was going to|were going to|meant to|was about to|(?:thought about|considered) \w+ing|"
+    r"(?:almost|nearly) (?:\w+ed|took|went|got|left|quit|bought|sold|gave|made|ran))\b",
+    re.IGNORECASE,
+)
+
+# Emphasis after the value a "not …" clause takes back ("not a heeler at all").
+EMPHASIS = re.compile(r"\s+(?:at all|whatsoever|either|after all)$", re.IGNORECASE)
+
+NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
+ORDER = re.compile(
+    r"\b(?:that's|thats|that is) (?:my|what i) (?:usual|order|go-to|always get|usually get|"
+    r"always order|usually order)\b|\bmy (?:usual|standard|regular) order\b|"
+    # "can u save my new usual? iced brown sugar oatmilk shaken espresso"
+    r"\bmy new (?:usual|order|go-to)\b|"
+    r"^(?:my )?(?:usual|order|go-to)\s*:",
+    re.IGNORECASE,
+)
+
+
+TOLD_BEFORE = re.compile(r"^i (?:told you|said)(?: that)? (?P<rest>i\b.+)$", re.IGNORECASE)
+MEANT_NEXT = re.compile(r"^(?:i meant|i mean|meant)\b", re.IGNORECASE)
+
+# "(not allergic to dogs,) its horses lol": what it is instead
+ITS_EN = re.compile(
+    r"^(?:but |and |so )?(?:it's|its|it is|it was|it turned out to be) (?:actually |really )?"
+    r"(?P<x>[a-z][a-z' -]{1,30}?)(?:\s+(?:lol|lmao|haha+|tho|though))?[.!]*$",
+    re.IGNORECASE,
+)

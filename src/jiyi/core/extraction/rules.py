@@ -38,7 +38,16 @@ from jiyi.core.extraction.infer import (
 from jiyi.core.extraction.kept import kept
 from jiyi.core.extraction.kin_segments import read_as_relative
 from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_ZH
+from jiyi.core.extraction.markers import DOUBT as _DOUBT
+from jiyi.core.extraction.markers import EMPHASIS as _EMPHASIS
+from jiyi.core.extraction.markers import HYPOTHETICAL as _HYPOTHETICAL
+from jiyi.core.extraction.markers import ITS_EN as _ITS_EN
+from jiyi.core.extraction.markers import MEANT_NEXT as _MEANT_NEXT
+from jiyi.core.extraction.markers import MEANT_TO as _MEANT_TO
+from jiyi.core.extraction.markers import NO_VALUE as _NO_VALUE
+from jiyi.core.extraction.markers import ORDER as _ORDER
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
+from jiyi.core.extraction.markers import TOLD_BEFORE as _TOLD_BEFORE
 from jiyi.core.extraction.markers import WRONG as _WRONG
 from jiyi.core.extraction.markers import prepare as _prepare
 from jiyi.core.extraction.markers import told_wrong_zh
@@ -86,35 +95,6 @@ from jiyi.core.timewords import find_date
 __all__ = ["RuleExtractor"]
 
 
-# A clause that makes the rest of the message conditional, and hedges that take back a wish.
-_HYPOTHETICAL = re.compile(
-    r"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b", re.IGNORECASE
-)
-_DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably not|never going to happen)\b")
-# An intention not carried out (其实我本来想把狗狗的名字改成小白，后来还是叫阿福) or only weighed
-# (我想过把拿铁换成燕麦拿铁, "I thought about moving to Denver"): that clause
-# changes nothing; what follows it says what holds.
-_MEANT_TO = re.compile(
-    r"本来(?:想|打算|要|准备)|原本(?:想|打算|要|准备)|原来(?:想|打算)|本想|差点(?:就)?|想过|考虑过|"
-    r"\b(?:was going to|were going to|meant to|was about to|(?:thought about|considered) \w+ing|"
-    r"(?:almost|nearly) (?:\w+ed|took|went|got|left|quit|bought|sold|gave|made|ran))\b",
-    re.IGNORECASE,
-)
-
-# Emphasis after the value a "not …" clause takes back ("not a heeler at all").
-_EMPHASIS = re.compile(r"\s+(?:at all|whatsoever|either|after all)$", re.IGNORECASE)
-
-_NO_VALUE = re.compile(r"|(?:那|这)[儿里边]?|[Tt]here|[Hh]ere|it|that")
-_ORDER = re.compile(
-    r"\b(?:that's|thats|that is) (?:my|what i) (?:usual|order|go-to|always get|usually get|"
-    r"always order|usually order)\b|\bmy (?:usual|standard|regular) order\b|"
-    # "can u save my new usual? iced brown sugar oatmilk shaken espresso"
-    r"\bmy new (?:usual|order|go-to)\b|"
-    r"^(?:my )?(?:usual|order|go-to)\s*:",
-    re.IGNORECASE,
-)
-
-
 def _mover_home(moved: Hit, who: Who, ctx: Context, lang: str) -> list[Hit]:
     """Whose home a move names: the relative still the subject of a clause that names
     nobody (我妈受不了东北的冬天，去年年底搬到三亚养老了 / "my brother packed his bags and
@@ -133,21 +113,11 @@ _BARE_KIN_ZH = re.compile(
     r"(?!的|们)"
 )
 _PASSING = (MemoryKind.EVENT, MemoryKind.STATE)
-_TOLD_BEFORE = re.compile(r"^i (?:told you|said)(?: that)? (?P<rest>i\b.+)$", re.IGNORECASE)
-_MEANT_NEXT = re.compile(r"^(?:i meant|i mean|meant)\b", re.IGNORECASE)
 
 
 def _about(hit: Hit) -> bool:
     """A free note about a relative (family.son.about), no slot of theirs."""
     return hit.topic.startswith("family.") and hit.topic.endswith(".about")
-
-
-# "(not allergic to dogs,) its horses lol": what it is instead
-_ITS_EN = re.compile(
-    r"^(?:but |and |so )?(?:it's|its|it is|it was|it turned out to be) (?:actually |really )?"
-    r"(?P<x>[a-z][a-z' -]{1,30}?)(?:\s+(?:lol|lmao|haha+|tho|though))?[.!]*$",
-    re.IGNORECASE,
-)
 
 
 class RuleExtractor:
