@@ -26,8 +26,8 @@ from jiyi.core.text import STOPWORDS_EN, has_cjk
 __all__ = [
     "SUBJECT",
     "name_led",
+    "resolve_kin_side",
     "resolve_routine",
-    "resolve_spouse",
     "resolve_subject",
     "resolve_time",
 ]
@@ -149,15 +149,14 @@ def _pronoun_led(text: str, family: dict[str, str]) -> str:
         if len(named) != 1 or before & _OTHERS:
             return text
         ((name, who),) = named.items()
+        be = " is" if pronoun["be"] else ""
+        if pronoun["be"] == "'s" and s_is_has(text[pronoun.end() :]):
+            be = " has"  # "he's moved up to Year 10": has moved
         if who.startswith("pet."):  # "a DNA test for Tucker. Turns out he's mostly boxer"
-            be = (" has" if s_is_has(text[pronoun.end() :]) else " is") if pronoun["be"] else ""
             return text[:at] + name.capitalize() + be + text[pronoun.end() :]
         rel = next((w.replace("_", " ") for w, k in RELATIONS_EN.items() if k == who[7:]), None)
         if rel is None:
             return text
-        be = " is" if pronoun["be"] else ""
-        if pronoun["be"] == "'s" and s_is_has(text[pronoun.end() :]):
-            be = " has"  # "he's moved up to Year 10": has moved
         said = f"my {rel} {name.capitalize()}{be}"
         return text[:at] + said + text[pronoun.end() :]
     return text
@@ -205,7 +204,7 @@ _SIDES = {
 }
 
 
-def resolve_spouse(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate:
+def resolve_kin_side(c: Candidate, scope: Scope, store: MemoryStore) -> Candidate:
     """A spouse or child called by a word that names no side (我家那位, 那口子, 爱人:
     ``family.spouse``; 孩子: ``family.child``) in the slots of the one wife, husband or
     partner, or the one son or daughter, the user has told about (我老婆在银行上班 →

@@ -101,8 +101,9 @@ def _fits_en(m: MemoryItem, new: TypedValue, text: str) -> TypedValue | None:
     return held if anchors_en(m.content, held, text) else None
 
 
-def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue | None:
-    """The value ``new`` replaces in ``m``, when ``m`` is a user's fact the message is about."""
+def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool, moved: bool) -> TypedValue | None:
+    """The value ``new`` replaces in ``m``, when ``m`` is a user's fact the message is about
+    (``moved``: the message says the value was moved with a change verb, 改到 / 挪到)."""
     if not _usable(m):
         return None  # a routine or an order; a dated event or a plan keeps its day
     held = _held(m, new)
@@ -123,12 +124,14 @@ def _fits(m: MemoryItem, new: TypedValue, text: str, alone: bool) -> TypedValue 
     # (a new weekday may bring its own part of the day: 周三晚上 → 周日早上)
     same_part = not new.part or not held.part or new.part == held.part
     # (改成晚上7点跑步: a part of the day changed on purpose, said with a change verb)
-    moved = re.search(r"改成|改到|改为|改在|改了|改咗|挪到|挪了|换到|调到|调了", text) is not None
     if verb and verb in text and (same_part or new.kind == "weekday" or moved):
         return held
     if alone and new.kind == "clock" and moved and (m.topic or "").startswith("habit."):
         return held  # 而家改咗每朝六点去跑: the one routine kept with a clock time
     return held if alone and new.kind == "count" else None
+
+
+_MOVED = re.compile(r"改成|改到|改为|改在|改了|改咗|挪到|挪了|换到|调到|调了")
 
 
 def _said_alike(surface: str) -> str:
@@ -191,6 +194,7 @@ def typed_swaps(
         if zh and not clauses:  # 而家改咗每朝六点去跑: the change said in Cantonese
             text = as_mandarin(text)
             clauses = change_clauses(text)
+        moved = _MOVED.search(text) is not None  # the time changed on purpose (改到晚上8点)
         for clause in clauses:
             if not (_about_user(clause) if zh else _about_user_en(clause)):
                 continue
@@ -201,7 +205,7 @@ def typed_swaps(
                 fits = [
                     (m, h)
                     for m in stored
-                    if (h := _fits(m, new, text, alone) if zh else _fits_en(m, new, text))
+                    if (h := _fits(m, new, text, alone, moved) if zh else _fits_en(m, new, text))
                 ]
                 if len({m.topic for m, _ in fits}) != 1:
                     continue

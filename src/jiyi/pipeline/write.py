@@ -50,7 +50,7 @@ from jiyi.pipeline.pet_age import pet_ages
 from jiyi.pipeline.prepare import build_episodes, episode_text
 from jiyi.pipeline.pronoun_names import pronoun_names
 from jiyi.pipeline.retract import retire_retracted, switched_values
-from jiyi.pipeline.subjects import resolve_routine, resolve_spouse, resolve_subject, resolve_time
+from jiyi.pipeline.subjects import resolve_kin_side, resolve_routine, resolve_subject, resolve_time
 from jiyi.pipeline.typed_swap import typed_swaps
 
 __all__ = [
@@ -240,7 +240,7 @@ def _settle(
     # "Luna turned four": the slot of the pet or relative of that name; a new time for the
     # one routine; "I meant cashews, not peanuts": the slot holding the named value
     admitted = [r for c in admitted if (r := resolve_subject(c, scope, store)) is not None]
-    admitted = [resolve_spouse(c, scope, store) for c in admitted]  # 我家那位 → the wife
+    admitted = [resolve_kin_side(c, scope, store) for c in admitted]  # 我家那位 → the wife
     admitted = [r for c in admitted if (r := resolve_time(c, scope, store)) is not None]
     # "basketball's on Saturdays now": the one routine whose slot names it (pickup basketball)
     admitted = [resolve_routine(c, scope, store) for c in admitted]
