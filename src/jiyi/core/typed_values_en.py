@@ -125,17 +125,28 @@ def _days(said: str) -> set[str]:
 def change_clauses(text: str) -> list[str]:
     """The clauses of ``text`` that say a value changed and state no wish, doubt, one-off or
     question."""
-    out = []
+    out: list[str] = []
     carried = False  # "I've switched to evening workouts, usually around 7pm": the change goes on
     for m in _CLAUSES.finditer(text):
         said = m.group(0)
         clause = said.strip(" .;!?\n")
-        cue = bool(_CUE.search(clause)) or carried
+        # "… moved my runs to after work. Around half five most days": the time follows
+        cue = bool(_CUE.search(clause)) or carried or bool(out and _THEN_AT.match(clause))
         carried = False
-        if clause and cue and not _UNREAL.search(said):
+        if clause and cue and not _UNREAL.search(said) and not _CONDITIONS.match(clause):
             out.append(clause)
             carried = said.rstrip().endswith(",")
     return out
+
+
+# A sentence that only gives the time of the change just said.
+_THEN_AT = re.compile(r"(?:usually |mostly |normally )?(?:around|about|at|roughly) ", I_)
+# "it's getting too dark in the mornings now": the reason for a change, not the change
+_CONDITIONS = re.compile(
+    r"(?:(?:and|but|so) )?it(?:'s| is| gets| got)(?: getting)? (?:way |so |too |really |very )*"
+    r"(?:dark|light|cold|hot|warm|busy|crowded|wet|rainy|icy|packed|noisy)\b",
+    I_,
+)
 
 
 _CLOCK_ANCHOR = re.compile(rf"\bstart(?:s|ing)?\b|\bshift\b|{_DAYNAME}", I_)

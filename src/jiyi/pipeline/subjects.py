@@ -88,6 +88,7 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
     that opens with a pet's name typed in lower case ("lola turned 6") has it capitalised, as
     the rules for a named pet expect. Extraction is pure and does not know whose Kevin or
     Lola is. The name stays; everything else is as said."""
+    messages = [_done_to(m) for m in messages]
     firsts = {
         _opening(m.content[at:])[1]
         for m in messages
@@ -111,6 +112,21 @@ def name_led(messages: Sequence[Message], scope: Scope, store: MemoryStore) -> l
                 said = said[:at] + (_led(said[at:], family) or said[at:])
         out.append(m.model_copy(update={"content": said}) if said != m.content else m)
     return out
+
+
+# "We moved Cian to the Educate Together": done to the one named, as "Cian has been moved to".
+_DONE_TO = re.compile(
+    r"\b(?:we|I)(?:'ve| have)? (?:just |finally )?(?:moved|switched|transferred) "
+    r"(?P<n>(?-i:[A-Z])[a-z]+) (?:over )?to (?:the )?(?=(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+
+
+def _done_to(m: Message) -> Message:
+    if m.role != "user" or has_cjk(m.content) or not _DONE_TO.search(m.content):
+        return m
+    said = _DONE_TO.sub(lambda n: f"{n['n']} has been moved to ", m.content)
+    return m.model_copy(update={"content": said})
 
 
 # Where a later clause starts ("Mum called this morning, apparently Otieno is now based in

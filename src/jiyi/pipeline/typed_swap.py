@@ -172,6 +172,18 @@ def _swapped(m: MemoryItem, held: TypedValue, new: TypedValue) -> tuple[str, str
     return value, told
 
 
+def _chain(out: list[Candidate], prior: Candidate, old: MemoryItem, new: TypedValue) -> None:
+    """Swap ``new`` into ``prior`` (a candidate this message already made of ``old``) too."""
+    told = old.model_copy(update={"content": prior.content, "value": prior.value})
+    held = _held(told, new, zh=False)
+    if held is None or same_value(held, new):
+        return
+    swap = _swapped(told, held, new)
+    if swap is not None:
+        at = out.index(prior)
+        out[at] = prior.model_copy(update={"value": swap[0], "content": swap[1]})
+
+
 def typed_swaps(
     messages: Sequence[Message],
     admitted: Sequence[Candidate],
@@ -216,6 +228,12 @@ def typed_swaps(
                     if surface == new.surface and is_traditional(msg.content):
                         surface = to_traditional(surface)  # 每朝六點 read as 早上六点: 早上六點
                     new = replace(new, surface=surface)
+                prior = [c for c in out if c.topic == old.topic and msg.id in c.source_message_ids]
+                if prior and not zh:
+                    # "moved my runs to after work. Around half five": the time goes into the
+                    # fact already told with the new part of the day
+                    _chain(out, prior[0], old, new)
+                    continue
                 swap = _swapped(old, held, new)
                 if swap is None or any(c.topic == old.topic for c in ours):
                     continue

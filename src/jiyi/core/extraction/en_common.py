@@ -262,6 +262,7 @@ CHILD_MOVED = re.compile(
     r"^(?:(?P<p>(?:has been|'s been|was|got|is being|is getting) (?:moved|transferred|switched))"
     r"|(?:is |'s )?(?:switching|transferring|changing schools|moving schools)) (?:over )?to "
     r"(?P<x>(?-i:[A-Z])[\w'.-]*(?: (?-i:[A-Z])[\w'.-]*){0,3})"
+    r"(?: (?:down|up) the road| nearby| across town)?"
     r"(?: (?:from|after|at|in|next|this|starting)(?: [\w' ]{2,30})?)?(?: now)?$",
     re.IGNORECASE,
 )
