@@ -20,8 +20,10 @@ __all__ = ["dose_free", "dose_in", "names_a_dose", "new_dose", "with_doses"]
 
 _ZH_N = r"[\d一二两三四五六七八九十百千零点.]{1,6}"
 _EN_N = (
-    r"(?:\d{1,4}(?:\.\d{1,2})?|(?:a |one )?(?:thousand|hundred)|one|two|three|four|half a|"
-    r"(?:one|two|three|four|five|six|seven|eight|nine) hundred(?: and fifty| fifty)?)"
+    r"(?:\d{1,4}(?:\.\d{1,2})?|(?:a |one )?(?:thousand|hundred)|"
+    r"(?:one|two|three|four|five|six|seven|eight|nine) hundred(?: and fifty| fifty)?|half a|"
+    r"(?:twenty|seventy)[- ]five|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|sixty|eighty)"
 )
 _UNITS = {
     "毫克": "mg", "mg": "mg", "milligrams": "mg", "微克": "mcg", "mcg": "mcg", "µg": "mcg",

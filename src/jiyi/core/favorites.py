@@ -29,8 +29,8 @@ _CLAUSES_ZH = re.compile(r"[，,。.;；!！?？~～…\s]+|[\U0001F000-\U0001FA
 # 现在最喜欢凤凰传奇 / 我现在改挺中信兄弟了 / 而家最钟意X: said of now, not of an activity
 _NOW_FAV_ZH = re.compile(
     r"^(?:说实话|讲真|老实说|其实|对了|话说)?(?:我)?"
-    r"(?P<now>(?:现在|如今|而家|目前)?(?:也)?(?:正式)?(?:改|换|转)?(?:成)?)"
-    r"(?P<cue>最喜欢|最爱|最钟意|挺|支持|粉|追)(?:的是|的)?"
+    r"(?P<now>(?:现在|如今|而家|目前|最近)?(?:也)?(?:正式|彻底)?(?:改|换|转)?(?:成)?)"
+    r"(?P<cue>最喜欢|最爱|最钟意|挺|支持|粉上|粉|追)(?:的是|的)?"
     r"(?![吃喝看听玩去做打逛跑读用穿学])(?P<x>[^的]{2,8}?|他|她)(?:了|啦|咯|喔|哦|啊)*$"
 )
 # 最近迷上薛之谦了，现在最喜欢他: whom 他 / 她 stands for
@@ -48,6 +48,11 @@ _SWITCHED_EN = re.compile(
 _MY_FAVE_EN = re.compile(
     r"\b(?:he's|she's|they're|he is|she is|they are) (?:officially )?my (?:new )?"
     r"(?:fave|favou?rite)\b",
+    re.IGNORECASE,
+)
+# "honestly Diljit is my favourite now": the new one named before it
+_IS_MY_FAVE_EN = re.compile(
+    rf"(?P<x>{_NAME_EN}) is (?:officially )?my (?:new )?(?:fave|favou?rite)(?: now| these days)\b",
     re.IGNORECASE,
 )
 _FAN_NOW_EN = re.compile(
@@ -113,6 +118,8 @@ def _en(text: str) -> list[Favourite]:
         return fan
     if way := _ALL_THE_WAY_EN.search(text):  # "not moira anymore, it's SB19 all the way"
         return [Favourite(way["x"] or way["y"], kind, way.group(0))]
+    if now := _IS_MY_FAVE_EN.search(text):
+        return [Favourite(now["x"], kind, now.group(0))]
     if not _FAN_WORDS_EN.search(text):
         return []  # "switched to Verizon": no favourite
     out = [Favourite(m["x"].rstrip(".'-"), kind, m.group(0)) for m in _SWITCHED_EN.finditer(text)]
@@ -123,6 +130,17 @@ def _en(text: str) -> list[Favourite]:
     return out
 
 
+# Nicknames fans use for a few singers whose fans say them more often than the full name
+# (周董 = 周杰伦, JJ = 林俊杰): the old favourite named by its nickname.
+_NICKNAMES = (
+    ("周董", "周杰伦"),
+    ("杰伦", "周杰伦"),
+    ("jay", "周杰伦"),
+    ("jj", "林俊杰"),
+    ("eason", "陈奕迅"),
+    ("华仔", "刘德华"),
+    ("学友", "张学友"),
+)
 _PERSON = re.compile(r"演员|明星|作家|球星|主播|up主|actor|actress|author|writer|player", re.I)
 
 
@@ -145,6 +163,7 @@ def fits(new: Favourite, topic: str, value: str, text: str) -> bool:
         bool(held)
         and (
             held in said
+            or any(n in said for n, full in _NICKNAMES if full == held)  # jj = 林俊杰
             or (len(first) >= 4 and re.search(rf"\b{re.escape(first)}\b", said) is not None)
             # 桃猿 of 乐天桃猿: a Chinese name said by its last (or first) two characters
             or (has_cjk(held) and len(held) >= 4 and (held[-2:] in said or held[:2] in said))

@@ -43,7 +43,10 @@ _CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             r"where do i work|who do i work for|firm)\b",
             ("work.employer", "location.work"),
         ),
-        (r"工作|上班|办公室|\b(?:work|works|working|office|commute)\b", ("work", "location.work")),
+        (
+            r"工作|上班|办公室|干活|打工|返工|返工|\b(?:work|works|working|office|commute)\b",
+            ("work", "location.work"),
+        ),
         (r"名字|叫什么|称呼|怎么叫|\b(?:name|named|called)\b", ("identity.name", "name")),
         (r"生日|\b(?:birthday|bday)\b", ("birthday",)),
         (
@@ -148,6 +151,8 @@ def query_slots(query: str) -> tuple[str, ...]:
                 del found[p]
     if "work.role" in found or "work.employer" in found:  # the specific cue wins
         found.pop("work", None)
+    if "location.work" in found and not re.search(r"住|搬|家在|\b(?:live|lives|moved)\b", text, _I):
+        found.pop("location.home", None)  # 我在哪个城市干活: where the work is, not the home
     if "location.home" in found and any(p.startswith("family.") for p in found):
         # "我姐姐住在哪个城市": where the relative lives (住在西安 / 调到成都), not the user
         named = [p for p in found if p.startswith("family.") and p.count(".") == 1]

@@ -50,6 +50,7 @@ from jiyi.core.models import MemoryItem, SearchHit
 # Re-exported: callers import the config and its presets from here.
 from jiyi.core.retrieval_config import PRESETS as PRESETS
 from jiyi.core.retrieval_config import RetrievalConfig as RetrievalConfig
+from jiyi.core.slots import PARTS
 from jiyi.core.speakers import addressed_penalties
 from jiyi.core.text import has_cjk, normalize, query_terms, tokenize
 from jiyi.core.timeranges import find_query_window, mentioned_windows, overlaps, time_expressions
@@ -232,7 +233,9 @@ def rank(
             else 0.0
         )
         # a habit the user stopped (habit.跑步 = no: 跑不了步了) does not answer what they do
-        slot = 1.0 if m.value != "no" and slot_matches(m.topic, plan.slots) else 0.0
+        # (a memory holding the slot as a part answers too: 在永辉超市当值班主管 for 岗位)
+        held = [m.topic, *(m.metadata.get(PARTS) or {})]
+        slot = 1.0 if m.value != "no" and any(slot_matches(t, plan.slots) for t in held) else 0.0
         outdated = m.valid_to is not None and m.valid_to <= now
         w_rec = cfg.w_recency * (4.0 if recent_mode else 1.0)
         score = (

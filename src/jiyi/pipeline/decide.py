@@ -48,6 +48,7 @@ from jiyi.pipeline.families import (
     specialise,
 )
 from jiyi.pipeline.pending import Pending
+from jiyi.pipeline.promotions import promoted, renamed_kept
 from jiyi.pipeline.splits import split_off
 from jiyi.pipeline.swaps import swap_in_routine, swap_in_text
 
@@ -264,10 +265,15 @@ def decide(
     decision = _decision(c, vec, scope, store, pending, cal, embedder)
     target = decision.target
     if decision.action == Action.SUPERSEDE and target is not None:
-        named = specialise(c, target)
+        named = promoted(specialise(c, target), target)  # 提成值班主管: the employer stays
+        named = renamed_kept(named, target)  # Theo is 6 → seven: Theo's name stays
         # "I'm a junior now" keeps "in college"; a new gym or doctor keeps nothing of the old
         # one's place ("Bannatyne's" is not "on Union Street")
-        if named.topic == target.topic and not (named.topic or "").startswith("service."):
+        if (
+            named.topic == target.topic
+            and named is c
+            and not (named.topic or "").startswith("service.")
+        ):
             text = carry_over(target.content, target.value, named.content, named.value)
             named = named.model_copy(update={"content": text})
         if named.content != c.content and embed is not None:

@@ -104,6 +104,8 @@ def pet_ages(
                 continue  # the message restates that memory itself
             said, told = swapped_in(old, held, new, msg)
             value = said if (old.topic or "").endswith((".age", ".breed")) else old.value
+            if value and old.value and not old.value.endswith(("岁", "歲")):
+                value = value.removesuffix("岁").removesuffix("歲")  # stored as 三, not 三岁
             out.append(
                 restated(
                     old,

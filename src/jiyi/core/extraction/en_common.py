@@ -268,7 +268,8 @@ CHILD_MOVED = re.compile(
 )
 SCHOOL_WORD = re.compile(
     r"\b(?:school|academy|primary|elementary|middle|high|prep|montessori|kindergarten|college|"
-    r"collegiate|secondary|junior|grammar|preschool|daycare|nursery)\b",
+    r"collegiate|secondary|junior|grammar|preschool|daycare|nursery|scoil|gaelscoil|"
+    r"col[aá]iste|kindy|creche)\b",
     re.IGNORECASE,
 )
 
@@ -302,6 +303,23 @@ _SAID_AS = (
         r"i've started|i started|i joined)\b)",
         r"I started at \g<e>",
     ),
+    # "Walgreens made me an offer I couldn't say no to. First shift there was today!"
+    (
+        r"\b(?P<e>(?-i:[A-Z])[\w&'-]*(?: (?-i:[A-Z])[\w&'-]*)*) made me an offer\b[^.!?]*"
+        r"(?=[.!?]+\s*(?:my )?first (?:shift|day|week) (?:there )?(?:was|is))",
+        r"I started at \g<e>",
+    ),
+)
+
+
+_SINCE = re.compile(
+    r",? since (?:the (?:start|end|beginning|middle) of |early |late |mid[- ]|last |this |"
+    r"about |around )?(?:the )?(?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|spring|summer|"
+    r"autumn|fall|winter|christmas|easter|new year'?s?(?: day)?|week|month|year|term|semester|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|the holidays)"
+    r"(?: (?:break|holidays|term|\d{4}))?\b(?=\s*(?:[,.!?;]|$|\s(?:btw|lol|haha|and|so)\b))",
+    re.IGNORECASE,
 )
 
 
@@ -313,6 +331,11 @@ def as_read_en(text: str) -> str:
     text = re.sub(r"(?<=[,;.!] )(?=not (?:actually )?allergic to\b)", "I'm ", text, flags=I_)
     for said, read in _SAID_AS:
         text = re.sub(said, read, text, flags=I_)
+    # Filipino "na" / "lang" / "po" after a word (already, just); "I've been at Sainsbury's
+    # since the start of March", "vegan since New Year's": when it began, not part of the
+    # value, said as "now"
+    text = re.sub(r"(?<=\w) (?:na|lang|po)\b(?=\s*(?:[,.!?]|since\b|$))", "", text, flags=I_)
+    text = _SINCE.sub(lambda m: "" if text[: m.start()].lower().endswith(" now") else " now", text)
     # "During the week I'm based in Homa Bay for work", "My posting changed, I'm now based in
     # Migori": based there for work is where the user works, not lives
     # "They've moved me to the Gosford office": done to the user, as "I've been moved to"
@@ -320,6 +343,14 @@ def as_read_en(text: str) -> str:
         r"\b(?:they|work|the company|my company|my boss|hr)(?:'ve| have| has)? (?:just )?"
         r"(?P<v>moved|transferred|posted|relocated) me to\b",
         lambda m: f"I've been {m['v']} to",
+        text,
+        flags=I_,
+    )
+    # "Boss has promoted me to senior accountant": done to the user, as "I got promoted to"
+    text = re.sub(
+        r"\b(?:(?:my|the|our) )?(?:boss|manager|company|supervisor|they|management|hr)"
+        r"(?:'ve| have| has|'s)? (?:just |finally |officially )?promoted me to\b",
+        "I got promoted to",
         text,
         flags=I_,
     )

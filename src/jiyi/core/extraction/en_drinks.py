@@ -216,9 +216,14 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     return hits
 
 
+# What a Singapore or Malaysia kopitiam order says after the drink: less sugar, none, strong.
+_KOPI_AFTER = re.compile(r"(?:(?:siew|siu) dai|ga dai|kosong|gao|po|peng|c|o|only)(?: \w+){0,2}")
+
+
 def drink_type(word: str, clause: str) -> Hit | None:
     """A drink order: "oat milk lattes" → diet.coffee.type = oat milk latte; None when the
     phrase names no known drink type."""
+    word = re.sub(r"(?:\s+(?:only|lah|leh|lor|ah))+$", "", word)  # "kopi-o kosong only lah"
     bare = re.sub(r"^(?:a |an |the |my )", "", word)
     # "lattes" → latte, but "rooibos" is one
     last = (bare.split() or [""])[-1]
@@ -228,6 +233,8 @@ def drink_type(word: str, clause: str) -> Hit | None:
         (DRINKS[" ".join(words[i:])] for i in range(len(words)) if " ".join(words[i:]) in DRINKS),
         None,
     )
+    if kind is None and len(words) > 1 and _KOPI_AFTER.fullmatch(" ".join(words[1:])):
+        kind = DRINKS.get(words[0])  # "kopi siew dai", "kopi-o kosong": the sugar said after
     if kind and not kind[1] and len(words) > 1 and " ".join(words[:-1]) in DRINKS:
         kind = DRINKS[" ".join(words[:-1])]  # "chamomile tea": the kind named before "tea"
     if not kind or not kind[1] or len(words) > 5:

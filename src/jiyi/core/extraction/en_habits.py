@@ -81,6 +81,11 @@ _COMMUTE = re.compile(
 # "at 7", "at 6:30am": when in the day, part of the routine's value, never of its slot (so
 # "I get up at 6 now" replaces "I get up at 7 every day").
 _AT_CLOCK = r"\bat \d{1,2}(?::\d\d|\.\d\d(?=\s?[ap]))?(?:\s?(?:am|pm|a\.m\.|p\.m\.))?(?![\w:])"
+# "at six o'clock", "at half six": a time in words
+_AT_WORDS = (
+    r"\bat (?:half |quarter (?:past|to) )?(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)(?: o'clock| thirty| fifteen| forty[- ]five)?\b"
+)
 
 
 def _activity_key(phrase: str) -> str:
@@ -350,9 +355,10 @@ def habit(c: str, ctx: Context) -> list[Hit]:
         or re.match(  # "I get up at 6 now": a routine said by its time of day
             rf"^i (?:now )?(?P<x>(?:get up|wake up|go to bed|go to sleep|go to the gym|hit the gym|"
             rf"work out|"
-            rf"run|swim|walk the dog|eat dinner|have dinner|eat lunch|have lunch|leave for work|"
-            rf"start work|do (?:yoga|pilates|my workout|my run)|go (?:running|swimming|jogging|"
-            rf"cycling|for a (?:run|swim|walk|jog)))) {_AT_CLOCK}"
+            rf"run|swim(?: laps)?|walk the dog|eat dinner|have dinner|eat lunch|have lunch|"
+            rf"leave for work|start work|do (?:yoga|pilates|my workout|my run)|go (?:running|"
+            rf"swimming|jogging|cycling|for (?:a|my) (?:morning |evening |daily )?(?:run|swim|walk|"
+            rf"jog)))) (?:at the (?:Y|gym|pool|track|park) )?(?:{_AT_CLOCK}|{_AT_WORDS})"
             # "I do yoga at 6 am before work": what the time is kept around is no other routine
             rf"(?: (?:before|after) (?:work|school|breakfast|dinner|the kids wake up))?"
             rf"(?: now| instead| these days| every (?:day|morning|evening|weekday))?$",

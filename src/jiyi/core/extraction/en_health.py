@@ -241,6 +241,15 @@ _CLEFT = re.compile(
     r"(?P<w>sets?|set) me off|(?P<u>gives?|gave) me (?:the )?(?:hives|a rash|a reaction))$",
     re.IGNORECASE,
 )
+# What an allergy test found: "the one that showed up is mustard", "what came back positive
+# was latex", "mustard is my real allergy".
+_FOUND_EN = re.compile(
+    r"^(?:the (?:one|thing|only one) (?:that|which) (?:showed up|came (?:back|up)(?: positive)?|"
+    r"flagged)|what (?:showed up|came (?:back|up) positive)) (?:is|was) (?:actually )?"
+    r"(?P<x>[a-z][a-z -]{1,30}?)(?: lol| haha)?$|"
+    r"^(?P<y>[a-z][a-z -]{1,30}?) is (?:my|the) (?:real|actual|true) allergy$",
+    re.IGNORECASE,
+)
 # What one reacts to as an allergy (a drug, or one of these), not "it's my job I react to".
 _ALLERGENS = re.compile(
     r"\b(?:nuts?|peanuts?|shellfish|latex|nickel|pollen|dust|mold|gluten|dairy|eggs?|soy|"
@@ -282,6 +291,13 @@ def health(c: str, ctx: Context) -> list[Hit]:
         hits = _allergy(said, ctx)
         for h in hits:
             h.content = h.content or third_person_en(said)
+        return hits
+    if (found := _FOUND_EN.match(c)) and _allergen_named(x := found["x"] or found["y"]):
+        # "The one that showed up is mustard(, so that's my real allergy)": what the test found
+        said = f"I'm allergic to {x}"
+        hits = _allergy(said, ctx)
+        for h in hits:
+            h.content, h.correction = h.content or third_person_en(said), True
         return hits
     if hits := _allergy(c, ctx):
         return hits

@@ -77,6 +77,10 @@ _BASE = re.compile(
     r"^i (?:now |still |currently |mostly )?(?:drive|haul|run|fly|truck|deliver|dispatch|work)"
     r"\b[\w' -]*? out of (?:the )?(?P<x>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?)"
     rf"(?: (?:{_DEPOT}|office))?(?P<now> now| these days)?$|"
+    # "I'm based out of DFW now", "My base is Chicago O'Hare": a crew's or a driver's base
+    r"^(?:i'm|i am|im) (?:now |currently )?based out of (?:the )?(?P<b>(?-i:[A-Z])[\w.'-]*"
+    rf"(?: (?-i:[A-Z])[\w.'-]*)?)(?: (?:{_DEPOT}|office))?(?P<now2> now| these days)?$|"
+    r"^my (?:home )?base is (?:now )?(?P<c>(?-i:[A-Z])[\w.'-]*(?: (?-i:[A-Z])[\w.'-]*)?)$|"
     r"^(?:(?:(?:the )?company|they|dispatch|work|my (?:boss|company|employer|job)) (?:just )?"
     r"(?:moved|transferred|sent|switched|put) me|i(?:'ve| have)? (?:just )?(?:got |been |was )?"
     r"(?:moved|transferred|switched)) (?:over |back )?to the "
@@ -85,13 +89,19 @@ _BASE = re.compile(
 )
 
 
+def _base(said: str) -> bool:
+    """A town, a town's airport ("Chicago O'Hare") or an airport code (DFW)."""
+    return is_town_en(said) or is_town_en(said.split()[0]) or bool(re.fullmatch(r"[A-Z]{3}", said))
+
+
 def work_base(c: str) -> list[Hit]:
     """Where the user's work runs from: "I drive a truck hauling freight out of Memphis"."""
     m = _BASE.match(c)
-    if not m or not is_town_en(m.group("x") or m.group("y")):  # the sentence puts a town there
+    said = m and (m.group("x") or m.group("y") or m.group("b") or m.group("c"))
+    if not m or not said or not _base(said):  # the sentence puts a town there
         return []
-    where = place(m.group("x") or m.group("y"))
-    moved = bool(m.group("now") or m.group("y"))
+    where = place(said)
+    moved = bool(m.group("now") or m.group("y") or m.group("now2"))
     return [Hit(F, "location.work", "work.base", value=where, correction=moved,
                 content=f"User works out of {where}" if m.group("y") else None)]  # fmt: skip
 

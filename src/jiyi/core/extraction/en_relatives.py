@@ -346,6 +346,10 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
         where = place(re.split(r"\s+(?:to|so|because|since|for|with|after)\s+", said)[0])
         if SCHOOL_YEAR.match(where):
             pass  # "moved up to Year 10": a school year, not a place
+        elif key.split(".")[1] in _CHILDREN and SCHOOL_WORD.search(where):
+            # "He's been in Scoil Mhuire since September": a child's school, not a home
+            return [Hit(F, f"{key}.school", "family.school", value=where, correction=True,
+                        content=f"User's {rel} goes to {where}")]  # fmt: skip
         elif not re.search(r"ended up|settled", n.group(0), I_) or _is_city(where):
             return [Hit(F, f"{key}.home", "family.home", value=where)]  # not "ended up in jail"
     n = re.match(

@@ -161,14 +161,15 @@ def preference(c: str, ctx: Context) -> list[Hit]:
             if (k := object_key(p))
         ]
     f = re.match(
-        r"^my (?:absolute |all-time |personal )?(?:favou?rite|fave|fav) (?P<cat>[a-z ]+?)"
+        r"^(?:my |ok |okay |so )?(?:(?<=my )(?:absolute |all-time |personal )|new )?"
+        r"(?:favou?rite|fave|fav) (?P<cat>[a-z ]+?)"
         r"(?: of all time| these days| right now| at the moment| lately| now)? (?:is|are) "
         r"(?:now |still )?(?P<x>.+)$",
         c,
         I_,
     ) or re.match(
         r"^(?P<x>.+?) (?:is|are) my (?:absolute |all-time |personal )?(?:(?:favou?rite|"
-        r"fave) (?P<cat>[a-z ]+)|(?P<cat2>team|band|club|show|song|album|book|movie|artist|"
+        r"fave) (?P<cat>(?!now$)[a-z ]+)|(?P<cat2>team|band|club|show|song|album|book|movie|artist|"
         r"singer|drink|food|colou?r|game|podcast|sport))(?:,? always (?:has|have) been)?$",
         c,
         I_,
@@ -185,7 +186,9 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         cat = normalize_object((f.group("cat") or f.groupdict().get("cat2") or "").lower())
         # ("… and honestly the bear is my fave show now": the favourite, not the story)
         fav = clean_value(re.split(r",\s*|\s+and\s+(?:honestly\s+|tbh\s+)?", f.group("x"))[-1])
-        trimmed = fav != clean_value(f.group("x")) or f.re is _HOOKED
+        trimmed = (
+            fav != clean_value(f.group("x")) or f.re is _HOOKED or not c.lower().startswith("my")
+        )
         told = f"User's favorite {cat} is {fav}" if trimmed else None
         return [Hit(P, f"favorite.{cat}", "favorite", polarity="like", value=fav, content=told)]
     m = re.match(

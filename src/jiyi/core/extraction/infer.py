@@ -186,6 +186,7 @@ def moved_to(clause: str, lang: str) -> Hit | None:
         return None  # "Mike and Sarah moved to Denver": theirs
     x = str(m.group("x")) if m is not None else residence_zh(clause) if lang == "zh" else None
     x = x.title() if x is not None and x.islower() and lang == "en" else x  # charlotte
+    x = clean_value(x) if x is not None else None  # 搬咗去觀塘呀: the place, not the 呀
     if x is None or INSTITUTION_MOVES.search(clause):  # the school moved, not the user
         return None
     if WORKPLACE_MOVES.search(clause):  # the office moved, not the user's home

@@ -1,4 +1,5 @@
-"""Talk about the user's job or home that leaves it as it is.
+"""Talk about the user's job or home that leaves it as it is (and any fact said to go on as
+before: 每天一杯拿铁照旧).
 
 People mention their work and their city all the time without changing either: an offer they
 turned down (朋友介绍我去新濠做经理…推咗, "got an offer from Amazon but said no"), a question
@@ -71,6 +72,18 @@ _BRANCH_ZH = re.compile(
 )
 # 在画室被推选当了班长: a title in a class, club or group, not a job
 _TITLES_ZH = frozenset("班长 队长 社长 会长 副会长 群主 课代表 团支书 舍长 楼长 团长 主席".split())
+# Any fact said to go on as before.
+_AS_BEFORE_ZH = re.compile(
+    r"照旧|照常|照舊|依旧|依舊|老样子|老樣子|跟以前一样|跟以前一樣|和以前一样"
+)
+_AS_BEFORE_EN = re.compile(
+    r"\b(?:as usual|same as (?:always|ever|before)|as always|as before|like always)\b", _I
+)
+# (…搬到普陀来了…出海还是照旧: a run-on change beside what goes on as before)
+_CHANGED = re.compile(
+    r"搬到|搬去|搬回|换成|换到|改成|改喝|改到|换了|调到|调去|转到|转去|升|\b(?:moved|switched|changed)\b",
+    _I,
+)
 # A role that is no role: "my job is the same", "fine", "boring".
 _NO_ROLE_EN = re.compile(r"^(?:the )?(?:same|fine|ok|okay|good|great|boring|busy)\b", _I)
 
@@ -79,9 +92,11 @@ def kept(hit: Hit, clause: str, message: str) -> bool:
     """Should ``hit``, read from ``clause`` of ``message``, be dropped because the message
     talks about the user's job or home without changing it?"""
     topic = hit.topic or ""
+    zh = has_cjk(message)
+    if (_AS_BEFORE_ZH if zh else _AS_BEFORE_EN).search(clause) and not _CHANGED.search(clause):
+        return True  # 每天一杯拿铁照旧 / "my usual latte, same as always": said again, unchanged
     if topic not in _WORK and topic not in _HOME:
         return False
-    zh = has_cjk(message)
     if (_UNDECIDED_ZH if zh else _UNDECIDED_EN).search(message):
         return True
     if topic in _HOME:

@@ -50,7 +50,7 @@ _GROWN_UPS = frozenset(
 # Relatives who go to a school to study there (a switch to an academy is a new school).
 _CHILDREN = frozenset("son daughter child grandchild nephew niece".split())
 _SCHOOL = re.compile(
-    r"\b(?:academy|school|primary|elementary|middle|high|prep|montessori|kindergarten|"
+    r"\b(?:academy|school|primary|elementary|middle|high|prep|montessori|kindergarten|scoil|"
     r"preschool|college|university)\b|学校|小学|中学|附中|幼儿园|学院|大学|师大|理工|工大|"
     r"交大|财大|医大|农大|职校|技校",
     re.IGNORECASE,
@@ -153,6 +153,12 @@ def _swap_en(text: str) -> Swap | None:
     if (
         _NOT_SUBJECT_EN.match(rest)
         or re.search(r"\b(?:i|i'm|i've|i'd|i'll)\b", rest, re.I)
+        # ("Hubby's posting came through so we packed up and shifted to Nagpur": the family)
+        or re.search(
+            r"\b(?:so|and|then) we(?:'ve| have)? (?:\w+ ){0,5}?(?:moved|shifted|relocated)\b",
+            rest,
+            re.I,
+        )
         or re.search(
             r"\b(?:moved|took|brought|dragged|got|talked|convinced) (?:me|us)\b", rest, re.I
         )
@@ -274,10 +280,10 @@ def as_relative(
             attr = "employer"  # "my wife transferred to Millard North": where she works
         reworded = ""
         if (
-            attr == "employer"
+            attr in ("employer", "home")
             and swap.key.split(".")[1] in _CHILDREN
             and _SCHOOL.search(cand.value)
-        ):
+        ):  # ("my son has been in Scoil Mhuire since September": a school, not a home)
             attr = reworded = "school"  # "my daughter Mia switched over to Birch Academy"
         meta = dict(cand.metadata)
         meta["rule"] = f"kin.{meta.get('rule', '')}"

@@ -75,6 +75,7 @@ RELATIONS_EN = _table(
     sister: sister sisters sis stepsister
     child: kid kids child children baby toddler teen teenager twins little_one little_ones wee_one
     child: eldest youngest oldest newborn infant firstborn first-born lastborn last-born
+    child: last_born first_born
     son_in_law: son-in-law
     daughter_in_law: daughter-in-law
     mother_in_law: mother-in-law mil
@@ -192,13 +193,16 @@ _DRINK_TABLE = _table(
     coffee+: 黑咖啡 白咖啡 脏脏 cold_brew latte americano espresso cappuccino flat_white
     coffee+: mocha decaf cortado macchiato pour_over pour-over iced_coffee black_coffee
     coffee+: regular_coffee caffeinated_coffee long_black short_black piccolo magic babycino
+    coffee+: kopi kopi-o kopi-c kopi_peng kopi_o kopi_c
     milk_tea: 奶茶 珍奶 手摇饮 手摇 bubble_tea boba milk_tea
+    milk_tea+: teh_tarik teh_c teh-c
     milk_tea+: 珍珠奶茶 奶绿 芋泥奶茶 波霸奶茶 黑糖珍奶 多多绿 养乐多绿
     milk_tea+: 四季春 乌龙绿 金萱 翡翠绿茶 冬瓜茶 青茶
     tea: 茶 tea
     tea+: 绿茶 红茶 乌龙 乌龙茶 普洱 龙井 白茶 花茶 茉莉花茶 铁观音 大红袍 碧螺春 毛尖 抹茶 柠檬茶
     tea+: 果茶 green_tea black_tea oolong matcha chai chai_latte earl_grey english_breakfast
     tea+: chamomile herbal_tea jasmine_tea peppermint_tea hojicha rooibos genmaicha sencha
+    tea+: sweet_tea iced_tea unsweetened_tea teh-o teh_o teh_peng
     tea+: 正山小种 老白茶 白毫银针 白牡丹 寿眉 金骏眉 滇红 祁门红茶 岩茶 凤凰单丛 六堡茶 黑茶
     tea+: 熟普 生普 六安瓜片 太平猴魁 黄山毛峰 大麦茶 荞麦茶 菊花茶 福鼎白茶
     tea+: 东方美人 桂花乌龙 蜜香红茶 高山茶

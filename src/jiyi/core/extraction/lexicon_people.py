@@ -57,7 +57,7 @@ OTHERS_EN = word_set(
     """
 )
 # Words before an English non-family word that keep it one person: "my best friend".
-ADJ_EN = word_set("best old new close good former")
+ADJ_EN = word_set("best old new close good former work gym school college uni church")
 # After a relative's "'s" / 的, a partner of theirs is no relative of the user's: "my sister's
 # boyfriend works at Apple", 我妹的男友对花生过敏 (as OTHERS_*: "my brother's roommate").
 PARTNERS_ZH = word_set("男朋友 女朋友 男友 女友")

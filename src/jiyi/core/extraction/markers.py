@@ -56,8 +56,9 @@ _FILLER_ZH = re.compile(
     r"^(?:嗯+|啊|哦|噢|对了|还有|另外|顺便说一下|顺便说下|顺便提一下|顺便提下|顺便说|顺便|话说|然后|而且|"
     r"并且|所以|因为|不过|但是|可是|补充一下|补充|另外说一下|"
     r"(?:但|可|而|就)(?=我|他|她|它|最近|现在|后来)|"
-    r"哈哈+|说真的|老实说|讲真|说实话|(?:跟|和|同)你(?:说|讲|讲声|说声)(?:一?下|个事|件事|一声)?|"
-    r"告诉你(?:一?下|个事|件事)?|"
+    r"哈哈+|说真的|老实说|讲真|说实话|(?:跟|和|同)你(?:说|讲|讲声|说声)(?:一?下|个事|件事|一声)?"
+    r"(?:哈|啊|哦|呀|哟|喔)?|"
+    r"告诉你(?:一?下|个事|件事)?(?:哈|啊|哦|呀|哟|喔)?|"
     # interjections before what is said: 哎呀我都30了 / 唉，我家猫改名了
     r"(?:哎呀|哎哟|哎|唉|哇|诶|欸|呃|额|嗨|天哪|天啊|啊呀)+(?=[，,！!。\s~～]|我)|"
     # how the truth came out, before it: 结果不是花粉 / 查了才知道不是花粉
@@ -79,7 +80,9 @@ _FILLER_EN = re.compile(
     r"and also|anyway|these days|nowadays|lately|right now|quick background|some background|"
     r"background(?: for you| info| information)?|(?:quick |short )?intro|long story short|"
     r"turns out|fun fact|for context|basically|anyway|in short|"
-    r"a bit about me|about me|\w+-wise|honestly|tbh|frankly|truthfully|to be honest|"
+    r"a bit about me|about me|\w+-wise|honestly|tbh|frankly|truthfully|to be honest|ngl|lowkey|"
+    # "after watching that documentary i went full vegan": what led to it, not part of it
+    r"after (?:watching|reading|seeing|hearing) (?:that|a|the|this) [\w' ]{2,20}? (?=i )|"
     # "can't believe Lily started second grade": surprise at the news, not part of it
     r"(?:i )?(?:can't|cant|cannot|can not) believe(?: that)?|"
     # "I should mention that I now …": a frame for the news
@@ -126,7 +129,9 @@ _REMEMBER = re.compile(
 # Emoji and laughter after what is said (我三十三岁了😅 / 住杭州哈哈 / "in Leeds now 😊"):
 # tone, not content.
 _TRAILING_NOISE = re.compile(
-    rf"(?:[\s~～,，!！.。]*(?:{EMOJI}|{LAUGH_ZH}|嘻{{2,}}|(?<![a-z]){LAUGH_EN}))+$",
+    # (升初二了哈 / 开网约车了 hhh: a lone 哈 after 了, "hhh")
+    rf"(?:[\s~～,，!！.。]*(?:{EMOJI}|{LAUGH_ZH}|嘻{{2,}}|(?<=[了啦的呢])哈|(?<![a-z])h{{3,}}|"
+    rf"(?<![a-z]){LAUGH_EN}))+$",
     re.IGNORECASE,
 )
 _TRAILING_EN = re.compile(

@@ -42,14 +42,16 @@ _SPLIT_RE = re.compile(
     # "The kids voted and the guinea pig is Pickles now": a new subject with its own verb
     r"the [a-z]+(?: [a-z]+)? (?:is|are|was|were|got|has|have)|allergic to)\b)"
     # "I'm 16 and in 11th grade", "I'm 34 and from Ohio": after an age, a second predicate
-    r"|(?<=\d)\s+and\s+(?=(?:in|from|based|living|working|studying)\b)",
+    r"|(?<=\d)\s+and\s+(?=(?:in|from|based|living|working|studying)\b)"
+    # "we moved up the coast end of last month we live in caloundra now": dictated, no stop
+    r"|(?<=[a-z])\s+(?=(?:we|i) (?:now )?(?:live|are living|'re living) in\s)",
     re.IGNORECASE,
 )
 # "I'm an accountant so end of month is always crazy": a consequence with its own subject.
 _SO_RE = re.compile(
     r"\s+so\s+(?=[a-z]+(?: [a-z]+){0,3} (?:is|are|was|were|gets|get|can|will|has|have)\b|"
     # "…put her foot down so it's milk and no sugar now": what follows is the user's now
-    r"(?:it's|its|it is|i'm|im|i am|i've|i'll|now i|i now)\b)",
+    r"(?:it's|its|it is|i'm|im|i am|i've|i'll|now i|i now|no more|no longer|he's|she's)\b)",
     re.I,
 )
 
@@ -184,7 +186,7 @@ _OBJECT_VERBS = "给告诉帮让叫带送问借教请陪骂打找催劝吓烦坑
 _RUN_ON = re.compile(
     rf"(?<=[\u4e00-\u9fff]{{2}}了)(?<![{_OBJECT_VERBS}]了)"
     rf"(?=(?:我(?!们)|{_KIN_ZH}|现在|而家|这个月|上个月|下个月|上周|下周|这周|今年|去年|明年|"
-    r"后来|然后)[\u4e00-\u9fff])"
+    r"后来|然后|因为|所以|结果)[\u4e00-\u9fff])"
 )
 
 

@@ -89,6 +89,9 @@ _HE_SHE = re.compile(r"(?:他|她)(?!们)|(?:he|she|he's|she's|his|her)\b", re.I
 # "they moved me to the Reno office": an impersonal "they" that acts on the user
 _IMPERSONAL = re.compile(
     r"they (?:\w+ ){0,2}(?:me|us)\b|"
+    # "(big news at work,) they're consolidating": the employer, as it changes the user's job
+    r"^they(?:'re| are) (?:consolidating|restructuring|downsizing|reorgani[sz]ing|merging|"
+    r"relocating|closing)\b|"
     # 老板从这个月起让我当主厨了 / 公司把我调到无锡了: what was done with the user's job
     r"(?:我们)?(?:老板|领导|公司|单位|经理|主管|店长|队长|园长|护士长|包工头|工头)[^，,]{0,8}?"
     r"(?:让|叫|安排|派|调|提拔|升|把)了?(?:我|我们)(?!的)|"
@@ -138,6 +141,11 @@ def strip_openers(clause: str) -> str:
     return _OPENER_RE.sub("", clause.strip(), count=1)
 
 
+_TEACHER_MOVED = re.compile(
+    rf"^[^，,]{{0,6}}?(?:老师|班主任|园长|校长|学校)(?:把|给|帮)(?:我们?家?的?)(?:{_KIN_ZH})"
+)
+
+
 def read_subject(clause: str) -> Who:
     """Whom ``clause`` is said of, by the person it opens with (see :class:`Who`).
 
@@ -157,6 +165,8 @@ def read_subject(clause: str) -> Who:
         rf"^(?:跟|和|同|与)(?:我的?)?(?:几个|一帮|一群)?(?:{_OTHER_ZH})(?:们|一起)?(?!的)", text
     ):
         return Who.USER  # 跟老乡转去佛山干了: the user, with someone
+    if _TEACHER_MOVED.match(text):
+        return Who.FAMILY  # 老师把我孙子调到大班去了: what the school did with the child
     if _OTHER.match(text):
         return Who.OTHER
     if family := _FAMILY.match(text):

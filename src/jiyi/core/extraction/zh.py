@@ -127,6 +127,12 @@ _NAMED_BIRTHDAY = re.compile(
     r"^(?P<who>(?![我他她它今明昨上下这前])[\u4e00-\u9fff]{2,3}?)(?:上周|上星期|上礼拜|昨天|前天|"
     r"今天|前几天|这周|上个月)?(?:刚|才|刚刚)?(?:过了?|过完了?)?生日"
 )
+# The user's own birthday, then the age alone: 上礼拜生日，29了
+_MY_BIRTHDAY = re.compile(
+    r"^(?:我)?(?:上周|上星期|上礼拜|昨天|前天|今天|前几天|这周|上个月)(?:刚|才|刚刚)?(?:过了?|过完了?)?"
+    r"生日(?:了|啦)?$"
+)
+_MY_AGE = re.compile(r"^(?:满|都|已经|正式|就)?[1-9]\d(?:岁)?(?:了|啦|咯|喽)$")
 # An age said alone (满四岁啦): whose, the clauses before tell
 _BARE_AGE = re.compile(
     r"^(?:满|都|已经|正式|就)?[\d一二两三四五六七八九十]{1,3}(?:周)?岁(?:了|啦|咯|喽)?"
@@ -200,7 +206,7 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
     value = clean_value(m.group("x"))
     if slot.endswith(".employer"):  # 现在在比亚迪的厂里: the company, not its shop floor
         value = re.sub(r"(?<=..)(?:的|那边的?)(?:厂里|厂子|车间|店里|公司|那边)$", "", value)
-        value = re.sub(r"(?<=..)(?:上班|工作|报到|打工|干活)$", "", value)  # 去国家电网上班
+        value = re.sub(r"(?<=..)(?:上班|工作|报到|打工|干活|做)$", "", value)  # 去国家电网上班
     if not value or (
         slot.endswith(".name") and not re.match(r"^(?:现在|改|已经|是)*(?:改名)?叫", c)
     ):
@@ -234,7 +240,8 @@ _FOUND_BY = re.compile(
     r"[^，,说我]{0,8}?(?:说|显示|查出来?|确诊)(?:了)?(?=我|它|牠)"
 )
 _JOB_LEFT = re.compile(
-    r"^我?(?:已经|刚|上个?月|去年|今年)*(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位|厂|东家)|离职|辞职)了?"
+    r"^我?(?:已经|刚|上个?月|上个?(?:礼拜|星期|周)|去年|今年|终于|总算)*"
+    r"(?:跳槽|换(?:了)?(?:个|份|家)?(?:工作|公司|单位|厂|东家)|离职|辞职)了?"
     r"[喔哦噢啦咯呀啊耶]*$"
 )
 # 提了 / 我升职了 / 终于提拔了: a new title, named in the clause after
@@ -306,10 +313,13 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         return []  # 孩子们非要给泰迪换个名字: the name follows
     hits = hits or plan_change(clause, ctx) or _continuation(clause, ctx)
     bare = re.sub(r"^(?:现在|今年)", "", clause)
-    if not hits and (who := ctx.extra.get("birthday_of")) and _BARE_AGE.match(bare):
+    who = ctx.extra.get("birthday_of")
+    if not hits and who and (_BARE_AGE.match(bare) or (who == "我" and _MY_AGE.match(bare))):
         hits = _match_rules(who + bare, ctx, _FACTS)  # 奶糖上周过生日了，现在三岁啦
     if bday := _NAMED_BIRTHDAY.match(clause):
         ctx.extra["birthday_of"] = bday.group("who")
+    elif _MY_BIRTHDAY.match(clause):
+        ctx.extra["birthday_of"] = "我"  # 上礼拜生日，29了: the user's own age
     if not hits and not clause.startswith("我"):
         hits = pet_continuation(clause, ctx)
         subject = ctx.extra.get("family_zh")
@@ -374,7 +384,11 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         ]
     if not hits:
         hits = _match_rules(clause, ctx, _RULES[len(_FACTS) :])
-    if not hits and _JOB_LEFT.search(clause) and not re.search(r"想|要|打算|准备|吗", clause):
+    if (
+        all(h.kind == MemoryKind.EVENT for h in hits)  # (上个礼拜终于换了工作: news, then what)
+        and _JOB_LEFT.search(clause)
+        and not re.search(r"想|要|打算|准备|吗", clause)
+    ):
         ctx.extra["slot"] = "work.employer"  # 我跳槽了，现在在大疆: the employer comes next
     if not hits and _PROMOTED.match(clause):
         ctx.extra["slot"] = "work.role"  # 提了，党政办副主任: the title comes next

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.en_roles import is_role as is_role_en
-from jiyi.core.extraction.lexicon import PETS_ZH, PRONOUN_OBJECTS, RELATIONS_ZH
+from jiyi.core.extraction.lexicon import DRINKS, PETS_ZH, PRONOUN_OBJECTS, RELATIONS_ZH
 from jiyi.core.extraction.lexicon_places import JOBS_ZH, MAJOR_RE_ZH
 from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.models import MemoryKind
@@ -150,8 +150,8 @@ _ROLE_SUFFIX = re.compile(
     r"全职爸爸|家庭主妇|自由职业|老师|程序员|公务员|警察|军人|厨师|教授|院长|主任|店长|老总|总裁|"
     r"董事长|CEO|CTO|HR|PM|销售|运营|产品|实习生|博士后|博后|学生|研究生|本科生|留学生|"
     r"副理|协理|襄理|理专|楼面|收银|导购|前台|客服|行政|文职|助理|秘书|翻译|采购|仓管|质检|跟单|"
-    r"帮厨|保安|保洁|月嫂|"
-    r"[小初高]中生|大学生|(?:护士|科|处|部|局|校|班|组|厂|队|行|所|站|车间|护|船|村|机|列车|乘务|轮机|"
+    r"帮厨|保安|保洁|月嫂|领班|"
+    r"[小初高]中生|大学生|(?:护士|护理|课|科|处|部|局|校|班|组|厂|队|行|所|站|车间|护|船|村|机|列车|乘务|轮机|"
     r"社|园|镇|乡|县|市)长|[大二三]副)$",
     re.IGNORECASE,
 )
@@ -167,6 +167,7 @@ def is_role(word: str) -> bool:
     return word in JOBS_ZH or bool(_ROLE_SUFFIX.search(word))
 
 
+_DRINK_WORDS = "|".join(sorted((w for w in DRINKS if not w.isascii()), key=len, reverse=True))
 _CANTONESE_MAP = {
     "喺": "在", "返工": "上班", "钟意": "喜欢", "鍾意": "喜欢", "唔": "不", "冇": "没有",
     "係": "是", "系": "是", "佢": "他", "屋企": "家", "我个仔": "我儿子", "我个囡": "我女儿",
@@ -217,6 +218,8 @@ def normalise_zh(clause: str) -> str:
     clause = re.sub(r"^(?:而家|依家|现在)个(?=男朋友|女朋友|老公|老婆|仔|囡|女)", "我", clause)
     clause = clause.replace("跳曹", "跳槽")  # the common mistyping of 跳槽 (same sound)
     clause = re.sub(r"(?<!自)己经", "已经", clause)  # 这周一己经去蚂蚁入职了 (自己经常 stays)
+    # 最近改和橙C美式了: 和 typed for 喝 before a drink
+    clause = re.sub(rf"(?<=[改都只爱])和(?=[^，,]{{0,4}}?(?:{_DRINK_WORDS}))", "喝", clause)
     clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
     clause = re.sub(r"(?:喇|嘞|啰|囉)(?=[!！。~～]*$)", "了", clause)  # 已經5歲喇: a final 了
     # 由这个月开始我改了在深圳上班 / 我改在深圳住了: where the user is now

@@ -41,8 +41,9 @@ _TYPE_RE = re.compile(
     # (a day's drink said as now and every day, or what it was changed to; not 最近喝得多)
     r"^(?:我)?(?:(?:现在|如今)(?:每天|天天|每天早上|早上|每早)+(?:都|就|只)*(?:喝|是)?|"
     r"(?:现在|如今|最近)(?:每天|天天|早上|都)*(?:换成|改成|改喝))(?:一杯|一壶|杯)?"
-    r"(?P<n>[^，,。改换加要少去不]+?)(?:了|的)?$|"  # (拿铁都改成加椰奶: how it is taken)
-    r"(?:咖啡|茶|奶茶)(?:的话)?(?:一般|通常|都|只|我)*(?:喝|要|点)(?P<y>.+)$|"
+    # (拿铁都改成加椰奶: how it is taken; 改喝冰美式了热拿铁太腻了: said on without a stop)
+    r"(?P<n>[^，,。改换加要少去不了]+?)(?:了(?=[\u4e00-\u9fff]{4}).*|了|的)?$|"
+    r"(?:咖啡|茶|奶茶)(?:的话)?(?:一般|通常|都|只|我|一直)*(?:喝|要|点|(?<=[般常直])是)(?P<y>.+)$|"
     r"^(?:我)?(?:喝|点)(?P<z>[^，,。要加半少去无微多全]+?)(?=要加|加|不加|少|半|微|无|去|多|全|正常|"
     r"[一二三四五六七八九\d]分)|"
     r"(?:早上|每天|上午|下午|平时|每天早上|早餐)(?:都|一定|必须|总是|总|要)*(?:来|喝|是)?(?:一杯|一壶|杯)"
@@ -50,7 +51,7 @@ _TYPE_RE = re.compile(
     # 我喝咖啡现在改成燕麦拿铁了: the category said first, the new drink after the change verb
     r"(?:喝|点)(?:咖啡|茶|奶茶)(?:现在|最近|已经|都)*(?:改成|换成|改为|改喝|换)(?P<w>[^，,。]+?)(?:了)?$|"
     # 我喝茉莉花茶 / 我喝拿铁: the drink the user drinks, said plainly
-    r"^我(?:一般|通常|一直|每天|天天)?喝(?P<v>[^，,。了过杯喝只都现]{2,8})$"
+    r"^我(?:一般|通常|一直|每天|天天)?喝(?P<v>[^，,。了过杯喝只都现是]{2,8})$"
 )
 
 
@@ -114,9 +115,21 @@ def drink_type_word(phrase: str) -> tuple[str, str] | None:
 
 
 _CATEGORY_NOUN = {"coffee": "咖啡", "tea": "茶"}
+_SWEETNESS = re.compile(r"[全半微少无去正常]糖|[一二三五七\d]分糖")
 
 
 def drink(c: str, ctx: Context) -> list[Hit]:
+    head = c.split("了", 1)[0] + "了"
+    if len(c) > 16 and len(c) - len(head) >= 6 and DRINK_RE.search(head):
+        # 改喝冰美式了热拿铁喝起来太腻了…: said on without a stop, the order ends at 了
+        hits = _drink(head, ctx)
+        for h in hits:
+            h.content = h.content or third_person_zh(head)
+        return hits
+    return _drink(c, ctx)
+
+
+def _drink(c: str, ctx: Context) -> list[Hit]:
     hits: list[Hit] = []
     if re.search(r"今天|今早|刚才|刚刚|昨天|昨晚|这杯|那杯|了一杯|了杯", c):
         return []  # 今天喝了一杯加冰的奶茶: one drink, not how the user orders it
@@ -156,6 +169,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
                 value=word,
             )
         )
+    if not ctx.drink and re.search(r"饮料|饮品|手摇", c) and _SWEETNESS.search(c):
+        ctx.drink = "milk_tea"  # 我买饮料都点全糖少冰: a tea shop's sweetness, whatever the drink
     adds = list(_ADDIN.finditer(c[t.end("z") :] if t and t.group("z") else c)) if ctx.drink else []
     if hits and t is not None:  # 改喝无糖绿茶: 无糖 is part of the drink named, not an add-in
         word = hits[0].value or ""

@@ -95,6 +95,8 @@ def habit(c: str, ctx: Context) -> list[Hit]:
     ) or re.match(r"^(?:我)?有(?P<x>.{2,10})的习惯$", c)
     if m and re.search(r"打喷嚏|咳嗽|头疼|头痛|流鼻涕|失眠|拉肚子|过敏|发烧|胃疼", m.group("x")):
         return []  # 常常打喷嚏: a symptom, not a routine
+    if m and re.search(r"算了|放弃了?$|不下去|没坚持住|坚持不", m.group("x")):
+        return []  # 坚持了两天还是算了: a try given up, not a routine
     if m and re.search(r"得(?:不行|要命|要死|不得了|够呛|很|慌)|死了|到爆", m.group("x")):
         return []  # 每天卷得不行 / 每天累得要命: how the days feel, not a routine
     if m and re.match(r"^(?:都|也)?(?:不用|不必|不需要|用不着)", m.group("x")):

@@ -136,7 +136,9 @@ _NAMED_GRADE = re.compile(
     r"(?P<g>[一二三四五六]年级|初[一二三]|高[一二三]|大[一二三四]|小班|中班|大班)(?:了|啦)?$"
 )
 _NAMED_AGE = re.compile(
-    r"^(?:其实|实际上|对了|不对)?(?P<n>(?!今年|去年|明年|现在|已经|其实|上个|上周|这个|昨天|前天)"
+    # (我家咪咪三岁了: 咪咪 said with 我家, as of a pet or a child at home)
+    r"^(?:其实|实际上|对了|不对)?(?:我们家|我家|咱家)?(?P<n>(?!今年|去年|明年|现在|已经|其实|上个|上周|"
+    r"这个|昨天|前天)"
     r"[\u4e00-\u9fff]{2,3}?|[A-Za-z]{2,12})"
     rf"(?:今年|现在|已经|都|其实|也|实际上|是|才|就|{_WHEN_AGED})*(?P<x>[\d一二两三四五六七八九十]+)"
     # 黄豆十三了: said without 岁
@@ -180,6 +182,10 @@ def aged_after_birthday(c: str, ctx: Context) -> str:
     return c
 
 
+_MOVED_KIN = re.compile(
+    rf"^(?:[^，,给帮把]{{0,8}}?(?:老师|学校|园长|校长))?(?P<t>[^，,给帮把]{{0,6}}?)(?:就|已经|都)*"
+    rf"(?:给|帮|把)(?:我们?家?)?(?:的)?(?P<rel>{REL})(?:转学|转|调)(?:到|去)"
+)
 _FETCHED = re.compile(
     rf"^(?:我们|我)?(?:已经|刚|刚刚|上个月|去年|今年|年初)*把(?:我|我们)?(?:家)?(?:的)?(?P<rel>{REL})"
     r"(?:也)?(?:接|搬|带)(?:到|来|去|过来|回)了?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:来|去)?"
@@ -198,6 +204,11 @@ def family(c: str, ctx: Context) -> list[Hit]:
             if c.startswith(alias):
                 c, kid = f"我{rel}{c[len(alias) :]}", "family.child"
                 break
+    # 上学期就给娃转到育才小学去了 / 老师把我孙女调到中班去了 / (儿子…)帮他转到东园国小了:
+    # the relative moved on to another school or class, as if said of them
+    c = _MOVED_KIN.sub(lambda m: f"我{m['rel']}{m['t']}转到", c, count=1)
+    c = re.sub(r"^((?:我们家|我家|我的|我)的?(?:" + REL + r"))([^，,]{0,6}?)(?:帮|给|把)(?:他|她)"
+               r"(?:转学|转|调)(?:到|去)", r"\1\2转到", c, count=1)  # fmt: skip
     # 我姐她们一家搬回老家太原了: the relative's household moved, the relative with it
     c = re.sub(
         rf"^((?:我们家|我家|我的|我)的?(?:{REL}))(?:她|他)?们?(?:一家(?:人|子|三口|四口)?|全家)(?:人)?"

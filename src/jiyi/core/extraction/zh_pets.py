@@ -69,6 +69,7 @@ def _introduce(word: str, name: str | None, c: str, ctx: Context) -> list[Hit]:
 
 def _pet_attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     noun = next((k for k, v in PETS_ZH.items() if v == key.split(".")[1]), "宠物")
+    rest = re.sub(r"^(?:狗|犬|猫)(?=[A-Za-z])", "", rest)  # 贵宾狗Lucky: the breed, then the name
     if m := re.match(
         rf"^(?:它|牠|佢)?(?:现在|已经)?{NAME_VERB}(?:它|牠|佢|他|她)?(?P<x>[^，,不]+)", rest
     ):

@@ -32,6 +32,11 @@ _AFTER_NEW_YEAR = r"(?:过完年|过年后|年后|节后|开春|开年)"
 def _workplace(where: str, neg: bool, rule: str) -> Hit:
     """在X上班: X is a city (location.work), home (work.mode) or an employer."""
     place = clean_value(re.sub(r"^(?:一家|一个|某家?|家)(?=..)", "", where))
+    office = re.fullmatch(
+        r"(?P<c>[\u4e00-\u9fff]{2,4}?)的?(?:办公室|办事处|分部|总部|分公司|写字楼|office)", place
+    )
+    if office and is_place_zh(office["c"]):
+        place = office["c"]  # 在上海的办公室上班: the city of the work, not an employer
     value = f"not {place}" if neg else place
     if is_place_zh(place) and place not in COMPANIES_ZH:
         return Hit(F, "location.work", "work.city", correction=neg, value=value)
@@ -253,7 +258,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         rf"^(?:我)?{ADV}(?:从(?P<x>.+?))?(?:离职|辞职|裸辞|被裁|被裁员|被辞退|被开除|失业|下岗|出来)(?:了)?$|"
         # 离开杭州以后一直住成都: what came after leaving is said, not the leaving itself
         rf"^(?:我)?{ADV}离开了?(?P<y>(?:(?!以后|之后|后来|然后)[^，,])+)$|"
-        rf"^(?:我)?{ADV}(?:已经)?不在(?P<z>.+?)(?:了)$|"
+        rf"^(?:我)?{ADV}(?:已经)?(?:早)?不在(?P<z>.+?)(?:了)$|"
         # 阿里那边我已经离职了: the employer said first
         rf"^(?P<t>[^，,我]{{2,10}}?)(?:那边|那儿|那里|的工作|的活儿?)[，,]?(?:我)?{ADV}"
         r"(?:早)?(?:离职|辞职|裸辞|不干|辞掉|辞)了$|"
@@ -265,6 +270,11 @@ def work(c: str, ctx: Context) -> list[Hit]:
         m = None  # 健身房那边我不干了 is no employer named
     if m and m.group("z") and _PLACE_AT_WORK.fullmatch(clean_value(m.group("z"))):
         m = None  # 不在病房了: a place within the job, the employer stays
+    if m and m.group("z") and re.search(r"住$", clean_value(m.group("z"))):
+        # 我现在不在村里住了: the home left (where the user lives now follows), no employer
+        ctx.extra["slot"] = "location.home"
+        gone = re.sub(r"住$", "", clean_value(m.group("z")))
+        return [Hit(F, "location.home", "home.left", correction=True, value=f"not {gone}")]
     if m:
         ctx.extra["slot"] = "work.employer"
         left = m.group("x") or m.group("y") or m.group("z") or m.group("t") or m.group("w")
@@ -285,7 +295,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
             ]
         return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
     made = re.search(
-        r"(?:(?:让|叫|安排|提拔|选|推|推举|选举)我|把我(?:[^，,]{0,2}?)(?:选|推|提拔|任命|提))"
+        r"(?:(?:让|叫|安排|提拔|选|推|推举|选举)我|把我(?:[^，,]{0,2}?)(?:选|推|提拔|任命|提)|"
+        r"我被[^，,]{0,4}?(?:提拔|任命|提))"
         r"(?:[^，,当做]{0,4}?)(?:当|做|担任|升|成|为)(?P<x>[^，,]{2,8}?)(?:了|啦)?$",
         c,
     )
@@ -296,6 +307,18 @@ def work(c: str, ctx: Context) -> list[Hit]:
                     content=f"用户的工作是{role}")]  # fmt: skip
     if (driven := platform_work(c, _is_org)) is not None:
         return driven
+    hired = re.match(
+        r"^(?:我)?(?:[^，,被]{0,6}?)被(?P<x>[^，,]{2,8}?)(?:正式)?(?:录用|录取|聘用|聘请|招进去|招了)(?:了|啦)?$",
+        c,
+    )
+    if (
+        hired
+        and _is_org(hired["x"])
+        and not re.search(r"大学|学院|学校|中学|高中|研究生|学", hired["x"])
+    ):
+        # 上礼拜被顺丰录取了: hired by a company (a school's 录取 is an admission)
+        return [Hit(F, "work.employer", "employer.hired", value=clean_value(hired["x"]),
+                    correction=True, content=f"用户在{clean_value(hired['x'])}工作")]  # fmt: skip
     own = re.match(
         r"^(?:我)?(?:现在|已经|出来)*自己(?:在(?P<p>[^，,]{2,6}?))?开了?(?:个|一个|一家|家|间|一间)"
         r"(?P<x>[^，,]{0,6}?(?:工作室|店|公司|诊所|餐厅|馆|铺|厂))(?:了)?$",
@@ -353,7 +376,9 @@ def work(c: str, ctx: Context) -> list[Hit]:
     for rule, pattern in (
         (
             "role",
-            rf"^(?:我)?{ADV}(?:转行|改行|转职|后来|毕业后|改|转|转去|改去|(?:辞职|离职|辞了职)(?:在家|回家)?)?"
+            # (我从这个月开始是护理长了: since when, then the title)
+            rf"^(?:我)?(?:从?(?:这|本)个?(?:月|周|礼拜|星期|学期)(?:起|开始))?{ADV}"
+            r"(?:转行|改行|转职|后来|毕业后|改|转|转去|改去|(?:辞职|离职|辞了职)(?:在家|回家)?)?"
             r"(?:是|当上|当|做|干|成了|成为|升(?!职)(?:为|成|到|了)?)了?"
             r"(?:一名|一个|一位|个|名|位)?(?P<x>.+?)$",
         ),
