@@ -68,6 +68,8 @@ CHANGES = [
     (["我最喜欢的歌手是周杰伦", *ZH], "现在最爱华仔了，杰伦靠边站", "周杰伦", "华仔"),
     # Cantonese: a new employer after 轉咗工
     (["我喺中銀做櫃員", *ZH], "上個月轉咗工，而家喺渣打做", "中銀", "渣打"),
+    # Cantonese: an allergy found to be another (唔係對X敏感，係對Y)
+    (["我對蝦過敏", *ZH], "抽血檢查先知原來我唔係對蝦敏感，係對蟹", "蝦", "蟹"),
     # English: a base said "based out of"
     (
         ["I'm a flight attendant with Delta", "I'm based out of Atlanta", *EN],
@@ -165,6 +167,21 @@ CHANGES = [
         "peanuts",
         "sesame",
     ),
+    # a dog renamed by use ("calling the dog X"), a daughter called "my girl", a father retired
+    # (his employer goes with the job)
+    (
+        ["We've got a rescue whippet called Bolt", *EN],
+        "the kids have been calling the dog Noodle for weeks and he only answers to that now",
+        "Bolt",
+        "Noodle",
+    ),
+    (["My daughter is in P3", *EN], "new school year, my girl is P4 now", "P3", "P4"),
+    (
+        ["My father is a manager at HDFC Bank", *EN],
+        "Papa took early retirement so he's retired now",
+        "HDFC",
+        "retired",
+    ),
     # a dose in words
     (
         ["I take 20mg of atorvastatin at night", *EN],
@@ -222,3 +239,21 @@ def test_a_work_city_question_asks_for_the_work_slot() -> None:
     assert "location.home" not in query_slots("我现在在哪个城市干活")
     assert "location.home" not in query_slots("Which city do I work in?")
     assert query_slots("我住在哪个城市") == ("location.home",)
+
+
+def test_single_sentences_read_what_they_say() -> None:
+    """How the work goes is no new job; 在上海的办公室上班 is a work city, no employer."""
+    from datetime import UTC, datetime
+
+    from jiyi.core.extraction.rules import RuleExtractor
+    from jiyi.core.models import Message
+
+    def topics(text: str) -> dict[str, str]:
+        ex = RuleExtractor().extract([Message(role="user", content=text)], now=datetime.now(UTC))
+        return {c.topic or "": c.content for c in ex.candidates}
+
+    said = topics("我老公上个月终于不干了。现在开了个小店，做到很开心")
+    assert not any("开心" in content for content in said.values()), said
+    assert "location.work" in topics("我在武汉的办公室上班")
+    assert "work.employer" not in topics("我在武汉的办公室上班")
+    assert "location.home" not in topics("I'm based out of Denver")

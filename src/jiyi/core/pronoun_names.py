@@ -85,7 +85,8 @@ _NAME_SAID = re.compile(r"\bname", re.IGNORECASE)
 # "dana started calling her Biscuit and now that's the only thing she comes to": a name the
 # pet or child took on by use
 _CALLING_EN = re.compile(
-    r"\b(?:started|been|keeps?|kept|all|everyone's|everybody's) calling (?P<p>her|him|it) "
+    r"\b(?:started|been|keeps?|kept|all|everyone's|everybody's) calling "
+    r"(?P<p>her|him|it|the (?:dog|cat|pup|puppy|kitten|bird|rabbit)) "
     r"(?P<n>[A-Z][\w'-]+)\b"
 )
 # 硬给改成了“年糕” / 改叫「豆豆」了: a new name in quotes after the change said

@@ -344,6 +344,9 @@ def _split_off(old: MemoryItem, new: MemoryItem, pending: Pending) -> None:
     if str(new.metadata.get("rule", "")).endswith("employer.own") and new.topic:
         # 开了自己的店 / "running her own shop": the old job goes with the old employer
         said |= {new.topic.replace(".employer", f".{attr}") for attr in ("job", "role")}
+    if new.topic and re.search(r"retired|退休", str(new.value or ""), re.I):
+        # "Papa took VRS, he's retired now": no employer any more either
+        said |= {new.topic.rsplit(".", 1)[0] + ".employer", "work.employer"}
     split_off(old, said, now, pending)
 
 

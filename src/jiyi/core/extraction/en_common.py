@@ -296,6 +296,12 @@ _SAID_AS = (
         "I work at",
     ),
     (r"(?:^|(?<=[.!;] ))(?:so |and )?started (?:with|at) (?=(?-i:[A-Z]))", "I started at "),
+    # "my girl is P5 now": a child, by the school year said of her
+    (
+        r"\bmy (?:(?P<g>girl)|boy)(?=(?:'s| is) (?:now )?(?:in )?(?:P\d|Primary \d|Year \d|"
+        r"Grade \d|Class \d|Sec \d|JSS ?\d|SS ?\d|\d+(?:st|nd|rd|th) grade|kindergarten)\b)",
+        lambda m: "my daughter" if m["g"] else "my son",
+    ),
     # "Dis-Chem offered me a post in the same mall so I've been there since": taken up
     (
         r"\b(?P<e>(?-i:[A-Z])[\w&'-]*(?: (?-i:[A-Z])[\w&'-]*)*) offered me (?:a|the|their) "

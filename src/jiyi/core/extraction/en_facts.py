@@ -412,7 +412,9 @@ def home(c: str, ctx: Context) -> list[Hit]:
         if not is_town_en(m.group("z") or m.group("w")):
             return []
         where = (m.group("d") or "") + place(m.group("z") or m.group("w"))
-        return [Hit(F, "location.work", "work.city", value=where, content=f"User works in {where}")]
+        unit = re.search(r"\b(office|branch|site|campus|plant)\b", c[m.start("z") :], I_)
+        said = f"at the {where} {unit[1].lower()}" if m.group("z") and unit else f"in {where}"
+        return [Hit(F, "location.work", "work.city", value=where, content=f"User works {said}")]
     if m and not re.match(
         r"^(?:work|school|the office|campus|class)\b", m.group("x") or m.group("y"), I_
     ):

@@ -78,8 +78,8 @@ _LEAD_EN = (
     r"quick update|funny thing|anyway|anyways|also|and|but|hey|hmm|um|ugh)[,:!.]*\s+)*"
 )
 _KIN_AT = re.compile(
-    rf"\b(?P<who>(?:my|our) (?P<rel>{_REL_EN})|(?P<bare>mom|mum|dad|grandma|grandpa|granny|"
-    r"nana|hubby|wifey))(?: (?-i:[A-Z][a-z]+)(?= (?-i:[a-z])))?(?P<be>'s|\s+is)?\b",
+    rf"\b(?P<who>(?:my|our) (?P<rel>{_REL_EN})|(?P<bare>mom|mum|dad|papa|mama|grandma|grandpa|"
+    r"granny|nana|hubby|wifey))(?: (?-i:[A-Z][a-z]+)(?= (?-i:[a-z])))?(?P<be>'s|\s+is)?\b",
     re.I,
 )
 # What may come before the relative as the subject: talk that only leads in, or a clause

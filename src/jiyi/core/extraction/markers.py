@@ -64,7 +64,7 @@ _FILLER_ZH = re.compile(
     # how the truth came out, before it: 结果不是花粉 / 查了才知道不是花粉
     r"(?:结果|原来|后来才知道|查了才知道|一查才知道|检查发现|才发现|没想到)(?=(?:其实|而)?不是)|"
     # 刚翻户口本才发现我是一九八九年出生的: how the user found out, before what they found
-    r"[^，,我]{0,8}?(?:才发现|才知道|才弄明白|才晓得)(?=我))"
+    r"[^，,我]{0,8}?(?:才发现|才知道|才弄明白|才晓得|先知道?|先发现)(?:原来)?(?=我))"
     r"[，,：:！!\s~～]*"
 )
 # Short words like "no" or "ok" are fillers only before a comma ("no more X" is content).

@@ -78,6 +78,7 @@ from jiyi.core.extraction.subject import (
 )
 from jiyi.core.extraction.topics import clean_value, is_name
 from jiyi.core.extraction.zh import match_zh
+from jiyi.core.extraction.zh_common import normalise_zh
 from jiyi.core.extraction.zh_people import mentioned_zh
 from jiyi.core.extraction.zh_pets import breed_said_wrong
 from jiyi.core.models import (
@@ -245,12 +246,15 @@ class RuleExtractor:
                 correcting = True
                 continue
             wrong = _WRONG.match(clause)
+            # (唔係對貓毛敏感，係對塵蟎: Cantonese 係 is 是)
+            nxt = normalise_zh(to_simplified(after[0])) if has_cjk(after[0]) else after[0]
             if (
                 not wrong
-                and clause.startswith("我不是")
-                and re.match(r"^(?:而|只|其实)?是", after[0])
+                and re.match(r"^(?:原来|其实)?我(?:不是|唔系|唔係)", clause)
+                and re.match(r"^(?:而|只|其实)?是", nxt)
             ):
-                wrong = _WRONG.match(clause[1:])  # 我不是对花生过敏，是对芝麻: "not X, Y"
+                # 我不是对花生过敏，是对芝麻: "not X, Y"
+                wrong = _WRONG.match(clause[clause.index("我") + 1 :])
             # "…, not a heeler at all": the emphasis is no part of the value said wrong
             z = _EMPHASIS.sub("", wrong.group("z") or "") if wrong else ""
             if wrong and len(z.split()) > 3:
@@ -261,8 +265,10 @@ class RuleExtractor:
                 # "…叫小美，不是小丽": the clause before was a correction, of 小丽.
                 said = clean_value(wrong.group("y") or z or wrong.group("w") or "")
                 said = re.sub(r"^(?:a|an|the|my)\s+|^(?:在|住在)(?=..)", "", said, flags=re.I)
+                # (不是对猫毛敏感: the allergen is the value said wrong)
+                said = re.sub(r"^(?:对|對)(.+?)(?:过敏|過敏|敏感)$", r"\1过敏", said)
                 # 查了，不是花生过敏，是腰果过敏: the right value comes next, 查了 is not set right
-                forward = bool(re.match(r"^(?:而|只|其实|应该)?是", after[0]))
+                forward = bool(re.match(r"^(?:而|只|其实|应该)?是", nxt))
                 for cand in () if forward else found.values():
                     cand.is_correction = True
                     cand.replaces = cand.replaces or said or None
@@ -317,12 +323,15 @@ class RuleExtractor:
                 kin = [h for h in match_zh("我" + clause, ctx) if h.topic.startswith("family.")]
                 if any(not _about(h) for h in kin) or all(h.kind in _PASSING for h in hits):
                     hits = kin or hits
-            contrast = re.match(r"^(?:只|而|其实|应该)?是(?=.{2})", clause) if pending else None
+            contrast = (
+                re.match(r"^(?:只|而|其实|应该)?(?:是|係|系)(?=.{2})", clause) if pending else None
+            )
             if not hits and contrast and frame:  # 我老家不是成都，是绵阳: 我老家 + 是绵阳
                 hits = match_zh(frame + clause, ctx)
             if not hits and contrast:  # 不是牛奶过敏，只是乳糖不耐受: 是 + what the user has
                 hits = match_zh("我" + clause[contrast.end() :], ctx)
-            if not hits and contrast and str(pending).endswith("过敏") and "过敏" not in clause:
+            allergy = normalise_zh(to_simplified(str(pending))).endswith("过敏")
+            if not hits and contrast and allergy and "过敏" not in clause:
                 hits = match_zh("我" + clause[contrast.end() :] + "过敏", ctx)  # 是对芝麻
             frame = ""
             if not hits and (re.search(r"[A-Za-z]", clause) or not has_cjk(clause)):

@@ -43,6 +43,10 @@ _SPLIT_RE = re.compile(
     r"the [a-z]+(?: [a-z]+)? (?:is|are|was|were|got|has|have)|allergic to)\b)"
     # "I'm 16 and in 11th grade", "I'm 34 and from Ohio": after an age, a second predicate
     r"|(?<=\d)\s+and\s+(?=(?:in|from|based|living|working|studying)\b)"
+    # "he's Sausage now not Rocky honestly it suits him": dictated, a new value, the old one
+    # set against it, a new thought
+    r"|(?<=\bnow)\s+(?=not\s+(?-i:[A-Z]))"
+    r"|(?<=\w)\s+(?=(?:honestly|tbh|ngl)\s+(?:it|it's|that|he|she|i|we|they|the)\b)"
     # "we moved up the coast end of last month we live in caloundra now": dictated, no stop
     r"|(?<=[a-z])\s+(?=(?:we|i) (?:now )?(?:live|are living|'re living) in\s)",
     re.IGNORECASE,

@@ -202,8 +202,10 @@ def _continuation(c: str, ctx: Context) -> list[Hit]:
         m = _CONTINUE_PLAIN.match(c)  # 转开发了: 开发 is the value, not 开 + 发
     if not slot or not m or re.search(r"什么|哪|吗", c):
         return []
-    ctx.extra.pop("slot", None)
     value = clean_value(m.group("x"))
+    if re.match(r"^(?:到|得)", value) or re.search(r"开心|满意|舒服|辛苦|很|挺|蛮", value):
+        return []  # 做到很开心 / 做得挺好: how the work goes, no new value
+    ctx.extra.pop("slot", None)
     if slot.endswith(".employer"):  # 现在在比亚迪的厂里: the company, not its shop floor
         value = re.sub(r"(?<=..)(?:的|那边的?)(?:厂里|厂子|车间|店里|公司|那边)$", "", value)
         value = re.sub(r"(?<=..)(?:上班|工作|报到|打工|干活|做)$", "", value)  # 去国家电网上班

@@ -218,6 +218,7 @@ def normalise_zh(clause: str) -> str:
     clause = re.sub(r"^(?:而家|依家|现在)个(?=男朋友|女朋友|老公|老婆|仔|囡|女)", "我", clause)
     clause = clause.replace("跳曹", "跳槽")  # the common mistyping of 跳槽 (same sound)
     clause = re.sub(r"(?<!自)己经", "已经", clause)  # 这周一己经去蚂蚁入职了 (自己经常 stays)
+    clause = re.sub(r"(对[^，,。]{1,8}?)敏感", r"\1过敏", clause)  # 对猫毛敏感: an allergy
     # 最近改和橙C美式了: 和 typed for 喝 before a drink
     clause = re.sub(rf"(?<=[改都只爱])和(?=[^，,]{{0,4}}?(?:{_DRINK_WORDS}))", "喝", clause)
     clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
