@@ -28,7 +28,7 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import RELATIONS_ZH
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, JOBS_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
-from jiyi.core.extraction.zh_common import is_role
+from jiyi.core.extraction.zh_common import ADV, is_role
 from jiyi.core.models import MemoryKind
 
 __all__ = ["job_move"]
@@ -286,3 +286,56 @@ def job_move(c: str, ctx: Context, is_org: Callable[[str], bool]) -> list[Hit]:
         if role := _role(said):
             return _hits("", role, "role.became")
     return []
+
+
+# A place within a job (病房, 一线, 车间): leaving it keeps the employer.
+_PLACE_AT_WORK = re.compile(
+    r"(?:病房|病区|门诊|急诊|一线|前台|柜台|车间|工地|现场|店里|办公室|实验室|岗位|[\u4e00-\u9fff]{1,4}岗|"
+    r"[\u4e00-\u9fff]{1,6}(?:部|科|组|部门|科室))"
+)
+
+
+def left_job(c: str, ctx: Context, is_org: Callable[[str], bool]) -> list[Hit] | None:
+    """A job or employer left (我从阿里离职了, 早不在顺丰了, 阿里那边我已经离职了), or a home
+    left said the same way (不在村里住了); None when the clause says neither."""
+    m = re.match(
+        rf"^(?:我)?{ADV}(?:从(?P<x>.+?))?(?:离职|辞职|裸辞|被裁|被裁员|被辞退|被开除|失业|下岗|出来)(?:了)?$|"
+        # 离开杭州以后一直住成都: what came after leaving is said, not the leaving itself
+        rf"^(?:我)?{ADV}离开了?(?P<y>(?:(?!以后|之后|后来|然后)[^，,])+)$|"
+        rf"^(?:我)?{ADV}(?:已经)?(?:早)?不在(?P<z>.+?)(?:了)$|"
+        # 阿里那边我已经离职了: the employer said first
+        rf"^(?P<t>[^，,我]{{2,10}}?)(?:那边|那儿|那里|的工作|的活儿?)[，,]?(?:我)?{ADV}"
+        r"(?:早)?(?:离职|辞职|裸辞|不干|辞掉|辞)了$|"
+        # 熬了三年终于从蚂蚁出来了: how long it took, then the leaving
+        r"^[^，,从]{0,8}?(?:终于|总算|已经|刚刚?)从(?P<w>[^，,]{2,8}?)(?:离职|辞职|裸辞|出来|逃出来|跳出来)了$",
+        c,
+    )
+    if m and m.group("t") and not is_org(m.group("t")):
+        m = None  # 健身房那边我不干了 is no employer named
+    if m and m.group("z") and _PLACE_AT_WORK.fullmatch(clean_value(m.group("z"))):
+        m = None  # 不在病房了: a place within the job, the employer stays
+    if m and m.group("z") and re.search(r"住$", clean_value(m.group("z"))):
+        # 我现在不在村里住了: the home left (where the user lives now follows), no employer
+        ctx.extra["slot"] = "location.home"
+        gone = re.sub(r"住$", "", clean_value(m.group("z")))
+        return [Hit(F, "location.home", "home.left", correction=True, value=f"not {gone}")]
+    if m:
+        ctx.extra["slot"] = "work.employer"
+        left = m.group("x") or m.group("y") or m.group("z") or m.group("t") or m.group("w")
+        left = re.sub(r"(?:了|啦)+$", "", left) if left else left
+        if left and m.group("z") and is_place_zh(left) and not is_org(left):
+            ctx.extra["slot"] = "location.home"
+            return [Hit(F, "location.home", "home.left", correction=True, value=f"not {left}")]
+        if not left:  # 我辞职了: whoever the employer was, they are not it any more
+            return [
+                Hit(
+                    F,
+                    "work.employer",
+                    "employer.quit",
+                    correction=True,
+                    value="无",
+                    content="用户已辞职" if re.search("辞职|离职", c) else None,
+                )
+            ]
+        return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
+    return None

@@ -137,3 +137,37 @@ def platform_work(c: str, is_org: Callable[[str], bool]) -> list[Hit] | None:
                             content=f"用户{job}"))  # fmt: skip
         return said
     return None
+
+
+def given_or_hired(c: str, is_org: Callable[[str], bool]) -> list[Hit] | None:
+    """A job given (老板从这个月起让我当主厨了, 我被经理提拔成领班了), the platform or company
+    worked for (:func:`platform_work`), or a company that hired the user (上礼拜被顺丰录用了);
+    None when the clause says none of these."""
+    made = re.search(
+        r"(?:(?:让|叫|安排|提拔|选|推|推举|选举)我|把我(?:[^，,]{0,2}?)(?:选|推|提拔|任命|提)|"
+        r"我被[^，,]{0,4}?(?:提拔|任命|提))"
+        r"(?:[^，,当做]{0,4}?)(?:当|做|担任|升|成|为)(?P<x>[^，,]{2,8}?)(?:了|啦)?$",
+        c,
+    )
+    if made and is_role(made["x"]) and not re.search(r"明天|下周|下个月|要|打算|想", c):
+        # (老板)从这个月起让我掌勺当主厨了: the job the user was given
+        role = clean_value(made["x"])
+        return [Hit(F, "work.role", "role.given", value=role, correction=True,
+                    content=f"用户的工作是{role}")]  # fmt: skip
+    if (driven := platform_work(c, is_org)) is not None:
+        return driven
+    hired = re.match(
+        r"^(?:我)?(?:[^，,被]{0,6}?)被(?P<x>[^，,]{2,8}?)(?:正式)?"
+        r"(?:录用|录取|聘用|聘请|招进去|招了)(?:了|啦)?$",
+        c,
+    )
+    if (
+        hired
+        and is_org(hired["x"])
+        and not re.search(r"大学|学院|学校|中学|高中|研究生|学", hired["x"])
+    ):
+        # 上礼拜被顺丰录取了: hired by a company (a school's 录取 is an admission)
+        who = clean_value(hired["x"])
+        return [Hit(F, "work.employer", "employer.hired", value=who, correction=True,
+                    content=f"用户在{who}工作")]  # fmt: skip
+    return None

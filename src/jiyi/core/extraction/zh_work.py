@@ -13,8 +13,8 @@ from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon_places import COMPANIES_ZH, JOBS_ZH, ORG_SUFFIX_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import ADV, ON_A_TRIP, is_role
-from jiyi.core.extraction.zh_jobmove import job_move
-from jiyi.core.extraction.zh_sent import joined, platform_work, sent_to_work
+from jiyi.core.extraction.zh_jobmove import job_move, left_job
+from jiyi.core.extraction.zh_sent import given_or_hired, joined, sent_to_work
 from jiyi.core.models import MemoryKind
 
 __all__ = ["work"]
@@ -54,10 +54,6 @@ def _workplace(where: str, neg: bool, rule: str) -> Hit:
 
 # A unit of an employer (财务部, 质检科, 二组) and a place within a job (病房, 一线, 车间).
 _UNIT = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:部|科|组|处|部门|团队|小组|科室|事业部)(?:了)?")
-_PLACE_AT_WORK = re.compile(
-    r"(?:病房|病区|门诊|急诊|一线|前台|柜台|车间|工地|现场|店里|办公室|实验室|岗位|[\u4e00-\u9fff]{1,4}岗|"
-    r"[\u4e00-\u9fff]{1,6}(?:部|科|组|部门|科室))"
-)
 
 
 def _is_org(word: str) -> bool:
@@ -254,71 +250,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
                     content=f"用户在{employer}工作",
                 )
             ]
-    m = re.match(
-        rf"^(?:我)?{ADV}(?:从(?P<x>.+?))?(?:离职|辞职|裸辞|被裁|被裁员|被辞退|被开除|失业|下岗|出来)(?:了)?$|"
-        # 离开杭州以后一直住成都: what came after leaving is said, not the leaving itself
-        rf"^(?:我)?{ADV}离开了?(?P<y>(?:(?!以后|之后|后来|然后)[^，,])+)$|"
-        rf"^(?:我)?{ADV}(?:已经)?(?:早)?不在(?P<z>.+?)(?:了)$|"
-        # 阿里那边我已经离职了: the employer said first
-        rf"^(?P<t>[^，,我]{{2,10}}?)(?:那边|那儿|那里|的工作|的活儿?)[，,]?(?:我)?{ADV}"
-        r"(?:早)?(?:离职|辞职|裸辞|不干|辞掉|辞)了$|"
-        # 熬了三年终于从蚂蚁出来了: how long it took, then the leaving
-        r"^[^，,从]{0,8}?(?:终于|总算|已经|刚刚?)从(?P<w>[^，,]{2,8}?)(?:离职|辞职|裸辞|出来|逃出来|跳出来)了$",
-        c,
-    )
-    if m and m.group("t") and not _is_org(m.group("t")):
-        m = None  # 健身房那边我不干了 is no employer named
-    if m and m.group("z") and _PLACE_AT_WORK.fullmatch(clean_value(m.group("z"))):
-        m = None  # 不在病房了: a place within the job, the employer stays
-    if m and m.group("z") and re.search(r"住$", clean_value(m.group("z"))):
-        # 我现在不在村里住了: the home left (where the user lives now follows), no employer
-        ctx.extra["slot"] = "location.home"
-        gone = re.sub(r"住$", "", clean_value(m.group("z")))
-        return [Hit(F, "location.home", "home.left", correction=True, value=f"not {gone}")]
-    if m:
-        ctx.extra["slot"] = "work.employer"
-        left = m.group("x") or m.group("y") or m.group("z") or m.group("t") or m.group("w")
-        left = re.sub(r"(?:了|啦)+$", "", left) if left else left
-        if left and m.group("z") and is_place_zh(left) and not _is_org(left):
-            ctx.extra["slot"] = "location.home"
-            return [Hit(F, "location.home", "home.left", correction=True, value=f"not {left}")]
-        if not left:  # 我辞职了: whoever the employer was, they are not it any more
-            return [
-                Hit(
-                    F,
-                    "work.employer",
-                    "employer.quit",
-                    correction=True,
-                    value="无",
-                    content="用户已辞职" if re.search("辞职|离职", c) else None,
-                )
-            ]
-        return [Hit(F, "work.employer", "employer.left", correction=True, value=f"not {left}")]
-    made = re.search(
-        r"(?:(?:让|叫|安排|提拔|选|推|推举|选举)我|把我(?:[^，,]{0,2}?)(?:选|推|提拔|任命|提)|"
-        r"我被[^，,]{0,4}?(?:提拔|任命|提))"
-        r"(?:[^，,当做]{0,4}?)(?:当|做|担任|升|成|为)(?P<x>[^，,]{2,8}?)(?:了|啦)?$",
-        c,
-    )
-    if made and is_role(made["x"]) and not re.search(r"明天|下周|下个月|要|打算|想", c):
-        # (老板)从这个月起让我掌勺当主厨了: the job the user was given
-        role = clean_value(made["x"])
-        return [Hit(F, "work.role", "role.given", value=role, correction=True,
-                    content=f"用户的工作是{role}")]  # fmt: skip
-    if (driven := platform_work(c, _is_org)) is not None:
-        return driven
-    hired = re.match(
-        r"^(?:我)?(?:[^，,被]{0,6}?)被(?P<x>[^，,]{2,8}?)(?:正式)?(?:录用|录取|聘用|聘请|招进去|招了)(?:了|啦)?$",
-        c,
-    )
-    if (
-        hired
-        and _is_org(hired["x"])
-        and not re.search(r"大学|学院|学校|中学|高中|研究生|学", hired["x"])
-    ):
-        # 上礼拜被顺丰录取了: hired by a company (a school's 录取 is an admission)
-        return [Hit(F, "work.employer", "employer.hired", value=clean_value(hired["x"]),
-                    correction=True, content=f"用户在{clean_value(hired['x'])}工作")]  # fmt: skip
+    if (left := left_job(c, ctx, _is_org)) is not None:
+        return left  # 我从阿里离职了 / 不在顺丰了 / 我现在不在村里住了
+    if (given := given_or_hired(c, _is_org)) is not None:
+        return given  # 让我当主厨了 / 在美团送外卖 / 被顺丰录用了
     own = re.match(
         r"^(?:我)?(?:现在|已经|出来)*自己(?:在(?P<p>[^，,]{2,6}?))?开了?(?:个|一个|一家|家|间|一间)"
         r"(?P<x>[^，,]{0,6}?(?:工作室|店|公司|诊所|餐厅|馆|铺|厂))(?:了)?$",
