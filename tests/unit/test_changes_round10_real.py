@@ -182,6 +182,14 @@ CHANGES = [
         "HDFC",
         "retired",
     ),
+    # a school a child boards at, with "and honestly" after it
+    (
+        ["My son Kofi goes to Alliance High", *EN],
+        "Kofi didn't settle at Alliance, so we moved him this term. He's boarding at Maseno "
+        "School now and honestly he's much happier.",
+        "goes to Alliance",
+        "Maseno",
+    ),
     # a dose in words
     (
         ["I take 20mg of atorvastatin at night", *EN],
@@ -254,6 +262,7 @@ def test_single_sentences_read_what_they_say() -> None:
 
     said = topics("我老公上个月终于不干了。现在开了个小店，做到很开心")
     assert not any("开心" in content for content in said.values()), said
+    assert "family.son.job" not in topics("my son is much happier")
     assert "location.work" in topics("我在武汉的办公室上班")
     assert "work.employer" not in topics("我在武汉的办公室上班")
     assert "location.home" not in topics("I'm based out of Denver")

@@ -240,9 +240,11 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
             "supporter",
             "follower",
         )
-        # "grandpa's in a wheelchair now after his fall in october": where he is, no job
+        # "grandpa's in a wheelchair now after his fall in october": where he is, no job;
+        # "he's much happier": how he is
         and not re.match(
-            r"(?:in|at|on|with|from|into|out|off|back|not|still|over|up|down|away|home)\b",
+            r"(?:in|at|on|with|from|into|out|off|back|not|still|over|up|down|away|home|much|so|way|"
+            r"far|a lot|even|happier|healthier|busier|calmer|quieter)\b",
             n.group("x"),
             I_,
         )
@@ -263,7 +265,8 @@ def attributes(key: str, rel: str, rest: str, ctx: Context) -> list[Hit]:
             return [Hit(F, f"{key}.school", "family.school", value=where, correction=True,
                         content=f"User's {rel} goes to {where}")]  # fmt: skip
     if n := re.match(
-        r"^(?:goes to|attends|is at|started at|is now at|'s at) (?P<x>[A-Z][\w .'-]+?)(?: now)?$",
+        r"^(?:goes to|attends|is at|started at|is now at|'s at|is boarding at|boards at) "
+        r"(?P<x>[A-Z][\w .'-]+?)(?: now)?$",
         rest,
     ):
         return [

@@ -46,7 +46,8 @@ _SPLIT_RE = re.compile(
     # "he's Sausage now not Rocky honestly it suits him": dictated, a new value, the old one
     # set against it, a new thought
     r"|(?<=\bnow)\s+(?=not\s+(?-i:[A-Z]))"
-    r"|(?<=\w)\s+(?=(?:honestly|tbh|ngl)\s+(?:it|it's|that|he|she|i|we|they|the)\b)"
+    r"|(?<=\w)(?:\s+(?:and|but|so))?\s+(?=(?:honestly|tbh|ngl)\s+(?:it|it's|that|he|she|i|we|"
+    r"they|the)\b)"
     # "we moved up the coast end of last month we live in caloundra now": dictated, no stop
     r"|(?<=[a-z])\s+(?=(?:we|i) (?:now )?(?:live|are living|'re living) in\s)",
     re.IGNORECASE,
