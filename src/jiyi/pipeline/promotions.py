@@ -38,17 +38,15 @@ _NEW_JOB = re.compile(
     r"\bhired\b|\bstarted at\b",
     re.IGNORECASE,
 )
-
-
-# A relative's or pet's attribute that changes while their name stays.
-_NAMED_ATTR = re.compile(r"^(?P<who>(?:family|pet)\.[a-z_]+)\.(?:age|grade|school|breed)$")
-
-
 # A change of job said as such (not only of employer): the title may change with it.
 _JOB_CHANGED = re.compile(
     r"跳槽|换工作|换了工作|换了份工作|新工作|转行|改行|\bnew job\b|\bcareer change\b|\bjob hop",
     re.IGNORECASE,
 )
+
+
+# A relative's or pet's attribute that changes while their name stays.
+_NAMED_ATTR = re.compile(r"^(?P<who>(?:family|pet)\.[a-z_]+)\.(?:age|grade|school|breed)$")
 
 
 def renamed_kept(c: Candidate, target: MemoryItem) -> Candidate:
@@ -100,9 +98,8 @@ def promoted(c: Candidate, target: MemoryItem) -> Candidate:
         return c
     plain = to_simplified(said)
     if c.topic == _EMPLOYER and _JOB_CHANGED.search(plain):
-        return (
-            c  # 我跳槽到市一院了: a new job, whose title may follow; the role keeps its own memory
-        )
+        # 我跳槽到市一院了: a new job, whose title may follow; the role keeps its own memory
+        return c
     if c.topic == _ROLE and (
         _NEW_JOB.search(plain)
         or not (_PROMOTION.search(plain) or (c.is_correction and to_simplified(str(old)) in plain))

@@ -119,15 +119,13 @@ _KIN_LAST = re.compile(rf"(?P<who>我(?:的|家)?(?:{REL}))(?:的|呢|啊|呀)?$
 # A pet's birthday (给狗子过了生日 / 猫咪今天生日): an age said alone after it is the pet's.
 _PET_BIRTHDAY = re.compile(rf"(?P<pet>{PET_WORD})(?:的|过了?|过完|庆祝了?)?\S{{0,3}}生日")
 # 奶糖上周过生日了 (a name's birthday): an age said alone after it is the name's
+_BIRTHDAY_WHEN = r"(?:上周|上星期|上礼拜|昨天|前天|今天|前几天|这周|上个月)"
+_BIRTHDAY_HAD = r"(?:刚|才|刚刚)?(?:过了?|过完了?)?生日"
 _NAMED_BIRTHDAY = re.compile(
-    r"^(?P<who>(?![我他她它今明昨上下这前])[\u4e00-\u9fff]{2,3}?)(?:上周|上星期|上礼拜|昨天|前天|"
-    r"今天|前几天|这周|上个月)?(?:刚|才|刚刚)?(?:过了?|过完了?)?生日"
+    rf"^(?P<who>(?![我他她它今明昨上下这前])[\u4e00-\u9fff]{{2,3}}?){_BIRTHDAY_WHEN}?{_BIRTHDAY_HAD}"
 )
 # The user's own birthday, then the age alone: 上礼拜生日，29了
-_MY_BIRTHDAY = re.compile(
-    r"^(?:我)?(?:上周|上星期|上礼拜|昨天|前天|今天|前几天|这周|上个月)(?:刚|才|刚刚)?(?:过了?|过完了?)?"
-    r"生日(?:了|啦)?$"
-)
+_MY_BIRTHDAY = re.compile(rf"^(?:我)?{_BIRTHDAY_WHEN}{_BIRTHDAY_HAD}(?:了|啦)?$")
 _MY_AGE = re.compile(r"^(?:满|都|已经|正式|就)?[1-9]\d(?:岁)?(?:了|啦|咯|喽)$")
 # An age said alone (满四岁啦): whose, the clauses before tell
 _BARE_AGE = re.compile(
