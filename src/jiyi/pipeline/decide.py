@@ -265,13 +265,15 @@ def decide(
     decision = _decision(c, vec, scope, store, pending, cal, embedder)
     target = decision.target
     if decision.action == Action.SUPERSEDE and target is not None:
-        named = promoted(specialise(c, target), target)  # 提成值班主管: the employer stays
+        spec = specialise(c, target)
+        named = promoted(spec, target)  # 提成值班主管: the employer stays
         named = renamed_kept(named, target)  # Theo is 6 → seven: Theo's name stays
         # "I'm a junior now" keeps "in college"; a new gym or doctor keeps nothing of the old
-        # one's place ("Bannatyne's" is not "on Union Street")
+        # one's place ("Bannatyne's" is not "on Union Street"); a candidate told as the old
+        # memory with its value swapped (just above) has its words already
         if (
             named.topic == target.topic
-            and named is c
+            and named is spec
             and not (named.topic or "").startswith("service.")
         ):
             text = carry_over(target.content, target.value, named.content, named.value)
