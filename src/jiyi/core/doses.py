@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from jiyi.core._timebase import cn_number
+from jiyi.core.extraction.en_common import number
 from jiyi.core.models import Candidate
 
 __all__ = ["dose_free", "dose_in", "names_a_dose", "new_dose", "with_doses"]
@@ -52,7 +54,7 @@ _SET = re.compile(
 # A clause that only gives the dose or how often: 一次五百毫克 / 五毫克 / 一天两次.
 _DOSE_CLAUSE = re.compile(
     rf"^(?:每次|一次|每天|一天|每日|早晚)?(?:各)?(?:{_ZH_N}(?:{_UNIT}|次|片|粒|颗))"
-    rf"(?:[，,]?(?:一天|每天|每日){_ZH_N}次)?$",
+    rf"(?:[，,]?(?:一天|每天|每日){_ZH_N}次)?\s?(?:的)?$",
     re.IGNORECASE,
 )
 
@@ -71,6 +73,14 @@ def dose_in(text: str) -> tuple[str, str] | None:
 
 
 def _bare(dose: str) -> str:
+    """The dose to compare: "forty milligrams" and "40mg" are one (40 mg)."""
+    m = _DOSE.fullmatch(dose.strip())
+    if m and m.group("en"):
+        said = number(m.group("en").strip())
+        if said.isdigit():
+            return f"{said}{_unit(m.group('u2'))}"
+    if m and m.group("zh") and (n := cn_number(m.group("zh"))) is not None:
+        return f"{n}{_unit(m.group('u1'))}"  # 五毫克 = 5mg
     return dose.lower().replace(" ", "")
 
 

@@ -55,6 +55,36 @@ _EN_INSTEAD = re.compile(
     r"(?P<a>[\w'-]{2,20})\s*(?:→|->|=>)\s*(?P<b>[\w'-]{2,20}(?: [\w'-]{2,20})?)"
     r"(?=[,.;!?]|$| (?:and|but|because|since|now|pray|lol)\b)",
 )
+# The old value denied and the new one said beside it: 不是天河是番禺, 俺家不在铁岭 在四平,
+# 大宝不是金毛啦 是拉布拉多 (one clause, or two split by a comma or a space)
+_END_ZH = r"(?=了|啦|啊|呀|哦|喔|咯|的|哈|嘛|噢|$|\s|[，,。.!！?？~])"
+_NOT_ZH = re.compile(
+    rf"(?:不是|不在|并不是|并不在)\s?(?P<x>{_W}{{1,10}}?)\s?(?:了|啦|哦|喔|的|呀|啊|咯)?\s?"
+    rf"[，,]?\s?(?:而|现在|其实|实际上|真正)?(?:是|在)\s?(?P<y>{_W}{{1,10}}?){_END_ZH}"
+)
+# "not woolies anymore, it's coles now"; "I'm born 1978, not 1987"; "im head chef now, not
+# sous chef"; "she's more like thirteen, not ten": only after "it's / I'm / she's …", so the
+# new value is what someone or something *is* (not "I react to, not penicillin")
+_PHRASE = r"[\w'&-]+(?: [\w'&-]+){0,2}?"
+# the new value: a name or a thing, never a verb phrase ("allergic to almonds, not walnuts"
+# is read by the allergy rules)
+_NEW = (
+    r"(?!(?:allergic|going|gonna|moving|not|into|from|so|very|really|too)\b)[\w'&-]+"
+    r"(?: (?!(?:to|of|with|for|from|about|at|in|on)\b)[\w'&-]+){0,2}?"
+)
+_IS = (
+    r"\b(?:it's|its|it is|i'm|im|i am|she's|shes|he's|hes|she is|he is|we're|we are|"
+    r"they're|they are)(?: born| now| actually| really| just| more like| like| about| around|"
+    r" in| at| a| an| the)*"
+)
+_NOT_EN = re.compile(
+    rf"\bnot (?:a |an |the |in |at )?(?P<x>{_PHRASE})(?: anymore| any more| no more)?"
+    rf"[,;.!]? (?:but )?{_IS} (?P<y>{_NEW})"
+    r"(?= now|\s*[^\w\s]|\s*$| (?:and|but|lol|haha|fr|since|btw)\b)"
+    rf"|{_IS} (?P<b>{_NEW})(?: now)?,? (?:and )?not (?:a |an |the |in |at )?(?P<a>{_PHRASE})"
+    r"(?=\s*[^\w\s]|\s*$| (?:anymore|any more|at all|lol|haha|btw|though)\b| n[ữu]a\b)",
+    re.IGNORECASE,
+)
 _ONCE = re.compile(
     r"\b(?:today|tonight|this time|for once|yesterday|this morning|last night|just once)\b", re.I
 )
@@ -89,7 +119,7 @@ class FromTo:
 
 def from_to(text: str) -> list[FromTo]:
     """The from → to pairs ``text`` states as having happened; [] when none."""
-    out: list[FromTo] = []
+    out: list[FromTo] = _denied(text)
     for c in _CLAUSES.finditer(text):
         clause = c.group().strip()
         if not clause or _UNREAL.search(clause):
@@ -109,6 +139,27 @@ def from_to(text: str) -> list[FromTo]:
             if _PURPOSE.match(new):
                 continue
             out.append(FromTo(old, new, clause))
+    return out
+
+
+def _denied(text: str) -> list[FromTo]:
+    """The pairs said as the old value denied beside the new one (_NOT_ZH, _NOT_EN); the
+    clause is the sentence up to the pair, so a question, wish or plan before it counts."""
+    out: list[FromTo] = []
+    for pattern in (_NOT_ZH, _NOT_EN):
+        for m in pattern.finditer(text):
+            old = (m.group("x") or m.groupdict().get("a") or "").strip()
+            new = (m.group("y") or m.groupdict().get("b") or "").strip()
+            start = max(text.rfind(p, 0, m.start()) for p in "。.!！?？\n")
+            said = text[start + 1 : m.end()].strip()
+            rest = text[m.end() :].split("\n")[0][:12]
+            if _UNREAL.search(said) or rest.lstrip().startswith(("?", "？", "吗")):
+                continue
+            if not old or not new or old.lower() == new.lower():
+                continue
+            if _NOTHING.match(new) or _NOTHING.match(old) or _PURPOSE.match(new):
+                continue
+            out.append(FromTo(old, new, said))
     return out
 
 

@@ -74,7 +74,7 @@ _IS_ZH = re.compile(
     r"(?P<n>[\u4e00-\u9fff]{1,5}?(?:犬|狗|猫|梗|獒))"
 )
 _WAS_EN = re.compile(
-    r"\b(?:not|no|isn't|wasn't) (?:a |an )?(?P<o>[a-z]+(?: [a-z]+)?) at all\b|"
+    r"\b(?:not|no|isn'?t|wasn'?t) (?:a |an )?(?P<o>[a-z]+(?: [a-z]+)?) at all\b|"
     r"\bnot (?:a |an )?(?P<p>[a-z]+)(?=[,.;!]|$)",
     re.IGNORECASE,
 )

@@ -34,13 +34,20 @@ import re
 from dataclasses import dataclass
 
 from jiyi.core.extraction.lexicon import DRINKS, EMOJI, RELATIONS_EN, RELATIONS_ZH
+from jiyi.core.extraction.markers import apostrophes
 from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject, someone_else_before
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.retract_en import EN_CUES, EN_STOP, next_value, right_value
 from jiyi.core.retract_zh import INSTEAD_ZH, ONLY_NOT, RIGHT_ZH, STATED, ZH_CUES
-from jiyi.core.text import to_simplified
+from jiyi.core.text import has_cjk, to_simplified
 
 __all__ = ["Retraction", "find_retractions", "holds"]
+
+
+def _latin(text: str) -> bool:
+    """Read with the English cues: no Chinese in it (emoji and "bạc xỉu" are no Chinese)."""
+    return not has_cjk(text)
+
 
 # Polarity values of slots keyed by their object (health.allergy.虾 = yes, pref.跑步 = like).
 _KEYED = frozenset({"like", "dislike", "yes", "no"})
@@ -179,7 +186,9 @@ _SAID_BEFORE = re.compile(
 def find_retractions(text: str) -> list[Retraction]:
     """The retracted phrases of a user message, clause by clause (see the module doc)."""
     out = _find_retractions(text)
-    clauses = [c.strip() for c in _CLAUSES.split(to_simplified(text.replace("’", "'")))]
+    clauses = [
+        c.strip() for c in _CLAUSES.split(to_simplified(apostrophes(text.replace("’", "'"))))
+    ]
     for i, r in enumerate(out):
         later = (
             [c for c in clauses[clauses.index(r.clause) + 1 :] if c] if r.clause in clauses else []
@@ -191,13 +200,13 @@ def find_retractions(text: str) -> list[Retraction]:
         if r.kind == "wrong" and r.replacement is None and said:
             # "turns out she's a Welsh sheepdog, not a border collie at all": the right one first
             out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, said["y"] or said["p"])
-        elif r.kind in ("wrong", "dropped") and r.replacement is None and r.clause.isascii():
+        elif r.kind in ("wrong", "dropped") and r.replacement is None and _latin(r.clause):
             if right := right_value(later):
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right)
         elif r.kind == "wrong" and r.replacement is None and later:
             if (right_zh := RIGHT_ZH.match(later[0])) and right_zh["to"] not in r.phrases:
                 out[i] = Retraction(r.phrases, r.kind, r.subject, r.clause, right_zh["to"])
-        elif r.kind == "stopped" and r.replacement is None and r.clause.isascii():
+        elif r.kind == "stopped" and r.replacement is None and _latin(r.clause):
             # "tennis is done for me, my knees. pickleball now": what took its place
             # (the next clause, or the one after a reason)
             if after := next(filter(None, map(next_value, later[:2])), None):
@@ -214,7 +223,7 @@ def _find_retractions(text: str) -> list[Retraction]:
     out: list[Retraction] = []
     subject: str | None = None
     previous, before, other = "", None, False
-    for raw in _CLAUSES.split(to_simplified(text.replace("’", "'"))):
+    for raw in _CLAUSES.split(to_simplified(apostrophes(text.replace("’", "'")))):
         clause = raw.strip()
         if not clause:
             continue
@@ -229,16 +238,16 @@ def _find_retractions(text: str) -> list[Retraction]:
             previous = clause
             continue
         before, subject = subject, named or (subject if pronoun else None)
-        if not clause.isascii() and "冇" in clause:  # Cantonese 冇事 / 冇問題: 没有
+        if has_cjk(clause) and "冇" in clause:  # Cantonese 冇事 / 冇問題: 没有
             clause = clause.replace("冇", "没有")
-        cues = EN_CUES if clause.isascii() else ZH_CUES
+        cues = EN_CUES if _latin(clause) else ZH_CUES
         low = clause.lower()
         if _UNREAL.search(low):
             previous = clause
             continue
         for kind, pattern in cues:
             for m in pattern.finditer(low):
-                if clause.isascii() and someone_else_before(clause, m.start()):
+                if _latin(clause) and someone_else_before(clause, m.start()):
                     continue
                 if _ATTRIBUTE.match(m.groupdict().get("to") or ""):
                     continue  # 美式改成热的: how the drink is taken changed, not the drink
@@ -298,7 +307,7 @@ def _same_or_head(phrase: str, held: str) -> bool:
         return False
     if phrase == held:
         return True
-    if phrase.isascii():
+    if _latin(phrase):
         if held.endswith(("_" + phrase, " " + phrase)):  # milk tea of hong kong milk tea
             return True
         if len(phrase) >= 4 and held.startswith(phrase + "_"):  # dunkin of a dunkin iced coffee
@@ -363,7 +372,7 @@ def _breed_in_name(r: Retraction, topic: str, phrase: str, content: str) -> bool
     value that was never right) retires it, and the new breed's memory names Luna again."""
     if r.kind != "wrong" or not topic.startswith("pet.") or not topic.endswith(".name"):
         return False
-    if not phrase.isascii():  # 我家有只柴犬叫小米
+    if has_cjk(phrase):  # 我家有只柴犬叫小米
         return (
             re.search(rf"{re.escape(phrase)}[，,]?(?:叫|名叫|名字叫)", to_simplified(content))
             is not None
@@ -373,7 +382,7 @@ def _breed_in_name(r: Retraction, topic: str, phrase: str, content: str) -> bool
 
 
 def _in_text(phrase: str, text: str) -> bool:
-    if not phrase.isascii():
+    if has_cjk(phrase):
         return phrase in text
     if re.search(rf"\b{re.escape(phrase)}s?\b", text, re.IGNORECASE):
         return True

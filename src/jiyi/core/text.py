@@ -87,6 +87,8 @@ def as_said(text: str, word: str, start: int = 0) -> str:
     characters (牙醫系, not 牙医系); ``word`` itself when the texts do not line up."""
     simple = to_simplified(text)
     at = simple.find(word, start) if len(simple) == len(text) else -1
+    if at < 0 and len(simple) == len(text):  # read lower-cased: "Punggol", not "punggol"
+        at = simple.lower().find(word.lower(), start) if len(simple.lower()) == len(text) else -1
     return text[at : at + len(word)] if at >= 0 else word
 
 

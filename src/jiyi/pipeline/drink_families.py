@@ -36,7 +36,8 @@ def drink_family(
     said = c.quote or c.content
     switched = SWITCH.search(said)
     if not (c.is_correction or switched):
-        return []
+        # "my usual is matcha latte": one usual order, whatever the category of the last one
+        return _usual_of_another(c, said, scope, store, pending) if _ONE_USUAL.search(said) else []
     if not switched and _SITUATION.search(said):
         return []  # 其实上班的时候我都喝速溶: the drink of a time or a place, the like stays
     liked = [
@@ -56,13 +57,50 @@ def drink_family(
         for m in active_in_slot(topic, scope, store, pending)
         if _names_another_type(m.quote or m.content, parts[1], c.value or "")
     ]
-    return orders + [
-        m
-        for m in liked
-        if m.status == Status.ACTIVE
-        and DRINKS.get((m.topic or ".").split(".", 1)[1].replace("_", " "), ("", False))[0]
-        == parts[1]
+    return (
+        orders
+        + _usual_of_another(c, said, scope, store, pending)
+        + [
+            m
+            for m in liked
+            if m.status == Status.ACTIVE
+            and DRINKS.get((m.topic or ".").split(".", 1)[1].replace("_", " "), ("", False))[0]
+            == parts[1]
+        ]
+    )
+
+
+# The one drink a user always orders, whatever its category: "my usual is matcha latte now"
+# after "my usual order is an iced americano"; 现在只点柠檬茶 after 我只点生椰拿铁.
+_USUAL = re.compile(
+    r"\b(?:usual|go-to|regular order|my order|always order|always get)\b|只点|只喝|都点|一定点|"
+    r"一定要|每次都?点|固定点|常点|必点",
+    re.IGNORECASE,
+)
+
+
+_ONE_USUAL = re.compile(
+    r"\bmy (?:usual|go-to)(?: order| drink)? (?:is|'s)\b|只点|只喝", re.IGNORECASE
+)
+
+
+def _usual_of_another(
+    c: Candidate, said: str, scope: Scope, store: MemoryStore, pending: Pending
+) -> list[MemoryItem]:
+    """The usual order of another category a new usual order replaces: only when both were
+    said as the usual one and the user has exactly one such order."""
+    if not _USUAL.search(said):
+        return []
+    category = (c.topic or "").split(".")[1]
+    usual = [
+        pending.current(m)
+        for m in store.list(scope, SearchFilter(kinds=(MemoryKind.PREFERENCE, MemoryKind.FACT)))
+        if (found := re.fullmatch(r"diet\.(\w+)\.type", m.topic or ""))
+        and found.group(1) != category
+        and _USUAL.search(m.quote or m.content)
     ]
+    usual = [m for m in usual if m.status == Status.ACTIVE]
+    return usual if len(usual) == 1 else []
 
 
 # A drink said for a time of day, a season, a place or now and then, not as the usual one.

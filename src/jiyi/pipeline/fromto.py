@@ -47,10 +47,12 @@ def _pairs(text: str) -> list[FromTo]:
 
 
 def _owner(clause: str) -> str | None:
-    """``user``, ``family.<key>.`` or None (someone else's change)."""
+    """``user``, ``family.<key>.``, ``pet.`` or None (someone else's change)."""
     who = read_subject(clause)
     if who in (Who.FAMILY, Who.UNSAID) and (key := relative_of(clause)):
         return f"family.{key}."
+    if who in (Who.HE_SHE, Who.THEY):  # "he reckons she's more like thirteen, not ten": a
+        return "pet."  # pet's age or breed, never what a person "she" has or does
     return "user" if who in (Who.USER, Who.UNSAID) else None
 
 

@@ -335,7 +335,9 @@ _NOT_ITEM = re.compile(
     r"check|just)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
     r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though|"
     # "…, tastes like soap to me": a clause that says why, not the next thing named
-    r"tastes?|looks?|sounds?|smells?|feels?|makes?|made|reminds?|must|need|needs)\b|"
+    r"tastes?|looks?|sounds?|smells?|feels?|makes?|made|reminds?|must|need|needs|"
+    # "…, the allergist said": who said it, not one more thing
+    r"said|says|reckons|told|thinks)\b|"
     # "…, sadly": how the user feels about it, not one more thing
     r"^(?:and |but )?(?:sadly|unfortunately|luckily|thankfully|apparently|obviously|seriously|"
     r"literally|actually|really|honestly|definitely|probably|hopefully|basically|weirdly|"
@@ -370,6 +372,14 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
     lead = ctx.extra.pop("list_en", None)
     # "update for you: i've gone vegan": a heading before the statement says nothing of it
     clause = _HEADING.sub("", clause, count=1) or clause
+    # "they've made me the office manager": a title the user was given
+    clause = re.sub(
+        r"^(?:they|the (?:boss|company|school|practice|board)|my boss|management)(?:'ve| have)? "
+        r"(?:(just|finally) )?made me ",
+        lambda m: f"I've {m.group(1) + ' ' if m.group(1) else ''}been made ",
+        clause,
+        flags=I_,
+    )
     # "I've a rescue greyhound" (Irish and British English): I have a …
     clause = re.sub(r"^(i|we)'ve (an?|two|three) ", r"\1 have \2 ", clause, count=1, flags=I_)
     item = re.sub(r"^(?:and|or|plus|also|&)\s+", "", clause, flags=I_)

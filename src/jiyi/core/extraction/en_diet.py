@@ -128,7 +128,7 @@ def diet(c: str, ctx: Context) -> list[Hit]:
         ]
     m = re.match(
         rf"^(?:{IM} (?:a |an |strictly |strict |fully |mostly |now |also |basically |just |still |"
-        r"lifelong |total |complete |pure )*|"
+        r"lifelong |total |complete |pure |proper |full |fully fledged |full-on )*|"
         rf"i eat (?:an? )?|"
         rf"i follow an? |i(?:'m| am) (?:just |now |still )*(?:doing |on an? |following an? )|"
         rf"i keep |"

@@ -68,6 +68,14 @@ _ONE_DAY = re.compile(
 
 
 def drink(c: str, ctx: Context) -> list[Hit]:
+    # "since last week my usual is matcha latte": from when, said first (no one day)
+    c = re.sub(
+        r"^(?:(?:since|from) )?(?:last|this) (?:week|month|monday|weekend)(?: onwards?)?,? "
+        r"(?=my (?:usual|go-to|regular|order|drink)\b)",
+        "",
+        c,
+        flags=I_,
+    )
     if _WHIM.match(c) or _ONE_DAY.search(c):
         return []
     # "shift coffee update: it's an oat milk cortado now": the heading is no part of the order
@@ -85,7 +93,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         r"(?P<z>.+)$|"
         # "My usual Starbucks order is…": the shop's name before the order is no drink
         r"^my (?:(?:usual|go-to|regular|standard|daily|new|shift|morning) (?:[A-Z][\w'&]+ )?"
-        r"(?:order|drink|coffee|tea)? ?|(?:coffee|tea|order) (?=.+ now$)|"
+        r"(?:order|drink|coffee|tea)? ?(?:(?:at|from) (?-i:[A-Z])[\w'&]+ )?|"
+        r"(?:coffee|tea|order) (?=.+ now$)|"
         r"(?:coffee|tea|drink) order )"
         r"(?:is|'s) (?:now |just |only )*(?:an? )?(?P<w>.+)$|"
         # "switched my usual to a flat white": the order, said by what it changed to
@@ -180,7 +189,9 @@ def drink(c: str, ctx: Context) -> list[Hit]:
         value, word = shot.group(0).lower(), (ctx.drink_word or ctx.drink).lower()
         took = f"User takes {word} {value}"
         hits.append(Hit(P, f"diet.{ctx.drink}.shots", "drink.shots", value=value, content=took))
-    if ctx.drink and not _DRINK_SUBJECT.match(c):
+    # "I used to take two sugars in my coffee years ago": how it was, not how it is
+    past = re.search(r"\bused to\b|\byears ago\b|\bback (?:in|then)\b|\bwhen i was\b", c, I_)
+    if ctx.drink and not _DRINK_SUBJECT.match(c) and not past:
         for a in _ADDIN.finditer(c):
             if hits and hits[0].value and a.group(0).lower() in hits[0].value.split():
                 continue  # "black coffee" is the drink named, not an add-in

@@ -134,7 +134,8 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     if m and not re.match(r"^(?:coming up|soon|next|tomorrow|today)$", m.group("x"), I_):
         return [Hit(F, "birthday", "birthday", value=clean_value(m.group("x")).lower())]
     m = re.match(
-        rf"^(?:i was |i am |i'm |im )?(?:actually |really )?born in "
+        # ("I was born 1987, in Bremen": the year without "in")
+        rf"^(?:i was |i am |i'm |im )?(?:actually |really )?born (?:in )?"
         rf"(?P<x>\d{{4}}|'\d{{2}}|{YEAR_WORDS})\b|"
         r"^my birth ?year is (?:actually )?(?P<y>\d{4})$|"
         r"^(?:it's |it is )?(?P<w>(?:19|20)\d{2}) is (?:actually |really )?(?:my birth ?year|"
@@ -374,13 +375,15 @@ def home(c: str, ctx: Context) -> list[Hit]:
         ]
     m = re.match(
         rf"^(?i:{IM}|we're|we are) (?:now |currently |actually )?(?:in|"
-        rf"(?P<out>out in)) (?P<x>[A-Z][\w .'-]+?)"
-        r"(?P<now> now| these days| currently| nowadays)?$",
+        rf"(?P<out>out in)) (?P<x>[A-Za-z][\w .'-]+?)"
+        r"(?P<now> now| these days| currently| nowadays)?(?: btw| lol| haha)?$",
         c,
     )
     if (
         m
-        # ("we're out in Swords now": a suburb no list knows, said as where one lives now)
+        # ("we're out in Swords now": a suburb no list knows, said as where one lives now;
+        # "we're in leeds now": a known town typed in lower case)
+        and (m.group("x")[0].isupper() or m.group("now"))
         and (is_town_en(m.group("x")) or (m.group("out") and m.group("now")))
         and not re.search(r"\b(?:this week|today|for work|visiting|on business)\b", c, I_)
     ):
@@ -408,9 +411,9 @@ def home(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
+    if m and (m.group("z") or m.group("w")) and not is_town_en(m.group("z") or m.group("w")):
+        m = None  # "the Tonalá office": no town known, a branch (en_jobmove reads it)
     if m and (m.group("z") or m.group("w")):
-        if not is_town_en(m.group("z") or m.group("w")):
-            return []
         where = (m.group("d") or "") + place(m.group("z") or m.group("w"))
         unit = re.search(r"\b(office|branch|site|campus|plant)\b", c[m.start("z") :], I_)
         said = f"at the {where} {unit[1].lower()}" if m.group("z") and unit else f"in {where}"

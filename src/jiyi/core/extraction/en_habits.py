@@ -88,6 +88,17 @@ _AT_WORDS = (
 )
 
 
+# "gym's at like 9pm now": a routine named alone, its new time after
+_NAMED_AT = re.compile(
+    r"^(?:the |my )?(?P<x>gym|swim|swimming|lap swim|yoga|pilates|badminton|tennis|football|"
+    r"soccer|bowls|choir|training|practice|spin class|walk|run)(?:'s| is) (?:now )?"
+    r"(?:(?:like|around|about) )?(?:at )?(?:(?:like|around|about) )?"
+    r"(?P<t>\d{1,2}(?::\d\d)?\s?(?:am|pm)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve)(?: thirty| o'clock)?)(?P<now> now| these days| instead)?$",
+    I_,
+)
+
+
 def _activity_key(phrase: str) -> str:
     core = re.sub(
         rf"{_AT_CLOCK}|\b(?:{_FREQ})\b|\b(?:usually|always|normally|typically|often|generally|regularly|"
@@ -258,6 +269,11 @@ def habit(c: str, ctx: Context) -> list[Hit]:
     c = by_the_day(c)  # "my swim day is Thursday now": "I swim on Thursdays now"
     if hits := _fixture(c):
         return hits
+    if named := _NAMED_AT.match(c):
+        what, when = named["x"].lower(), named["t"]
+        said = f"User's {what} is at {when}"
+        return [Hit(F, f"habit.{_activity_key(what)}", "habit.named_at", value=_schedule(c),
+                    correction=bool(named["now"]), content=said)]  # fmt: skip
     if p := _PROGRESSIVE.match(c):
         c = _REASON_TAIL.sub(" now", f"I {lemma(p.group('v'))}{c[p.end() :]}")
         c = re.sub(r"(?: now)+$", " now", c)  # "…at 5:30 now cause traffic": one "now"
@@ -360,7 +376,9 @@ def habit(c: str, ctx: Context) -> list[Hit]:
             rf"swimming|jogging|cycling|for (?:a|my) (?:morning |evening |daily )?(?:run|swim|walk|"
             rf"jog)))) (?:at the (?:Y|gym|pool|track|park) )?(?:{_AT_CLOCK}|{_AT_WORDS})"
             # "I do yoga at 6 am before work": what the time is kept around is no other routine
-            rf"(?: (?:before|after) (?:work|school|breakfast|dinner|the kids wake up))?"
+            rf"(?: (?:before|after) (?:work|school|breakfast|dinner|the kids wake up|lectures|"
+            rf"class|"
+            rf"classes|uni|college|my shift|shift|church|open(?:ing)? the shop))?"
             rf"(?: now| instead| these days| every (?:day|morning|evening|weekday))?$",
             c,
             I_,

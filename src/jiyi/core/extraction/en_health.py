@@ -56,7 +56,8 @@ _NOT_CLEFT = re.compile(
 )
 # After a denied allergen: "it's soy" / "it was soy all along" names the real one
 _REAL_ONE = re.compile(
-    r"^(?:but |so )?(?:it's|it is|it was) (?:actually |really )?(?P<x>[\w' -]{2,30}?)"
+    r"^(?:but |so )?(?:it's|it is|it was|the real (?:problem|culprit|allergy|allergen|issue|"
+    r"trigger|one) (?:is|was)) (?:actually |really )?(?P<x>[\w' -]{2,30}?)"
     r"(?: all along| instead| the whole time| all this time)?$",
     re.IGNORECASE,
 )
@@ -76,10 +77,11 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     clean = _TESTED_CLEAN.match(c)
     # "doc says peanuts came back clean": the test found no allergy to them
     if clean and _allergen_named(clean["x"]) and (o := object_key(x := clean_value(clean["x"]))):
+        ctx.extra["allergy_not"] = o  # ("the real problem is crab": the one found instead)
         return [Hit(F, f"health.allergy.{o}", "allergy.tested", correction=True, value="no",
                         content=f"User is not allergic to {x}")]  # fmt: skip
     if (fixed := ctx.extra.pop("allergy_not", None)) and (real := _REAL_ONE.match(c)):
-        x = real.group("x")
+        x = re.sub(r"\s+that\s+(?:i|we)\b.*$", "", real.group("x"), flags=I_)  # "… that I react to"
         named = _allergen_named(x) or bool(re.search(r"all along$", c, I_))
         if named and len(x.split()) <= 3 and (o := object_key(x)) and o != fixed:
             content = f"User is allergic to {clean_value(x)}"
@@ -88,11 +90,13 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
     cleft = re.match(
         r"^(?:(?:i'm |i am )?not (?P<no>[a-z][a-z -]{1,20}?),? "
         r"(?:pala |lang |tho |though |actually )?)?"
-        r"(?:it's|its|it is) (?:actually |really )?(?P<x>.+?) (?:that )?(?:i'm|im|i am) "
-        r"allergic to$",
+        r"(?:it's|its|it is|it was) (?:actually |really )?(?P<x>.+?) (?:that )?(?:(?:i'm|im|i am) "
+        r"allergic to|i react to|i'm reacting to|i was reacting to|i reacted to)$",
         c,
         I_,
     )
+    if cleft and re.search(r"react", cleft.group(0), I_) and not _allergen_named(cleft.group("x")):
+        cleft = None  # "it's my job that I'm reacting to": no allergen
     denied: list[Hit] = []
     if cleft:  # "it's crab I'm allergic to": the same statement, said the plain way
         c = f"I'm allergic to {cleft.group('x')}"

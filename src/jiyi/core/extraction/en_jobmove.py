@@ -107,7 +107,8 @@ _TITLE = (
 _POSTED = re.compile(
     r"\b(?:moving|moved|transferring|transferred|sending|sent|relocating|relocated|"
     r"(?:has |have )?posted|(?:has |have )?deployed|(?:has |have )?redeployed) me "
-    r"(?:over )?(?:to|at) (?:the |our |their )?(?P<c>(?-i:[A-Z][a-z]+)(?: (?-i:[A-Z][a-z]+))?) "
+    r"(?:over )?(?:to|at) (?:the |our |their )?"
+    r"(?P<c>(?-i:[A-Z][a-zà-ÿ]+)(?: (?-i:[A-Z][a-zà-ÿ]+))?) "
     r"(?:office|branch|store|location|site|plant|campus|hq|depot|station|base)\b",
     re.IGNORECASE,
 )

@@ -170,6 +170,18 @@ _NEW_EMPLOYER = tuple(
         rf"{_ORG}{_WHEN}$",
         rf"^{_ORG} (?:hired|poached|recruited|snapped) me(?: up)?(?: away)?"
         rf"(?: from (?:the |my )?[\w&.' -]+?)?{_WHEN}$",
+        # typed in lower case: "starbucks hired me last week so that's my job now"
+        r"^(?P<x>(?!(?:my|his|her|our|their|the|a|an|they|someone|somebody|he|she|we|you|it)\b)"
+        r"(?-i:[a-z])[\w&.'-]*(?: (?-i:[a-z])[\w&.'-]*)?) (?:hired|took) me(?: on)?"
+        rf"{_WHEN}(?:,? so (?:that's|thats|it's|its) (?:my (?:job|work)|where i work)(?: now)?)?$",
+        # "I'm at Nubank since monday", "now I'm in Comarch, same HR work": where the user works
+        # now, said with when it began or the same job kept (not "I'm at Costco" this minute)
+        rf"^(?:now |so now )?(?:i'm|im|i am) (?:now )?(?:at|in|with) (?:the )?{_ORG}"
+        r"(?: since (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|last \w+|"
+        r"this \w+|\w+ weeks?|\w+ months?)| now,? (?:same|doing the same) (?:\w+ )?(?:work|job|"
+        r"position|role)(?: there)?|,? same (?:\w+ )?(?:work|job|position|role)|"
+        # "now im in Max's Restaurant as crew leader also": the employer, the job kept
+        r" as (?:an? )?[\w -]{2,30}?(?: also| too| now| again)?)$",
         # "I fly for United now", "I got poached by Adidas", "I jumped to Home Depot's
         # corporate office": the employer, said by the work done for it or the move to it
         r"^i (?:now |just |currently |actually |still )?(?:fly|drive|cook|write|code|deliver|"

@@ -86,8 +86,12 @@ _NAMED = re.compile(
 )
 # A first name with a verb of where one lives or what one does for work.
 _NAMED_DOES = re.compile(
-    r"^(?P<n>[A-Z][a-z]+)(?P<rest>\s+(?:just |finally |recently )?(?:moved(?! up)|relocated|lives|"
-    r"works|is working|drives|teaches|got a job|started working|works as|is now working)\s.+?)!*$"
+    # ("Karen and the boys have moved over to Brisbane": whom she took along says nothing more)
+    r"^(?P<n>[A-Z][a-z]+)(?: and (?:the (?:boys|girls|kids|children|family)|her (?:husband|kids|"
+    r"family|boys|girls)|his (?:wife|kids|family|boys|girls)))?"
+    r"(?P<rest>\s+(?:has |have |'s )?(?:just |finally |recently |now )?(?:moved(?! up)|relocated|"
+    r"lives|works|is working|drives|teaches|got a job|started working|works as|is now working|"
+    r"got herself a job|got himself a job)\s.+?)!*$"
 )
 _HEDGE = re.compile(r"\b(?:more like|closer to|nearer to|at least|probably) (?=\w)", I_)
 _SCHOOL_NAME = re.compile(
@@ -118,6 +122,21 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
     c = re.sub(r"\s+(?:mate|bro|man|dude|lol|haha|lmao|tbh|hun|babe)[!.]*$", "", c, flags=I_)
     # "vet said mingming is more like 7 years old": what a vet or a test found, of a name the
     # user may type in lower case; "more like" / "closer to" hedge the number, not the change
+    # "kai's teacher moved him up to year 3!!": the child moved up, the teacher only did it
+    c = re.sub(
+        r"^(?P<n>[a-z]{2,12})'s (?:class )?(?:teacher|school|head ?teacher|head)s? (?:has |have )?"
+        r"(?:moved|bumped|put) (?:him|her|them) up (?:a year |a grade )?(?:in)?to ",
+        lambda m: m["n"][:1].upper() + m["n"][1:] + " moved up to ",
+        c,
+        flags=I_,
+    )
+    # "ellie's got a job as a nursery assistant now": a name typed in lower case, a new job
+    c = re.sub(
+        r"^(?P<n>(?!(?:she|he|it|that|there|what|who|everyone|someone)\b)[a-z]{3,12})(?:'s| has)? "
+        r"got (?=a (?:new )?job\b)",
+        lambda m: m["n"][:1].upper() + m["n"][1:] + " got ",
+        c,
+    )
     found = _FOUND_BY_EN.match(c)
     if found:
         c = c[found.end() :]

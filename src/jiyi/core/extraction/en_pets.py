@@ -84,21 +84,24 @@ def _pet_attributes(key: str, rest: str) -> list[Hit]:
     # "is actually a pit mix, not a lab": the breed, a mix of it, and the one it is not
     m = re.match(
         rf"^(?:is|'s) (?:(?:actually|really|in fact|more of|mostly|mainly) )*(?:an? )?(?P<x>{_PET})"
-        rf"(?P<mix> mix| cross)?(?:,? not an? (?:{_PET})(?: mix)?)?$",
+        rf"(?P<mix> mix| cross)?(?:,? not an? (?:{_PET})(?: mix)?)?"
+        # "is a border collie, ten years old": the age said after the breed
+        rf"(?:,? (?:and )?(?:she's |he's |she is |he is )?(?P<age>{NUM_WORD})"
+        r"(?: years? old| yrs?(?: old)?| now)?)?$",
         rest,
         I_,
     )
     if m:
         breed = m.group("x").lower() + (m.group("mix") or "").lower()
-        return [
-            Hit(
-                F,
-                f"{key}.breed",
-                "pet.breed",
-                value=breed,
-                content=f"User's {noun} is a {breed}",
-            )
+        said = [
+            Hit(F, f"{key}.breed", "pet.breed", value=breed, content=f"User's {noun} is a {breed}")
         ]
+        if m.group("age"):
+            age = number(m.group("age"))
+            said.append(
+                Hit(F, f"{key}.age", "pet.age", value=age, content=f"User's {noun} is {age}")
+            )
+        return said
     # "the guinea pig is Pickles now", "my tortoise is Gary": a capitalised word after "is"
     # names the pet (a breed or a species is lower case or in the pet lexicon)
     m = re.match(r"^(?:is|'s) (?:(?i:actually|really|now) )?(?P<x>[A-Z][a-z]+)$", rest)
@@ -163,6 +166,12 @@ _NOT_A_NAME = frozenset(
     "fine ok okay good great better sick home back here there asleep sleeping huge big small "
     "tiny fat old young healthy happy sad gone missing lost spayed neutered fixed trained".split()
 )
+# "my cat pickle is a british shorthair": a name typed in lower case, before what it is
+_LOWER_NAME = r"(?-i:[a-z]{3,12})(?=(?:'s| is| was)\b)"
+_NOT_A_NAME |= frozenset(
+    "also really just still always never usually now then who which that and but so she he "
+    "it they literally actually honestly basically totally".split()
+)
 # "<pet> isn't Bubbles anymore": the old name is over, the new one follows.
 _NOT_NAMED_EN = re.compile(
     rf"^{_OWNER}(?:{_DESC})(?P<pet>{_PET})(?:'s name)? (?:isn't|is not|'s not|is no longer) "
@@ -203,26 +212,46 @@ def _renamed(c: str, ctx: Context) -> list[Hit]:
 # "we did a DNA test and Luna's actually a malamute mix": what the user did first, and a mix
 # of the breed is still the breed.
 _NAMED_BREED = re.compile(
-    r"^(?:(?:(?i:we|i) )?[^,]+? (?i:and) )?"
+    r"^(?:(?:(?i:we|i) )?[^,]+? (?i:and) )?(?P<own>(?i:our|my) )?"
     rf"(?P<n>[A-Z][a-z]+)(?:'s| is) (?:(?i:actually|really|in fact|mostly|mainly) )*(?:(?i:an?) )?"
     rf"(?P<b>(?i:{_PET}))"
-    r"(?P<mix> (?i:mix|cross))?$"
+    r"(?P<mix> (?i:mix|cross))?"
+    "$"
+)
+
+
+# "My dog Molly is a border collie, ten years old.": an age alone, after a clause about a pet
+_BARE_AGE = re.compile(
+    rf"^(?:and )?(?:about |around |maybe |probably )?(?P<n>{NUM_WORD})(?: and a half)? "
+    r"(?:years?|yrs?) old(?: (?:as per|according to|per|says|going by) [\w ]+)?$",
+    I_,
 )
 
 
 def pet(c: str, ctx: Context) -> list[Hit]:
     if hits := _renamed(c, ctx):
         return hits
+    if (bare := _BARE_AGE.match(c)) and (key := ctx.extra.get("pet_en")):
+        age, noun = number(bare.group("n")), key.split(".")[1].replace("_", " ")
+        said = Hit(F, f"{key}.age", "pet.age", value=age, content=f"User's {noun} is {age}")
+        return _intro(ctx, said) if ctx.extra.get("pet_intro_en") else [said]
     b = _NAMED_BREED.match(c)
     if b and b.group("n").lower() not in RELATIONS_EN and b.group("b").lower() not in PET_SPECIES:
         name, breed, mix = b.group("n"), b.group("b").lower(), b.group("mix") or ""
+        ctx.extra["pet_en"] = "pet.pet"  # ("…, 3 years old": its age next)
+        if b.group("own"):  # "Our Tommy is labrador mix": the user's pet, introduced
+            return [Hit(F, "pet.pet.name", "pet.name", value=name,
+                        content=f"User's pet {name} is a {breed}{mix.lower()}"),
+                    Hit(F, "pet.pet.breed", "pet.breed", value=breed)]  # fmt: skip
         return [Hit(F, "pet.pet.breed", "pet.named_breed", value=breed, subject=name,
                     correction=True, content=f"{name} is a {breed}{mix.lower()}")]  # fmt: skip
     m = re.match(
-        rf"^{_OWNER}(?i:{_DESC})(?P<pet>(?i:{_PET}))(?:,? (?P<name>[A-Z][a-z]+),?)?"
+        rf"^{_OWNER}(?i:{_DESC})(?P<pet>(?i:{_PET}))(?:,? (?P<name>[A-Z][a-z]+|{_LOWER_NAME}),?)?"
         r"(?P<rest>(?:'s)?\b.*)$",
         c,
     )
+    if m and m.group("name") and m.group("name").lower() in _NOT_A_NAME:
+        m = None
     if m and m.group("pet").lower() in PETS_EN:
         key = f"pet.{PETS_EN[m.group('pet').lower()]}"
         ctx.extra["pet_en"] = key

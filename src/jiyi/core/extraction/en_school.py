@@ -223,14 +223,17 @@ def education(c: str, ctx: Context) -> list[Hit]:
         rf"my major is|"
         r"my degree is in|i have a degree in|"
         r"i got my degree in)\s+(?P<x>[a-z][a-z &-]+?)(?: at (?P<y>.+?))?"
-        r"(?: in college| at uni| in school)?$|^(?:i'm|i am) an? (?P<z>[a-z &-]+?) major$",
+        r"(?: in college| at uni| in school)?$|^(?:i'm|i am|im) an? (?P<z>[a-z &-]+?) major"
+        r"(?: at (?P<w>(?-i:[A-Z])[\w .&'-]+?))?$",
         c,
         I_,
     )
     if m and not re.search(r"\b(?:for|hard|a lot|late|abroad|every)\b", m.group("x") or "", I_):
         major = clean_value(m.group("x") or m.group("z")).lower()
         hits = [Hit(F, "education.major", "major", value=major)]
-        if m.group("y"):
-            hits.append(Hit(F, "education.school", "school", value=place(m.group("y"))))
+        if m.group("y") or m.group("w"):
+            hits.append(
+                Hit(F, "education.school", "school", value=place(m.group("y") or m.group("w")))
+            )
         return hits
     return []

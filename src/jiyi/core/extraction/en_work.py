@@ -65,6 +65,14 @@ _SHIFT_TAIL = re.compile(
 )
 
 
+_SHIFTS_AT = re.compile(
+    r"^i (?:still |also |now )?(?:do|work|pick up|take) (?:(?:casual|part[- ]time|night|weekend|"
+    r"evening|extra|some|a few|the odd|my) )*shifts? (?:at|for) (?P<y>[\w&'. -]{2,30}?)"
+    r"(?:,? (?:mostly|usually|on|after|before|at) [\w ]+)?$",
+    I_,
+)
+
+
 def work(c: str, ctx: Context) -> list[Hit]:
     if mode := work_mode(c):
         # "(I've been) working remote for Atlassian since 2021": where, too
@@ -72,6 +80,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [*mode, employer_hit(at.group("x"), "employer")] if at else mode
     if hits := job_at(c) or work_base(c) or new_employer(c) or job_now(c):
         return hits
+    if shifts := _SHIFTS_AT.match(c):  # "i do casual shifts at woolies, mostly nights"
+        return [employer_hit(shifts["y"], "employer.shifts")]
     m = re.match(
         r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "
         r"(?:nights |days |weekends |evenings |part[- ]time |full[- ]time |remotely |shifts )?"
@@ -201,7 +211,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     # "a staff nurse on nights", "a CSR at a BPO, graveyard shift": when, not the job
     c = _SHIFT_TAIL.sub("", c)
     m = re.match(
-        rf"^(?:{IM} (?:now |currently |actually |officially |finally )*(?:an?|the) |"
+        rf"^(?:{IM} (?:now |currently |actually |officially |finally )*(?:(?:an?|the) )?|"
         rf"i work (?:\w+ )?as (?:an? )?|"
         rf"i (?:just )?(?:got|landed|took|accepted|started) (?:a |my |the )?(?:new )?"
         rf"(?:job|role|position|gig) as (?:an? )?|i (?:just )?got hired as (?:an? )?|"
@@ -210,6 +220,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"i(?:'ve| have)? (?:just )?(?:got|been|was) promoted to (?:an? )?|"
         # "I was made charge nurse last week": a title given
         r"(?:i )?(?:just )?(?:was|got|'ve been|have been) made (?:an? |the )?|"
+        r"i've (?:just |finally )?been made (?:an? |the )?|"
         r"i'm (?:now )?working as (?:an? )?|"
         r"(?:i )?(?:just |recently |finally )?(?:got |was |have been |"
         r"'ve been )?(?:promoted|bumped up|moved up) to (?:an? |the )?|"
@@ -223,15 +234,38 @@ def work(c: str, ctx: Context) -> list[Hit]:
         r"(?: from (?P<origin>(?-i:[A-Z])[\w .'-]+?))?(?:,? not (?:an? )?[a-z][a-z' -]*?"
         r"(?: already| anymore| any more)?)?"
         r"(?: now| these days| full[- ]time| part[- ]time| from (?:this|next) (?:month|week|year)|"
-        r" by trade| this (?:spring|summer|fall|autumn|winter|year|month|week)| last (?:month|"
+        r" by trade| since (?:[\w.]+ ){1,3}(?:retired|left|quit)|"
+        r" this (?:spring|summer|fall|autumn|winter|year|month|week)| last (?:month|"
         r"week|year)|"
         r" recently)?"
         r"(?: with (?:my|our) own [\w ]{2,30})?$",  # "…a class teacher now with my own Year 2 lot"
         c,
         I_,
     )
+    if m and re.match(
+        r"(?:in|at|on|with|from|off|out|back|home|here|there|renting|living|staying|"
+        r"going|moving|done|finished|busy|not)\b",
+        m.group("x"),
+        I_,
+    ):
+        m = None  # "I'm in Denver now", "I'm renting in Kalamazoo": where, or what goes on
+    bare = m and re.match(
+        rf"^{IM} (?:(?:now|currently|actually|officially|finally) )*(?!an? |the )", c, I_
+    )
+    if (
+        m
+        and bare
+        and re.match(
+            r"(?:much|so|very|really|pretty|quite|way|a lot|more|less|even|still|just|always|"
+            r"never|also|too|kinda|kind of|sort of|been|had|got|gotten|\w+ing|\w+ed)\b|"
+            r"\S+(?:ier|er than)$",
+            m.group("x"),
+            I_,
+        )
+    ):
+        m = None  # "(my son) is much happier": how someone feels, no job without "a"
     if m and is_role(m.group("x")):
-        if re.search(rf"\b(?:{STAGE})$", m.group("x"), I_):
+        if re.search(rf"\b(?:{STAGE}|major|minor)$", m.group("x"), I_):
             return []  # a student: education below
         hits = [
             Hit(

@@ -28,7 +28,7 @@ def _table(text: str) -> dict[str, str]:
 # Family relation word → topic key. 先生 is a husband only after 我 (the rules anchor it).
 RELATIONS_ZH = _table(
     """
-    daughter: 女儿 闺女 大女儿 小女儿 二女儿 姑娘 个女
+    daughter: 女儿 闺女 大女儿 小女儿 二女儿 姑娘 个女 丫头
     son: 儿子 大儿子 小儿子 二儿子 个仔
     wife: 老婆 妻子 太太 媳妇 媳妇儿 老婆大人
     husband: 老公 丈夫 先生 孩子他爸
@@ -119,7 +119,8 @@ PETS_ZH = _table(
     dog: 泰迪 贵宾 哈士奇 二哈 柴犬 豆柴 秋田 拉布拉多 边牧 萨摩耶
     dog: 比熊 博美 法斗 英斗 雪纳瑞 德牧 阿拉斯加 杜宾 吉娃娃 马尔济斯 约克夏 西高地 腊肠 巴哥
     dog: 沙皮 松狮 藏獒 田园犬 土狗 中华田园犬 串串 喜乐蒂 可卡 斗牛犬 比格 小鹿犬
-    rabbit: 兔子 兔兔 小兔子 垂耳兔 荷兰兔
+    dog: 京巴 京巴狗 北京犬 西施犬 狮子狗 牧羊犬 黑背 大白熊 巴吉度 伯恩山 马犬 杜高 柴柴
+    rabbit: 兔子 兔兔 小兔子 垂耳兔 荷兰兔 侏儒兔 荷兰侏儒兔 狮子兔 安哥拉兔
     hamster: 仓鼠 金丝熊
     guinea_pig: 豚鼠 荷兰猪
     chinchilla: 龙猫
@@ -182,7 +183,7 @@ PET_SPECIES = frozenset(
 # A business one runs (its closing ends that job): 我妈的小卖部关了 / 把店盘出去了.
 SHOPS_ZH = r"店|铺子?|小卖部|餐馆|饭店|餐厅|超市|工作室|诊所"
 EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+"
-LAUGH_EN = r"(?:lol|lmao|haha+|hehe+)"
+LAUGH_EN = r"(?:lol|lmao|haha+|hehe+|jaja+|jeje+|kkkk+|wkwk+|rsrs+)"
 LAUGH_ZH = r"(?:哈{2,}|呵{2,}|嘿{2,})"
 
 # Drink words → (category, is a specific type of that category).
@@ -194,15 +195,19 @@ _DRINK_TABLE = _table(
     coffee+: mocha decaf cortado macchiato pour_over pour-over iced_coffee black_coffee
     coffee+: regular_coffee caffeinated_coffee long_black short_black piccolo magic babycino
     coffee+: kopi kopi-o kopi-c kopi_peng kopi_o kopi_c
+    coffee+: bạc_xỉu cà_phê_sữa_đá cà_phê_đen ca_phe_sua_da cafezinho café_de_olla café_con_leche
+    coffee+: cafe_con_leche kopi_siew_dai kopi_gao filter_coffee filter_kaapi
     milk_tea: 奶茶 珍奶 手摇饮 手摇 bubble_tea boba milk_tea
-    milk_tea+: teh_tarik teh_c teh-c
+    milk_tea+: teh_tarik teh_c teh-c trà_sữa thai_tea thai_milk_tea teh_halia
     milk_tea+: 珍珠奶茶 奶绿 芋泥奶茶 波霸奶茶 黑糖珍奶 多多绿 养乐多绿
     milk_tea+: 四季春 乌龙绿 金萱 翡翠绿茶 冬瓜茶 青茶
+    milk_tea+: 四季奶青 波霸鲜奶 珍珠鲜奶 鲜奶茶 乌龙奶茶 茉香奶绿 杨枝甘露
+    milk_tea+: 烧仙草 椰果奶茶 布丁奶茶 奶盖
     tea: 茶 tea
     tea+: 绿茶 红茶 乌龙 乌龙茶 普洱 龙井 白茶 花茶 茉莉花茶 铁观音 大红袍 碧螺春 毛尖 抹茶 柠檬茶
     tea+: 果茶 green_tea black_tea oolong matcha chai chai_latte earl_grey english_breakfast
     tea+: chamomile herbal_tea jasmine_tea peppermint_tea hojicha rooibos genmaicha sencha
-    tea+: sweet_tea iced_tea unsweetened_tea teh-o teh_o teh_peng
+    tea+: sweet_tea iced_tea unsweetened_tea teh-o teh_o teh_peng trà_đào trà_đá yerba_mate
     tea+: 正山小种 老白茶 白毫银针 白牡丹 寿眉 金骏眉 滇红 祁门红茶 岩茶 凤凰单丛 六堡茶 黑茶
     tea+: 熟普 生普 六安瓜片 太平猴魁 黄山毛峰 大麦茶 荞麦茶 菊花茶 福鼎白茶
     tea+: 东方美人 桂花乌龙 蜜香红茶 高山茶

@@ -24,6 +24,7 @@ __all__ = [
     "STRONG_MARKER",
     "TOLD_BEFORE",
     "WRONG",
+    "apostrophes",
     "prepare",
 ]
 
@@ -81,6 +82,8 @@ _FILLER_EN = re.compile(
     r"background(?: for you| info| information)?|(?:quick |short )?intro|long story short|"
     r"turns out|fun fact|for context|basically|anyway|in short|"
     r"a bit about me|about me|\w+-wise|honestly|tbh|frankly|truthfully|to be honest|ngl|lowkey|"
+    # "lol im seventeen now": a laugh before the news
+    rf"{LAUGH_EN}|omg|omfg|ok so|okay so|"
     # "after watching that documentary i went full vegan": what led to it, not part of it
     r"after (?:watching|reading|seeing|hearing) (?:that|a|the|this) [\w' ]{2,20}? (?=i )|"
     # "can't believe Lily started second grade": surprise at the news, not part of it
@@ -198,7 +201,7 @@ _NOT_A_KIND = re.compile(
 # forms that are no other English word ("ill", "well", "were", "its" stay as they are).
 _BARE_CONTRACTIONS = re.compile(
     r"\b(?:(?P<i>i)(?P<iv>m|ve)|(?P<n>do|does|did|is|was|are|were|have|has|had|ca|could|"
-    r"would|should|wo)(?P<nt>nt)|(?P<t>that|there|what|they|you)(?P<tv>re|ve|s))\b",
+    r"would|should|wo)(?P<nt>nt)|(?P<t>that|there|what|they|you|she)(?P<tv>re|ve|s))\b",
     re.IGNORECASE,
 )
 
@@ -210,7 +213,9 @@ _SCARE_QUOTES = re.compile(
 )
 
 
-def _apostrophes(text: str) -> str:
+def apostrophes(text: str) -> str:
+    """Contractions typed without their apostrophe (im, isnt, thats, shes) written with it."""
+
     def put(m: re.Match[str]) -> str:
         if m.group("i"):
             return f"{m.group('i')}'{m.group('iv')}"
@@ -218,6 +223,8 @@ def _apostrophes(text: str) -> str:
             return f"{m.group('n')}n't"
         if m.group("t").lower() in ("that", "there", "what") and m.group("tv").lower() != "s":
             return m.group(0)  # "thatve" is nothing
+        if m.group("t").lower() == "she" and m.group("tv").lower() != "s":
+            return m.group(0)  # "shere" is nothing
         if m.group("t").lower() in ("they", "you") and m.group("tv").lower() == "s":
             return m.group(0)  # "yous"
         return f"{m.group('t')}'{m.group('tv')}"
@@ -234,7 +241,7 @@ def _its(m: re.Match[str]) -> str:
 def prepare(clause: str) -> tuple[str, bool, str | None]:
     """Strip fillers, "remember that" and correction markers; report whether one was a
     correction marker, and the value a "…, not Y" tail says was wrong."""
-    text = _apostrophes(clause.replace("’", "'").replace("‘", "'").strip())
+    text = apostrophes(clause.replace("’", "'").replace("‘", "'").strip())
     text = _SCARE_QUOTES.sub(r"\g<x>", text)
     corrected = False
     prev = None

@@ -97,8 +97,13 @@ _PEOPLE_EN = "|".join(
 # "Mike and Sarah" (never "my wife and I", "our family", "the kids and I").
 _OTHER_EN = re.compile(
     rf"^(?:and |so |but )?(?:(?:my|our|his|her|their) (?:\w+ )?(?:{_PEOPLE_EN})s?\b|"
-    r"(?:he|she|they)\b|(?!(?:We|Me|My|Our|Just|Finally|Been|Packed)\b)(?-i:[A-Z][a-z]+)"
-    r"(?: and (?-i:[A-Z][a-z]+))? (?:has |have |had |just |finally )*"
+    r"(?:he|she|they|the (?:boys|girls|kids|children|twins|grandkids))\b|"
+    # "my Kollegin moved to Berlin": anyone said with "my" but the household itself
+    r"(?:my|our) (?!(?:family|whole family|household|whole household|lot)\b)[\w-]+ "
+    r"(?:has |have |had |just |finally |recently )*(?:moved|relocated)\b|"
+    r"(?!(?:We|Me|My|Our|Just|Finally|Been|Packed)\b)(?-i:[A-Z][a-z]+)"
+    r"(?: and (?:(?-i:[A-Z][a-z]+)|the (?:boys|girls|kids|children|family)|(?:her|his|their) "
+    r"(?:husband|wife|kids|family|boys|girls|partner)))? (?:has |have |had |just |finally )*"
     r"(?:moved|relocated|settled|lives?|bought|is|are)\b)",
     _I,
 )

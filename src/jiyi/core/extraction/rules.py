@@ -68,6 +68,7 @@ from jiyi.core.extraction.segment import (
 )
 from jiyi.core.extraction.subject import (
     BOSS_GONE,
+    DONE_TO_ME,
     LANDLORD,
     SAID_OF_ME,
     SOMEONE_ELSE,
@@ -301,7 +302,7 @@ class RuleExtractor:
             if who in SOMEONE_ELSE and not family_pronoun and SAID_OF_ME.match(clause):
                 other = False  # 老板说我SQL写得好，下个月转去做…: what follows is the user's
                 continue
-            if who in SOMEONE_ELSE and not family_pronoun:
+            if who in SOMEONE_ELSE and not family_pronoun and not DONE_TO_ME.match(clause):
                 other = True  # "我闺蜜最近在减肥，每天只吃沙拉": both clauses are hers
                 continue
             if other and who not in (Who.USER, Who.FAMILY):

@@ -177,7 +177,11 @@ def _bare(text: str) -> str:
 # (所里把我transfer到苏州office了 this week开始: a finished statement before English words too,
 # but 医生开了 Amlodipine: a verb's object in English)
 _CHAT_SPACE = re.compile(
-    r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|(?<=[了啦])(?<![开吃买换用打喝养]了)\s+(?=[A-Za-z])|"
+    r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|(?<=[了啦咯喇])(?<![开吃买换用打喝养]了)\s+(?=[A-Za-z])|"
+    # 我上禮拜生日 29了欸: the age the birthday brought, its own clause
+    r"(?<=生日)\s+(?=[\d一二三四五六七八九十])|"
+    # 现在叫 Mochi 小孩嫌旺财太土: after a Latin name, a new subject starts a new clause
+    r"(?<=[A-Za-z])\s+(?=(?:小孩|孩子|老公|老婆|他们|她们)[\u4e00-\u9fff])|"
     # 写得比他还好 lah 下个月…: a Malaysian / Singaporean sentence particle ends the clause
     r"(?<=[\u4e00-\u9fff])\s+(?:lah|leh|lor|loh|meh|sia)(?:\s+|$)"
 )
@@ -262,6 +266,11 @@ def is_request_or_question(clause: str) -> bool:
         return True
     # 没什么兴趣 / 什么都吃 / 不怎么喜欢 / 谁都行 are statements, not questions.
     plain = _NOT_QUESTION_ZH.sub("", stripped)
+    # 俺家在铁岭呢 / 还在港口开吊车呢: a final 呢 after where someone is or what goes on
+    if re.search(r"^[^哪谁]{1,}(?:在|搁|还|着|正)[^哪谁]{0,12}呢$", plain) and not plain.startswith(
+        ("你", "那")
+    ):
+        plain = plain[:-1]
     # 给我换成缬沙坦了 / 帮我转给林医师了: what someone did for the user, not a request
     done = bool(re.match(r"^(?:给我|帮我|替我)\S*?(?:换|转|改|调|开|加|减|约|办)\S*了$", stripped))
     if has_cjk(stripped) and (

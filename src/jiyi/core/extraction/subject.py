@@ -208,6 +208,14 @@ YOU_SAID = re.compile(
     re.IGNORECASE,
 )
 # Someone else's words or view of the user: 老板说我… / 同事都夸我…
+# "they've made me the office manager", "the company sent me to Tonalá": the user's own job,
+# given by someone else (the clause is the user's)
+DONE_TO_ME = re.compile(
+    r"^(?:they|the (?:boss|company|school|practice|board|bank|firm|agency|hospital)|my (?:boss|"
+    r"manager|company|employer)|management|hr)(?:'ve| have| has)? (?:just |finally |now )?"
+    r"(?:made|promoted|hired|moved|transferred|sent|posted|put) me\b",
+    re.IGNORECASE,
+)
 SAID_OF_ME = re.compile(r"^[^，,我]{1,8}?(?:说|觉得|夸|嫌|认为|见|看)(?:我)(?!们)")
 # Who acts on the user's home: what follows without a subject is the user's again.
 LANDLORD = re.compile(

@@ -189,6 +189,11 @@ _EN_SUBJECT = {
 }  # fmt: skip
 
 
+# (younger?) → bro / sis → 我哥哥 / 我弟弟 / 我姐姐 / 我妹妹
+_EN_KIN = {
+    False: {"bro": "我哥哥", "sis": "我姐姐"},
+    True: {"bro": "我弟弟", "sis": "我妹妹"},
+}
 # Cantonese words → Mandarin words of the same length, so a position in one is a position in
 # the other (a value read from the Mandarin is found in what the user wrote).
 _SAME_LENGTH = {
@@ -222,7 +227,10 @@ def normalise_zh(clause: str) -> str:
     # 最近改和橙C美式了: 和 typed for 喝 before a drink
     clause = re.sub(rf"(?<=[改都只爱])和(?=[^，,]{{0,4}}?(?:{_DRINK_WORDS}))", "喝", clause)
     clause = _CANTONESE.sub(lambda m: _CANTONESE_MAP[m.group(0)], clause)
-    clause = re.sub(r"(?:喇|嘞|啰|囉)(?=[!！。~～]*$)", "了", clause)  # 已經5歲喇: a final 了
+    clause = re.sub(
+        r"(?:喇|嘞|啰|囉|咯|喽|嘍)(?=[!！。~～]*$)", "了", clause
+    )  # 已經5歲喇: a final 了
+    clause = re.sub(r"(?<=[^你他她它那这])呢(?=[!！。~～]*$)", "", clause)  # 在沈阳上班呢 (said)
     # 由这个月开始我改了在深圳上班 / 我改在深圳住了: where the user is now
     clause = re.sub(r"^由(?=这|今|下|本|上)", "从", clause)
     clause = re.sub(
@@ -230,8 +238,24 @@ def normalise_zh(clause: str) -> str:
     )
     clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
     clause = re.sub(
+        r"(?<=[我们家])搁(?=[\u4e00-\u9fff]{2})(?!置|浅|下|着)", "在", clause
+    )  # 俺家搁铁岭
+    clause = re.sub(
         r"^(?:my|our) (\w+)\s*",
         lambda m: _EN_SUBJECT.get(m.group(1).lower(), m.group(0)),
+        clause,
+        flags=re.I,
+    )
+    # 搬去 Toronto 了: the spaces typed around a Latin word in a Chinese clause are no break
+    clause = re.sub(
+        r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s+(?=[\u4e00-\u9fff])", "", clause
+    )
+    # lil bro 上个月搬去 Toronto 了: an English kin word opening a Chinese clause
+    clause = re.sub(
+        r"^(?:lil|little|younger|big|older) ?(bro|brother|sis|sister)\s*",
+        lambda m: _EN_KIN[m.group(0).split()[0].lower()[:3] in ("lil", "lit", "you")][
+            m.group(1)[:3].lower()
+        ],
         clause,
         flags=re.I,
     )

@@ -78,18 +78,22 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     if m := re.match(r"^我姓(?P<x>.{1,2})$", c):
         ctx.extra["named"] = "1"
         return [Hit(F, "identity.surname", "surname", value=m.group("x"))]
-    if re.search(r"过(?:了|完)?(?:个)?生日|生日过(?:了|完)", c) and not re.search(
-        rf"{REL}|朋友|同事|同学|给|帮|陪", c
-    ):
+    if re.search(
+        r"过(?:了|完)?(?:个)?生日|生日过(?:了|完)|^我?(?:嘿嘿|哈哈|今天|昨天|前天|上周|上礼拜|上星期)+(?:是我)?(?:的)?生日",
+        c,
+    ) and not re.search(rf"{REL}|朋友|同事|同学|给|帮|陪", c):
         ctx.extra["birthday"] = "1"  # (就算过生日了，)三十七咯: the age it brought
-    b = re.match(rf"^(?:我)?(?:今年|现在|都|又|就|也)*(?P<b>{NUM})(?:岁)?(?:咯|了|啦|喽)$", c)
+    b = re.match(
+        rf"^(?:我)?(?:今年|现在|都|又|就|也|刚满|满)*(?P<b>{NUM})(?:岁)?(?:咯|了|啦|喽)(?:欸|耶|哦|喔)?$",
+        c,
+    )
     if ctx.extra.get("birthday") and b and not re.fullmatch(r"[一二两三四五六七八九十]|\d", b["b"]):
         return [Hit(F, "identity.age", "age.birthday", value=b["b"], correction=True,
                     content=f"用户今年{b['b']}岁")]  # fmt: skip
     m = re.match(
         rf"^我{ADV}(?:是)?(?:快|刚|满|才|刚满|快满|虚岁|周岁|正式)*(?P<x>{NUM})(?:周)?岁(?:了|半|啦)?$|"
         rf"^我(?:今年|已经|都|快)?(?P<y>{NUM})了$|^我{ADV}(?:刚满|满|快满|刚过)(?P<z>{NUM})(?:了)?$|"
-        r"^我今年(?P<w>[1-9]\d)$",
+        r"^我今年(?P<w>[1-9]\d|[二三四五六七八九]?十[一二三四五六七八九]?)$",
         c,
     )
     if m and (
@@ -105,6 +109,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
         return [Hit(F, "birthday", "birthday", value=date_value(m.group("x")))]
     if m := re.match(r"^我(?:其实)?是(?P<x>\d[05]|[零〇一二三四五六七八九][零五])后", c):
         return [Hit(F, "identity.generation", "generation", value=m.group("x"))]
+    c = re.sub(r"(?<=年的)(?:啦|哦|喔|呀|啊|嘛|哈)+$", "", c)  # 其实我是九五年的啦
     m = re.match(
         rf"^我(?:是|在)?(?P<x>{_YEAR})年(?:出生|生|出世)(?:的|人)?|^我(?:是)?(?P<z>{_YEAR})年的"
         rf"(?P<sign>.{{2}}座)?$|"

@@ -65,7 +65,10 @@ _SENSITIVE = re.compile(rf"{_ALLERGENS}(?:会|很|有点)?敏感")
 # 过敏原查出来，阳性的是大豆 / 大豆那项是阳性: a test positive for a known allergen (阳性 of
 # anything else, 核酸阳性, is no allergy)
 _POSITIVE = re.compile(
-    rf"阳性(?:的)?(?:是|为|只有)(?:对)?{_ALLERGENS}|^(?:对)?{_ALLERGENS.replace('?P<x>', '?P<y>')}"
+    rf"阳性(?:的)?(?:是|为|只有)(?:对)?{_ALLERGENS.replace('?P<x>', '?P<z>')}|"
+    # 尘螨是阴性的，真正的元凶是花粉: what the test found instead
+    rf"^真正的?(?:过敏原|元凶|罪魁祸首|凶手)(?:其实)?(?:是|为)(?:对)?{_ALLERGENS}|"
+    rf"^(?:对)?{_ALLERGENS.replace('?P<x>', '?P<y>')}"
     r"(?:那项|这项|那一项|一项)?"
     r"(?:是|呈|为)?阳性"
 )
@@ -84,7 +87,7 @@ def allergy(c: str, ctx: Context) -> list[Hit]:
             if (o := object_key(p))
         ]  # fmt: skip
     if positive := _POSITIVE.search(c):
-        said = positive["x"] or positive["y"]
+        said = positive["x"] or positive["y"] or positive["z"]
         return [Hit(F, f"health.allergy.{object_key(said)}", "allergy.positive", value="yes",
                     content=f"用户对{said}过敏")]  # fmt: skip
     more = _LIST_MORE.match(c) or _ALSO.match(c)

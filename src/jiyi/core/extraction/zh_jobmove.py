@@ -75,7 +75,9 @@ _ORG_TAIL = re.compile(
 _MOVE = (
     r"(?:调(?:了)?(?:去|到|往|回)|转(?:了)?(?:到|去)|换(?:了)?(?:去|到)|改去|跳槽(?:去|到)|"
     r"跳(?:去|到)|入职(?:了)?|加入(?:了)?|并进(?:了)?|并入(?:了)?|考(?:到|进)(?:了)?|"
-    r"挖(?:到|去)|派(?:到|去)|改跑|转去|转岗到|换岗到)"
+    r"挖(?:到|去)|派(?:到|去)|改跑|转去|转岗到|换岗到|"
+    # 被老乡拉去立讯了: someone brought the user into a job there
+    r"被[^，,\s]{1,4}?(?:拉|带|介绍|叫)(?:去|到|进)(?:了)?)"
 )
 # A bare going: 去 / 进 / 到 places a job only with 上班 / 工作 / 报到 or the job done there.
 _GO = r"(?:去了|进了|到了|去|进|到|在)"
@@ -83,6 +85,13 @@ _DO = r"(?:当|做|干|担任|负责)"
 _PLACE = r"(?P<x>[A-Za-z0-9\u4e00-\u9fff&·.-]{2,14}?)"
 _ROLE = r"(?P<r>[A-Za-z\u4e00-\u9fff]{1,10}?)"
 _END = r"(?=了|啦|喇|咯|喔|耶|哦|$|\s|，|,)"
+# 被華航挖角了 / 签的是一家叫火山文化的小公司: hired away by, signed with
+_POACHED = re.compile(
+    rf"被{_PLACE}(?:挖角|挖走|挖过去|挖了过去|高薪挖走)(?:了)?|"
+    rf"(?:现在|已经|改)?签(?:约)?(?:的是|在|到|给|约了)(?:一家|一间|家)?(?:叫|名叫|叫做)?"
+    rf"{_PLACE.replace('?P<x>', '?P<y>')}(?:的)?(?:小|大|新)?"
+    r"(?:公司|经纪公司|机构|工作室|MCN|公会)?(?=了|啦|$|\s|，|,|老板)"
+)
 _MOVED = re.compile(
     rf"(?P<v>{_MOVE}){_PLACE}(?:去|来)?(?:(?:那边|这边)?{_DO}{_ROLE}{_END}|(?:上班|工作|报到|上岗)|{_END})"
 )
@@ -177,6 +186,21 @@ def _workplace(x: str, is_org: Callable[[str], bool]) -> str:
     return ""
 
 
+def _named(x: str, is_org: Callable[[str], bool]) -> str:
+    """``x`` as the employer a hiring verb (挖角 / 签约 / 被拉去) names: any name that is no
+    place, no unnamed workplace and no doing (开网约车 is a job, not an employer)."""
+    if place := _workplace(x, is_org):
+        return place
+    x = clean_value(x)
+    if not 2 <= len(x) <= 8 or is_place_zh(x) or _GENERIC.fullmatch(x) or _TRIP.search(x):
+        return ""
+    if re.match(
+        r"^(?:开|做|干|当|跑|送|卖|学|读|上|帮|给|看|打|玩|吃|喝|医院|诊所|合同|协议|字|名)", x
+    ):
+        return ""
+    return x if not re.search(r"什么|哪|这|那", x) else ""
+
+
 def _role(r: str | None) -> str:
     """A job title, or a line of work said with its speciality (财务BP, 角色原画)."""
     r = clean_value(re.sub(r"(?:了|啦|的)+$", "", r or ""))
@@ -235,6 +259,14 @@ def job_move(c: str, ctx: Context, is_org: Callable[[str], bool]) -> list[Hit]:
     ):  # (调岗了，不站马路了，)去刑侦支队
         ctx.extra.pop("slot", None)
         return _hits(place, "", "employer.moved")
+    poached = _POACHED.search(c)
+    if (
+        poached
+        and _about_user(c, poached.start())
+        and not _unsure(c, poached)
+        and (place := _named(poached["x"] or poached["y"], is_org))
+    ):  # 被華航挖角了 / 签的是一家叫火山文化的小公司
+        return _hits(place, "", "employer.poached")
     for pattern, rule in ((_MOVED, "employer.moved"), (_WENT, "employer.went")):
         for m in pattern.finditer(c):
             if not _about_user(c, m.start()) or _unsure(c, m):
@@ -252,6 +284,8 @@ def job_move(c: str, ctx: Context, is_org: Callable[[str], bool]) -> list[Hit]:
                 # 店里把我调去贵阳分店 / 单位给我换到杭州的分公司了: the city of the work
                 return [Hit(F, "location.work", "work.moved", value=branch["c"], correction=True)]
             place = _workplace(said, is_org)
+            if m["v"].startswith("被"):  # 被老乡拉去立讯了: brought into a job there
+                place = _named(said, is_org)
             if rule == "employer.moved" and not place and is_place_zh(said):
                 # 调到上海了: the city of the work
                 return [Hit(F, "location.work", "work.moved", value=said, correction=True)]

@@ -34,6 +34,8 @@ F, P, E = MemoryKind.FACT, MemoryKind.PREFERENCE, MemoryKind.EVENT
 _STAGE = (
     r"(?:小学|初中|高中|大学|国中|国小)?(?:[小初高大][一二三四五六]|[一二三四五六]年级)|幼儿园(?:大|中|小)班|"
     r"中[一二三四五六](?!年)|"  # 中二 / 中三: a secondary form in Hong Kong
+    # 升 P4 / 读 Sec 2: a year of school in Singapore, Malaysia or Hong Kong
+    r"(?<![A-Za-z])(?:P|Pri|Primary ?|S|Sec ?|F|Form ?|K)[1-6](?![\dA-Za-z])|"
     r"(?:幼幼|大|中|小)班|幼儿园|托班|小学|初中|高中|大学|研究生|研[一二三]|大专|中专|职高|博士|硕士"
 )
 

@@ -17,6 +17,9 @@ from jiyi.core.models import MemoryKind
 
 __all__ = ["education"]
 
+# Majors typed by their Latin letters in a Chinese sentence (转去读 CS 了)
+_MAJOR_LATIN = frozenset("CS IT EE CE ME MBA MPH LAW ECON FINANCE ACCOUNTING NURSING".split())
+
 F = MemoryKind.FACT
 
 
@@ -50,7 +53,9 @@ def education(c: str, ctx: Context) -> list[Hit]:
         # 被湖南师大录取了 / 考上北京理工了: the school the user goes to now
         return [Hit(F, "education.school", "school.admitted", value=school, correction=True,
                     content=f"用户在{school}上学")]  # fmt: skip
-    if dept := re.search(r"我(?:马上|就|也|都)*(?:是|成了?)(?P<x>[^，,我是]{2,8}?系)的人了$", c):
+    if dept := re.search(
+        r"我(?:马上|就|也|都)*(?:是|成了?)(?P<x>[^，,我是]{2,8}?(?:系|学院))的人了$", c
+    ):
         # 下学期开始我就是资工系的人了: the department the user is in now (a transfer)
         return [Hit(F, "education.major", "major.department", value=dept["x"], correction=True,
                     content=f"用户读{dept['x']}")]  # fmt: skip
@@ -178,10 +183,14 @@ def education(c: str, ctx: Context) -> list[Hit]:
         # 从土木转到计算机了: a major swapped for another
         return [Hit(F, "education.major", "major.switch", value=swap["x"], correction=True)]
     moved = re.match(
-        r"^(?:我)?(?:现在|今年|这学期|已经)*转(?:了)?(?:去)?(?:读|念|学)(?P<x>[\u4e00-\u9fff]{2,6}?)(?:专业|系)?(?:了)?$",
+        r"^(?:(?:现在|今年|这学期|下学期|已经)*我)?(?:现在|今年|这学期|已经)*"
+        r"转(?:了)?(?:去)?(?:读|念|学) ?"
+        r"(?P<x>[\u4e00-\u9fff]{2,6}?|[A-Za-z]{2,5}) ?(?:专业|系)?(?:了)?$",
         c,
     )
-    if moved and MAJOR_RE_ZH.search(moved["x"]):  # 我而家转咗去读护理: the new major
+    if moved and (
+        MAJOR_RE_ZH.search(moved["x"]) or moved["x"].upper() in _MAJOR_LATIN
+    ):  # 我而家转咗去读护理: the new major
         return [Hit(F, "education.major", "major.switch", value=moved["x"], correction=True,
                     content=f"用户现在读{moved['x']}")]  # fmt: skip
     plain = re.match(r"^(?:我)?(?:学|读|念)(?:的是)?(?P<x>[\u4e00-\u9fff]{2,6}?)(?:专业)?$", c)

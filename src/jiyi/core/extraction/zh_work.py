@@ -24,7 +24,10 @@ F = MemoryKind.FACT
 
 # ------------------------------------------------------------------ work
 
-_WORK_VERB = r"工作|上班|任职|实习|打工|做事|办公|就职|供职|搬砖|上工|上夜班|上白班|值班|倒班|轮班"
+_WORK_VERB = (
+    r"工作|上班|任职|实习|打工|做事|办公|就职|供职|搬砖|上工|上夜班|上白班|值班|倒班|轮班|"
+    r"(?:(?:流水线|产线|生产线|车间|厂里|线)上)?干活"  # 我在富士康流水线上干活
+)
 # 过完年我跳去比亚迪了: the time a job changed, said first
 _AFTER_NEW_YEAR = r"(?:过完年|过年后|年后|节后|开春|开年)"
 
@@ -161,7 +164,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     )
     if m and _is_org(m.group("x")):  # 已经在小红书上了一周班了: working there now
         return [_workplace(m.group("x"), False, "employer.since")]
-    m = re.match(rf"^(?:我)?{ADV}(?:上班|工作|返工)(?:在|喺)(?P<x>.+)$", c)
+    m = re.match(rf"^(?:我)?{ADV}(?:上班|工作|返工)(?:就|也|都|还)?(?:在|喺)(?P<x>.+)$", c)
     if m:  # 我上班在中环 (我返工喺中環)
         return [_workplace(m.group("x"), False, "employer")]
     m = re.match(
@@ -171,6 +174,10 @@ def work(c: str, ctx: Context) -> list[Hit]:
         m
         and not re.match(r"^(?:找|换|准备|忙|赶|熬|加|做|努力|认真|拼命|好好)", m.group("x"))
         and not re.search(r"(?:找|换|求)$", m.group("x"))  # 在上海找工作: looking there
+        # 在地里干活 / 在大棚里干活: the fields, no employer
+        and not re.fullmatch(
+            r"(?:地|田|山|菜地|大棚|果园|院子|园子|工地|家|屋)(?:里|上|头)?", m.group("x")
+        )
     ):
         return [_workplace(m.group("x"), bool(m.group("neg")), "employer")]
     m = re.match(
