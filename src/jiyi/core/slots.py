@@ -124,9 +124,20 @@ def compatible(a: str, b: str) -> bool:
     if len(pa) != len(pb) or pa[0] != pb[0] or pa[-1] != pb[-1]:
         return False
     return all(
-        x == y or x in GENERIC_SUBJECTS or y in GENERIC_SUBJECTS
+        x == y
+        or (x in _CHILD_WORDS and y in _CHILDREN)
+        or (y in _CHILD_WORDS and x in _CHILDREN)
+        or (x in GENERIC_SUBJECTS - _CHILD_WORDS or y in GENERIC_SUBJECTS - _CHILD_WORDS)
         for x, y in zip(pa, pb, strict=True)
     )
+
+
+# "a child" is any of the user's children, never a sister (小孩嫌旺财太土 after 我姐姐嫁去沙巴)
+_CHILD_WORDS = frozenset({"child", "kid"})
+_CHILDREN = frozenset(
+    {"child", "kid", "son", "daughter", "baby", "child1", "child2", "child3", "stepson",
+     "stepdaughter", "twins", "children", "kids"}
+)  # fmt: skip
 
 
 def remainder(

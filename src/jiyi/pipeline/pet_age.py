@@ -40,6 +40,7 @@ _UNREAL = re.compile(r"如果|要是|会不会|吗|[?？]$|\b(?:if|will be|turns
 
 
 _IT = re.compile(r"它|牠")
+_SHE = re.compile(r"她|他")
 
 
 def _clause(text: str, said: str) -> str:
@@ -82,12 +83,20 @@ def pet_ages(
             if len(_name(m)) >= 2 and to_simplified(_name(m)).lower() in text.lower()
         ]
         aged = [m for m in stored if (m.topic or "").startswith("pet.") and held_age(m.content)]
+        # (兽医看了牙齿说她起码五岁了: "she" is the pet when no relative has an age stored)
+        kin_aged = any(
+            (m.topic or "").startswith("family.") and held_age(m.content) for m in stored
+        )
         if len({_name(m).lower() for m in named}) == 1:
             pet = max(named, key=lambda m: (m.created_at, m.id))
             # the name memory that says the age (…叫团团，今年五岁) and the pet's age memory
             family = (pet.topic or "").rsplit(".", 1)[0] + "."
             mine = [m for m in stored if (m.topic or "").startswith(family)]
-        elif not named and len(aged) == 1 and _IT.search(text):
+        elif (
+            not named
+            and len(aged) == 1
+            and (_IT.search(text) or (_SHE.search(text) and not kin_aged))
+        ):
             mine = aged  # (…医生说)它起码有六岁了: the one pet stored with an age
         else:
             continue  # two pets named, or none and no pronoun: whose age it is is not said

@@ -21,7 +21,7 @@ from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
 from jiyi.core.extraction.en_leads import read_again
 from jiyi.core.extraction.en_people import family
-from jiyi.core.extraction.en_pets import pet
+from jiyi.core.extraction.en_pets import pet, renamed_next
 from jiyi.core.extraction.en_replies import reply_style
 from jiyi.core.extraction.en_school import education
 from jiyi.core.extraction.en_subject import GERUND_SUBJECT, carry_name, resolve_subject
@@ -331,6 +331,8 @@ _NOT_ITEM = re.compile(
     # "the hotter the better": a correlative comparison, not a thing liked
     r"^the \w+er the\b|"
     r"^(?:i|i'm|i've|we|my|our|it|it's|this|that|they|he|she|you|not|no|but|though|so|only|"
+    # "…, very bad in khamaseen season": how bad it is, not one more thing
+    r"very|really|super|quite|pretty|mostly|mainly|worst|worse|bad|especially in|"
     r"especially|except|even|lol|haha|thanks|please|be|keep|make|remember|watch|avoid|note|"
     r"check|just)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
     r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though|"
@@ -372,17 +374,18 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
     lead = ctx.extra.pop("list_en", None)
     # "update for you: i've gone vegan": a heading before the statement says nothing of it
     clause = _HEADING.sub("", clause, count=1) or clause
-    # "they've made me the office manager": a title the user was given
+    # "they've made me the office manager": a title the user was given (read as "they made me")
     clause = re.sub(
-        r"^(?:they|the (?:boss|company|school|practice|board)|my boss|management)(?:'ve| have)? "
-        r"(?:(just|finally) )?made me ",
-        lambda m: f"I've {m.group(1) + ' ' if m.group(1) else ''}been made ",
+        r"^(they|the boss|my boss|management)(?:'ve| have) (?:just |finally )?(?=made me )",
+        r"\1 ",
         clause,
         flags=I_,
     )
     # "I've a rescue greyhound" (Irish and British English): I have a …
     clause = re.sub(r"^(i|we)'ve (an?|two|three) ", r"\1 have \2 ", clause, count=1, flags=I_)
     item = re.sub(r"^(?:and|or|plus|also|&)\s+", "", clause, flags=I_)
+    if renamed := renamed_next(clause, ctx):  # (my kid renamed the cat,) she's Miso now
+        return renamed
     named = carry_name(clause, ctx)  # "Mike retired, so he drives a bus now": Mike's, or none
     clause, inherited = resolve_subject(named or clause, ctx)
     hits: list[Hit] = family(clause, ctx) if named else []

@@ -124,7 +124,8 @@ def drink(c: str, ctx: Context) -> list[Hit]:
     if not m and not label:  # "Iced latte with oat milk, no sugar": an order, said as one
         label = re.match(  # (a clause with "I" for its subject is a sentence, not a label)
             r"^(?!.*\b(?:is|are|was|were)\b)(?!i\b)(?:an? )?(?P<x>[a-z][a-z -]+?) (?=(?:with|"
-            r"without|no|and|black) )",
+            # "chai latte w oat milk every morning", "oat flat white obviously"
+            r"without|no|and|black|w/?|every|obviously|always|daily|or nothing)\b)",
             c,
             I_,
         )

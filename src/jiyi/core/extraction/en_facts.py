@@ -147,6 +147,7 @@ def identity(c: str, ctx: Context) -> list[Hit]:
     if m:
         said = m.group("x") or m.group("y") or m.group("z") or m.group("w")
         year = year_from_words(said).lstrip("'")
+        ctx.extra["born_en"] = "1"  # (", in Bremen": where, next)
         return [Hit(F, "identity.birth_year", "birth_year", value=year,
                     content=f"User was born in {year}")]  # fmt: skip
     m = re.match(
@@ -388,6 +389,9 @@ def home(c: str, ctx: Context) -> list[Hit]:
         and not re.search(r"\b(?:this week|today|for work|visiting|on business)\b", c, I_)
     ):
         where = place(m.group("x"))  # "I'm in Toronto these days"
+        if ctx.extra.pop("born_en", None) and not m.group("now"):  # "I was born 1987, in Bremen"
+            return [Hit(F, "location.hometown", "hometown", value=where,
+                        content=f"User was born in {where}")]  # fmt: skip
         return [Hit(F, "location.home", "home.in", value=where, content=f"User lives in {where}")]
     m = re.match(
         r"^i (?:commute|drive|take the train|bike|"

@@ -105,6 +105,14 @@ def _allergy(c: str, ctx: Context) -> list[Hit]:
             said = f"User is not allergic to {clean_value(cleft['no'])}"
             denied = [Hit(F, f"health.allergy.{o}", "allergy", correction=True, value="no",
                           content=said)]  # fmt: skip
+    # "I have allergy to dust" / "allergy against walnuts": an allergy said as a noun
+    c = re.sub(
+        r"^i (?:have|got|'ve got|have got) (?:an? |bad |severe |serious )?allerg(?:y|ies) "
+        r"(?:to|against|for|from|with) ",
+        "I'm allergic to ",
+        c,
+        flags=I_,
+    )
     m = (
         re.search(
             r"\b(?P<neg>not |no longer |n't |never been |never )?(?:severely |very |mildly |"

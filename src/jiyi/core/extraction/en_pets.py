@@ -15,7 +15,7 @@ from jiyi.core.extraction.lexicon import PET_SPECIES, PETS_EN, RELATIONS_EN
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind
 
-__all__ = ["pet"]
+__all__ = ["pet", "renamed_next"]
 
 F = MemoryKind.FACT
 I_ = re.IGNORECASE
@@ -142,7 +142,9 @@ def _intro(ctx: Context, hit: Hit) -> list[Hit]:
 # A relative's pet is the family's ("my son's goldfish"); "the <pet>" said by its owner is
 # theirs ("the goldfish isn't Bubbles anymore").
 _RELS = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
-_OWNER = rf"(?:(?i:my|our) (?:(?i:{_RELS})'s )?|(?i:the) )"
+_OWNER = (
+    rf"(?:(?:(?i:back home),? )?(?i:my|our) (?:(?i:{_RELS}|family|folks|parents)'s )?|(?i:the) )"
+)
 # Someone renamed it: "Owen renamed him Captain", "the kids started calling her Pickles".
 _RENAME_EN = re.compile(
     r"^(?:(?:(?:we|i|they|the kids|the children|[a-z]+|my \w+|our \w+)(?:'ve| have| had)?|"
@@ -374,3 +376,24 @@ def pet(c: str, ctx: Context) -> list[Hit]:
         hits = _pet_attributes(ctx.extra["pet_en"], rest)
         return [x for h in hits for x in _intro(ctx, h)][-1:] if hits else []
     return []
+
+
+# "my kid renamed the cat, she's Miso now": a pet renamed by someone, its new name next
+_RENAMED_THE = re.compile(rf"\brenamed (?:the|our|my|his|her) (?P<pet>{_PET})\b(?!.*\bto\b)", I_)
+_NOW_CALLED = re.compile(
+    r"^(?:lol |haha )?(?:she|he|it)(?:'s| is) (?:now )?(?:called |named )?(?P<x>[A-Z][a-z]+) now\b"
+)
+
+
+def renamed_next(c: str, ctx: Context) -> list[Hit]:
+    """The new name of a pet renamed in the clause before ("my kid renamed the cat, she's
+    Miso now"); marks a clause that renames without the name. [] otherwise."""
+    if said := _RENAMED_THE.search(c):
+        ctx.extra["renamed_pet_en"] = said["pet"].lower()
+        return []
+    word = ctx.extra.pop("renamed_pet_en", None)
+    if word is None or not (now := _NOW_CALLED.match(c)) or word not in PETS_EN:
+        return []
+    key, name = f"pet.{PETS_EN[word]}", now["x"]
+    return [Hit(F, f"{key}.name", "pet.renamed", value=name, correction=True,
+                content=f"User's {word} is now called {name}")]  # fmt: skip

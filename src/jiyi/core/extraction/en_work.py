@@ -65,6 +65,13 @@ _SHIFT_TAIL = re.compile(
 )
 
 
+# A title said without "a" ("I'm crew leader at Jollibee", "im head chef now"), not what goes
+# on or how one feels ("I'm working as …", "I'm in Denver now", "(my son) is much happier")
+_BARE_OK = (
+    r"(?!(?:\w+ing|\w+ed|been|had|got|gotten|in|at|on|with|from|off|out|back|home|here|there|"
+    r"done|busy|not|much|so|very|really|pretty|quite|way|a lot|more|less|even|still|just|"
+    r"always|never|also|too|kinda|kind of|sort of|\S+ier)\b)"
+)
 _SHIFTS_AT = re.compile(
     r"^i (?:still |also |now )?(?:do|work|pick up|take) (?:(?:casual|part[- ]time|night|weekend|"
     r"evening|extra|some|a few|the odd|my) )*shifts? (?:at|for) (?P<y>[\w&'. -]{2,30}?)"
@@ -84,7 +91,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
         return [employer_hit(shifts["y"], "employer.shifts")]
     m = re.match(
         r"^i (?P<neg>don't |do not |no longer )?(?:now |currently |still |actually |also )?work "
-        r"(?:nights |days |weekends |evenings |part[- ]time |full[- ]time |remotely |shifts )?"
+        r"(?:nights |days |weekends |evenings |part[- ]time |full[- ]time |remotely |shifts |"
+        r"casual |(?:mon|tues|wednes|thurs|fri|satur|sun)days )?"
         r"(?P<prep>at|for|in|with) (?P<x>.+?)(?: as (?:an? )?(?P<role>.+?))?(?: any ?more)?$",
         c,
         I_,
@@ -211,7 +219,7 @@ def work(c: str, ctx: Context) -> list[Hit]:
     # "a staff nurse on nights", "a CSR at a BPO, graveyard shift": when, not the job
     c = _SHIFT_TAIL.sub("", c)
     m = re.match(
-        rf"^(?:{IM} (?:now |currently |actually |officially |finally )*(?:(?:an?|the) )?|"
+        rf"^(?:{IM} (?:now |currently |actually |officially |finally )*(?:(?:an?|the) |{_BARE_OK})|"
         rf"i work (?:\w+ )?as (?:an? )?|"
         rf"i (?:just )?(?:got|landed|took|accepted|started) (?:a |my |the )?(?:new )?"
         rf"(?:job|role|position|gig) as (?:an? )?|i (?:just )?got hired as (?:an? )?|"
@@ -242,28 +250,6 @@ def work(c: str, ctx: Context) -> list[Hit]:
         c,
         I_,
     )
-    if m and re.match(
-        r"(?:in|at|on|with|from|off|out|back|home|here|there|renting|living|staying|"
-        r"going|moving|done|finished|busy|not)\b",
-        m.group("x"),
-        I_,
-    ):
-        m = None  # "I'm in Denver now", "I'm renting in Kalamazoo": where, or what goes on
-    bare = m and re.match(
-        rf"^{IM} (?:(?:now|currently|actually|officially|finally) )*(?!an? |the )", c, I_
-    )
-    if (
-        m
-        and bare
-        and re.match(
-            r"(?:much|so|very|really|pretty|quite|way|a lot|more|less|even|still|just|always|"
-            r"never|also|too|kinda|kind of|sort of|been|had|got|gotten|\w+ing|\w+ed)\b|"
-            r"\S+(?:ier|er than)$",
-            m.group("x"),
-            I_,
-        )
-    ):
-        m = None  # "(my son) is much happier": how someone feels, no job without "a"
     if m and is_role(m.group("x")):
         if re.search(rf"\b(?:{STAGE}|major|minor)$", m.group("x"), I_):
             return []  # a student: education below

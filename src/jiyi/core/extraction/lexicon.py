@@ -262,5 +262,6 @@ PRONOUN_OBJECTS = word_set(
 SPORT_EN = (
     r"yoga|pilates|tennis|golf|soccer|football|basketball|gym|spin|zumba|choir|band|book club|"
     r"karaoke|bowling|hockey|badminton|volleyball|dance|ballet|karate|judo|boxing|crossfit|piano|"
-    r"guitar|violin|chess|trivia|poker"
+    r"guitar|violin|chess|trivia|poker|netball|pickleball|padel|futsal|rugby|cricket|squash|"
+    r"dodgeball|lacrosse|bowls|table tennis|ping pong|darts|snooker|dominoes"
 )

@@ -156,7 +156,8 @@ COMPANIES_ZH = word_set(
     毕马威 四大 宝洁 联合利华 欧莱雅 星巴克 肯德基 麦当劳 虾皮 希音 米哈游 哔哩哔哩 B站 小红书
     知乎 微博 新浪 搜狐 金山 商汤 科大讯飞 海尔 美的 格力 台积电 联发科 鸿海 富士康 华硕 宏碁
     中芯 金杜 中伦 君合 方达 汉坤 顺丰 中通 圆通 饿了么 淘宝 天猫 抖音 得物 贝壳 链家 万科 碧桂园
-    恒大 招商局 中建 中铁 国企 央企 外企 事业单位 体制内 大厂
+    恒大 招商局 中建 中铁 国企 央企 外企 事业单位 体制内 大厂 立讯 华航 长荣 国泰 星宇
+    Grab Shopee Lazada Foodpanda Gojek Uber Lyft Deliveroo DoorDash Petronas Maybank CIMB
     """
 )
 # Words that end an organisation's name: 北京协和医院, 某某科技, 第一中学.

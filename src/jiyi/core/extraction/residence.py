@@ -99,7 +99,9 @@ _OTHER_EN = re.compile(
     rf"^(?:and |so |but )?(?:(?:my|our|his|her|their) (?:\w+ )?(?:{_PEOPLE_EN})s?\b|"
     r"(?:he|she|they|the (?:boys|girls|kids|children|twins|grandkids))\b|"
     # "my Kollegin moved to Berlin": anyone said with "my" but the household itself
-    r"(?:my|our) (?!(?:family|whole family|household|whole household|lot)\b)[\w-]+ "
+    r"(?:my|our) (?!(?:family|whole family|household|whole household|lot|office|company|work|job|"
+    r"team|firm|school|shop|store|business|practice|clinic|employer|department|lab|workplace|"
+    r"hq|headquarters|branch|church|gym|club)\b)[\w-]+ "
     r"(?:has |have |had |just |finally |recently )*(?:moved|relocated)\b|"
     r"(?!(?:We|Me|My|Our|Just|Finally|Been|Packed)\b)(?-i:[A-Z][a-z]+)"
     r"(?: and (?:(?-i:[A-Z][a-z]+)|the (?:boys|girls|kids|children|family)|(?:her|his|their) "

@@ -193,7 +193,7 @@ _CHAT_SPACE = re.compile(
 _KIN_ZH = "|".join(sorted((w for w in RELATIONS_ZH if len(w) >= 2), key=len, reverse=True))
 _OBJECT_VERBS = "给告诉帮让叫带送问借教请陪骂打找催劝吓烦坑骗害拉约喊逼"
 _RUN_ON = re.compile(
-    rf"(?<=[\u4e00-\u9fff]{{2}}了)(?<![{_OBJECT_VERBS}]了)"
+    rf"(?<=[A-Za-z\u4e00-\u9fff]{{2}}了)(?<![{_OBJECT_VERBS}]了)"
     rf"(?=(?:我(?!们)|{_KIN_ZH}|现在|而家|这个月|上个月|下个月|上周|下周|这周|今年|去年|明年|"
     r"后来|然后|因为|所以|结果)[\u4e00-\u9fff])"
 )

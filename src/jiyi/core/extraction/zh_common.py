@@ -177,7 +177,7 @@ _CANTONESE_MAP = {
     "哋": "们", "转工": "换工作", "转咗工": "换了工作", "呢个": "这个", "呢间": "这间",
 }  # fmt: skip
 _CANTONESE = re.compile(
-    r"喺|返工|钟意|鍾意|唔|冇|係|哋|转咗工|转工|呢个|呢间|(?<=我)系|(?<=唔)系|(?<=真)系|(?<=嘅)系|(?<=的)系|(?<=都)系|^系(?=[\u4e00-\u9fff]{2})|佢|屋企|我个仔|我个囡|我个女|^个女|^个仔|读紧|每朝|朝早|逢星期|逢礼拜|放工|咗|嘅|而家|"
+    r"喺|返工|钟意|鍾意|唔|冇|係|哋|转咗工|转工|呢个|呢间|(?<=我)系|(?<=唔)系|(?<=而家)系|(?<=依家)系|(?<=真)系|(?<=嘅)系|(?<=的)系|(?<=都)系|^系(?=[\u4e00-\u9fff]{2})|佢|屋企|我个仔|我个囡|我个女|^个女|^个仔|读紧|每朝|朝早|逢星期|逢礼拜|放工|咗|嘅|而家|"
     r"(?<=[我不唔要想去都爱欢意])食(?![物品材谱堂])|(?<=[我不唔要想去都爱欢意])饮(?![料食品])"
 )
 # "My mom 对海鲜过敏": an English subject in a Chinese clause.
@@ -237,6 +237,12 @@ def normalise_zh(clause: str) -> str:
         r"(?<=我)(?:现在)?改(?:了)?(?=在[^，,]{2,10}?(?:上班|工作|住|读书|上学))", "现在", clause
     )
     clause = re.sub(r"^(?:本人|俺|咱)(?!们)", "我", clause)
+    # (经理找我谈话，)说从这个月起我就是店长了: what someone told the user of the user
+    clause = re.sub(r"^说(?=(?:从|由)?(?:这|下|本)个?(?:月|周|礼拜)(?:起|开始)?我)", "", clause)
+    # 我现在都是早上六点半去gym了: the routine's time now, as 我现在每天早上六点半去 says it
+    clause = re.sub(
+        r"^我(现在|最近|而家)?都是(?=早上|晚上|中午|下午|凌晨|上午)", r"我\1每天", clause
+    )
     clause = re.sub(
         r"(?<=[我们家])搁(?=[\u4e00-\u9fff]{2})(?!置|浅|下|着)", "在", clause
     )  # 俺家搁铁岭
@@ -245,10 +251,6 @@ def normalise_zh(clause: str) -> str:
         lambda m: _EN_SUBJECT.get(m.group(1).lower(), m.group(0)),
         clause,
         flags=re.I,
-    )
-    # 搬去 Toronto 了: the spaces typed around a Latin word in a Chinese clause are no break
-    clause = re.sub(
-        r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\s+(?=[\u4e00-\u9fff])", "", clause
     )
     # lil bro 上个月搬去 Toronto 了: an English kin word opening a Chinese clause
     clause = re.sub(

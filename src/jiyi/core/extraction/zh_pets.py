@@ -33,7 +33,7 @@ _AGE_LEAD = (
 AGE = (
     rf"(?:{_AGE_LEAD})*(?:满)?"
     rf"(?P<n>{NUM})(?:周)?(?P<u>岁|个月)"
-    r"(?:半|多)?(?:大)?(?:了|啦)?"
+    r"(?:半|多)?(?:大)?(?:了|啦|吧|咯|哦)?"
 )
 
 
@@ -307,6 +307,9 @@ def pet_continuation(c: str, ctx: Context) -> list[Hit]:
     if "pet" not in ctx.extra:
         return []
     hits = _pet_attributes(f"pet.{ctx.extra['pet']}", c, ctx)
+    if not hits and PETS_ZH.get(c) == ctx.extra["pet"] and c not in PET_SPECIES:
+        # 我養了一隻兔子叫麻糬，荷蘭侏儒兔: the breed said alone after the name
+        hits = [Hit(F, f"pet.{ctx.extra['pet']}.breed", "pet.breed", value=c)]
     intro = ctx.extra.get("pet_intro")
     if not hits or not intro:
         return hits

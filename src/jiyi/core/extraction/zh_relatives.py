@@ -112,7 +112,9 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
     m = re.match(
         rf"^(?:今年|现在|目前|已经|马上|还|还是|正|也|其实|是|刚|刚刚|才|"
         r"(?:暑假|寒假)(?:一过|过完|结束)了?|开学(?:以后|后)?|九月份?|下学期|这学期|本学期|过完年|就|都)*(?:在)?"
-        rf"(?:上|读|念|升|升到|读到|转到|调到)?(?:了)?"
+        # 丫头被老师调到四年级去了: moved up by the teacher
+        r"(?:被(?:老师|学校|班主任|校长))?"
+        rf"(?:上|读|念|升|升到|读到|转到|调到|跳到)?(?:了)?"
         rf"(?P<x>{_STAGE})(?:去)?(?:了|啦|喇|咯|嘞)*$",
         rest,
     )
@@ -237,7 +239,8 @@ def attributes(key: str, rest: str, ctx: Context) -> list[Hit]:
         return [Hit(F, f"{key}.job", "family.job", value=clean_value(m.group("x")))]
     m = re.match(
         r"^(?:现在|目前|已经|后来|改|转行|自己)*(?:在)?(?P<x>(?:开|跑|送)(?:网约车|出租车?|滴滴|货车|"
-        r"大货车|卡车|货拉拉|公交车?|外卖|快递))(?:了|呢)?$",
+        r"大货车|卡车|货拉拉|公交车?|外卖|快递|罗里|的士|Grab|grab|Uber|uber|Gojek|Lalamove))"
+        r"(?:了|呢)?$",
         rest,
     )
     if m:  # 我哥现在开网约车 / 我爸跑货拉拉: what they do for a living, said with its verb
