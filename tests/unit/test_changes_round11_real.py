@@ -110,6 +110,13 @@ CHANGES = [
     # a birth year said with 啦, an age the birthday brought
     (["我是九二年的", *ZH], "其实我是九四年的啦 之前打错了", "九二", "九四"),
     (["我今年三十一", *ZH], "嘿嘿今天生日 满三十二了", "三十一", "三十二"),
+    # a pet renamed by a child, the new name said next
+    (
+        ["My cat is called Smudge", *EN],
+        "haha my son renamed the cat, he's Ziggy now. Smudge never stuck",
+        "Smudge",
+        "Ziggy",
+    ),
     # a major typed in Latin letters
     (["我在墨尔本大学读金融，大二", *ZH], "这学期我转去读 IT 了", "金融", "IT"),
 ]
@@ -126,6 +133,13 @@ REMARKS = [
     ),
     # the same dose, in words
     (["I take 20mg of atorvastatin at night", *EN], "The GP kept me on the same twenty milligrams"),
+    # a quit that did not happen
+    (
+        ["netball every tuesday after school", *EN],
+        "nearly quit netball this term ngl but coach talked me out of it",
+    ),
+    # a cousin's dog renamed
+    (["My dog is called Rex", *EN], "my cousin renamed her dog, she's Luna now"),
     # a relative's move with her children
     (["I live in Perth", *EN], "Karen and the kids have moved to Darwin for Steve's job"),
 ]
@@ -150,6 +164,12 @@ STORED = [
     ("So I'm a proper vegetarian now", "diet.style"),
     ("I'm a bio major at UCLA", "education.major"),
     ("I was born 1987, in Bremen", "identity.birth_year"),
+    ("I was born 1987, in Bremen", "location.hometown"),
+    ("我在复旦读会计", "education.school"),
+    ("netball every tuesday after school", "habit.netball"),
+    ("I have allergy to dust, very bad in winter", "health.allergy.dust"),
+    ("my family's dog is a cockapoo called Bertie, he's 5", "pet.dog.name"),
+    ("oat flat white obviously", "diet.coffee.type"),
 ]
 
 
@@ -161,12 +181,15 @@ def test_a_fact_told_in_chat_is_stored_in_its_slot(text: str, topic: str) -> Non
     ]
 
 
+_WHERE = {"location.home", "location.work"}
 NOT_STORED = [
     "我签了合同",  # no employer
     "被朋友拉去医院了",  # taken somewhere, no job
     "my mate is coming over",  # a friend, no drink
     "I'm at Costco",  # where the user is this minute
     "i'm in bed now",  # no town
+    "我在公司学英语",  # learning at work, no school
+    "I was born 1987, in Bremen",  # where the user was born, not where they live
 ]
 
 
@@ -176,5 +199,5 @@ def test_a_sentence_that_tells_no_such_fact_stores_none(text: str) -> None:
     assert not [
         c
         for c in found.candidates
-        if c.topic and c.topic.startswith(("work.", "diet.", "location."))
+        if c.topic and (c.topic.startswith(("work.", "diet.", "education.")) or c.topic in _WHERE)
     ], [(c.topic, c.content) for c in found.candidates]

@@ -73,8 +73,10 @@ class Retraction:
 
 # A worry or a condition states nothing that ended: 我怕以后跑不了步了, "if I quit coffee".
 _UNREAL = re.compile(
-    r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|打算|考虑|想要|想过|想把|准备|计划|试过|"
-    r"\b(?:if|might|maybe|afraid|worried|worry|in case|could|would|should|wonder|wanna|"
+    r"怕|担心|如果|要是|万一|可能|会不会|恐怕|假如|打算|考虑|想要|想过|想把|准备|计划|试过|差点|差一点|"
+    # "nearly quit netball this term": it did not happen
+    r"\b(?:if|might|maybe|afraid|worried|worry|in case|could|would|should|wonder|wanna|nearly|"
+    r"almost|"
     r"thought about|considered|considering|tried to|i'll|ill|i will|gonna|going to|"
     r"keep saying|keeps saying|one day|someday|"
     # a wish ("my sister wants to quit law"), not "I don't want to eat meat anymore"

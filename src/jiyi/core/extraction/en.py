@@ -24,7 +24,7 @@ from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet, renamed_next
 from jiyi.core.extraction.en_replies import reply_style
 from jiyi.core.extraction.en_school import education
-from jiyi.core.extraction.en_subject import GERUND_SUBJECT, carry_name, resolve_subject
+from jiyi.core.extraction.en_subject import GERUND_SUBJECT, carry_name, opening, resolve_subject
 from jiyi.core.extraction.en_tastes import preference
 from jiyi.core.extraction.en_times import new_time
 from jiyi.core.extraction.en_work import work
@@ -355,13 +355,6 @@ _FAMILY_PET = re.compile(
 )
 
 
-_HEADING = re.compile(
-    r"^(?:(?:quick|small|big|life|little|an?|some)\s+)?(?:update|news|psa|fyi)"
-    r"(?:\s+(?:for you|on me|time))?\s*[:!-]+\s*",
-    re.IGNORECASE,
-)
-
-
 def match_en(clause: str, ctx: Context) -> list[Hit]:
     """The hits of the first rule that recognises ``clause``; [] if none does."""
     for m in DRINK_RE.finditer(clause):
@@ -372,17 +365,7 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
             ctx.drink_word = None
         ctx.drink = category
     lead = ctx.extra.pop("list_en", None)
-    # "update for you: i've gone vegan": a heading before the statement says nothing of it
-    clause = _HEADING.sub("", clause, count=1) or clause
-    # "they've made me the office manager": a title the user was given (read as "they made me")
-    clause = re.sub(
-        r"^(they|the boss|my boss|management)(?:'ve| have) (?:just |finally )?(?=made me )",
-        r"\1 ",
-        clause,
-        flags=I_,
-    )
-    # "I've a rescue greyhound" (Irish and British English): I have a …
-    clause = re.sub(r"^(i|we)'ve (an?|two|three) ", r"\1 have \2 ", clause, count=1, flags=I_)
+    clause = opening(clause)
     item = re.sub(r"^(?:and|or|plus|also|&)\s+", "", clause, flags=I_)
     if renamed := renamed_next(clause, ctx):  # (my kid renamed the cat,) she's Miso now
         return renamed

@@ -379,7 +379,7 @@ def pet(c: str, ctx: Context) -> list[Hit]:
 
 
 # "my kid renamed the cat, she's Miso now": a pet renamed by someone, its new name next
-_RENAMED_THE = re.compile(rf"\brenamed (?:the|our|my|his|her) (?P<pet>{_PET})\b(?!.*\bto\b)", I_)
+_RENAMED_THE = re.compile(rf"\brenamed (?:the|our|my) (?P<pet>{_PET})\b(?!.*\bto\b)", I_)
 _NOW_CALLED = re.compile(
     r"^(?:lol |haha )?(?:she|he|it)(?:'s| is) (?:now )?(?:called |named )?(?P<x>[A-Z][a-z]+) now\b"
 )
@@ -396,4 +396,4 @@ def renamed_next(c: str, ctx: Context) -> list[Hit]:
         return []
     key, name = f"pet.{PETS_EN[word]}", now["x"]
     return [Hit(F, f"{key}.name", "pet.renamed", value=name, correction=True,
-                content=f"User's {word} is now called {name}")]  # fmt: skip
+                content=f"User's {word} is called {name}")]  # fmt: skip

@@ -14,7 +14,7 @@ from jiyi.core.extraction.en_common import NUM_WORD, PAST_VERBS
 from jiyi.core.extraction.hit import Context
 from jiyi.core.extraction.lexicon import PETS_EN
 
-__all__ = ["GERUND_SUBJECT", "carry_name", "resolve_subject"]
+__all__ = ["GERUND_SUBJECT", "carry_name", "opening", "resolve_subject"]
 
 I_ = re.IGNORECASE
 _HAS_SUBJECT = re.compile(
@@ -319,3 +319,23 @@ def resolve_subject(clause: str, ctx: Context) -> tuple[str, bool]:
         ctx.extra.pop("family_en", None)
         ctx.extra["subject_en"] = "i"
     return clause, inherited
+
+
+_HEADING = re.compile(
+    r"^(?:(?:quick|small|big|life|little|an?|some)\s+)?(?:update|news|psa|fyi)"
+    r"(?:\s+(?:for you|on me|time))?\s*[:!-]+\s*",
+    re.IGNORECASE,
+)
+
+
+def opening(clause: str) -> str:
+    """The clause with what only opens it said plainly: a heading ("update for you: i've gone
+    vegan"), "they've made me" (a title given: "they made me"), Irish and British "I've a"."""
+    clause = _HEADING.sub("", clause, count=1) or clause
+    clause = re.sub(
+        r"^(they|the boss|my boss|management)(?:'ve| have) (?:just |finally )?(?=made me )",
+        r"\1 ",
+        clause,
+        flags=re.IGNORECASE,
+    )
+    return re.sub(r"^(i|we)'ve (an?|two|three) ", r"\1 have \2 ", clause, count=1, flags=re.I)

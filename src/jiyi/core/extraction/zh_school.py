@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.lexicon_places import MAJOR_RE_ZH
+from jiyi.core.extraction.lexicon_places import MAJOR_RE_ZH, is_place_zh
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import ADV
 from jiyi.core.models import MemoryKind
@@ -103,7 +103,16 @@ def education(c: str, ctx: Context) -> list[Hit]:
         rf"^(?:我)?{ADV}在(?P<s>[^，,在]{{1,10}}?(?:大学|大|学院))(?:读|念|学)"
         r"(?P<x>[^，,在的]{2,8})$",
         c,
+    ) or re.match(  # 我在 Monash 读会计 / 我在复旦读会计: a school by its name alone
+        rf"^(?:我)?{ADV}在 ?(?P<s>[A-Za-z][A-Za-z .&'-]{{1,20}}?|[\u4e00-\u9fff]{{2,4}}) ?"
+        r"(?:读|念|学) ?(?P<x>[^，,在的\s]{2,8})$",
+        c,
     )
+    if uni and (
+        is_place_zh(uni["s"])
+        or re.search(r"公司|单位|家|厂|店|网上|线上|医院|机构|班上|群里|学校|那边|这边", uni["s"])
+    ):
+        uni = None  # 我在上海读会计 / 我在公司学英语: where, not a school
     if uni and MAJOR_RE_ZH.search(uni["x"]):  # 我喺中大讀會計: the university and the major
         return [
             Hit(F, "education.school", "school", value=uni["s"], content=f"用户在{uni['s']}上学"),
