@@ -69,6 +69,8 @@ _SHIFT_TAIL = re.compile(
 # on or how one feels ("I'm working as …", "I'm in Denver now", "(my son) is much happier")
 _BARE_OK = (
     r"(?!(?:\w+ing|\w+ed|been|had|got|gotten|in|at|on|with|from|off|out|back|home|here|there|"
+    r"gonna|going|about|able|sure|like|only|basically|literally|technically|temporarily|"
+    r"probably|definitely|officially|kind|sort|all|almost|nearly|"
     r"done|busy|not|much|so|very|really|pretty|quite|way|a lot|more|less|even|still|just|"
     r"always|never|also|too|kinda|kind of|sort of|\S+ier)\b)"
 )

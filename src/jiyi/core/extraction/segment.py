@@ -266,8 +266,8 @@ def is_request_or_question(clause: str) -> bool:
         return True
     # 没什么兴趣 / 什么都吃 / 不怎么喜欢 / 谁都行 are statements, not questions.
     plain = _NOT_QUESTION_ZH.sub("", stripped)
-    # 俺家在铁岭呢 / 还在港口开吊车呢: a final 呢 after where someone is or what goes on
-    if re.search(r"^[^哪谁]{1,}(?:在|搁|还|着|正)[^哪谁]{0,12}呢$", plain) and not plain.startswith(
+    # 俺家在铁岭呢: a final 呢 after where someone is (a short place), no question
+    if re.search(r"^[^哪谁]{1,6}(?:在|搁)[^哪谁]{2,4}呢$", plain) and not plain.startswith(
         ("你", "那")
     ):
         plain = plain[:-1]

@@ -165,7 +165,8 @@ def work(c: str, ctx: Context) -> list[Hit]:
     if m and _is_org(m.group("x")):  # 已经在小红书上了一周班了: working there now
         return [_workplace(m.group("x"), False, "employer.since")]
     m = re.match(rf"^(?:我)?{ADV}(?:上班|工作|返工)(?:就|也|都|还)?(?:在|喺)(?P<x>.+)$", c)
-    if m:  # 我上班在中环 (我返工喺中環)
+    # 我上班在中环 (我返工喺中環); not 工作都在沈阳也没办法 (a sigh about it)
+    if m and not re.search(r"没|不|也|办法|还是", m.group("x")):
         return [_workplace(m.group("x"), False, "employer")]
     m = re.match(
         rf"^(?:我)?{ADV}(?P<neg>不再|已经不|不是|不)?在(?P<x>.+?)(?:{_WORK_VERB})(?:了)?$", c
