@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.en_routine_words import by_the_day, lemma
+from jiyi.core.extraction.en_routine_words import by_the_day, lemma, said_plainly
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.lexicon import SPORT_EN
 from jiyi.core.extraction.topics import slug
@@ -88,21 +88,6 @@ _AT_WORDS = (
 )
 
 
-_EVERY = (
-    r"every (?:day|morning|evening|night|weekday|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
-    r"(?: (?:morning|night|evening|afternoon))?"
-)
-_TAIL = re.compile(r" (?:before|after) .+$", I_)  # (what the time is kept around)
-_TIME_FIRST = re.compile(
-    rf"^(?P<when>{_EVERY}),? (?:at )?(?P<t>\d{{1,2}}(?::\d\d)?(?: ?[ap]m)?)(?: o'clock)?,? "
-    r"(?P<rest>i .+)$",
-    I_,
-)
-_VERBLESS = re.compile(
-    rf"^(?P<when>{_EVERY}) (?P<x>(?:{SPORT_EN}))(?P<with> (?:with|after|before) [\w ]+)?$|"
-    rf"^(?P<x2>(?:{SPORT_EN})) (?P<when2>{_EVERY})(?: (?:with|after|before) [\w ]+)?$",
-    I_,
-)
 # "gym's at like 9pm now": a routine named alone, its new time after
 _NAMED_AT = re.compile(
     r"^(?:the |my )?(?P<x>gym|swim|swimming|lap swim|yoga|pilates|badminton|tennis|football|"
@@ -279,17 +264,7 @@ _SPAN = re.compile(
 
 
 def habit(c: str, ctx: Context) -> list[Hit]:
-    # "Every morning 6 o'clock I go swimming": the time said first; "every Monday night
-    # badminton with officemates": the routine said without its verb
-    c = _TIME_FIRST.sub(lambda m: f"{_TAIL.sub('', m['rest'])} {m['when']} at {m['t']}", c)
-    c = _VERBLESS.sub(lambda m: f"I play {m['x'] or m['x2']} {m['when'] or m['when2']}", c)
-    # "i play netball tuesdays after school": the day said without "on"
-    c = re.sub(
-        r"^(i \w+ [\w ]+?) ((?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
-        r"\1 on \2",
-        c,
-        flags=I_,
-    )
+    c = said_plainly(c)  # "Every morning 6 o'clock I go swimming", "netball every tuesday"
     c = _SPAN.sub("", c)
     # "I hit the gym at 7:30 now instead": instead says what changed, as "now" does
     c = re.sub(r"(?:\s+now)?\s+instead$", " now", c, flags=I_)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["by_the_day", "lemma"]
+from jiyi.core.extraction.lexicon import SPORT_EN
+
+__all__ = ["by_the_day", "lemma", "said_plainly"]
 
 I_ = re.IGNORECASE
 
@@ -69,3 +71,35 @@ def by_the_day(c: str) -> str:
         days = re.sub(r"(day)\b(?!s)", r"\1s", d.group("d"), flags=I_)
         return f"I work shifts on {days}{d.group('now')}"
     return c
+
+
+_EVERY = (
+    r"every (?:day|morning|evening|night|weekday|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+    r"(?: (?:morning|night|evening|afternoon))?"
+)
+_TAIL = re.compile(r" (?:before|after) .+$", I_)  # (what the time is kept around)
+_TIME_FIRST = re.compile(
+    rf"^(?P<when>{_EVERY}),? (?:at )?(?P<t>\d{{1,2}}(?::\d\d)?(?: ?[ap]m)?)(?: o'clock)?,? "
+    r"(?P<rest>i .+)$",
+    I_,
+)
+_VERBLESS = re.compile(
+    rf"^(?P<when>{_EVERY}) (?P<x>(?:{SPORT_EN}))(?P<with> (?:with|after|before) [\w ]+)?$|"
+    rf"^(?P<x2>(?:{SPORT_EN})) (?P<when2>{_EVERY})(?: (?:with|after|before) [\w ]+)?$",
+    I_,
+)
+
+
+def said_plainly(c: str) -> str:
+    """A routine said time first ("Every morning 6 o'clock I go swimming before open the
+    shop"), without its verb ("every Monday night badminton with officemates", "netball every
+    tuesday after school") or with a day and no "on" ("i play netball tuesdays"), said the
+    way the routine rules read it ("I go swimming every morning at 6")."""
+    c = _TIME_FIRST.sub(lambda m: f"{_TAIL.sub('', m['rest'])} {m['when']} at {m['t']}", c)
+    c = _VERBLESS.sub(lambda m: f"I play {m['x'] or m['x2']} {m['when'] or m['when2']}", c)
+    return re.sub(
+        r"^(i \w+ [\w ]+?) ((?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+        r"\1 on \2",
+        c,
+        flags=I_,
+    )
