@@ -130,16 +130,22 @@ def from_to(text: str) -> list[FromTo]:
         for m in (*found, *instead):
             if m.groupdict().get("r") and m.group(0).lower().split()[-2] == "for":
                 continue  # "changed my plans for Friday": no new name
-            old = (m.groupdict().get("x") or m.groupdict().get("a") or "").strip()
-            new = (m.groupdict().get("y") or m.groupdict().get("b") or "").strip()
-            if not old or not new:
-                continue
-            if old.lower() == new.lower() or _NOTHING.match(new) or _NOTHING.match(old):
-                continue
-            if _PURPOSE.match(new):
-                continue
-            out.append(FromTo(old, new, clause))
+            if pair := _values(m):
+                out.append(FromTo(*pair, clause))
     return out
+
+
+def _values(m: re.Match[str]) -> tuple[str, str] | None:
+    """The old and the new value a match names (x / a, y / b); None when they are one, a
+    filler (换成别的), or the new one is what the change was for ("to be near Kylie")."""
+    found = m.groupdict()
+    old = (found.get("x") or found.get("a") or "").strip()
+    new = (found.get("y") or found.get("b") or "").strip()
+    if not old or not new or old.lower() == new.lower():
+        return None
+    if _NOTHING.match(new) or _NOTHING.match(old) or _PURPOSE.match(new):
+        return None
+    return old, new
 
 
 def _denied(text: str) -> list[FromTo]:
@@ -148,18 +154,13 @@ def _denied(text: str) -> list[FromTo]:
     out: list[FromTo] = []
     for pattern in (_NOT_ZH, _NOT_EN):
         for m in pattern.finditer(text):
-            old = (m.group("x") or m.groupdict().get("a") or "").strip()
-            new = (m.group("y") or m.groupdict().get("b") or "").strip()
             start = max(text.rfind(p, 0, m.start()) for p in "。.!！?？\n")
             said = text[start + 1 : m.end()].strip()
             rest = text[m.end() :].split("\n")[0][:12]
             if _UNREAL.search(said) or rest.lstrip().startswith(("?", "？", "吗")):
                 continue
-            if not old or not new or old.lower() == new.lower():
-                continue
-            if _NOTHING.match(new) or _NOTHING.match(old) or _PURPOSE.match(new):
-                continue
-            out.append(FromTo(old, new, said))
+            if pair := _values(m):
+                out.append(FromTo(*pair, said))
     return out
 
 

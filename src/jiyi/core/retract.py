@@ -49,6 +49,11 @@ def _latin(text: str) -> bool:
     return not has_cjk(text)
 
 
+def _plain(text: str) -> str:
+    """``text`` as the cues read it: simplified characters, typed apostrophes ("isnt")."""
+    return to_simplified(apostrophes(text.replace("’", "'")))
+
+
 # Polarity values of slots keyed by their object (health.allergy.虾 = yes, pref.跑步 = like).
 _KEYED = frozenset({"like", "dislike", "yes", "no"})
 _CLAUSES = re.compile(
@@ -188,9 +193,7 @@ _SAID_BEFORE = re.compile(
 def find_retractions(text: str) -> list[Retraction]:
     """The retracted phrases of a user message, clause by clause (see the module doc)."""
     out = _find_retractions(text)
-    clauses = [
-        c.strip() for c in _CLAUSES.split(to_simplified(apostrophes(text.replace("’", "'"))))
-    ]
+    clauses = [c.strip() for c in _CLAUSES.split(_plain(text))]
     for i, r in enumerate(out):
         later = (
             [c for c in clauses[clauses.index(r.clause) + 1 :] if c] if r.clause in clauses else []
@@ -225,7 +228,7 @@ def _find_retractions(text: str) -> list[Retraction]:
     out: list[Retraction] = []
     subject: str | None = None
     previous, before, other = "", None, False
-    for raw in _CLAUSES.split(to_simplified(apostrophes(text.replace("’", "'")))):
+    for raw in _CLAUSES.split(_plain(text)):
         clause = raw.strip()
         if not clause:
             continue

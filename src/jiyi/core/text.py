@@ -86,9 +86,11 @@ def as_said(text: str, word: str, start: int = 0) -> str:
     """``word``, read from ``to_simplified(text)`` at or after ``start``, in the user's own
     characters (牙醫系, not 牙医系); ``word`` itself when the texts do not line up."""
     simple = to_simplified(text)
-    at = simple.find(word, start) if len(simple) == len(text) else -1
-    if at < 0 and len(simple) == len(text):  # read lower-cased: "Punggol", not "punggol"
-        at = simple.lower().find(word.lower(), start) if len(simple.lower()) == len(text) else -1
+    if len(simple) != len(text):
+        return word
+    at = simple.find(word, start)
+    if at < 0 and len(simple.lower()) == len(text):  # read lower-cased: "Punggol", not "punggol"
+        at = simple.lower().find(word.lower(), start)
     return text[at : at + len(word)] if at >= 0 else word
 
 

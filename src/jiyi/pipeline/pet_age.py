@@ -51,6 +51,11 @@ def _clause(text: str, said: str) -> str:
     return text
 
 
+def _kin_aged(stored: Sequence[MemoryItem]) -> bool:
+    """Has a relative an age stored? (兽医看了牙齿说她起码五岁了: "she" is the pet only if not)"""
+    return any((m.topic or "").startswith("family.") and held_age(m.content) for m in stored)
+
+
 def _name(m: MemoryItem) -> str:
     return (m.value or "").strip()
 
@@ -83,10 +88,6 @@ def pet_ages(
             if len(_name(m)) >= 2 and to_simplified(_name(m)).lower() in text.lower()
         ]
         aged = [m for m in stored if (m.topic or "").startswith("pet.") and held_age(m.content)]
-        # (兽医看了牙齿说她起码五岁了: "she" is the pet when no relative has an age stored)
-        kin_aged = any(
-            (m.topic or "").startswith("family.") and held_age(m.content) for m in stored
-        )
         if len({_name(m).lower() for m in named}) == 1:
             pet = max(named, key=lambda m: (m.created_at, m.id))
             # the name memory that says the age (…叫团团，今年五岁) and the pet's age memory
@@ -95,7 +96,7 @@ def pet_ages(
         elif (
             not named
             and len(aged) == 1
-            and (_IT.search(text) or (_SHE.search(text) and not kin_aged))
+            and (_IT.search(text) or (_SHE.search(text) and not _kin_aged(stored)))
         ):
             mine = aged  # (…医生说)它起码有六岁了: the one pet stored with an age
         else:

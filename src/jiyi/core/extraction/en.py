@@ -332,7 +332,7 @@ _NOT_ITEM = re.compile(
     r"^the \w+er the\b|"
     r"^(?:i|i'm|i've|we|my|our|it|it's|this|that|they|he|she|you|not|no|but|though|so|only|"
     # "…, very bad in khamaseen season": how bad it is, not one more thing
-    r"very|really|super|quite|pretty|mostly|mainly|worst|worse|bad|especially in|"
+    r"very|really|super|quite|pretty|mostly|mainly|worst|worse|bad|"
     r"especially|except|even|lol|haha|thanks|please|be|keep|make|remember|watch|avoid|note|"
     r"check|just)\b|\b(?:is|are|was|were|am|'s|'re|have|has|"
     r"had|do|does|did|will|can|would|could|should|get|got|go|went|too|though|"

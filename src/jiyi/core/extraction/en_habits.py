@@ -379,8 +379,7 @@ def habit(c: str, ctx: Context) -> list[Hit]:
             rf"jog)))) (?:at the (?:Y|gym|pool|track|park) )?(?:{_AT_CLOCK}|{_AT_WORDS})"
             # "I do yoga at 6 am before work": what the time is kept around is no other routine
             rf"(?: (?:before|after) (?:work|school|breakfast|dinner|the kids wake up|lectures|"
-            rf"class|"
-            rf"classes|uni|college|my shift|shift|church|open(?:ing)? the shop))?"
+            rf"class|classes|uni|college|my shift|shift|church|open(?:ing)? the shop))?"
             rf"(?: now| instead| these days| every (?:day|morning|evening|weekday))?$",
             c,
             I_,

@@ -120,8 +120,6 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
         r"^(?:nah|nope|no|yeah|yep|oh|so|well|ok|okay|lol|haha|update)[,:!.]*\s+", "", c, flags=I_
     )
     c = re.sub(r"\s+(?:mate|bro|man|dude|lol|haha|lmao|tbh|hun|babe)[!.]*$", "", c, flags=I_)
-    # "vet said mingming is more like 7 years old": what a vet or a test found, of a name the
-    # user may type in lower case; "more like" / "closer to" hedge the number, not the change
     # "kai's teacher moved him up to year 3!!": the child moved up, the teacher only did it
     c = re.sub(
         r"^(?P<n>[a-z]{2,12})'s (?:class )?(?:teacher|school|head ?teacher|head)s? (?:has |have )?"
@@ -137,6 +135,8 @@ def _unnamed_relative(c: str, ctx: Context) -> list[Hit]:
         lambda m: m["n"][:1].upper() + m["n"][1:] + " got ",
         c,
     )
+    # "vet said mingming is more like 7 years old": what a vet or a test found, of a name the
+    # user may type in lower case; "more like" / "closer to" hedge the number, not the change
     found = _FOUND_BY_EN.match(c)
     if found:
         c = c[found.end() :]

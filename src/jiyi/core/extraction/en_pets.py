@@ -217,8 +217,7 @@ _NAMED_BREED = re.compile(
     r"^(?:(?:(?i:we|i) )?[^,]+? (?i:and) )?(?P<own>(?i:our|my) )?"
     rf"(?P<n>[A-Z][a-z]+)(?:'s| is) (?:(?i:actually|really|in fact|mostly|mainly) )*(?:(?i:an?) )?"
     rf"(?P<b>(?i:{_PET}))"
-    r"(?P<mix> (?i:mix|cross))?"
-    "$"
+    r"(?P<mix> (?i:mix|cross))?$"
 )
 
 

@@ -72,7 +72,7 @@ _BARE_OK = (
     r"gonna|going|about|able|sure|like|only|basically|literally|technically|temporarily|"
     r"probably|definitely|officially|kind|sort|all|almost|nearly|"
     r"done|busy|not|much|so|very|really|pretty|quite|way|a lot|more|less|even|still|just|"
-    r"always|never|also|too|kinda|kind of|sort of|\S+ier)\b)"
+    r"always|never|also|too|kinda|\S+ier)\b)"
 )
 _SHIFTS_AT = re.compile(
     r"^i (?:still |also |now )?(?:do|work|pick up|take) (?:(?:casual|part[- ]time|night|weekend|"

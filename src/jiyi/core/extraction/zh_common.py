@@ -189,11 +189,14 @@ _EN_SUBJECT = {
 }  # fmt: skip
 
 
-# (younger?) → bro / sis → 我哥哥 / 我弟弟 / 我姐姐 / 我妹妹
+# lil bro / big sis opening a Chinese clause: (younger?, brother?) → the Chinese kin word
 _EN_KIN = {
-    False: {"bro": "我哥哥", "sis": "我姐姐"},
-    True: {"bro": "我弟弟", "sis": "我妹妹"},
-}
+    (False, True): "我哥哥", (False, False): "我姐姐",
+    (True, True): "我弟弟", (True, False): "我妹妹",
+}  # fmt: skip
+_EN_KIN_RE = re.compile(
+    r"^(?P<age>lil|little|younger|big|older) ?(?P<who>bro|brother|sis|sister)\s*", re.I
+)
 # Cantonese words → Mandarin words of the same length, so a position in one is a position in
 # the other (a value read from the Mandarin is found in what the user wrote).
 _SAME_LENGTH = {
@@ -253,13 +256,11 @@ def normalise_zh(clause: str) -> str:
         flags=re.I,
     )
     # lil bro 上个月搬去 Toronto 了: an English kin word opening a Chinese clause
-    clause = re.sub(
-        r"^(?:lil|little|younger|big|older) ?(bro|brother|sis|sister)\s*",
-        lambda m: _EN_KIN[m.group(0).split()[0].lower()[:3] in ("lil", "lit", "you")][
-            m.group(1)[:3].lower()
+    clause = _EN_KIN_RE.sub(
+        lambda m: _EN_KIN[
+            m["age"].lower() in ("lil", "little", "younger"), m["who"].lower().startswith("bro")
         ],
         clause,
-        flags=re.I,
     )
     clause = re.sub(r"^我(?:确实|真的|的确|本来就|一向)", "我", clause)
     # 上个月刚过了33岁生日 / 女儿过完六岁生日了: the age reached, as 满33岁了 says it
