@@ -160,7 +160,9 @@ def _left(named: Sequence[str], message: str) -> bool:
 # A verb of change: "now" alone, with nothing of the message placed, changes nothing.
 _CHANGES = re.compile(
     r"改|换|挪|调|转|搬|辞|离开|离职|退|卸|删|卖|戒|不再|不\S{0,6}了|没再|变成|升|"
-    r"\b(?:switched|swapped|changed|moved|transferred|left|quit|dropped|stopped|gave up|sold|"
+    # (not "left my lunch at costco": a thing left somewhere)
+    r"\b(?:switched|swapped|changed|moved|transferred|quit|dropped|stopped|gave up|sold|"
+    r"left(?! (?:my|his|her|the|our|a|an) \w+(?: \w+)? (?:at|in|on|behind)\b)|"
     r"deleted|no longer|anymore|instead|turned|replaced|retired|promoted|shifted|relocated)\b",
     re.IGNORECASE,
 )

@@ -22,7 +22,7 @@ from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import strip_openers
 from jiyi.core.extraction.zh_common import REL
 
-__all__ = ["FromTo", "from_to", "relative_of"]
+__all__ = ["NOTHING", "UNREAL", "FromTo", "from_to", "relative_of"]
 
 _W = r"[\u4e00-\u9fffA-Za-z0-9]"
 _VERB = r"(?:(?:转|调|换|改|跳|挪|搬|升|变|迁)(?:到|成|为|去)|(?:转岗|转行|跳槽)(?:到|去)?)"
@@ -88,12 +88,12 @@ _NOT_EN = re.compile(
 _ONCE = re.compile(
     r"\b(?:today|tonight|this time|for once|yesterday|this morning|last night|just once)\b", re.I
 )
-_UNREAL = re.compile(
+UNREAL = re.compile(
     r"想|打算|准备|考虑|计划|如果|要是|万一|假如|会不会|可能|吗|[?？]|以前|之前|曾经|当年|"
     r"\b(?:if|might|maybe|thinking|planning|plan to|want to|would|could|used to|years ago)\b",
     re.IGNORECASE,
 )
-_NOTHING = re.compile(
+NOTHING = re.compile(
     r"^(?:别的|其他|那个|这个|什么|啥|它)|^(?:them|it|that|this|something|other)$", re.IGNORECASE
 )
 # "moved up from Toowoomba to be near Kylie": what the move was for, not where it went
@@ -109,12 +109,14 @@ _RELATION = re.compile(REL)  # the longest relation word first
 @dataclass(frozen=True)
 class FromTo:
     """``old`` gave way to ``new`` (as said), in ``clause``; ``free``: read from a stop and
-    its replacement, so only a description without a value may hold ``old`` as a word."""
+    its replacement, so only a description without a value may hold ``old`` as a word;
+    ``told_over``: read by :func:`jiyi.core.left_for.left_for`."""
 
     old: str
     new: str
     clause: str
     free: bool = False
+    told_over: bool = False  # read by left_for: the old value told as over, then the new
 
 
 def from_to(text: str) -> list[FromTo]:
@@ -122,7 +124,7 @@ def from_to(text: str) -> list[FromTo]:
     out: list[FromTo] = _denied(text)
     for c in _CLAUSES.finditer(text):
         clause = c.group().strip()
-        if not clause or _UNREAL.search(clause):
+        if not clause or UNREAL.search(clause):
             continue
         found = (*_ZH.finditer(clause), *_EN.finditer(clause), *_EN_SWAP.finditer(clause))
         # "had Pepsi instead of Coke today": one time, not a change
@@ -143,7 +145,7 @@ def _values(m: re.Match[str]) -> tuple[str, str] | None:
     new = (found.get("y") or found.get("b") or "").strip()
     if not old or not new or old.lower() == new.lower():
         return None
-    if _NOTHING.match(new) or _NOTHING.match(old) or _PURPOSE.match(new):
+    if NOTHING.match(new) or NOTHING.match(old) or _PURPOSE.match(new):
         return None
     return old, new
 
@@ -157,7 +159,7 @@ def _denied(text: str) -> list[FromTo]:
             start = max(text.rfind(p, 0, m.start()) for p in "。.!！?？\n")
             said = text[start + 1 : m.end()].strip()
             rest = text[m.end() :].split("\n")[0][:12]
-            if _UNREAL.search(said) or rest.lstrip().startswith(("?", "？", "吗")):
+            if UNREAL.search(said) or rest.lstrip().startswith(("?", "？", "吗")):
                 continue
             if pair := _values(m):
                 out.append(FromTo(*pair, said))

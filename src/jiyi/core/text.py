@@ -132,6 +132,11 @@ def _segment_cjk(run: str) -> tuple[str, ...]:
     return tuple(w for w in _jieba().cut_for_search(run) if w.strip())
 
 
+def words_zh(text: str) -> list[str]:
+    """``text`` cut into jieba's words (not the search mode: each character once)."""
+    return [w for w in _jieba().cut(text) if w.strip()]
+
+
 def tokenize(text: str) -> list[str]:
     """All word tokens of ``text``: jieba search-mode words for Chinese runs, whole words for
     everything else, normalised. Order is kept; duplicates are kept (BM25 counts them)."""

@@ -27,17 +27,17 @@ from jiyi.core.retract import find_retractions
 from jiyi.core.text import as_said, has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
-__all__ = ["from_to_swaps"]
+__all__ = ["from_to_swaps", "place_swap", "plain_text"]
 
 
-def _plain(text: str) -> str:
+def plain_text(text: str) -> str:
     return to_simplified(text).lower()
 
 
 def _pairs(text: str) -> list[FromTo]:
     """The from → to pairs of ``text``: said as such (从X转到Y), or as a stop and what took
     its place (钢琴不学了，改学画画了: its bare value and the replacement)."""
-    said = from_to(_plain(text) if has_cjk(text) else text)
+    said = from_to(plain_text(text) if has_cjk(text) else text)
     stopped = [
         FromTo(r.phrases[0], r.replacement, r.clause, free=True)
         for r in find_retractions(text)
@@ -83,7 +83,7 @@ def _swap(old: MemoryItem, plain: str, pair: FromTo) -> Candidate | None:
     content = old.content[:at] + pair.new + old.content[at + len(pair.old) :]
     value = old.value or ""
     meta: dict[str, object] = {"rule": "fromto.swap", "lang": "zh" if has_cjk(content) else "en"}
-    i = _find(_plain(value), pair.old.lower())
+    i = _find(plain_text(value), pair.old.lower())
     if i >= 0:
         new_value: str | None = value[:i] + pair.new + value[i + len(pair.old) :]
     else:  # 读大一，学土木 holds the major beside the stage it is the value of: the slot's
@@ -116,34 +116,52 @@ def from_to_swaps(
     for msg in messages:
         if msg.role != "user" or not msg.id or not msg.content:
             continue
-        for pair in _pairs(msg.content):
+        pairs = _pairs(msg.content)
+        if stored is None and pairs:
+            stored = [(m, plain_text(m.content)) for m in store.list(scope, ACTIVE_MEMORIES)]
+        if stored is None:
+            continue
+        found = []
+        for pair in pairs:
             pair = replace(pair, new=as_said(msg.content, pair.new))  # 牙醫系, not 牙医系
             owner = _owner(pair.clause)
             if owner is None:
                 continue
-            if stored is None:
-                stored = [(m, _plain(m.content)) for m in store.list(scope, ACTIVE_MEMORIES)]
             was, now = pair.old.lower(), pair.new.lower()
-            held = [
-                (m, plain)
-                for m, plain in stored
-                if _theirs(m, owner)
-                and (not pair.free or m.value is None)  # 小名改成了豆包: 小名 is no value
-                and _find(plain, was) >= 0
-                and _find(plain, now) < 0
-            ]
-            if len({m.topic for m, _ in held}) != 1:
-                continue
-            old, plain = max(held, key=lambda h: (h[0].created_at, h[0].id))
-            said = [(c, _plain(c.content)) for c in out if msg.id in c.source_message_ids]
-            if any(c.topic == old.topic and was not in text for c, text in said):
-                continue  # the message fills that slot itself (not by naming what it stopped)
-            told = [c for c, text in said if was in text and now in text]
-            new = _swap(old, plain, pair)
-            if new is None:
-                continue
-            new = new.model_copy(
-                update={"source_message_ids": [msg.id], "observed_at": msg.timestamp}
+            found.append(
+                (
+                    pair,
+                    [
+                        (m, plain)
+                        for m, plain in stored
+                        if _theirs(m, owner)
+                        and (not pair.free or m.value is None)  # 小名改成了豆包: 小名 no value
+                        and _find(plain, was) >= 0
+                        and _find(plain, now) < 0
+                    ],
+                )
             )
-            out = [c for c in out if c not in told] + [new]
+        for pair, held in found:
+            out = place_swap(pair, held, msg, out)
     return out
+
+
+def place_swap(
+    pair: FromTo, held: list[tuple[MemoryItem, str]], msg: Message, out: list[Candidate]
+) -> list[Candidate]:
+    """``out`` with ``pair`` swapped into the one slot of ``held`` (unchanged otherwise)."""
+    if len({m.topic for m, _ in held}) != 1:
+        return out
+    was, now = pair.old.lower(), pair.new.lower()
+    old, plain = max(held, key=lambda h: (h[0].created_at, h[0].id))
+    said = [(c, plain_text(c.content)) for c in out if msg.id in c.source_message_ids]
+    if any(c.topic == old.topic and was not in text for c, text in said):
+        return out  # the message fills that slot itself (not by naming what it stopped)
+    if any(c.metadata.get("rule") == "fromto.swap" and c.topic == old.topic for c, _ in said):
+        return out  # already swapped by a pair said as such
+    told = [c for c, text in said if was in text and now in text]
+    new = _swap(old, plain, pair)
+    if new is None:
+        return out
+    new = new.model_copy(update={"source_message_ids": [msg.id], "observed_at": msg.timestamp})
+    return [c for c in out if c not in told] + [new]

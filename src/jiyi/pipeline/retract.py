@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from jiyi.core.extraction.lexicon import PETS_ZH
 from jiyi.core.extraction.subject import Who, read_subject
@@ -32,7 +33,7 @@ from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES, USER_CORRECTION
 from jiyi.core.retract import Retraction, find_retractions, holds
 from jiyi.core.slots import PARTS
-from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.text import as_said, has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES, mark_outdated
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.restate import restated
@@ -222,8 +223,9 @@ def switched_values(
                 continue
             stored = store.list(scope, ACTIVE_MEMORIES) if stored is None else stored
             held = [m for m in stored if _exactly(r, m) and holds(r, m.topic, m.value, m.content)]
-            if not held and not _someone_elses(msg.content) and (d := _described(r, stored)):
-                out.append(_redescribed(*d, r, msg))
+            said = replace(r, replacement=as_said(msg.content, r.replacement))  # 獅子兔, not 狮子兔
+            if not held and not _someone_elses(msg.content) and (d := _described(said, stored)):
+                out.append(_redescribed(*d, said, msg))
                 continue
             if len({m.topic for m in held}) != 1:
                 continue

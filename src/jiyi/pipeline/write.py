@@ -45,6 +45,7 @@ from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
 from jiyi.pipeline.goals import settle_goals
 from jiyi.pipeline.learned_change import learned_changes
+from jiyi.pipeline.left_for import left_for_swaps
 from jiyi.pipeline.pending import Pending
 from jiyi.pipeline.pet_age import pet_ages
 from jiyi.pipeline.prepare import build_episodes, episode_text
@@ -267,6 +268,8 @@ def _settle(
         admitted = without_vague(admitted, changes) + changes
         # 她现在改名叫朵儿了 / "he's Oliver": the one name a pronoun can stand for
         admitted += pronoun_names(fresh, admitted, scope=scope, store=store)
+        # "left shopify in august, been at stripe since": the one fact holding the old value
+        admitted = left_for_swaps(fresh, admitted, scope=scope, store=store)
     return admitted
 
 

@@ -299,6 +299,12 @@ def told_wrong_zh(clause: str, marked_next: bool) -> str | None:
 HYPOTHETICAL = re.compile(
     r"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b", re.IGNORECASE
 )
+# A wish (有时候真想离开青岛) and a clause without its own subject that goes on with it
+# (搬到大理去住): the move is wished too.
+WISH_ZH = re.compile(
+    r"^(?:我|俺)?(?:有时候?|其实|真的?|好|很|特别|一直|老是|总)*(?:想|希望|梦想|巴不得)"
+)
+WISHED_ON = re.compile(r"^(?:再|就|然后)?(?:搬|去|到|辞|换|转|改|买|养|开|回)")
 DOUBT = re.compile(r"(?:应该|估计|大概)?不(?:太)?可能|\b(?:probably not|never going to happen)\b")
 # An intention not carried out (其实我本来想把狗狗的名字改成小白，后来还是叫阿福) or only weighed
 # (我想过把拿铁换成燕麦拿铁, "I thought about moving to Denver"): that clause

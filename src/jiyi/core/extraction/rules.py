@@ -48,9 +48,9 @@ from jiyi.core.extraction.markers import NO_VALUE as _NO_VALUE
 from jiyi.core.extraction.markers import ORDER as _ORDER
 from jiyi.core.extraction.markers import STRONG_MARKER as _STRONG_MARKER
 from jiyi.core.extraction.markers import TOLD_BEFORE as _TOLD_BEFORE
+from jiyi.core.extraction.markers import WISH_ZH, WISHED_ON, told_wrong_zh
 from jiyi.core.extraction.markers import WRONG as _WRONG
 from jiyi.core.extraction.markers import prepare as _prepare
-from jiyi.core.extraction.markers import told_wrong_zh
 from jiyi.core.extraction.merge import (
     add_hit,
     drop_bare_echoes,
@@ -199,7 +199,7 @@ class RuleExtractor:
         strong = False
         frame = ""  # what a clause said before the value it took back (我老家 | 不是成都)
         spoken = 0  # clauses with content so far
-        other = hypothetical = False
+        other = hypothetical = wishing = False
         clauses = split_clauses(text)
         for i, raw in enumerate(clauses):
             clause, marker, replaces = _prepare(raw)
@@ -315,7 +315,8 @@ class RuleExtractor:
                 for hit in hits:
                     found[hit.topic] = make_candidate(hit, raw, clause, lang, msg, observed, False)
                 continue
-            if hypothetical or _DOUBT.search(clause) or _MEANT_TO.search(clause):
+            wished, wishing = wishing and bool(WISHED_ON.match(clause)), bool(WISH_ZH.match(clause))
+            if hypothetical or wished or _DOUBT.search(clause) or _MEANT_TO.search(clause):
                 continue
             lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
             if _BARE_KIN_ZH.match(clause) and all(h.kind in _PASSING or _about(h) for h in hits):

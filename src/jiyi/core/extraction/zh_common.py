@@ -195,7 +195,7 @@ _EN_KIN = {
     (True, True): "我弟弟", (True, False): "我妹妹",
 }  # fmt: skip
 _EN_KIN_RE = re.compile(
-    r"^(?P<age>lil|little|younger|big|older) ?(?P<who>bro|brother|sis|sister)\s*", re.I
+    r"^(?P<age>lil|little|younger|big|older) ?(?P<who>brother|bro|sister|sis)\s*", re.I
 )
 # Cantonese words → Mandarin words of the same length, so a position in one is a position in
 # the other (a value read from the Mandarin is found in what the user wrote).

@@ -112,7 +112,12 @@ def education(c: str, ctx: Context) -> list[Hit]:
         is_place_zh(uni["s"])
         # (the name alone: 我在明德小学上学 is no major 上学 at 明德小)
         or (not uni["s"].endswith(("大学", "大", "学院")) and not MAJOR_RE_ZH.fullmatch(uni["x"]))
-        or re.search(r"公司|单位|家|厂|店|网上|线上|医院|机构|班上|群里|学校|那边|这边", uni["s"])
+        or (  # (a name that is a school says so: 我在国家行政学院读管理)
+            not uni["s"].endswith(("大学", "学院"))
+            and re.search(
+                r"公司|单位|家|厂|店|网上|线上|医院|机构|班上|群里|学校|那边|这边", uni["s"]
+            )
+        )
     ):
         uni = None  # 我在上海读会计 / 我在公司学英语: where, not a school
     if uni and MAJOR_RE_ZH.search(uni["x"]):  # 我喺中大讀會計: the university and the major
