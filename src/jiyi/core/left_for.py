@@ -5,13 +5,17 @@
 Baths now": the message names a value the user's memory holds (the caller finds which, by
 the stored facts' own words) and says it is over — left, quit, shut, not any more, a mistake
 — then names what took its place after a word of change or "now". :func:`left_for` reads
-that pair for one stored value; :mod:`jiyi.pipeline.fromto` swaps it in the one fact that
-holds the old value, as for a pair said "from X to Y". Nothing here decides by similarity.
+that pair for one stored value; :mod:`jiyi.pipeline.left_for` swaps it in the one fact
+that holds the old value, as for a pair said "from X to Y". Nothing here decides by
+similarity.
 
 Both halves are needed: the old value told as over (a remark that mentions it changes
-nothing), and a new value after a change word, in a clause that is no question, wish, plan
-or condition. A typed old value (a weekday, a clock time, a school year, a year) only takes
-a new one of its own kind.
+nothing; 没离开 / "not leaving" keeps it), and a new value after a change word, in a clause
+that is no question, wish, plan, worry, condition or trip away. When English leaves the old
+value plainly ("just moved up from Toowoomba", "traded in the lexus") and no change word
+names the new one, the one capitalised name the message gives after in / at / on / for / to
+is it ("can you find me a vet in Hervey Bay?"). A typed old value (a weekday, a clock
+time, a school year, a year) only takes a new one of its own kind.
 
 Chinese text is read in simplified characters (callers convert).
 """
@@ -30,19 +34,19 @@ _CLAUSE_EN = re.compile(r"[^,.;!?\n—–]+[?]?")
 
 # -- the old value told as over ------------------------------------------------------------
 _LEFT_ZH_BEFORE = re.compile(
-    r"(?:不再|不在|没在|没有在|不是|离开了?|辞了|辞掉|退了|从|告别|"
+    r"(?:不再|不在|没在|没有在|不是|离开了?|辞了|辞掉|退了|告别|"
     r"不(?:做|开|干|喝|当|去|用|吃|上|跳|学|读|住|跑|听|养|叫|点)?|"
     r"以为是?|还当(?:他|她|它)?是|当成|说成|记成|写成|之前说\S{0,4}?是|本来(?:以为)?是?)$"
 )
 _LEFT_ZH_AFTER = re.compile(
     r"^(?:那边|那家|那里|这边|的工作|的活|的编制|那张\S{0,2}|的)?[^\s了，,。！？!?]{0,2}?"
     r"(?:不(?:干|做|去|开|喝|用|上|让|要|行|续|读|学|跳)|辞(?:掉|了|职)|倒闭|关(?:门|了|掉)|"
-    r"整修|装修|拆了|退休|封麦|退圈|解散|腻了|不下去|太(?:贵|吵|远|累|难|旧|贵了)|没了|黄了|撑不|"
-    r"不适合|停了|到期|取消|不要了|搞错|弄错|错了)"
+    r"整修|装修|拆了|退休|封麦|退圈|解散|没了|黄了|停了|到期|取消|不要了|搞错|弄错|错了|"
+    r"(?P<weak>腻了|不下去|太(?:贵|吵|远|累|难|旧)|撑不|不适合))"
 )
 _LEFT_EN_BEFORE = re.compile(
     r"\b(?:left|leaving|quit|quitting|ditched|dropped|cancell?ed|gave up(?: on)?|giving up|"
-    r"done with|out of|away from|moved (?:away |up |down |out )?from|(?:relocated|came) from|"
+    r"done with|out of|away from|moved (?:away |up |down |out )?from|relocated from|"
     r"instead of|rather than|not|never|no more|no longer(?: (?:at|in|with|a|an))?|"
     r"(?:sold|selling)(?: (?:up|off))?(?: (?:the|her|his|my|our|their) \w+)? in|"
     r"scrap|traded in|took (?:me|him|her) off|rip|resign(?:ed)?(?: \w+){0,2} "
@@ -53,10 +57,10 @@ _LEFT_EN_BEFORE = re.compile(
 _LEFT_EN_AFTER = re.compile(
     r"^(?:'s|s|s')?\s*(?:flat |house |place |thing |job |contract )?"
     r"(?:(?:is|are|was|has|have|had|got|just|finally|now|been|all|it) )*"
-    r"(?:shut|closed|closing|finished|ended|over|gone|done|legged it|isn't for me|"
-    r"not for me|didn't extend|came back (?:\w+ )?(?:fine|clear|negative)|went (?:up|crazy)|"
-    r"(?:and i )?(?:called it quits|broke up|split up)|"
-    r"thing|any ?more|no more|was (?:a )?mistake|wrong|is being given up|given up)",
+    r"(?:shut|closed|closing|finished|ended|over|gone|done|legged it|didn't extend|"
+    r"came back (?:\w+ )?(?:fine|clear|negative)|(?:and i )?(?:called it quits|broke up|split up)|"
+    r"any ?more|no more|was (?:a )?mistake|wrong|is being given up|given up|"
+    r"(?P<weak>isn't for me|not for me|went (?:up|crazy)))",
     re.IGNORECASE,
 )
 
@@ -205,19 +209,19 @@ def _find(text: str, word: str) -> int:
     return text.find(word)
 
 
-def _told_over(text: str, at: int, end: int, zh: bool) -> bool:
-    """Is the old value at ``text[at:end]`` told as over, in its own clause?"""
+def _told_over(text: str, at: int, end: int, zh: bool) -> int:
+    """How plainly the old value at ``text[at:end]`` is told as over, in its own clause: 0
+    not at all, 1 only by a reason to leave (太远了, 喝腻了, "rent went up", "isn't for me"),
+    2 left, quit, shut, denied or a mistake."""
     start = max([s for s, e in _clauses(text) if s <= at] or [0])
     before, after = text[start:at].rstrip(), text[end:].lstrip()
-    if zh:
-        cue = _LEFT_ZH_BEFORE.search(before)
-        if cue and _NEGATED_ZH.search(before[: cue.start()]):
-            return False  # 我哥没离开华为
-        return bool(cue or _LEFT_ZH_AFTER.search(after[:16]))
-    cue = _LEFT_EN_BEFORE.search(before)
-    if cue and _NEGATED_EN.search(before[: cue.start()]):
-        return False  # "I'm not leaving Denver"
-    return bool(cue or _LEFT_EN_AFTER.search(after[:40]))
+    cue = (_LEFT_ZH_BEFORE if zh else _LEFT_EN_BEFORE).search(before)
+    if cue and (_NEGATED_ZH if zh else _NEGATED_EN).search(before[: cue.start()]):
+        return 0  # 我哥没离开华为, "I'm not leaving Denver"
+    if cue:
+        return 2
+    told = _LEFT_ZH_AFTER.search(after[:16]) if zh else _LEFT_EN_AFTER.search(after[:40])
+    return 0 if told is None else 1 if told.group("weak") else 2
 
 
 # A while away, not a change: 这周不在上海，出差去北京了; "not in Leeds this week, I'm in York"
@@ -247,16 +251,17 @@ def _clause_of(text: str, at: int) -> tuple[int, int]:
     return at, at
 
 
-def left_for(text: str, old: str) -> FromTo | None:
+def left_for(text: str, old: str, said: str = "") -> FromTo | None:
     """The pair (``old``, what took its place) when ``text`` tells ``old`` as over and names
     a new value after a word of change; None otherwise. ``text`` lower case, Chinese in
-    simplified characters; ``old`` as stored (lower case)."""
+    simplified characters; ``old`` as stored (lower case); ``said``: the text as written
+    (its capitals name the new value when no word of change does, see :func:`_named_new`)."""
     old = old.strip().lower()
     at = _find(text, old)
     if at < 0 or len(old) < 2:
         return None
     zh = bool(_CJK.search(text))
-    if not _told_over(text, at, at + len(old), zh):
+    if not (told := _told_over(text, at, at + len(old), zh)):
         return None
     s, e = _clause_of(text, at)
     if UNREAL.search(text[s:e]) and not re.search(r"之前|以前|以为", text[s:e]):
@@ -265,9 +270,9 @@ def left_for(text: str, old: str) -> FromTo | None:
         return None
     kind = _kind(old)
     found = _new_values(text, kind, zh)
-    for _, y_at, new in sorted(found, key=lambda c: (c[0], abs(c[1] - at))):
-        if at <= y_at < at + len(old):
-            continue
+    for rank, y_at, new in sorted(found, key=lambda c: (c[0], abs(c[1] - at))):
+        if at <= y_at < at + len(old) or (told == 1 and rank > 1):
+            continue  # (a reason to leave takes a new value said with a change word or "now")
         ys, ye = _clause_of(text, y_at)
         if _unreal(text, ys, ye):
             continue
@@ -275,7 +280,39 @@ def left_for(text: str, old: str) -> FromTo | None:
             continue
         lo, hi = min(s, ys), max(e, ye)
         return FromTo(old, new, text[lo:hi].strip(), told_over=True)
+    if not zh and (named := _named_new(said, old, text[s:at])):
+        return FromTo(old, named, text[s:e].strip(), told_over=True)
     return None
+
+
+# "just moved up from Toowoomba", "traded in the lexus", "left Phoenix": a leaving so plain
+# that the one name the message gives after in / at / on / for / to is where it went
+# ("can you find me a vet in Hervey Bay …? just moved up from Toowoomba")
+_LEFT_PLAINLY = re.compile(
+    r"\b(?:left|quit|moved (?:away |up |down |out )?from|relocated from|traded in|"
+    r"took (?:me|him|her) off)(?: the| my| our)?\s*$",
+    re.IGNORECASE,
+)
+_PLACE_NAMED = re.compile(
+    r"\b(?:in|at|on|for|to|a|an)\s+(?P<y>[A-Z][\w'&-]*(?: [A-Z][\w'&-]*){0,3})"
+)
+
+
+def _named_new(said: str, old: str, before: str) -> str | None:
+    """The one capitalised name ``said`` gives after a preposition, when the old value was
+    left plainly (``before``: its clause up to it); None when there are none or several."""
+    if not said or not _LEFT_PLAINLY.search(before):
+        return None
+    names = {
+        m["y"]
+        for m in _PLACE_NAMED.finditer(said)
+        if m["y"].lower() not in old
+        and old not in m["y"].lower()
+        and not _kind(m["y"])
+        and not _BAD_Y_EN.match(m["y"])
+        and m["y"] not in ("I", "I'm")
+    }
+    return names.pop().lower() if len(names) == 1 else None
 
 
 def _new_values(text: str, kind: str | None, zh: bool) -> list[tuple[int, int, str]]:

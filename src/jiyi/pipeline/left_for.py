@@ -155,7 +155,8 @@ def holders(
         and not _named_pet(stored, said)
     ):
         return []  # "my mate Dave left Bristol for Bath": not the user's change
-    out = []
+    out: list[tuple[MemoryItem, str]] = []
+    kin: list[tuple[MemoryItem, str]] = []
     for m, plain in stored:
         topic = m.topic or ""
         if m.kind == MemoryKind.EPISODE or not topic or was not in plain or now in plain:
@@ -173,12 +174,13 @@ def holders(
             if relative and topic.startswith(f"family.{relative}."):
                 out.append((m, plain))
             elif relative is None and _PRONOUN.search(said):
-                out.append((m, plain))  # 我还当他是三年级: the one relative the fact is of
+                kin.append((m, plain))  # 我还当他是三年级: the one relative the fact is of
         elif relative is None:
             subject = read_subject(sentence)
             if subject in (Who.HE_SHE, Who.OTHER) and not topic.startswith("pet."):
                 continue
             out.append((m, plain))
+    out = out or kin  # (a pronoun stands for a relative only when no fact of the user fits)
     by_value = [(m, p) for m, p in out if was in (m.value or "").lower()]
     return by_value if len({m.topic for m, _ in by_value}) == 1 else out
 
@@ -204,7 +206,7 @@ def left_for_swaps(
         for old in sorted(olds_in(said, stored), key=len, reverse=True):
             if any(old in o for o in read):
                 continue  # "left cleveland clinic": not the city of Cleveland
-            if (pair := left_for(said, old)) is None:
+            if (pair := left_for(said, old, msg.content)) is None:
                 continue
             read.append(old)
             held = holders(said, pair, stored)
