@@ -128,6 +128,11 @@ def test_a_pair_is_read_when_the_old_value_is_told_as_over(text: str, old: str, 
         ("should i leave denver and move to boise?", "denver"),
         ("钢琴课周三不上了", "周三"),  # no new value
         ("周三不上了 改到晚上八点", "周三"),  # a clock time is no weekday
+        ("我哥没离开华为 就是换了个部门", "华为"),  # not left
+        ("i'm not leaving costco, i'm at the register now", "costco"),
+        ("北京太远了 我妈在那边", "北京"),  # a reason to leave, no new value said as such
+        ("i'm from ohio originally, i'm in denver now", "ohio"),  # where from, not left
+        ("i'm worried i'll have to quit the choir and join the band", "choir"),
     ],
 )
 def test_no_pair_without_a_change_of_the_value(text: str, old: str) -> None:
@@ -138,3 +143,11 @@ def test_the_new_value_fits_the_fact_it_replaces() -> None:
     assert fit_new("体育馆跳", "人民公园", "用户每周六去人民公园跳舞") == "体育馆"
     assert fit_new("货车", "开吊车", "用户的爸在码头开吊车") == "开货车"
     assert fit_new("狮子兔", "垂耳兔", "用户养了一只兔子，是垂耳兔") == "狮子兔"
+
+
+def test_a_place_left_plainly_takes_the_one_name_the_message_gives() -> None:
+    said = "Any good dentists in Hervey Bay? Just moved up from Toowoomba with the kids"
+    pair = left_for(said.lower(), "toowoomba", said)
+    assert pair is not None and pair.new == "hervey bay"
+    two = "Any good dentists in Hervey Bay or in Bundaberg? Just moved up from Toowoomba"
+    assert left_for(two.lower(), "toowoomba", two) is None  # two names: which is unsaid

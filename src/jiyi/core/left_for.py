@@ -57,10 +57,11 @@ _LEFT_EN_BEFORE = re.compile(
 _LEFT_EN_AFTER = re.compile(
     r"^(?:'s|s|s')?\s*(?:flat |house |place |thing |job |contract )?"
     r"(?:(?:is|are|was|has|have|had|got|just|finally|now|been|all|it) )*"
-    r"(?:shut|closed|closing|finished|ended|over|gone|done|legged it|didn't extend|"
+    r"(?:shut|closed|closing|legged it|didn't extend|"
     r"came back (?:\w+ )?(?:fine|clear|negative)|(?:and i )?(?:called it quits|broke up|split up)|"
     r"any ?more|no more|was (?:a )?mistake|wrong|is being given up|given up|"
-    r"(?P<weak>isn't for me|not for me|went (?:up|crazy)))",
+    # (an end said of an event, or a reason to leave: "the contract is over", "rent went up")
+    r"(?P<weak>finished|ended|over|gone|done|isn't for me|not for me|went (?:up|crazy)))\b",
     re.IGNORECASE,
 )
 
@@ -101,7 +102,7 @@ _TAKEN_EN = re.compile(
     r"started|starting)(?: \w+){0,2}? (?:to|at|in|as|with|for|on)|renamed (?:her|him|it|them))|"
     r"(?:went|gone|headed|been|got a place|nannying|sailing|living|staying|working)"
     r"(?: \w+){0,2}? (?:to|at|in|as|with|for|on)|"
-    r"(?:call|calling|calls|called) (?:her|him|it|them)|(?:his|her|its) name is|"
+    r"(?P<nm>(?:call|calling|calls|called) (?:her|him|it|them)|(?:his|her|its) name is)|"
     r"(?P<i>i'm|im|i am|we're|we are|he's|hes|he is|she's|shes|she is|they're)"
     r"(?: (?:actually|really|now|doing|in|at|with|a|an|mostly|just))*(?=\s)|"
     r"(?P<b>(?:any ?more|no more|no longer),? but(?: now)?(?: a| an| the)?)|"
@@ -211,8 +212,10 @@ def _find(text: str, word: str) -> int:
 
 def _told_over(text: str, at: int, end: int, zh: bool) -> int:
     """How plainly the old value at ``text[at:end]`` is told as over, in its own clause: 0
-    not at all, 1 only by a reason to leave (太远了, 喝腻了, "rent went up", "isn't for me"),
-    2 left, quit, shut, denied or a mistake."""
+    not at all; 1 only as an end said of an event or a reason to leave ("the contract is
+    over", 太远了, 喝腻了, "rent went up"), so the new value must come with a change word, a
+    name or "now" (so is English news said after it, "Fitzroy Pool's shut": news of a
+    place); 2 left, quit, shut, denied or a mistake (不在X, X不干了, "left X")."""
     start = max([s for s, e in _clauses(text) if s <= at] or [0])
     before, after = text[start:at].rstrip(), text[end:].lstrip()
     cue = (_LEFT_ZH_BEFORE if zh else _LEFT_EN_BEFORE).search(before)
@@ -221,7 +224,11 @@ def _told_over(text: str, at: int, end: int, zh: bool) -> int:
     if cue:
         return 2
     told = _LEFT_ZH_AFTER.search(after[:16]) if zh else _LEFT_EN_AFTER.search(after[:40])
-    return 0 if told is None else 1 if told.group("weak") else 2
+    if told is None:
+        return 0
+    # (English news of a place or a thing, "the pool's shut", says where the user goes now
+    # only with a change word or "now"; 辞掉了 / 不干了 after the value is the user's act)
+    return 1 if told.group("weak") or not zh else 2
 
 
 # A while away, not a change: 这周不在上海，出差去北京了; "not in Leeds this week, I'm in York"
@@ -339,6 +346,6 @@ def _new_values(text: str, kind: str | None, zh: bool) -> list[tuple[int, int, s
             continue
         after = text[m.end() : m.end() + 10].strip()
         now = after.startswith(("now", "for good")) or bool(m.group("n"))
-        rank = 1 if m.group("s") or m.groupdict().get("f") else 2
+        rank = 1 if m.group("s") or m.groupdict().get("f") or m.groupdict().get("nm") else 2
         out.append((0 if now or m.groupdict().get("b") else rank, at, new))
     return out
