@@ -23,8 +23,10 @@ Chinese text is read in simplified characters (callers convert).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from jiyi.core.fromto import NOTHING, UNREAL, FromTo
+from jiyi.core.text import find_word
 
 __all__ = ["fit_new", "left_for", "may_tell_over", "typed_in"]
 
@@ -198,16 +200,12 @@ def typed_in(text: str) -> list[str]:
     return [m.group() for pattern in _TYPED.values() for m in pattern.finditer(text)]
 
 
-def _clauses(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=256)
+def _clauses(text: str) -> tuple[tuple[int, int], ...]:
+    """Where ``text``'s clauses start and end (read once per message: the write path asks
+    about each stored value it repeats)."""
     pattern = _CLAUSE_ZH if _CJK.search(text) else _CLAUSE_EN
-    return [(m.start(), m.end()) for m in pattern.finditer(text)]
-
-
-def _find(text: str, word: str) -> int:
-    if re.search(r"[a-z0-9]", word):
-        m = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text)
-        return m.start() if m else -1
-    return text.find(word)
+    return tuple((m.start(), m.end()) for m in pattern.finditer(text))
 
 
 def _told_over(text: str, at: int, end: int, zh: bool) -> int:
@@ -264,7 +262,7 @@ def left_for(text: str, old: str, said: str = "") -> FromTo | None:
     simplified characters; ``old`` as stored (lower case); ``said``: the text as written
     (its capitals name the new value when no word of change does, see :func:`_named_new`)."""
     old = old.strip().lower()
-    at = _find(text, old)
+    at = find_word(text, old)
     if at < 0 or len(old) < 2:
         return None
     zh = bool(_CJK.search(text))
@@ -322,12 +320,14 @@ def _named_new(said: str, old: str, before: str) -> str | None:
     return names.pop().lower() if len(names) == 1 else None
 
 
-def _new_values(text: str, kind: str | None, zh: bool) -> list[tuple[int, int, str]]:
+@lru_cache(maxsize=256)
+def _new_values(text: str, kind: str | None, zh: bool) -> tuple[tuple[int, int, str], ...]:
     """Where a new value is said and what it is: a value of ``kind`` anywhere, else one after
     a word of change; each with its rank (0: said with "now" or 现在, 1: after a word of
-    change, 2: after a word that only says where or what)."""
+    change, 2: after a word that only says where or what). Cached: the same message is read
+    for each stored value it repeats."""
     if kind is not None:
-        return [(0, m.start(), m.group()) for m in _TYPED[kind].finditer(text)]
+        return tuple((0, m.start(), m.group()) for m in _TYPED[kind].finditer(text))
     out: list[tuple[int, int, str]] = []
     pattern = _TAKEN_ZH if zh else _TAKEN_EN
     pos = 0
@@ -348,4 +348,4 @@ def _new_values(text: str, kind: str | None, zh: bool) -> list[tuple[int, int, s
         now = after.startswith(("now", "for good")) or bool(m.group("n"))
         rank = 1 if m.group("s") or m.groupdict().get("f") or m.groupdict().get("nm") else 2
         out.append((0 if now or m.groupdict().get("b") else rank, at, new))
-    return out
+    return tuple(out)

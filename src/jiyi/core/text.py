@@ -132,9 +132,20 @@ def _segment_cjk(run: str) -> tuple[str, ...]:
     return tuple(w for w in _jieba().cut_for_search(run) if w.strip())
 
 
-def words_zh(text: str) -> list[str]:
-    """``text`` cut into jieba's words (not the search mode: each character once)."""
-    return [w for w in _jieba().cut(text) if w.strip()]
+@lru_cache(maxsize=4096)
+def words_zh(text: str) -> tuple[str, ...]:
+    """``text`` cut into jieba's words (not the search mode: each character once); cached,
+    as the write path cuts the same stored facts for each message."""
+    return tuple(w for w in _jieba().cut(text) if w.strip())
+
+
+def find_word(text: str, word: str) -> int:
+    """Where ``word`` stands in ``text`` (both lower case), a Latin word only whole ("uc" is
+    not in "tucson"); -1 when it does not."""
+    if not re.search(r"[a-z0-9]", word):
+        return text.find(word)
+    m = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text)
+    return m.start() if m else -1
 
 
 def tokenize(text: str) -> list[str]:

@@ -14,7 +14,6 @@ similarity; someone else's change, or a value held by no fact or by several, cha
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -24,7 +23,7 @@ from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
 from jiyi.core.retract import find_retractions
-from jiyi.core.text import as_said, has_cjk, to_simplified
+from jiyi.core.text import as_said, find_word, has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
 __all__ = ["from_to_swaps", "place_swap", "plain_text"]
@@ -65,25 +64,16 @@ def _theirs(m: MemoryItem, owner: str) -> bool:
     return topic.startswith(owner)
 
 
-def _find(plain: str, word: str) -> int:
-    """Where ``word`` (lower case) stands in ``plain``, a Latin word only whole ("uc" is not
-    in "tucson"); -1 when it does not."""
-    if not re.search(r"[a-z0-9]", word):
-        return plain.find(word)
-    m = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", plain)
-    return m.start() if m else -1
-
-
 def _swap(old: MemoryItem, plain: str, pair: FromTo) -> Candidate | None:
     """``old`` (``plain``: its text simplified, lower-cased) told with ``pair.new`` in place
     of ``pair.old``."""
-    at = _find(plain, pair.old.lower())
+    at = find_word(plain, pair.old.lower())
     if at < 0 or len(plain) != len(old.content):
         return None
     content = old.content[:at] + pair.new + old.content[at + len(pair.old) :]
     value = old.value or ""
     meta: dict[str, object] = {"rule": "fromto.swap", "lang": "zh" if has_cjk(content) else "en"}
-    i = _find(plain_text(value), pair.old.lower())
+    i = find_word(plain_text(value), pair.old.lower())
     if i >= 0:
         new_value: str | None = value[:i] + pair.new + value[i + len(pair.old) :]
     else:  # 读大一，学土木 holds the major beside the stage it is the value of: the slot's
@@ -116,32 +106,22 @@ def from_to_swaps(
     for msg in messages:
         if msg.role != "user" or not msg.id or not msg.content:
             continue
-        pairs = _pairs(msg.content)
-        if stored is None and pairs:
-            stored = [(m, plain_text(m.content)) for m in store.list(scope, ACTIVE_MEMORIES)]
-        if stored is None:
-            continue
-        found = []
-        for pair in pairs:
+        for pair in _pairs(msg.content):
             pair = replace(pair, new=as_said(msg.content, pair.new))  # 牙醫系, not 牙医系
             owner = _owner(pair.clause)
             if owner is None:
                 continue
+            if stored is None:
+                stored = [(m, plain_text(m.content)) for m in store.list(scope, ACTIVE_MEMORIES)]
             was, now = pair.old.lower(), pair.new.lower()
-            found.append(
-                (
-                    pair,
-                    [
-                        (m, plain)
-                        for m, plain in stored
-                        if _theirs(m, owner)
-                        and (not pair.free or m.value is None)  # 小名改成了豆包: 小名 no value
-                        and _find(plain, was) >= 0
-                        and _find(plain, now) < 0
-                    ],
-                )
-            )
-        for pair, held in found:
+            held = [
+                (m, plain)
+                for m, plain in stored
+                if _theirs(m, owner)
+                and (not pair.free or m.value is None)  # 小名改成了豆包: 小名 is no value
+                and find_word(plain, was) >= 0
+                and find_word(plain, now) < 0
+            ]
             out = place_swap(pair, held, msg, out)
     return out
 

@@ -21,7 +21,7 @@ from jiyi.core.fromto import FromTo
 from jiyi.core.left_for import fit_new, left_for, may_tell_over, typed_in
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
-from jiyi.core.text import as_said, has_cjk, words_zh
+from jiyi.core.text import as_said, find_word, has_cjk, words_zh
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 from jiyi.pipeline.fromto import place_swap, plain_text
 
@@ -53,14 +53,9 @@ _NAMING = re.compile(
 _LATIN = re.compile(r"[A-Za-z0-9][\w'&.-]*")
 
 
-def _whole(word: str, said: str) -> bool:
-    if not re.search(r"[a-z0-9]", word):
-        return word in said
-    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", said) is not None
-
-
 def _runs(content: str, said: str) -> list[str]:
     """Runs of ``content``'s words (lower case, simplified) that ``said`` repeats."""
+    words: Sequence[str]
     if has_cjk(content):
         words = words_zh(content)
         stock = _STOCK_ZH
@@ -82,7 +77,7 @@ def _runs(content: str, said: str) -> list[str]:
         run = join.join(words[i:j]).strip()
         if j > i and run and not set(words[i:j]) <= stock and len(run) >= 2:
             parts = [run] + [w for w in words[i:j] if w not in stock and len(w) >= 2]
-            out += [p for p in dict.fromkeys(parts) if _whole(p, said)]
+            out += [p for p in dict.fromkeys(parts) if find_word(said, p) >= 0]
             i = j
         else:
             i += 1
@@ -122,10 +117,14 @@ def _named_pet(stored: Sequence[tuple[MemoryItem, str]], said: str) -> bool:
     )
 
 
+def _sentence_start(said: str, at: int) -> int:
+    """Where the sentence of ``said`` that holds ``at`` starts."""
+    return max(said.rfind(p, 0, at) for p in "。.!！?？\n") + 1
+
+
 def _relative_before(said: str, at: int) -> str | None:
     """The relation key of the last relative named before ``at`` in ``said``'s sentence."""
-    start = max(said.rfind(p, 0, at) for p in "。.!！?？\n")
-    head = said[start + 1 : at]
+    head = said[_sentence_start(said, at) : at]
     if not re.search(r"我|俺|\b(?:i|i'm|im|my|we|our)\b", head):
         head = said[:at]  # 我弟考上公务员了！下个月去区税务局报到，辅警不干了
     best: tuple[int, str] | None = None
@@ -147,7 +146,7 @@ def holders(
     was, now = pair.old.lower(), pair.new.lower()
     at = said.find(was)
     relative = _relative_before(said, at)
-    start = max(said.rfind(p, 0, at) for p in "。.!！?？\n") + 1
+    start = _sentence_start(said, at)
     sentence = said[start:]
     if someone_else_before(sentence, at - start) or (
         relative is None
