@@ -16,6 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
+# Entries of the caches of pure text functions the write path asks for every stored fact of
+# a user (a cache smaller than a user's facts is read in a cycle and never hits).
+FACTS_CACHED = 32768
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[\w\u3400-\u4dbf\u4e00-\u9fff]+", re.UNICODE)
 _jieba_lock = threading.Lock()
@@ -64,7 +67,7 @@ def _zhconv() -> ModuleType:
     return module
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=FACTS_CACHED)
 def to_simplified(text: str) -> str:
     """Traditional Chinese → simplified (zhconv's character and phrase tables); text without
     Chinese is returned as is. For matching and indexing only: what is stored keeps the
@@ -132,7 +135,7 @@ def _segment_cjk(run: str) -> tuple[str, ...]:
     return tuple(w for w in _jieba().cut_for_search(run) if w.strip())
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=FACTS_CACHED)
 def words_zh(text: str) -> tuple[str, ...]:
     """``text`` cut into jieba's words (not the search mode: each character once); cached,
     as the write path cuts the same stored facts for each message."""

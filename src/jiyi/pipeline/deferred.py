@@ -22,6 +22,7 @@ from jiyi.core.models import AddResult, Message, Scope
 from jiyi.core.ports import ChangeSet
 from jiyi.errors import InvalidInputError
 from jiyi.pipeline.ingest import IngestOptions, extract_with_fallback, prepared
+from jiyi.pipeline.read_once import read_once
 from jiyi.pipeline.write import BatchPlan, Outcome, Ports, write_batch
 
 __all__ = ["ExtractJob", "Staged", "extract_staged", "stage"]
@@ -76,6 +77,7 @@ def stage(
 ) -> Staged:
     """The first half: redact and build the episodes (marked not yet extracted). Writes
     nothing; the caller enqueues the job, then applies ``changes``."""
+    ports = read_once(ports)
     p = prepared(messages, scope, ports, opts.pii_policy)
     plan = BatchPlan(
         scope=scope,
@@ -114,6 +116,7 @@ def extract_staged(
     between enqueueing and writing it): it is written now. One that is missing but has
     history was deleted (forget, delete) and stays deleted.
     """
+    ports = read_once(ports)
     store = ports.store
     stored = {m.id: m for m in store.get_many(scope, list(episode_ids.values()))}
     unwritten = {

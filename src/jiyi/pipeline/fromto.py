@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.fromto import FromTo, from_to, relative_of
@@ -23,12 +24,13 @@ from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES
 from jiyi.core.retract import find_retractions
-from jiyi.core.text import as_said, find_word, has_cjk, to_simplified
+from jiyi.core.text import FACTS_CACHED, as_said, find_word, has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 
 __all__ = ["from_to_swaps", "place_swap", "plain_text"]
 
 
+@lru_cache(maxsize=FACTS_CACHED)
 def plain_text(text: str) -> str:
     return to_simplified(text).lower()
 

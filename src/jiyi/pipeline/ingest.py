@@ -21,6 +21,7 @@ from jiyi.core.pii import PiiPolicy
 from jiyi.errors import ExtractionError
 from jiyi.pipeline.prepare import drop_copies, redact_messages, with_ids
 from jiyi.pipeline.pronoun_kin import pronoun_opened
+from jiyi.pipeline.read_once import read_once
 from jiyi.pipeline.subjects import name_led
 from jiyi.pipeline.write import BatchPlan, Outcome, Ports, WriteOptions, write_batch
 
@@ -95,6 +96,7 @@ def ingest(
     opts: IngestOptions,
 ) -> Outcome:
     """Plan one batch and run :func:`write_batch`; the caller applies ``changes``."""
+    ports = read_once(ports)
     p = prepared(messages, scope, ports, opts.pii_policy)
     extraction = extract_with_fallback(ports, p.messages, now, scope) if infer else Extraction()
     # Extraction sees the whole batch (a repeated turn is context for the next one), but

@@ -119,6 +119,7 @@ _ENUMS: dict[str, Any] = {
     "goal_status": GoalStatus,
 }
 _JSON_EMPTY: dict[str, type] = {"source_message_ids": list, "metadata": dict, "sources": list}
+_EMPTY_TEXT: dict[type, str] = {list: "[]", dict: "{}"}
 _FIELDS_SET = frozenset(COLUMNS)
 COLUMN_LIST = ", ".join(COLUMNS)
 
@@ -151,7 +152,10 @@ def from_row(d: Dialect, row: Sequence[Any]) -> MemoryItem:
         if col in TIME_COLUMNS:
             v = d.read_time(v)
         elif col in JSON_COLUMNS:
-            v = d.read_json(v) if v else _JSON_EMPTY[col]()
+            # the empty literal of its type (most rows' sources, every episode's metadata)
+            # needs no parser
+            empty = _JSON_EMPTY[col]
+            v = empty() if not v or v == _EMPTY_TEXT[empty] else d.read_json(v)
         elif col in _ENUMS:
             v = None if v is None and col == "goal_status" else _ENUMS[col](v)
         elif col in BOOL_COLUMNS:

@@ -8,8 +8,10 @@ older, so the object part of a key must come out the same however the user phras
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from jiyi.core.extraction.lexicon import word_set
+from jiyi.core.text import FACTS_CACHED
 
 __all__ = ["clean_value", "is_name", "normalize_object", "slug"]
 
@@ -107,6 +109,7 @@ def _singular(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=FACTS_CACHED)
 def normalize_object(obj: str) -> str:
     """The topic form of an object: particles and articles stripped, English lower-cased and
     singular, spaces as ``_``, no dots (they separate topic levels), at most 24 characters."""
