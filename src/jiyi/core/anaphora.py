@@ -41,7 +41,13 @@ from jiyi.core.changes import KIN_WORDS, changed_clauses, content_words, stem
 from jiyi.core.extraction.lexicon import HEDGE_RE, PETS_EN, PETS_ZH, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.lexicon_places import WORKPLACE_MOVES
 from jiyi.core.extraction.segment import split_clauses
-from jiyi.core.extraction.subject import Who, read_subject, someone_else_before
+from jiyi.core.extraction.subject import (
+    Who,
+    named_first,
+    read_subject,
+    someone_else_before,
+    someone_else_leads,
+)
 from jiyi.core.models import MemoryItem, MemoryKind
 from jiyi.core.retract import find_retractions, holds
 from jiyi.core.slots import PARTS, is_timeline_slot, normalize_value
@@ -258,8 +264,8 @@ def said_subjects(clause: str, named: dict[str, frozenset[str]]) -> set[str]:
     out |= {f"family.{k}" for w, k in RELATIONS_ZH.items() if w in words or _said_zh(w, clause)}
     out |= {f"pet.{k}" for w, k in PETS_ZH.items() if w in words or _said_zh(w, clause)}
     out |= {who for who, name in named.items() if name & words}
-    if not out and read_subject(clause) in (Who.USER, Who.UNSAID):
-        out.add(USER)
+    if not out and read_subject(clause) in (Who.USER, Who.UNSAID) and not named_first(clause):
+        out.add(USER)  # (阿梅不在杭州了: a person the user knows, by a name not stored)
     return out
 
 
@@ -381,7 +387,7 @@ def clause_targets(message: str, stored: Sequence[MemoryItem]) -> list[tuple[str
             continue
         near = near - drop
         subjects = _pronoun_subject(clause, plain, near, stored) or said_subjects(clause, named)
-        if len(subjects) != 1:
+        if len(subjects) != 1 or (subjects == {USER} and someone_else_leads(plain, clause)):
             continue
         (subject,) = subjects
         at = plain.find(clause)

@@ -35,7 +35,13 @@ from dataclasses import dataclass
 
 from jiyi.core.extraction.lexicon import DRINKS, EMOJI, RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.markers import apostrophes
-from jiyi.core.extraction.subject import SOMEONE_ELSE, Who, read_subject, someone_else_before
+from jiyi.core.extraction.subject import (
+    SOMEONE_ELSE,
+    Who,
+    name_first,
+    read_subject,
+    someone_else_before,
+)
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.retract_en import EN_CUES, EN_STOP, next_value, right_value
 from jiyi.core.retract_zh import INSTEAD_ZH, ONLY_NOT, RIGHT_ZH, STATED, ZH_CUES
@@ -228,16 +234,21 @@ def _find_retractions(text: str) -> list[Retraction]:
     out: list[Retraction] = []
     subject: str | None = None
     previous, before, other = "", None, False
+    person: str | None = None
     for raw in _CLAUSES.split(_plain(text)):
         clause = raw.strip()
         if not clause:
             continue
         named = _subject(clause)
         who = read_subject(clause)
+        # 阿杰从腾讯离职了: 阿杰's news; only the named one themself can end (小虎过世了), and
+        # the clauses after it without a subject are theirs too (大刘把相机卖了，不玩摄影了)
+        unsaid = who is Who.UNSAID and named is None
+        person = (name_first(clause) if named is None else None) or (person if unsaid else None)
         pronoun = who in (Who.HE_SHE, Who.THEY)  # whoever was named before
         if who in SOMEONE_ELSE and not pronoun:
             other = True  # "My friend Sarah switched from vegetarian to vegan": hers, not ours
-        elif not pronoun:
+        elif not pronoun and not (other and unsaid):  # (我们科主任刚搬家，从太原搬到北京了)
             other = False
         if other:
             previous = clause
@@ -256,7 +267,9 @@ def _find_retractions(text: str) -> list[Retraction]:
                     continue
                 if _ATTRIBUTE.match(m.groupdict().get("to") or ""):
                     continue  # 美式改成热的: how the drink is taken changed, not the drink
-                if phrases := _readings(m):
+                if (phrases := _readings(m)) and not (
+                    person and not any(person in p for p in phrases)
+                ):
                     to = _said(m, clause)
                     out.append(Retraction(phrases, _kind(kind, m), subject, clause, to))
         if (denied := ONLY_NOT.match(clause)) and (right := STATED.match(previous)):

@@ -142,6 +142,20 @@ def words_zh(text: str) -> tuple[str, ...]:
     return tuple(w for w in _jieba().cut(text) if w.strip())
 
 
+@lru_cache(maxsize=4096)
+def first_word_tag(text: str) -> tuple[str, str, int]:
+    """The first word of Chinese ``text``, jieba's part-of-speech tag for it (``nr``: a
+    person's name) and how often jieba's dictionary saw it (0: a word jieba found itself, as it
+    does most given names); ("", "", 0) for none."""
+    tokenizer = _jieba()
+    import jieba.posseg as posseg
+
+    first = next(iter(posseg.cut(text)), None)
+    if first is None:
+        return ("", "", 0)
+    return (first.word, first.flag, int(tokenizer.dt.FREQ.get(first.word) or 0))
+
+
 def find_word(text: str, word: str) -> int:
     """Where ``word`` stands in ``text`` (both lower case), a Latin word only whole ("uc" is
     not in "tucson"); -1 when it does not."""

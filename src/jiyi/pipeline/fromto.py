@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from jiyi.core.extraction.subject import Who, read_subject
+from jiyi.core.extraction.subject import Who, named_first, read_subject, someone_else_leads
 from jiyi.core.fromto import FromTo, from_to, relative_of
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
@@ -54,6 +54,8 @@ def _owner(clause: str) -> str | None:
         return f"family.{key}."
     if who in (Who.HE_SHE, Who.THEY):  # "he reckons she's more like thirteen, not ten": a
         return "pet."  # pet's age or breed, never what a person "she" has or does
+    if who is Who.UNSAID and named_first(clause):
+        return "pet."  # 李老师调去北京了 / "Marcus left Delta for United": theirs, or a pet's
     return "user" if who in (Who.USER, Who.UNSAID) else None
 
 
@@ -111,6 +113,8 @@ def from_to_swaps(
         for pair in _pairs(msg.content):
             pair = replace(pair, new=as_said(msg.content, pair.new))  # 牙醫系, not 牙医系
             owner = _owner(pair.clause)
+            if owner == "user" and someone_else_leads(to_simplified(msg.content), pair.clause):
+                owner = "pet."  # 我们科主任刚搬家，从太原搬到北京了: the clause is theirs
             if owner is None:
                 continue
             if stored is None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
-from jiyi.core.extraction.subject import Who, read_subject, someone_else_before
+from jiyi.core.extraction.subject import Who, named_first, read_subject, someone_else_before
 from jiyi.core.fromto import FromTo
 from jiyi.core.left_for import fit_new, left_for, may_tell_over, typed_in
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
@@ -155,15 +155,18 @@ def _relative_before(said: str, at: int) -> str | None:
 
 
 def holders(
-    said: str, pair: FromTo, stored: Sequence[tuple[MemoryItem, str]]
+    said: str, pair: FromTo, stored: Sequence[tuple[MemoryItem, str]], as_said: str = ""
 ) -> list[tuple[MemoryItem, str]]:
     """The stored facts ``pair`` may change: they hold its old value and not its new one, and
-    are the facts of whom ``said`` speaks of where it names the old value."""
+    are the facts of whom ``said`` (``as_said``: in the user's own case) speaks of where it
+    names the old value."""
     was, now = pair.old.lower(), pair.new.lower()
     at = said.find(was)
     relative = _relative_before(said, at)
     start = _sentence_start(said, at)
     sentence = said[start:]
+    # "Jake finally quit Amazon lol": a name is read in the case it was said
+    by_name = named_first(as_said[start:] if len(as_said) == len(said) else sentence)
     if someone_else_before(sentence, at - start) or (
         relative is None
         and read_subject(sentence) in (Who.OTHER, Who.THEY)
@@ -192,8 +195,8 @@ def holders(
                 kin.append((m, plain))  # 我还当他是三年级: the one relative the fact is of
         elif relative is None:
             subject = read_subject(sentence)
-            if subject in (Who.HE_SHE, Who.OTHER) and not topic.startswith("pet."):
-                continue
+            if (subject in (Who.HE_SHE, Who.OTHER) or by_name) and not topic.startswith("pet."):
+                continue  # (阿梅不在杭州了，回老家南昌了: 阿梅's move)
             out.append((m, plain))
     out = out or kin  # (a pronoun stands for a relative only when no fact of the user fits)
     by_value = [(m, p) for m, p in out if was in (m.value or "").lower()]
@@ -224,7 +227,7 @@ def left_for_swaps(
             if (pair := left_for(said, old, msg.content)) is None:
                 continue
             read.append(old)
-            held = holders(said, pair, stored)
+            held = holders(said, pair, stored, msg.content)
             if len({m.topic for m, _ in held}) != 1:
                 continue
             pair = replace(pair, new=fit_new(pair.new, pair.old, held[0][1]))

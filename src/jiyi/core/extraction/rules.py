@@ -75,6 +75,7 @@ from jiyi.core.extraction.subject import (
     TIME_THEN_PRONOUN,
     YOU_SAID,
     Who,
+    named_first,
     read_subject,
 )
 from jiyi.core.extraction.topics import clean_value, is_name
@@ -199,7 +200,7 @@ class RuleExtractor:
         strong = False
         frame = ""  # what a clause said before the value it took back (我老家 | 不是成都)
         spoken = 0  # clauses with content so far
-        other = hypothetical = wishing = False
+        other = hypothetical = wishing = by_name = False
         clauses = split_clauses(text)
         for i, raw in enumerate(clauses):
             clause, marker, replaces = _prepare(raw)
@@ -277,6 +278,7 @@ class RuleExtractor:
                 correcting = correcting or pending is not None
                 continue
             who = read_subject(clause)
+            by_name = named_first(clause) or (by_name and who is Who.UNSAID)  # 小红辞职了，…
             if who is Who.HE_SHE:  # 九月开学她就升六年级了: the pronoun first, as the rules read it
                 clause = TIME_THEN_PRONOUN.sub(r"\g<p>\g<t>", clause, count=1)
             family_pronoun = bool(ctx.extra or ctx.name_en) and who is Who.HE_SHE
@@ -374,6 +376,8 @@ class RuleExtractor:
                 and (moved := moved_to(clause, said_in := "zh" if has_cjk(clause) else "en"))
             ):  # 今年我们一家都搬回泉州住了: where the user lives now, by the value's type
                 hits = [*hits, *_mover_home(moved, who, ctx, said_in)]
+            if by_name:  # (what a named person did, and the clauses after without a subject)
+                hits = [h for h in hits if (h.topic or "").startswith(("family.", "pet."))]
             for hit in hits:
                 if kept(hit, clause, text):
                     continue  # 朋友介绍我去新濠…推咗 / 出差在上海这几天: the job and home stay

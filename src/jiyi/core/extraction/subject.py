@@ -34,7 +34,7 @@ from jiyi.core.extraction.lexicon_people import (
     SURNAMES_ZH,
     words_re,
 )
-from jiyi.core.text import has_cjk, to_simplified
+from jiyi.core.text import first_word_tag, has_cjk, to_simplified
 
 __all__ = [
     "BOSS_GONE",
@@ -44,8 +44,11 @@ __all__ = [
     "TIME_THEN_PRONOUN",
     "YOU_SAID",
     "Who",
+    "name_first",
+    "named_first",
     "read_subject",
     "someone_else_before",
+    "someone_else_leads",
     "strip_openers",
 ]
 
@@ -102,12 +105,18 @@ _IMPERSONAL = re.compile(
 _THEY = re.compile(r"他们|她们|(?:they|they're|their)\b", re.IGNORECASE)
 _OTHER = re.compile(
     # 我们老板 / 我们公司的同事 / 咱们班主任: people of the user's circle, not family
-    rf"(?:{_ME_ZH}的?(?:{words_re(CIRCLES_ZH)})?的?)?(?:{_OTHER_ZH})|"
+    rf"(?:{_ME_ZH}的?(?:{words_re(CIRCLES_ZH)}|[科组部班队院所处厂店校系局室])?的?)?(?:{_OTHER_ZH})|"
+    # 新来的同事 / 楼下的邻居 / 健身房认识的那个哥们儿 / 理发店的Tony老师
+    rf"[^我，,]{{1,8}}的(?:那个|那位|这个|这位)?(?:[A-Za-z]{{2,12}})?(?:{_OTHER_ZH})|"
     rf"{words_re(ANYONE_ZH)}|(?:{_ME_ZH}家?的?)?(?:{words_re(NEARBY_ZH)})|"
     rf"[{SURNAMES_ZH}](?:{words_re(ELDERS_ZH)})|"
     rf"(?:[^我]{{1,4}}的|{_ME_ZH}的?(?:{words_re(CIRCLES_ZH)})的?)?(?:小[{SURNAMES_ZH}]|老[{SURNAMES_ZH}])"
     r"(?=[^\s，,]{2})|"
-    rf"(?:(?:my|our|a|one of my|one of our) {_OTHER_EN}|(?:{words_re(ANYONE_EN)}))",
+    rf"(?:(?:my|our|a|one of my|one of our) {_OTHER_EN}|(?:{words_re(ANYONE_EN)}))|"
+    # "Priya from my yoga class moved to Austin": someone the user knows from somewhere
+    r"(?-i:[A-Z])[a-z]+(?<!ed)(?<!ing)(?<!ly)(?<!\bHome)(?<!\bBack)(?<!\bAway) from "
+    r"(?:work|school|church|uni|college|the (?:office|gym|club|team)|(?:my|our) [a-z]+(?: [a-z]+)?)"
+    r" (?!to\b)",
     re.IGNORECASE,
 )
 _BARE_KIN = re.compile(rf"(?:{_KIN_ZH})")
@@ -176,6 +185,99 @@ def read_subject(clause: str) -> Who:
     if _USER.match(text):
         return Who.USER
     return Who.UNSAID
+
+
+# A person called by name opening a clause with what they did: 小红辞职了，现在在银行上班,
+# 王芳搬去上海了, "Jake finally quit Amazon lol" are their news, not the user's job or home.
+# Chinese: 小 / 阿 with a character that starts no common word (小区, 小时候 and 阿姨 are places,
+# times or someone else already; 小宝 is often the user's child), 大 / 老 and a surname (大刘),
+# a full name jieba tags as a person's (张伟, 王芳) that opens with a common surname, or a given
+# name jieba found itself or rarely saw (志明, 婷婷; not 雅思, 天天); then, unless a surname
+# opened it, a verb or adverb of what happened. English: a capitalised name, perhaps with a
+# title (Dr. Okafor, Coach Brennan, Big Mike), then what they did. (A pet's name reads the
+# same: its own facts stay.)
+_SHORT_NAME = re.compile(
+    r"[小阿](?![区时学吃说组心狗猫鸟鱼兔孩朋店院镇城县村猪宝贝家号事米麦费票伙姐妹哥弟姨嬷婆公爸妈伯叔])"
+    r"[\u4e00-\u9fff]"
+)
+_DID = re.compile(r"[也都又还已刚就才去在说话讲要会不没辞换搬转考升开当从今昨上下这前后最好]")
+_SURNAMES = frozenset(
+    "王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕苏卢蒋蔡贾"
+    "丁魏薛叶阎余潘杜戴夏钟汪田任姜范方石姚谭廖邹熊金陆郝孔白崔康毛邱秦江史顾侯邵孟龙万段钱汤尹"
+    "黎易常武乔贺赖龚文"
+)
+_NAME_EN = re.compile(
+    r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? |(?:Coach|Big|Little|Pastor|Officer|Chef|Captain|Nurse) )?"
+    r"(?P<n>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: (?:from|at|in|on) (?:the |my |our )?[\w ]{2,20}?)?"
+    r" (?=(?:(?:just|finally|also|actually|apparently|recently|officially|already|has|had|is|was)"
+    r" )*(?:quit|left|moved|gave up|stopped|switched|started|got|took|joined|sold|bought|adopted|"
+    r"changed|dropped|went|works|lives|drinks|doesn't|does not|no longer|packed in|retired)\b)"
+)
+_NOT_NAMES = frozenset(
+    "just finally also actually apparently recently officially already so and but then well "
+    "honestly update sadly today yesterday now still lol haha guess turns ended back home i "
+    "we my our the a an this that it he she they you someone everyone everybody nan nana nanna "
+    "gran granny gramps grandma grandpa mum mom mam dad da pa ma papa mama".split()
+)
+
+
+def name_first(clause: str) -> str | None:
+    """The name ``clause`` opens with, followed by what that person did; None when it
+    opens otherwise."""
+    if not has_cjk(clause):
+        found = _NAME_EN.match(strip_openers(clause))
+        first = found["n"].split()[0].lower() if found else ""
+        if not first or first in _NOT_NAMES or first in KIN_EN or first.endswith(("ed", "ly")):
+            return None
+        if _USER_EN.search(clause.lower()) or re.search(r"\b(?:my|our|mine)\b", clause, re.I):
+            return None  # "Google moved me to Denver", "Mike and I moved": the user's too
+        return found["n"] if found else None
+    text = _WHEN_ZH.sub("", strip_openers(to_simplified(clause)), count=1)
+    if "我" in text or "俺" in text:
+        return None  # 张学友退圈以后我都改听陈奕迅了: the user is in it
+    if latin := re.match(r"[A-Z][a-z]+(?= ?[\u4e00-\u9fff])", text):  # Kelvin话他戒了羽毛球
+        return latin.group() if _DID.match(text.replace(" ", "", 1), latin.end()) else None
+    if text[:1] in ("小", "阿"):
+        short = _SHORT_NAME.match(text)
+        if not short or short.group() in KIN_ZH:  # 阿嬷 / 阿公: family
+            return None
+        return short.group() if _DID.match(text, short.end()) else None
+    if (
+        text[:1] in ("大", "老")
+        and text[1:2] in _SURNAMES
+        and (_DID.match(text, 2) or text[2:3] in ("把", "被"))
+    ):
+        return text[:2]
+    word, tag, seen = first_word_tag(text[:8])
+    if not 2 <= len(word) <= 3 or word in KIN_ZH:
+        return None
+    if tag == "nr" and word[0] in _SURNAMES:
+        return word
+    # a given name jieba found itself (志明), or said twice (婷婷); not a word its dictionary
+    # holds, however it tags it (雅阁, 英文名)
+    given = (tag == "nr" and seen == 0) or (len(word) == 2 and word[0] == word[1] and seen < 50)
+    return word if given and _DID.match(text, len(word)) else None
+
+
+def named_first(clause: str) -> bool:
+    """Does ``clause`` open with a person called by name and what they did?"""
+    return name_first(clause) is not None
+
+
+def someone_else_leads(message: str, clause: str) -> bool:
+    """Does the sentence of ``clause`` in ``message`` open, before it, with someone who is
+    not the user (我们科主任刚搬家，从太原搬到北京了; 阿凯不喝豆浆了，改喝黑咖啡), with no word
+    of the user's between? Then a clause without a subject is still theirs."""
+    at = message.find(clause)
+    if at <= 0:
+        return False
+    lead = message[max(message.rfind(p, 0, at) for p in "。.!！?？\n") + 1 : at].strip()
+    first, *more = re.split(r"[，,;；]", lead, maxsplit=1)
+    rest = more[0] if more else ""
+    # (我们科主任 names whose 主任; a later 我 / "I" is the user again)
+    if not first or re.search(r"我|俺|\b(?:i|i'm|me|my|we|our|us)\b", rest, re.I):
+        return False
+    return read_subject(first) in (Who.OTHER, Who.THEY) or named_first(first)
 
 
 def someone_else_before(clause: str, at: int) -> bool:
