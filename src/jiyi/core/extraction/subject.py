@@ -251,7 +251,7 @@ def name_first(clause: str) -> str | None:
     word, tag, seen = first_word_tag(text[:8])
     if not 2 <= len(word) <= 3 or word in KIN_ZH:
         return None
-    if tag == "nr" and word[0] in _SURNAMES:
+    if tag == "nr" and word[0] in _SURNAMES and seen < 200:  # (not 高三, 王者, 李白)
         return word
     # a given name jieba found itself (志明), or said twice (婷婷); not a word its dictionary
     # holds, however it tags it (雅阁, 英文名)
