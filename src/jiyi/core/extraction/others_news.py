@@ -20,6 +20,7 @@ from jiyi.core.extraction.subject import (
     BOSS_GONE,
     DONE_TO_ME,
     LANDLORD,
+    ROUTINE,
     SAID_OF_ME,
     Who,
     named_first,
@@ -38,8 +39,7 @@ _CLAUSES = re.compile(
 # What someone does to the user's own routine, dose or care: 教练周二没空，网球课以后改到周四下午;
 # "my doctor upped the lisinopril to 20 mg" (left to the readers that know whose it is)
 _FOR_THE_USER = re.compile(
-    r"周[一二三四五六日天末]|星期|礼拜[一二三四五六日天]|[0-9一二三四五六七八九十两]点|"
-    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|"
+    rf"{ROUTINE.pattern}|"
     r"^(?:my|the|our) (?:doctor|doc|gp|dentist|nurse|pharmacist|allergist|specialist|physio|vet)\b|"
     r"^(?:我的?)?(?:医生|大夫|主治)",
     re.IGNORECASE,

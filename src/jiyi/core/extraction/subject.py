@@ -39,6 +39,7 @@ from jiyi.core.text import first_word_tag, has_cjk, to_simplified
 __all__ = [
     "BOSS_GONE",
     "LANDLORD",
+    "ROUTINE",
     "SAID_OF_ME",
     "SOMEONE_ELSE",
     "TIME_THEN_PRONOUN",
@@ -228,8 +229,8 @@ _NOT_NAMES = frozenset(
 )
 
 
-# A weekday or clock time in either language
-_ROUTINE = re.compile(
+# A weekday or clock time in either language (a routine's, whoever moved it)
+ROUTINE = re.compile(
     r"周[一二三四五六日天末]|星期|礼拜[一二三四五六日天]|[0-9一二三四五六七八九十两]点|"
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b",
     re.IGNORECASE,
@@ -293,7 +294,7 @@ def someone_else_leads(message: str, clause: str) -> bool:
     not the user (我们科主任刚搬家，从太原搬到北京了; 阿凯不喝豆浆了，改喝黑咖啡), with no word
     of the user's between? Then a clause without a subject is still theirs."""
     at = message.find(clause)
-    if at <= 0 or _ROUTINE.search(clause):
+    if at <= 0 or ROUTINE.search(clause):
         return False  # (教练周二没空，网球课以后改到周四下午: the user's routine, moved)
     lead = message[max(message.rfind(p, 0, at) for p in "。.!！?？\n") + 1 : at].strip()
     first, *more = re.split(r"[，,;；]", lead, maxsplit=1)
