@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from jiyi.core.extraction.lexicon import RELATIONS_EN, RELATIONS_ZH
 from jiyi.core.extraction.subject import strip_openers
 from jiyi.core.extraction.zh_common import REL
+from jiyi.core.text import sentence_start
 
 __all__ = ["NOTHING", "UNREAL", "FromTo", "from_to", "relative_of"]
 
@@ -156,8 +157,7 @@ def _denied(text: str) -> list[FromTo]:
     out: list[FromTo] = []
     for pattern in (_NOT_ZH, _NOT_EN):
         for m in pattern.finditer(text):
-            start = max(text.rfind(p, 0, m.start()) for p in "。.!！?？\n")
-            said = text[start + 1 : m.end()].strip()
+            said = text[sentence_start(text, m.start()) : m.end()].strip()
             rest = text[m.end() :].split("\n")[0][:12]
             if UNREAL.search(said) or rest.lstrip().startswith(("?", "？", "吗")):
                 continue

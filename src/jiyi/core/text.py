@@ -156,6 +156,12 @@ def first_word_tag(text: str) -> tuple[str, str, int]:
     return (first.word, first.flag, int(tokenizer.dt.FREQ.get(first.word) or 0))
 
 
+def sentence_start(text: str, at: int) -> int:
+    """Where the sentence of ``text`` that holds position ``at`` starts (after 。 . ! ? or a
+    line break)."""
+    return max(text.rfind(p, 0, at) for p in "。.!！?？\n") + 1
+
+
 def find_word(text: str, word: str) -> int:
     """Where ``word`` stands in ``text`` (both lower case), a Latin word only whole ("uc" is
     not in "tucson"); -1 when it does not."""

@@ -47,8 +47,9 @@ def _pairs(text: str) -> list[FromTo]:
     return said + [p for p in stopped if p.old.lower() != p.new.lower()]
 
 
-def _owner(clause: str) -> str | None:
-    """``user``, ``family.<key>.``, ``pet.`` or None (someone else's change)."""
+def _owner(clause: str, message: str) -> str | None:
+    """``user``, ``family.<key>.``, ``pet.`` or None (someone else's change), of ``clause``
+    said in ``message`` (simplified)."""
     who = read_subject(clause)
     if who in (Who.FAMILY, Who.UNSAID) and (key := relative_of(clause)):
         return f"family.{key}."
@@ -56,7 +57,10 @@ def _owner(clause: str) -> str | None:
         return "pet."  # pet's age or breed, never what a person "she" has or does
     if who is Who.UNSAID and named_first(clause):
         return "pet."  # 李老师调去北京了 / "Marcus left Delta for United": theirs, or a pet's
-    return "user" if who in (Who.USER, Who.UNSAID) else None
+    if who not in (Who.USER, Who.UNSAID):
+        return None
+    # 我们科主任刚搬家，从太原搬到北京了: a clause without a subject after someone else's
+    return "pet." if someone_else_leads(message, clause) else "user"
 
 
 def _theirs(m: MemoryItem, owner: str) -> bool:
@@ -112,9 +116,7 @@ def from_to_swaps(
             continue
         for pair in _pairs(msg.content):
             pair = replace(pair, new=as_said(msg.content, pair.new))  # 牙醫系, not 牙医系
-            owner = _owner(pair.clause)
-            if owner == "user" and someone_else_leads(to_simplified(msg.content), pair.clause):
-                owner = "pet."  # 我们科主任刚搬家，从太原搬到北京了: the clause is theirs
+            owner = _owner(pair.clause, to_simplified(msg.content))
             if owner is None:
                 continue
             if stored is None:

@@ -21,7 +21,7 @@ from jiyi.core.fromto import FromTo
 from jiyi.core.left_for import fit_new, left_for, may_tell_over, typed_in
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore
-from jiyi.core.text import as_said, find_word, has_cjk, words_zh
+from jiyi.core.text import as_said, find_word, has_cjk, sentence_start, words_zh
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
 from jiyi.pipeline.fromto import place_swap, plain_text
 
@@ -133,14 +133,9 @@ def _named_pet(stored: Sequence[tuple[MemoryItem, str]], said: str) -> bool:
     )
 
 
-def _sentence_start(said: str, at: int) -> int:
-    """Where the sentence of ``said`` that holds ``at`` starts."""
-    return max(said.rfind(p, 0, at) for p in "。.!！?？\n") + 1
-
-
 def _relative_before(said: str, at: int) -> str | None:
     """The relation key of the last relative named before ``at`` in ``said``'s sentence."""
-    head = said[_sentence_start(said, at) : at]
+    head = said[sentence_start(said, at) : at]
     if not re.search(r"我|俺|\b(?:i|i'm|im|my|we|our)\b", head):
         head = said[:at]  # 我弟考上公务员了！下个月去区税务局报到，辅警不干了
     best: tuple[int, str] | None = None
@@ -163,7 +158,7 @@ def holders(
     was, now = pair.old.lower(), pair.new.lower()
     at = said.find(was)
     relative = _relative_before(said, at)
-    start = _sentence_start(said, at)
+    start = sentence_start(said, at)
     sentence = said[start:]
     # "Jake finally quit Amazon lol": a name is read in the case it was said
     by_name = named_first(as_said[start:] if len(as_said) == len(said) else sentence)

@@ -78,7 +78,7 @@ def retire_retracted(
     found = {m.id: find_retractions(m.content) for m in said_by.values() if m.id}
     # someone else's news from start to end: only a pet's end is read there (小虎过世了)
     found = {
-        i: [r for r in rs if r.kind == "died"] if others_news(said_by[i].content) else rs
+        i: [r for r in rs if r.kind == "died"] if rs and others_news(said_by[i].content) else rs
         for i, rs in found.items()
     }
     if not any(found.values()):

@@ -273,6 +273,8 @@ def _settle(
         admitted = left_for_swaps(fresh, admitted, scope=scope, store=store)
     # "Chai, Emeka don resign from GTBank o! He's moved to Abuja now": someone else's news
     # from start to end changes nothing of the user's own (a relative's or pet's fact stays)
+    if not any(_users(c) for c in admitted):
+        return admitted
     news = {m.id or "" for m in fresh if m.role == "user" and m.content and others_news(m.content)}
     return [c for c in admitted if not (news and _from(c, news) and _users(c))]
 

@@ -105,8 +105,13 @@ _SELF_ZH = re.compile(r"我|俺|咱")
 _SELF_EN = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself|we|we're|our|us)\b", re.I)
 
 
+def _head(clause: str) -> str:
+    """``clause`` without the words that open it without being its subject."""
+    return _LEAD.sub("", strip_openers(clause))
+
+
 def _opens_with_someone(clause: str) -> bool:
-    head = _LEAD.sub("", strip_openers(clause))
+    head = _head(clause)
     if _ROLE.match(head) or _TITLED.match(head):
         return True
     told = _TOLD_ME.sub("", head)  # 阿凯昨天跟我说他离开台积电了: 阿凯's
@@ -119,7 +124,7 @@ def _users_own(clause: str, opening: bool = False) -> bool:
     PT") does not count; one after it does (老板说我SQL写得好, "they've moved me")."""
     if not opening and (_opens_with_someone(clause) or _ASKS.match(strip_openers(clause))):
         return False
-    said = _TOLD_ME.sub(" ", _LEAD.sub("", strip_openers(clause)))
+    said = _TOLD_ME.sub(" ", _head(clause))
     if has_cjk(said):
         return any(m.start() >= (2 if opening else 0) for m in _SELF_ZH.finditer(said))
     words = said.split()
@@ -134,7 +139,7 @@ def others_news(text: str) -> bool:
         clauses = clauses[1:]
     if not clauses or not _opens_with_someone(clauses[0]):
         return False
-    head = _LEAD.sub("", strip_openers(clauses[0]))
+    head = _head(clauses[0])
     if _FOR_THE_USER.search(head) or any(_FOR_THE_USER.search(c) for c in clauses[1:]):
         return False
     if any(r.match(head) for r in (BOSS_GONE, DONE_TO_ME, LANDLORD, SAID_OF_ME)):

@@ -34,7 +34,7 @@ from jiyi.core.extraction.lexicon_people import (
     SURNAMES_ZH,
     words_re,
 )
-from jiyi.core.text import first_word_tag, has_cjk, to_simplified
+from jiyi.core.text import first_word_tag, has_cjk, sentence_start, to_simplified
 
 __all__ = [
     "BOSS_GONE",
@@ -235,13 +235,9 @@ ROUTINE = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b",
     re.IGNORECASE,
 )
-# A weekday or clock time: "Tennis got moved to Thursdays", "Coach Were has moved the Saturday
-# group to quarter to nine" change a routine of the user's, whoever moved it
-_ROUTINE_EN = re.compile(
-    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|"
-    r"\bquarter (?:to|past)\b|\bhalf past\b|\bo'clock\b",
-    re.IGNORECASE,
-)
+# Clock times said in English words, beside ROUTINE: "Tennis got moved to Thursdays", "Coach
+# Were has moved the Saturday group to quarter to nine" change a routine of the user's
+_CLOCK_WORDS_EN = re.compile(r"\bquarter (?:to|past)\b|\bhalf past\b|\bo'clock\b", re.I)
 
 
 def name_first(clause: str) -> str | None:
@@ -254,7 +250,7 @@ def name_first(clause: str) -> str | None:
             return None
         if _USER_EN.search(clause.lower()) or re.search(r"\b(?:my|our|mine)\b", clause, re.I):
             return None  # "Google moved me to Denver", "Mike and I moved": the user's too
-        if _ROUTINE_EN.search(clause):
+        if ROUTINE.search(clause) or _CLOCK_WORDS_EN.search(clause):
             return None  # a routine moved to a day or time is the user's routine
         return found["n"] if found else None
     text = _WHEN_ZH.sub("", strip_openers(to_simplified(clause)), count=1)
@@ -296,7 +292,7 @@ def someone_else_leads(message: str, clause: str) -> bool:
     at = message.find(clause)
     if at <= 0 or ROUTINE.search(clause):
         return False  # (教练周二没空，网球课以后改到周四下午: the user's routine, moved)
-    lead = message[max(message.rfind(p, 0, at) for p in "。.!！?？\n") + 1 : at].strip()
+    lead = message[sentence_start(message, at) : at].strip()
     first, *more = re.split(r"[，,;；]", lead, maxsplit=1)
     rest = more[0] if more else ""
     # (我们科主任 names whose 主任; a later 我 / "I" is the user again)
