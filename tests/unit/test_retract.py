@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from jiyi.core.retract import find_retractions, holds
+from jiyi.core.retract import find_retractions
+from jiyi.core.retract_holds import holds
 from jiyi.core.slots import alias_slots, carry_over
 
 

@@ -4,7 +4,7 @@ Runs after every candidate of the batch was decided: a retraction often comes wi
 new value landing in the old value's slot (我是对螃蟹过敏，虾没事 stores allergy.螃蟹 and says
 nothing more about allergy.虾), so reconcile-by-slot cannot see it. For each retracted phrase
 (:func:`jiyi.core.retract.find_retractions`) the stored, still active memories that literally
-hold it in a slot the cue may touch (:func:`jiyi.core.retract.holds`) are superseded, reason
+hold it in a slot the cue may touch (:func:`jiyi.core.retract_holds.holds`) are superseded, reason
 ``user_correction``, history kept, by the new memory of the same message in the same slot
 group when there is one (the allergy the user named instead, the sport taken up instead);
 with none they are closed (``valid_to``) without a successor. Never by similarity.
@@ -32,7 +32,8 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import MemoryStore
 from jiyi.core.reconcile import CHANGES, USER_CORRECTION
-from jiyi.core.retract import Retraction, find_retractions, holds
+from jiyi.core.retract import Retraction, find_retractions
+from jiyi.core.retract_holds import holds
 from jiyi.core.slots import PARTS
 from jiyi.core.text import as_said, has_cjk, to_simplified
 from jiyi.pipeline.decide import ACTIVE_MEMORIES, KEYED_VALUES, mark_outdated

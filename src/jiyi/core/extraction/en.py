@@ -16,9 +16,10 @@ from jiyi.core.extraction.en_common import CHANGE_RE, DESC, IM, third_person_en
 from jiyi.core.extraction.en_diet import diet, restriction
 from jiyi.core.extraction.en_drinks import drink
 from jiyi.core.extraction.en_events import is_past, past_event
-from jiyi.core.extraction.en_facts import home, identity
+from jiyi.core.extraction.en_facts import home
 from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
+from jiyi.core.extraction.en_identity import identity
 from jiyi.core.extraction.en_leads import read_again
 from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet, renamed_next

@@ -10,7 +10,7 @@ import re
 
 from jiyi.core.extraction.en_common import IM, place
 from jiyi.core.extraction.en_facts import is_place_en
-from jiyi.core.extraction.en_work import STAGE
+from jiyi.core.extraction.en_occupation import STAGE
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.topics import clean_value
 from jiyi.core.models import MemoryKind

@@ -20,28 +20,20 @@ from datetime import datetime
 
 from jiyi.core.doses import with_doses
 from jiyi.core.extraction.candidate import make_candidate
+from jiyi.core.extraction.clause_hits import _PASSING, clause_hits
 from jiyi.core.extraction.contrast import words_of
 from jiyi.core.extraction.en import match_en
 from jiyi.core.extraction.en_common import as_read_en
 from jiyi.core.extraction.en_people import mentioned_en
 from jiyi.core.extraction.en_years import WRONG_BEFORE
 from jiyi.core.extraction.forget import match_forget
-from jiyi.core.extraction.hit import Context, Hit
-from jiyi.core.extraction.infer import (
-    bare_replacement,
-    bare_value,
-    called_now,
-    moved_to,
-    rename_first,
-    renamed,
-)
+from jiyi.core.extraction.hit import Context
 from jiyi.core.extraction.kept import kept
 from jiyi.core.extraction.kin_segments import read_as_relative
-from jiyi.core.extraction.lexicon import PETS_EN, RELATIONS_ZH
+from jiyi.core.extraction.lexicon import PETS_EN
 from jiyi.core.extraction.markers import DOUBT as _DOUBT
 from jiyi.core.extraction.markers import EMPHASIS as _EMPHASIS
 from jiyi.core.extraction.markers import HYPOTHETICAL as _HYPOTHETICAL
-from jiyi.core.extraction.markers import ITS_EN as _ITS_EN
 from jiyi.core.extraction.markers import MEANT_NEXT as _MEANT_NEXT
 from jiyi.core.extraction.markers import MEANT_TO as _MEANT_TO
 from jiyi.core.extraction.markers import NO_VALUE as _NO_VALUE
@@ -87,7 +79,6 @@ from jiyi.core.models import (
     Candidate,
     Extraction,
     ForgetRequest,
-    MemoryKind,
     Message,
     Skipped,
 )
@@ -96,31 +87,6 @@ from jiyi.core.text import has_cjk, is_traditional, to_simplified
 from jiyi.core.timewords import find_date
 
 __all__ = ["RuleExtractor"]
-
-
-def _mover_home(moved: Hit, who: Who, ctx: Context, lang: str) -> list[Hit]:
-    """Whose home a move names: the relative still the subject of a clause that names
-    nobody (我妈受不了东北的冬天，去年年底搬到三亚养老了 / "my brother packed his bags and
-    moved to Denver": theirs), else the user's."""
-    kin = ctx.extra.get(f"family_{lang}")
-    if who != Who.UNSAID or not kin or moved.topic != "location.home":
-        return [moved]
-    said = f"{kin}住在{moved.value}" if lang == "zh" else f"{kin} lives in {moved.value}"
-    hits = match_zh(said, ctx) if lang == "zh" else match_en(said, ctx)
-    return [h for h in hits if h.topic.startswith("family.")]
-
-
-# A clause that opens with a relative's word alone (孙子 / 闺女 / 老公), not 我孙子
-_BARE_KIN_ZH = re.compile(
-    rf"^(?:{'|'.join(sorted((w for w in RELATIONS_ZH if len(w) > 1), key=len, reverse=True))})"
-    r"(?!的|们)"
-)
-_PASSING = (MemoryKind.EVENT, MemoryKind.STATE)
-
-
-def _about(hit: Hit) -> bool:
-    """A free note about a relative (family.son.about), no slot of theirs."""
-    return hit.topic.startswith("family.") and hit.topic.endswith(".about")
 
 
 class RuleExtractor:
@@ -320,62 +286,20 @@ class RuleExtractor:
             wished, wishing = wishing and bool(WISHED_ON.match(clause)), bool(WISH_ZH.match(clause))
             if hypothetical or wished or _DOUBT.search(clause) or _MEANT_TO.search(clause):
                 continue
-            lang, hits = "zh", match_zh(clause, ctx) if has_cjk(clause) else []
-            if _BARE_KIN_ZH.match(clause) and all(h.kind in _PASSING or _about(h) for h in hits):
-                # 孙子九月份就上大班了 / 儿子这学期升初二了: a relative said without 我 is
-                # still the user's (and "is in 初二" says more than a note about the son)
-                kin = [h for h in match_zh("我" + clause, ctx) if h.topic.startswith("family.")]
-                if any(not _about(h) for h in kin) or all(h.kind in _PASSING for h in hits):
-                    hits = kin or hits
-            contrast = (
-                re.match(r"^(?:只|而|其实|应该)?(?:是|係|系)(?=.{2})", clause) if pending else None
-            )
-            if not hits and contrast and frame:  # 我老家不是成都，是绵阳: 我老家 + 是绵阳
-                hits = match_zh(frame + clause, ctx)
-            if not hits and contrast:  # 不是牛奶过敏，只是乳糖不耐受: 是 + what the user has
-                hits = match_zh("我" + clause[contrast.end() :], ctx)
-            allergy = normalise_zh(to_simplified(str(pending))).endswith("过敏")
-            if not hits and contrast and allergy and "过敏" not in clause:
-                hits = match_zh("我" + clause[contrast.end() :] + "过敏", ctx)  # 是对芝麻
-            frame = ""
-            if not hits and (re.search(r"[A-Za-z]", clause) or not has_cjk(clause)):
-                lang, hits = "en", match_en(clause, ctx)
-            if ctx.extra.pop("allergy_next", None) and (
-                its := _ITS_EN.match(clause)
-            ):  # "not allergic to dogs at all, its horses lol": the allergy there is
-                hits = match_en(f"I'm allergic to {its['x']}", ctx) or hits
-            if any(h.topic.startswith("health.allergy.") and h.value == "no" for h in hits):
-                ctx.extra["allergy_next"] = "1"
             first = not found and spoken_before == 0  # "其实是1990年": the value is all it says
-            if not hits and (strong or replaces or pending or ahead or (correcting and first)):
-                lang = "zh" if has_cjk(clause) else "en"
-                hits = bare_value(clause, lang)  # 说错了，是1990年 / I meant Lisbon
-            if (
-                not hits
-                and (replaces or pending or ahead)
-                and (named := bare_replacement(clause, lang))
-            ):
-                hits = [named]  # I meant cashews, not peanuts: the slot that holds "peanuts"
-            if not hits and (rename := renamed(clause, "zh" if has_cjk(clause) else "en")):
-                hits, replaces = [rename[0]], rename[1]  # renamed Biscuit to Waffles: Biscuit's
-            renamed_pet = any(
-                h.topic.startswith("pet.") and h.topic.endswith(".name") for h in hits
+            lang, hits, replaces = clause_hits(
+                clause,
+                ctx,
+                who,
+                pending=pending,
+                frame=frame,
+                replaces=replaces,
+                ahead=ahead,
+                strong=strong,
+                correcting=correcting,
+                first=first,
             )
-            if (
-                (old_name := ctx.extra.pop("rename_old", None))
-                and not renamed_pet  # (给猫改名了，)孩子们都叫它奶盖: the cat's, read already
-                and (named_now := called_now(clause))
-            ):
-                hits, replaces = [named_now], old_name  # 汤圆改名了，后来决定叫它阿肥: 汤圆's name
-            only_about = all((h.topic or "").endswith(".about") for h in hits)
-            if only_about and has_cjk(clause) and (old_said := rename_first(clause)):
-                ctx.extra["rename_old"] = old_said  # (我外孙嫌小翠这名儿土，)给改成豆包了
-            if (
-                all(h.kind in (MemoryKind.EVENT, MemoryKind.STATE) for h in hits)
-                and who not in SOMEONE_ELSE
-                and (moved := moved_to(clause, said_in := "zh" if has_cjk(clause) else "en"))
-            ):  # 今年我们一家都搬回泉州住了: where the user lives now, by the value's type
-                hits = [*hits, *_mover_home(moved, who, ctx, said_in)]
+            frame = ""
             if by_name:  # (what a named person did, and the clauses after without a subject)
                 hits = [h for h in hits if (h.topic or "").startswith(("family.", "pet."))]
             for hit in hits:
