@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from jiyi.core.extraction.quoted import own_messages
 from jiyi.core.ids import new_id
 from jiyi.core.models import Extraction, Message, Redaction, Scope, Skipped
 from jiyi.core.pii import PiiPolicy
@@ -45,6 +46,7 @@ def extract_with_fallback(
     a message that opens with a stored relative's name is read as said of them
     (:func:`~jiyi.pipeline.subjects.name_led`), and one that opens with 他 / "she" as said of
     the one relative of that sex (:func:`~jiyi.pipeline.pronoun_kin.pronoun_opened`)."""
+    messages = own_messages(messages)  # 'Jake told me "I quit Google"': Jake's, not the user's
     if scope is not None:
         messages = name_led(messages, scope, ports.store)
         messages = pronoun_opened(messages, scope, ports.store)

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from jiyi.core.calibration import Calibration
 from jiyi.core.extraction.importance import is_momentary
 from jiyi.core.extraction.others_news import others_news
+from jiyi.core.extraction.quoted import own_messages
 from jiyi.core.lifecycle import DEFAULT as DEFAULT_LIFECYCLE
 from jiyi.core.lifecycle import LifecycleConfig
 from jiyi.core.models import (
@@ -328,6 +329,7 @@ def write_batch(plan: BatchPlan, *, ports: Ports, opts: WriteOptions) -> Outcome
             pending.change(_mark(m, transient, plan, opts), None)
     episodes = _episodes(plan, opts, forget_ids, transient)
     fresh = [m for m in plan.messages if m.id in plan.store_ids or m.id in plan.episode_ids]
+    fresh = own_messages(fresh)  # the steps below never read someone else's quoted words
     admitted = _settle(admitted, fresh, plan, ports, pending)
     texts = [t for _, t in episodes] + [c.content for c in admitted]
     vectors = ports.embedder.embed_documents(texts)  # one call for the whole batch
