@@ -24,11 +24,29 @@ REMARKS = [
     (ZH, "小李在群里说：我搬去深圳了。我都惊了"),
     (ZH, "老王发消息说「我现在改喝拿铁了」"),
     (ZH, "我同事說：「我下個月要搬去深圳了」，我好羨慕"),
+    # the speaker named after the quote, or before the verb beyond the user's own words
+    (ZH, "“我已经不在腾讯干了，现在去字节了”——这是我大学室友昨晚说的，听得我挺唏嘘"),
+    (ZH, "我们组长原话是“我不在腾讯干了，回家开个店”，说完就走了"),
+    (ZH, "媽媽傳LINE說：「我搬去深圳了，廣州的房子先租出去」"),
+    (EN, 'I asked my coworker if he was coming and he said "I am in Austin now, moved last week"'),
+    (EN, 'bestie posted on her story "officially left Google, nursing era is OVER"'),
 ]
+# "officially a New Yorker" is where the user lives and "moved into my Brooklyn place" a home:
+# neither is a job
+JOB = ["I'm a marketing coordinator", "I drink matcha"]
+REMARKS += [(JOB, "I'm officially a New Yorker now, moved into my Brooklyn place this weekend")]
 
 CHANGES = [
     (EN, "I finally told my mom 'I moved to Austin last month'", "Denver", "Austin"),
     (ZH, "昨天跟我妈说了：“我已经从腾讯离职了，现在在字节上班”", "腾讯", "字节"),
+    # the user as the speaker after when, where and to whom (同学聚会上我跟大家说, 琴日同阿媽講)
+    (ZH, "同学聚会上我跟大家说“我现在在字节上班了，腾讯早就离职了”", "腾讯", "字节"),
+    (
+        EN,
+        "Told my old manager at lunch 'I'm at Meta now, been there since March'",
+        "Google",
+        "Meta",
+    ),
 ]
 
 test_someone_elses_quoted_words_keep_every_fact = remarks_test("quoted-r", REMARKS)

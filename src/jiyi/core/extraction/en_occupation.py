@@ -248,7 +248,8 @@ def occupation(c: str, ctx: Context) -> list[Hit]:
         I_,
     )
     home = m and re.match(
-        r"^(?:(?:an?|my|our|the) )?(?:new |own |first )?(?:assisted living|nursing home|"
+        r"^(?:(?:an?|my|our|the) )?(?:new |own |first )?(?:[A-Za-z'-]+ ){0,2}?(?:assisted living|"
+        r"nursing home|"
         r"retirement home|memory care|care home|senior living|apartment|condo|house|townhouse|"
         r"place|home|flat|dorm)[\w -]*?(?: (?:here|over|down|up|out))?"
         r"(?: in (?P<t>[A-Za-z][\w .'-]+))?$",

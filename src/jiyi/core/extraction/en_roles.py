@@ -41,7 +41,10 @@ _NOT_ROLE = frozenset(
     "introvert extrovert only supporter follower believer drinker eater watcher listener "
     "enthusiast addict nerd geek buff junkie homeowner renter grandparent nester runner swimmer "
     "cyclist golfer hiker widow widower newlywed regular pescatarian eggetarian flexitarian "
-    "teetotaler teetotaller".split()
+    "teetotaler teetotaller "
+    # "officially a New Yorker now": where the user lives, not a job
+    "yorker londoner angeleno texan californian chicagoan bostonian parisian berliner "
+    "southerner northerner midwesterner aussie kiwi local native".split()
 )
 # "a dog mom", "a soccer dad", "a plant mom": a way of life, not a job
 _KIND_OF_PARENT = re.compile(

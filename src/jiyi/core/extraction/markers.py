@@ -296,8 +296,19 @@ def told_wrong_zh(clause: str, marked_next: bool) -> str | None:
 
 # Cues the clause loop of rules.RuleExtractor reads.
 # A clause that makes the rest of the message conditional, and hedges that take back a wish.
+# A dream or a story is no news of the user's, to the end of the message: 我昨晚梦见自己搬到
+# 上海了, "I dreamt I moved to Paris", 电视剧里女主从华为辞职了, "in the show the guy quits Google"
+DREAM = re.compile(
+    r"^(?:我|俺)?[^，,。我]{0,6}?(?:梦见|梦到|做梦|做了个梦|梦里)|"
+    r"^(?:在)?(?:这部|那部|这本|那本)?(?:电视剧|剧|电影|小说|动漫|漫画|游戏|综艺|番|书|短剧)里|"
+    r"^(?:i )?(?:\w+ ){0,2}?(?:dreamt|dreamed|had a dream|in my dream)\b|"
+    r"^(?:in|on) (?:the|this|that|a|my) (?:show|movie|film|book|novel|series|game|episode|"
+    r"drama|anime|dream)\b",
+    re.IGNORECASE,
+)
 HYPOTHETICAL = re.compile(
-    r"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b", re.IGNORECASE
+    rf"^(?:如果|要是|假如|假设|万一|倘若)|^(?:if|in case|suppose|supposing)\b|{DREAM.pattern}",
+    re.IGNORECASE,
 )
 # A wish (有时候真想离开青岛) and a clause without its own subject that goes on with it
 # (搬到大理去住): the move is wished too.

@@ -1,11 +1,13 @@
-"""What someone else said, in their own words, is not the user's news.
+"""What someone else said, in their own words, is not the user's news; nor is a dream.
 
 "Jake told me 'I quit Google last week, I'm at Meta now'", "Sarah texted: switched from oat
 lattes to cold brew lol", 老王发消息说“我现在改喝拿铁了”: the quoted I / 我 / we are the
 speaker's. The write steps read a clause's 我 or "I" as the user, so :func:`own_words` takes
 such a quote out of the text they read; the episode keeps the message whole. A quote of the
-user's own words stays (我跟房东说“我下个月搬走”, "I told my boss 'I'm leaving'"), and so does
-a quote with no speech before it (the user may paste their own words in quotes).
+user's own words is read as said (我跟房东说“我下个月搬走”, "I told my boss 'I'm leaving'"),
+and a quote with no speech before it stays (the user may paste their own words in quotes).
+A dream or a story (我昨晚梦见自己搬到上海了, 电视剧里女主从华为辞职了, "Had a dream I quit
+Google") is cut from where it starts to the end.
 
 What counts as someone else's quote: quoted words (“…”, 「…」, "…", '…') or words after a
 colon, following a verb of saying (说, 发消息说, 在群里说, said, texted, "was like", goes) whose
@@ -20,7 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from jiyi.core.extraction.subject import Who, name_first, named_first, read_subject, strip_openers
+from jiyi.core.extraction.markers import DREAM
+from jiyi.core.extraction.subject import Who, name_first, read_subject, strip_openers
 from jiyi.core.models import Message
 from jiyi.core.text import has_cjk, to_simplified
 
@@ -34,17 +37,18 @@ _QUOTE = re.compile(
 )
 # A verb of saying (and what may follow it) right before the quote or colon
 _SAID_ZH = re.compile(
-    r"(?:说|讲|道|问|回|回复|喊|吼|嚷嚷?|吐槽|抱怨|嘀咕|感叹|留言|写道?|写着|评论|原话是|"
-    r"发(?:了)?(?:条|个)?(?:消息|微信|短信|朋友圈|语音|帖子?|动态|状态)(?:说)?|来了(?:一)?句)"
+    r"(?:(?:说|讲)(?:的是)?|道|问|回|回复|喊|吼|嚷嚷?|吐槽|抱怨|嘀咕|感叹|留言|写道?|写着|评论|原话是|"
+    r"发(?:了)?(?:一)?(?:条|个|句)?(?:消息|微信|短信|朋友圈|语音|帖子?|动态|状态)?(?:说)?|"
+    r"来了(?:一)?句)"
     r"(?:我)?(?:了|着|过)?(?:一句|句|一声)?(?:话)?\s*[:：,，]?\s*$"
 )
 _SAID_EN = re.compile(
-    r"\b(?:said|says|say|(?:told|tell|tells|texted|messaged|asked|warned|reminded|emailed|"
-    r"rang|called|wrote to)(?: [\w']+){1,3}|texted|wrote|writes|posted|"
-    r"messaged(?: me| us)?|asked(?: me| us)?|goes|went|was like|is like|were like|"
-    r"replied|mentioned|announced|yelled|shouted|dm'?d me|commented|tweeted|put it)"
-    r"(?: (?:in|on) (?:the )?(?:group(?: chat)?|chat|whatsapp|insta(?:gram)?|facebook|"
-    r"slack|discord|fb))?(?: (?:today|yesterday|earlier|last night|this morning))?"
+    r"\b(?:said|says|say|told|tell|tells|texted|messaged|asked|warned|reminded|emailed|rang|"
+    r"called|wrote|writes|posted|replied|mentioned|announced|yelled|shouted|commented|tweeted|"
+    r"goes|went|was like|is like|were like|dm'?d|put it)"
+    r"(?: (?:to )?[\w'-]+(?: [\w'-]+){0,3}?)?"  # whom: "to the barista", "my mother-in-law"
+    r"(?: (?:in|on|at|over|during) (?:the |her |his |their |our |my )?[\w' -]{1,24}?)?"
+    r"(?: (?:today|yesterday|earlier|last night|this morning))?"
     r"\s*[:,]?\s*$",
     re.IGNORECASE,
 )
@@ -56,13 +60,33 @@ _TO_ME = re.compile(
 )
 # The user speaking to someone: 跟他说 / 对老板讲 (said by the user, to them)
 _I_TOLD = re.compile(
-    r"^(?:我)?(?:也|就|还|都|又|已经|刚|终于)?(?:(?:跟|和|同(?!事|学)|对|给)[^我，,。]{1,8}(?:说|讲)|"
+    r"^(?:我)?(?:也|就|还|都|又|已经|刚|终于)?(?:(?:跟|和|同(?!事|学)|对|给)(?!我们?(?:说|讲))[^，,。]{1,8}?(?:说|讲)|"
     r"告诉|通知|提醒)|"
     r"^(?:(?:just|finally|also|then|so) )?(?:told|tell|texted|said|asked|messaged|wrote|warned|"
     r"reminded|emailed)\b",
     re.IGNORECASE,
 )
-_NAME_EN = re.compile(r"^(?!I\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+[a-z]")
+# Around the speaker, not the speaker: when, where, how, and to whom (我昨天在群里跟老板说)
+_TO_WHOM_ZH = re.compile(r"(?:跟|和|同(?!事|学)|对|给)(?!我们?$)[^，,。]{1,8}$")
+_NOT_WHO_ZH = re.compile(
+    r"昨天|昨晚|今天|今早|今晚|刚才|刚刚|前两天|前几天|上周|那天|当时|后来|然后|突然|直接|当场|"
+    r"终于|已经|琴日|寻日|今日|听日|啱啱|最近|上次|在[^，,。说讲发的]{1,6}(?:上|里|中)?|在群里|群里|在微信上|"
+    r"微信上|在电话里|电话里|喝酒时|吃饭时|的时候|时|原话|[刚就也还都又先]"
+)
+_NOT_WHO_EN = re.compile(
+    r"\b(?:just|finally|also|then|literally|basically|even|actually|once|again|straight|"
+    r"yesterday|today|earlier|tonight|last night|this morning)\b",
+    re.IGNORECASE,
+)
+_ME = re.compile(r"我|我们|俺|俺们|咱|咱们|i|we", re.IGNORECASE)
+# Who said it, told after the quote: “…”——这是我大学室友说的 / "…," said Jake / "…" my boss said
+_AFTER_ZH = re.compile(
+    r"^[\s—–\-－，,]*(?:这是|这话是|是)?(?P<who>[^，,。！？!?]{1,16}?)(?:说的|讲的|的原话)"
+)
+_AFTER_EN = re.compile(
+    r"^[\s,—–-]*(?:(?:said|says|wrote|texted|goes) (?P<a>[A-Z][a-z]+|(?:my|our) \w+|he|she|they)|"
+    r"(?P<b>[A-Z][a-z]+|(?:my|our) \w+|he|she|they) (?:said|says|wrote|texted))\b",
+)
 _LABEL_NAME = re.compile(r"(?!I$)[A-Z][a-z]+(?: [A-Z][a-z]+)?")
 _HEADINGS = frozenset(
     "note update news reminder edit ps fyi correction fact context answer status summary "
@@ -90,18 +114,29 @@ def _lead(text: str, at: int) -> str:
 
 
 def _by_other(lead: str) -> bool:
-    """Are the words introduced by ``lead`` (which ends in a verb of saying) someone else's?"""
+    """Are the words introduced by ``lead`` (which ends in a verb of saying) someone else's?
+    The speaker is who comes before the verb, without the time, place and manner words and
+    the one spoken to: 我昨天跟老板说 is the user's, 我们教研组长原话是, 媽媽傳LINE說, "he said",
+    "My guy Tunde just call me say" someone else's. No one before the verb: the user."""
     if _TO_ME.search(lead):
         return True  # 阿凯跟我说… / "Jake told me …": the user is the one told
     plain = to_simplified(lead) if has_cjk(lead) else lead
     if _I_TOLD.match(plain):
         return False  # 跟房东说“我下个月搬走”: the user's words to them
-    who = read_subject(plain)
-    if who is Who.USER:
-        return False
-    if who is not Who.UNSAID:
-        return True  # 我妈 / 同事 / 他 / they / my sister
-    return named_first(plain) or bool(_NAME_EN.match(lead))
+    verb = _SAID_ZH.search(plain) or _SAID_EN.search(plain)
+    who = plain[: verb.start()] if verb else plain
+    if has_cjk(who):
+        who = _TO_WHOM_ZH.sub("", who).strip(" ，,")
+        if not who:
+            return False
+        me = [m for m in re.finditer(r"我们?|俺们?|咱们?", who)]
+        if not me:  # 媽媽傳LINE說 / 小王在群里说; 昨天跟我妈说了 names only when
+            return bool(_NOT_WHO_ZH.sub("", who).strip(" ，,"))
+        # the last 我 with nothing after it but when, where and how is the speaker
+        # (同学聚会上我跟大家说, 我琴日同阿媽講); 我妈 / 我大学室友 / 我们组长 name another
+        return bool(_NOT_WHO_ZH.sub("", who[me[-1].end() :]).strip(" ，,"))
+    words = re.findall(r"[\w']+", _NOT_WHO_EN.sub(" ", who))
+    return bool(words) and not _ME.fullmatch(words[-1])
 
 
 def _says(lead: str) -> bool:
@@ -135,6 +170,18 @@ def _theirs(text: str, at: int) -> bool:
     return bool(re.search(r"[:：]\s*$", text[:at])) and _speaker(lead, quoted)
 
 
+def _said_after(text: str, at: int) -> int:
+    """Where the words after a quote that say it was someone else's end (0: they do not)."""
+    rest = text[at:]
+    plain = to_simplified(rest) if has_cjk(rest) else rest
+    if m := _AFTER_ZH.match(plain):
+        return at + m.end() if _by_other(m.group("who") + "说") else 0
+    if m := _AFTER_EN.match(rest):
+        who = m.group("a") or m.group("b")
+        return at + m.end() if _by_other(f"{who} said") else 0
+    return 0
+
+
 def quotes_of_others(text: str) -> list[tuple[int, int]]:
     """Spans of ``text`` that are someone else's words with the clause that says whose:
     quoted, or after a colon to the end of the sentence, following a verb of saying whose
@@ -143,6 +190,8 @@ def quotes_of_others(text: str) -> list[tuple[int, int]]:
     for m in _QUOTE.finditer(text):
         if _theirs(text, m.start()):
             spans.append((_clause_start(text, m.start()), m.end()))
+        elif end := _said_after(text, m.end()):
+            spans.append((m.start(), end))
     for m in re.finditer(r"[:：]\s*", text):
         after = m.end()
         if after >= len(text) or any(a <= m.start() < b for a, b in spans):
@@ -167,9 +216,22 @@ def _users_quotes(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, in
     return out
 
 
+def _dreamt(text: str) -> int:
+    """Where a dream or a story starts in ``text`` (its length when none): 我昨晚梦见自己搬到
+    上海了 / "Had a dream I quit Google" / 电视剧里女主从华为辞职了 tell nothing of the user's
+    life from there to the end."""
+    plain = to_simplified(text) if has_cjk(text) else text
+    for m in re.finditer(r"(?:^|[。！？!?，,;；\n]|[.](?=\s))\s*", plain):
+        if DREAM.match(strip_openers(plain[m.end() :])):
+            return m.start() if m.start() else 0
+    return len(text)
+
+
 def own_words(text: str) -> str:
-    """``text`` as the user's own words: without what it quotes of someone else
-    (:func:`quotes_of_others`), and with what the user quotes of themself said plainly."""
+    """``text`` as the user's own news: without what it quotes of someone else
+    (:func:`quotes_of_others`), with what the user quotes of themself said plainly, and
+    without a dream or a story told from where it starts (:data:`markers.DREAM`)."""
+    text = text[: _dreamt(text)]
     spans = quotes_of_others(text)
     edits = [(a, b, "") for a, b in spans] + _users_quotes(text, spans)
     if not edits:
