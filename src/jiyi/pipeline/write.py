@@ -40,6 +40,7 @@ from jiyi.core.models import (
 )
 from jiyi.core.ports import ChangeSet, Embedder, Extractor, MemoryStore, Vector
 from jiyi.pipeline.anaphora import changed_facts, without_vague
+from jiyi.pipeline.answers import answered_swaps
 from jiyi.pipeline.decide import KEYED_VALUES, decide, resolve_named, resolve_negated
 from jiyi.pipeline.dose_swap import dose_swaps, switched_alone
 from jiyi.pipeline.favorites import favourite_swaps
@@ -272,6 +273,10 @@ def _settle(
         admitted += pronoun_names(fresh, admitted, scope=scope, store=store)
         # "left shopify in august, been at stripe since": the one fact holding the old value
         admitted = left_for_swaps(fresh, admitted, scope=scope, store=store)
+        # "Do you still live in Denver?" — "nope, Austin now": the value the question named
+        admitted = answered_swaps(
+            own_messages(plan.messages), fresh, admitted, scope=scope, store=store, now=plan.now
+        )
     # "Chai, Emeka don resign from GTBank o! He's moved to Abuja now": someone else's news
     # from start to end changes nothing of the user's own (a relative's or pet's fact stays)
     if not any(_users(c) for c in admitted):
