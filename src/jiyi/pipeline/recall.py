@@ -228,10 +228,7 @@ def _ranked(
     ranking = rank(
         plan, read.dense, read.keyword, read.memories, now=read.now, cfg=cfg, cal=read.cal
     )
-    if life is not None and life.rank_decay:
-        hits = decayed(ranking, read.now, life, deep)
-    else:
-        hits = ranking.hits(deep)
+    hits = decayed(ranking, read.now, life if life is not None and life.rank_decay else None, deep)
     return newer_first(hits, cfg.newer_ratio, cfg.newer_window)[:top_k]
 
 
@@ -290,20 +287,46 @@ def sub_question_rounds(
     return rounds
 
 
-def decayed(ranking: Ranking, now: datetime, life: LifecycleConfig, limit: int) -> list[SearchHit]:
+def decayed(
+    ranking: Ranking, now: datetime, life: LifecycleConfig | None, limit: int
+) -> list[SearchHit]:
     """The best ``limit`` hits of ``ranking`` after each decaying kind's score × its
-    relevance factor (component ``decay``), best first again (ties keep the fused order).
+    relevance factor (component ``decay``; none without ``life``), best first again (ties
+    keep the fused order), and no outdated memory above the current one that replaced it.
     Every candidate is rescored, but only the kept ones become hits."""
     order: list[tuple[float, int, float]] = []
     for k, (neg, mid, _, _) in enumerate(ranking.order):
         m = ranking.memories[mid]
-        factor = relevance(m, now, life) if m.kind in life.rank_decay_kinds else 1.0
+        factor = relevance(m, now, life) if life and m.kind in life.rank_decay_kinds else 1.0
         order.append((neg if factor == 1.0 else -round(-neg * factor, 6), k, factor))
+    order = _current_first(order, ranking, now)
     order.sort(key=lambda t: (t[0], t[1]))
     return [
-        ranking.hit(k) if factor == 1.0 else ranking.hit(k, -neg, decay=factor)
+        ranking.hit(k) if factor == 1.0 and -neg == -ranking.order[k][0] else
+        ranking.hit(k, -neg, decay=factor)
         for neg, k, factor in order[:limit]
-    ]
+    ]  # fmt: skip
+
+
+def _current_first(
+    order: list[tuple[float, int, float]], ranking: Ranking, now: datetime
+) -> list[tuple[float, int, float]]:
+    """``order`` with each outdated memory (its ``valid_to`` passed) scored at most half its
+    successor's, when that is a candidate too. The retriever already halves an outdated
+    score, but a fact's score decays with the days since it was last used and an episode's
+    does not: nine months after 北京 → 上海, "我住在北京" outranked the fact 用户住在上海 by
+    0.35 to 0.19 (issue 8: the current value first)."""
+    score = {ranking.order[k][1]: -neg for neg, k, _ in order}
+    out = []
+    for neg, k, factor in order:
+        m = ranking.memories[ranking.order[k][1]]
+        after = m.superseded_by
+        if m.valid_to is not None and m.valid_to <= now and after in score:
+            cap = 0.5 * score[after]
+            if -neg > cap:
+                neg = -round(cap, 6)
+        out.append((neg, k, factor))
+    return out
 
 
 @dataclass(frozen=True)
