@@ -311,21 +311,22 @@ def decayed(
 def _current_first(
     order: list[tuple[float, int, float]], ranking: Ranking, now: datetime
 ) -> list[tuple[float, int, float]]:
-    """``order`` with each outdated memory (its ``valid_to`` passed) scored at most half its
-    successor's, when that is a candidate too. The retriever already halves an outdated
-    score, but a fact's score decays with the days since it was last used and an episode's
-    does not: nine months after 北京 → 上海, "我住在北京" outranked the fact 用户住在上海 by
-    0.35 to 0.19 (issue 8: the current value first)."""
-    score = {ranking.order[k][1]: -neg for neg, k, _ in order}
-    out = []
-    for neg, k, factor in order:
+    """``order`` with the current memory that replaced an outdated one (its ``valid_to``
+    passed, ``superseded_by`` it) scored at least as high as that one, when both are
+    candidates: what made the old value relevant to the query makes its successor so. A
+    fact's score decays with the days since it was last used and an episode's does not:
+    nine months after 北京 → 上海, "我住在北京" outranked the fact 用户住在上海 by 0.35 to 0.19
+    (issue 8: the current value first)."""
+    at = {ranking.order[k][1]: i for i, (_, k, _) in enumerate(order)}
+    out = list(order)
+    for neg, k, _ in order:
         m = ranking.memories[ranking.order[k][1]]
-        after = m.superseded_by
-        if m.valid_to is not None and m.valid_to <= now and after in score:
-            cap = 0.5 * score[after]
-            if -neg > cap:
-                neg = -round(cap, 6)
-        out.append((neg, k, factor))
+        after = at.get(m.superseded_by or "")
+        if m.valid_to is None or m.valid_to > now or after is None:
+            continue
+        s_neg, s_k, s_factor = out[after]
+        if s_neg >= neg:  # (scores are negated: the successor ranks lower)
+            out[after] = (round(neg - 1e-6, 6), s_k, s_factor)
     return out
 
 
