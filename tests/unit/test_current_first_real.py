@@ -1,5 +1,5 @@
 """The current value ranks above the outdated message it replaced, however long ago both
-were said (pipeline/recall._current_first, 2026-12-05 XVII). Found by hand on the
+were said (core/decayed._current_first, 2026-12-05 XVII). Found by hand on the
 session-start code (db3f0c4): told "I live in Denver" then "I moved to Austin last month" a
 minute apart, and asked "where do I live" nine months later, the outdated episode "I live in
 Denver" ranked first (0.35) and the fact "User lives in Austin" third (0.19): a fact's score

@@ -198,8 +198,8 @@ def quotes_of_others(text: str) -> list[tuple[int, int]]:
             continue  # (a colon before a quote already taken is inside its span)
         if not _theirs(text, after):
             continue
-        end = _SENTENCE_END.search(text, after)
-        spans.append((_clause_start(text, m.start()), end.end() if end else len(text)))
+        stop = _SENTENCE_END.search(text, after)
+        spans.append((_clause_start(text, m.start()), stop.end() if stop else len(text)))
     return sorted(spans)
 
 
