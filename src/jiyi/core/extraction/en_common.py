@@ -139,6 +139,16 @@ def _third(verb: str) -> str:
     return verb + "s"
 
 
+# A clause that goes on from "I" without saying it: "(I live in Denver and) work at Google"
+BARE_VERB_EN = re.compile(
+    r"^(?P<adv>(?:also|still|usually|now|just|really|mostly|often|sometimes|currently) )?"
+    r"(?P<verb>work|live|drink|eat|play|study|teach|drive|love|like|hate|prefer|own|speak|"
+    r"volunteer|coach|attend|stay|started|moved|joined|got|quit|left|switched|finished|"
+    r"bought|adopted|married)\b",
+    re.IGNORECASE,
+)
+
+
 def third_person_en(clause: str) -> str:
     """I'm allergic to peanuts → User is allergic to peanuts; my dog is called Max → User's dog
     is called Max; I never eat pork → User never eats pork."""
@@ -161,6 +171,10 @@ def third_person_en(clause: str) -> str:
         text = "User and family have" + re.sub(r"^we(?:'ve| have)", "", text, flags=I_)
     elif re.match(r"^we\b", text, I_):
         text = "User and family" + text[2:]
+    elif bare := BARE_VERB_EN.match(text):  # "I live in Denver and work at Google": the I before
+        verb = bare.group("verb").lower()  # ("Started a new job at Kaiser": said as is)
+        told = verb if verb in PAST_VERBS or verb.endswith("ed") else _third(verb)
+        text = "User " + (bare.group("adv") or "").lower() + told + text[bare.end() :]
     text = re.sub(r"\b(?:my|our)\b", "their", text, flags=I_)
     text = re.sub(r"\bi'm\b", "they're", text, flags=I_)
     text = re.sub(r"\b(?:me|myself)\b", "them", text, flags=I_)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-from jiyi.core.extraction.en_common import third_person_en
+from jiyi.core.extraction.en_common import BARE_VERB_EN, third_person_en
 from jiyi.core.extraction.hit import Hit
+from jiyi.core.extraction.topics import clean_value
 from jiyi.core.extraction.zh_common import PET_WORD, third_person_zh
 from jiyi.core.models import Candidate
 from jiyi.core.slots import PART_TEXTS, PARTS, same_value
@@ -205,7 +206,8 @@ def _fold_en(head: Candidate, part: Candidate) -> None:
     sugar"), else its third-person text; one clause said once ("…analyst at a company")."""
     if head.quote and part.quote and head.quote == part.quote:
         said = third_person_en(head.quote)
-        if not (said.startswith("User: ") and head.content.startswith("User's ")):
+        bare = said.startswith("User: ") or BARE_VERB_EN.match(clean_value(head.quote))
+        if not (bare and head.content.startswith("User's ")):
             head.content = said  # ("he drives for Grab now": a relative's text says whose)
         return
     said = part.quote or ""

@@ -11,8 +11,11 @@ Google") is cut from where it starts to the end.
 
 What counts as someone else's quote: quoted words (“…”, 「…」, "…", '…') or words after a
 colon, following a verb of saying (说, 发消息说, 在群里说, said, texted, "was like", goes) whose
-speaker is not the user: a person other than 我 / I opens the words before it (我妈, 小王,
-"my sister", "Jake", he, they), or the user is named as the one told (跟我说, "told me").
+speaker is not the user — the speaker is who comes before the verb, without the words of
+when, where and to whom (我妈, 小王, "my sister", "Jake", he, they; the user when only 我 / I is
+left, or no one) — or the user is named as the one told (跟我说, "told me"); quoted words
+after a speaker's label ('Jake: "…"', 阿强：“…”); and a quote whose speaker is named after it
+(“…”——这是我室友说的, '"…," said Jake').
 
 Pure functions, no I/O.
 """
