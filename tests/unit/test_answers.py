@@ -37,6 +37,7 @@ FACTS = [
         ("nah, cold brew now", "cold brew"),
         ("早走了，现在在字节", "字节"),
         ("不是了，现在喝拿铁", "拿铁"),
+        ("没，改名叫花花了", "花花"),
     ],
 )
 def test_a_no_with_a_short_value_gives_the_value(answer: str, value: str) -> None:
@@ -46,7 +47,8 @@ def test_a_no_with_a_short_value_gives_the_value(answer: str, value: str) -> Non
 @pytest.mark.parametrize(
     "answer",
     ["yep", "nope", "no way", "no, still there", "no, I hate it", "没有，还在华为",
-     "不是了，还在那", "sounds good", "No, but my brother moved to Austin and loves it there"],
+     "不是了，还在那", "没有，还叫咪咪", "sounds good",
+     "No, but my brother moved to Austin and loves it there"],
 )  # fmt: skip
 def test_a_yes_a_bare_no_or_a_long_answer_gives_nothing(answer: str) -> None:
     assert denied_with(answer) is None

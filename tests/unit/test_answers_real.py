@@ -11,13 +11,14 @@ import pytest
 from _writes import active_texts
 
 EN = ["I live in Denver", "I work at Google as a nurse", "I drink oat lattes"]
-ZH = ["我住在成都", "我在华为做测试", "我喜欢喝美式"]
+ZH = ["我住在成都", "我在华为做测试", "我喜欢喝美式", "我养了一只猫叫咪咪"]
 
 CHANGES = [
     (EN, "Do you still live in Denver?", "nope, Austin now", "Denver", "Austin"),
     (EN, "Are you still at Google?", "nah, Meta since March", "Google", "Meta"),
     (EN, "Still drinking oat lattes?", "nah, cold brew now", "oat latte", "cold brew"),
     (ZH, "你还在华为吗？", "早走了，现在在字节", "华为", "字节"),
+    (ZH, "猫还叫咪咪吗？", "没，改名叫花花了", "咪咪", "花花"),
 ]
 KEEPS = [
     (EN, "Do you still live in Denver?", "yep"),
@@ -25,6 +26,7 @@ KEEPS = [
     (EN, "Want me to look for flats in Boston?", "no way"),
     (EN, "Great, enjoy Denver!", "nope, Austin now"),  # no question asked
     (ZH, "你还住在成都吗？", "没有，还在成都呢"),
+    (ZH, "猫还叫咪咪吗？", "没有，还叫咪咪"),
 ]
 
 
