@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from jiyi.core.models import MemoryItem
 from jiyi.core.text import has_cjk, to_simplified
 
-__all__ = ["asked_value", "denied_with", "is_question"]
+__all__ = ["asked_value", "denied_with", "is_question", "value_in"]
 
 _QUESTION = re.compile(
     r"[?？]\s*$|[吗呢嘛]\s*[。.~～]?\s*$|"
@@ -71,26 +71,20 @@ def is_question(text: str) -> bool:
 def asked_value(question: str, facts: Sequence[MemoryItem]) -> MemoryItem | None:
     """The one fact among ``facts`` whose value ``question`` names (None: none, or several
     values named)."""
-    plain = (to_simplified(question) if has_cjk(question) else question).lower()
     named = [
-        m
-        for m in facts
-        if m.value
-        and len(m.value.strip()) >= 2
-        and _names(plain, (to_simplified(m.value) if has_cjk(m.value) else m.value).lower())
+        m for m in facts if m.value and len(m.value.strip()) >= 2 and value_in(question, m.value)
     ]
     return named[0] if len({(m.value or "").lower() for m in named}) == 1 else None
 
 
-def _names(text: str, value: str) -> bool:
-    at = text.find(value)
-    if at < 0:
-        return False
-    if has_cjk(value):
-        return True
-    # (a plural or possessive after it still names it: "oat lattes" names "oat latte")
-    after = re.match(r"(?:e?s|'s)?(?!\w)", text[at + len(value) :])
-    return (at == 0 or not text[at - 1].isalnum()) and after is not None
+def value_in(text: str, value: str) -> re.Match[str] | None:
+    """Where ``text`` names ``value`` (either script, any case): a Latin value only as whole
+    words, and a plural or possessive after it still names it ("oat lattes" names "oat
+    latte"); the match covers the suffix too."""
+    word = re.escape(to_simplified(value))
+    if not has_cjk(value):
+        word = rf"(?<!\w){word}(?:e?s|'s)?(?!\w)"
+    return re.search(word, to_simplified(text), re.IGNORECASE)
 
 
 def denied_with(answer: str) -> str | None:
@@ -98,12 +92,11 @@ def denied_with(answer: str) -> str | None:
     字节 → 字节), as said; None when it says no value, or more than a short one."""
     text = answer.strip()
     zh = has_cjk(text)
-    plain = to_simplified(text) if zh else text
-    deny = (_DENY_ZH if zh else _DENY_EN).match(plain)
+    deny = (_DENY_ZH if zh else _DENY_EN).match(to_simplified(text))
     if deny is None or deny.end() == 0:
         return None
     rest = text[deny.end() :]
-    rest = (_AROUND_ZH if zh else _AROUND_EN).sub(" ", to_simplified(rest) if zh else rest)
+    rest = (_AROUND_ZH if zh else _AROUND_EN).sub(" ", to_simplified(rest))
     value = re.sub(r"\s+", " ", re.sub(r"[，,。.!！?？~～;；:：…]+", " ", rest)).strip()
     if not value or _PEOPLE.search(value) or _NO_VALUE.search(value):
         return None

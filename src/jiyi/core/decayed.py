@@ -28,7 +28,7 @@ def decayed(
     order = _current_first(order, ranking, now)
     order.sort(key=lambda t: (t[0], t[1]))
     return [
-        ranking.hit(k) if factor == 1.0 and -neg == -ranking.order[k][0] else
+        ranking.hit(k) if factor == 1.0 and neg == ranking.order[k][0] else
         ranking.hit(k, -neg, decay=factor)
         for neg, k, factor in order[:limit]
     ]  # fmt: skip

@@ -10,16 +10,16 @@ history), unless the message already fills that slot itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from jiyi.core.answers import asked_value, denied_with, is_question
+from jiyi.core.answers import asked_value, denied_with, is_question, value_in
 from jiyi.core.models import Candidate, MemoryItem, MemoryKind, Message, Scope
 from jiyi.core.ports import MemoryStore, SearchFilter
 from jiyi.core.slots import is_timeline_slot
 from jiyi.core.text import as_said, has_cjk
 from jiyi.pipeline.decide import ACTIVE_MEMORIES
+from jiyi.pipeline.restate import restated
 
 __all__ = ["answered_swaps"]
 
@@ -55,10 +55,11 @@ def answered_swaps(
     """``admitted`` with each answer's new value placed in the fact its question asked about
     (see the module doc)."""
     out = list(admitted)
-    ids = {m.id for m in fresh}
+    own = {m.id: m for m in fresh}  # (the user's own words: core/extraction/quoted)
     facts: list[MemoryItem] | None = None
-    for i, msg in enumerate(messages):
-        if msg.role != "user" or msg.id not in ids or not msg.content:
+    for i, raw in enumerate(messages):
+        msg = own.get(raw.id)
+        if msg is None or msg.role != "user" or not msg.content:
             continue
         new = denied_with(msg.content)
         if new is None:
@@ -73,7 +74,7 @@ def answered_swaps(
                 if m.kind in _ASKED and m.topic and not is_timeline_slot(m.topic)
             ]
         old = asked_value(question, facts)
-        if old is None or not old.value or new.lower() in (old.value or "").lower():
+        if old is None or not old.value or new.lower() in old.value.lower():
             continue
         if any(c.topic == old.topic for c in out if msg.id in c.source_message_ids):
             continue  # the answer fills that slot itself ("No, I moved to Austin")
@@ -85,23 +86,9 @@ def answered_swaps(
 def _answered(old: MemoryItem, new: str, msg: Message) -> Candidate | None:
     """``old`` said again with ``new`` in place of its value (as its text says it: "oat
     lattes" for the value "oat latte"), in its slot."""
-    value = old.value or ""
-    word = re.escape(value)
-    said = re.search(
-        word if has_cjk(value) else rf"(?<!\w){word}(?:e?s|'s)?(?!\w)", old.content, re.IGNORECASE
-    )
+    said = value_in(old.content, old.value or "")
     if said is None:
         return None
     content = old.content[: said.start()] + new + old.content[said.end() :]
-    return Candidate(
-        kind=old.kind,
-        topic=old.topic,
-        value=new,
-        content=content,
-        importance=old.importance,
-        quote=msg.content,
-        is_correction=True,
-        source_message_ids=[msg.id or ""],
-        observed_at=msg.timestamp,
-        metadata={"rule": "answer.swap", "lang": "zh" if has_cjk(content) else "en"},
-    )
+    meta: dict[str, object] = {"rule": "answer.swap", "lang": "zh" if has_cjk(content) else "en"}
+    return restated(old, msg, content=content, quote=msg.content, value=new, metadata=meta)

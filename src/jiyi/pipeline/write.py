@@ -275,7 +275,7 @@ def _settle(
         admitted = left_for_swaps(fresh, admitted, scope=scope, store=store)
         # "Do you still live in Denver?" — "nope, Austin now": the value the question named
         admitted = answered_swaps(
-            own_messages(plan.messages), fresh, admitted, scope=scope, store=store, now=plan.now
+            plan.messages, fresh, admitted, scope=scope, store=store, now=plan.now
         )
     # "Chai, Emeka don resign from GTBank o! He's moved to Abuja now": someone else's news
     # from start to end changes nothing of the user's own (a relative's or pet's fact stays)

@@ -123,7 +123,7 @@ def _by_other(lead: str) -> bool:
     "My guy Tunde just call me say" someone else's. No one before the verb: the user."""
     if _TO_ME.search(lead):
         return True  # 阿凯跟我说… / "Jake told me …": the user is the one told
-    plain = to_simplified(lead) if has_cjk(lead) else lead
+    plain = to_simplified(lead)
     if _I_TOLD.match(plain):
         return False  # 跟房东说“我下个月搬走”: the user's words to them
     verb = _SAID_ZH.search(plain) or _SAID_EN.search(plain)
@@ -143,7 +143,7 @@ def _by_other(lead: str) -> bool:
 
 
 def _says(lead: str) -> bool:
-    plain = to_simplified(lead) if has_cjk(lead) else lead
+    plain = to_simplified(lead)
     return bool(_SAID_ZH.search(plain) or _SAID_EN.search(plain))
 
 
@@ -151,7 +151,7 @@ def _speaker(lead: str, quoted: bool) -> bool:
     """Is ``lead`` only a person, as a pasted chat names who wrote (阿强：, 我妈：, "Mom:",
     'Jake: "…"')? A capitalised word alone counts only before quote marks: "Update: moved to
     Austin" is a heading, not a speaker."""
-    plain = to_simplified(lead) if has_cjk(lead) else lead
+    plain = to_simplified(lead)
     if len(plain) > (6 if has_cjk(plain) else 24) or plain.count(" ") > 2:
         return False
     if read_subject(plain) in (Who.OTHER, Who.FAMILY, Who.HE_SHE, Who.THEY):
@@ -161,22 +161,22 @@ def _speaker(lead: str, quoted: bool) -> bool:
     return quoted and bool(_LABEL_NAME.fullmatch(plain)) and plain.lower() not in _HEADINGS
 
 
-def _theirs(text: str, at: int) -> bool:
-    """Are the words of ``text`` from ``at`` on (a quote or what follows a colon) said by
-    someone else, by the words before them?"""
+def _whose(text: str, at: int) -> str | None:
+    """Who says the words of ``text`` from ``at`` on (a quote or what follows a colon), by the
+    words before them: "other", "user" (after the user's own verb of saying), or None."""
     lead = _lead(text, at)
     if not lead:
-        return False
+        return None
     if _says(lead):
-        return _by_other(lead)
+        return "other" if _by_other(lead) else "user"
     quoted = text[at : at + 1] in "“「『‘\"'"
-    return bool(re.search(r"[:：]\s*$", text[:at])) and _speaker(lead, quoted)
+    return "other" if re.search(r"[:：]\s*$", text[:at]) and _speaker(lead, quoted) else None
 
 
 def _said_after(text: str, at: int) -> int:
     """Where the words after a quote that say it was someone else's end (0: they do not)."""
     rest = text[at:]
-    plain = to_simplified(rest) if has_cjk(rest) else rest
+    plain = to_simplified(rest)
     if m := _AFTER_ZH.match(plain):
         return at + m.end() if _by_other(m.group("who") + "说") else 0
     if m := _AFTER_EN.match(rest):
@@ -189,44 +189,43 @@ def quotes_of_others(text: str) -> list[tuple[int, int]]:
     """Spans of ``text`` that are someone else's words with the clause that says whose:
     quoted, or after a colon to the end of the sentence, following a verb of saying whose
     speaker is not the user ("Jake told me", 我妈昨天说：…)."""
+    return _quotes(text)[0]
+
+
+def _quotes(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
+    """Someone else's words (:func:`quotes_of_others`), and the user's own words quoted after
+    a verb of saying (我跟房东说“我下个月搬走”, "I told my boss 'I'm leaving'") as (clause start,
+    quote end, the words), to be read as said; each quote is read once."""
     spans: list[tuple[int, int]] = []
+    mine: list[tuple[int, int, int, str]] = []  # (quote start, clause start, end, words)
     for m in _QUOTE.finditer(text):
-        if _theirs(text, m.start()):
+        whose = _whose(text, m.start())
+        if whose == "other":
             spans.append((_clause_start(text, m.start()), m.end()))
         elif end := _said_after(text, m.end()):
             spans.append((m.start(), end))
+        elif whose == "user":
+            mine.append((m.start(), _clause_start(text, m.start()), m.end(), m.group()[1:-1]))
     for m in re.finditer(r"[:：]\s*", text):
         after = m.end()
         if after >= len(text) or any(a <= m.start() < b for a, b in spans):
             continue  # (a colon before a quote already taken is inside its span)
-        if not _theirs(text, after):
+        if _whose(text, after) != "other":
             continue
         stop = _SENTENCE_END.search(text, after)
         spans.append((_clause_start(text, m.start()), stop.end() if stop else len(text)))
-    return sorted(spans)
-
-
-def _users_quotes(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """The user's own words quoted after a verb of saying (我跟房东说“我下个月搬走”, "I told
-    my boss 'I'm leaving'"): (clause start, quote end, the words), to be read as said."""
-    out: list[tuple[int, int, str]] = []
-    for m in _QUOTE.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
-            continue
-        lead = _lead(text, m.start())
-        if lead and _says(lead) and not _by_other(lead):
-            out.append((_clause_start(text, m.start()), m.end(), m.group()[1:-1]))
-    return out
+    users = [(a, b, said) for q, a, b, said in mine if not any(x <= q < y for x, y in spans)]
+    return sorted(spans), users
 
 
 def _dreamt(text: str) -> int:
     """Where a dream or a story starts in ``text`` (its length when none): 我昨晚梦见自己搬到
     上海了 / "Had a dream I quit Google" / 电视剧里女主从华为辞职了 tell nothing of the user's
     life from there to the end."""
-    plain = to_simplified(text) if has_cjk(text) else text
+    plain = to_simplified(text)
     for m in re.finditer(r"(?:^|[。！？!?，,;；\n]|[.](?=\s))\s*", plain):
         if DREAM.match(strip_openers(plain[m.end() :])):
-            return m.start() if m.start() else 0
+            return m.start()
     return len(text)
 
 
@@ -235,8 +234,8 @@ def own_words(text: str) -> str:
     (:func:`quotes_of_others`), with what the user quotes of themself said plainly, and
     without a dream or a story told from where it starts (:data:`markers.DREAM`)."""
     text = text[: _dreamt(text)]
-    spans = quotes_of_others(text)
-    edits = [(a, b, "") for a, b in spans] + _users_quotes(text, spans)
+    spans, users = _quotes(text)
+    edits = [(a, b, "") for a, b in spans] + users
     if not edits:
         return text
     out, at = [], 0
