@@ -21,6 +21,7 @@ from jiyi.core.extraction.en_habits import habit
 from jiyi.core.extraction.en_health import health
 from jiyi.core.extraction.en_identity import identity
 from jiyi.core.extraction.en_leads import read_again
+from jiyi.core.extraction.en_pastimes import open_pastime
 from jiyi.core.extraction.en_people import family
 from jiyi.core.extraction.en_pets import pet, renamed_next
 from jiyi.core.extraction.en_replies import reply_style
@@ -378,6 +379,7 @@ def match_en(clause: str, ctx: Context) -> list[Hit]:
     for rule in () if hits or named else _RULES:
         if hits := rule(clause, ctx):
             break
+    hits = hits or ([] if named or ctx.kin_swap else open_pastime(clause))  # no rule read it
     if ctx.kin_swap and not named:
         # a relative's message said again: past a lead, or a head before "and …" (en_leads)
         hits, clause = read_again(clause, ctx, hits, _RULES)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from jiyi.core.extraction.en_common import ADV, CHANGE_RE, IM, object_key, third_person_en
+from jiyi.core.extraction.en_pastimes import pastime
 from jiyi.core.extraction.hit import Context, Hit
 from jiyi.core.extraction.topics import clean_value, normalize_object
 from jiyi.core.models import MemoryKind
@@ -139,7 +140,7 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         pol = "dislike" if m.group("c") or m.group("d") else "like"
         return [Hit(P, f"pref.{o}", "pref.hobby", polarity=pol, value=pol,
                     correction=not m.group("a"))]  # fmt: skip
-    if (said := _pastime(c)) and (o := object_key(said)):  # "I play guitar", "I knit": liked
+    if (said := pastime(c)) and (o := object_key(said)):  # "I play guitar", "I knit": liked
         return [Hit(P, f"pref.{o}", "pref.pastime", polarity="like", value="like")]
     hobby = re.match(
         r"^my (?:main |big |new )?(?:hobby is|hobbies are|hobbies include|passion is) (?P<x>.+)$",
@@ -311,59 +312,6 @@ def preference(c: str, ctx: Context) -> list[Hit]:
         hits.append(Hit(P, f"pref.{o}", "pref", polarity=pol, obj=clean_value(item),
                         correction=change, value=pol, content=text))  # fmt: skip
     return hits
-
-
-# What the user does for its own sake, said in the simple present with no time: an instrument,
-# game or sport played, a craft or sport by its verb, an activity done.
-_PLAY = re.compile(
-    r"^i (?:also |still |mostly |mainly )?play (?:the )?(?P<x>[a-z][a-z -]{1,30}?)"
-    r"(?: online| competitively| casually| for fun| a lot| too| as well| in an? (?:[\w -]{1,30} )?"
-    r"(?:league|band|club|team|orchestra|group)| with (?:my |some )?[\w -]{2,30})?$",
-    I_,
-)
-_CRAFT = {
-    "knit": "knitting", "crochet": "crocheting", "paint": "painting", "draw": "drawing",
-    "surf": "surfing", "sew": "sewing", "quilt": "quilting", "garden": "gardening",
-    "ski": "skiing", "snowboard": "snowboarding", "skate": "skating", "sing": "singing",
-    "dance": "dancing", "fish": "fishing", "bowl": "bowling", "box": "boxing",
-    "fence": "fencing", "sail": "sailing", "golf": "golfing", "skateboard": "skateboarding",
-    "kayak": "kayaking", "woodwork": "woodworking", "birdwatch": "birdwatching",
-}  # fmt: skip
-_CRAFT_RE = re.compile(
-    r"^i (?:also |still )?(?P<v>" + "|".join(_CRAFT) + r")(?: competitively| for fun| a lot| too|"
-    r" as well| in an? (?:[\w -]{1,30} )?(?:choir|band|league|club|team|group|class))?$",
-    I_,
-)
-_DO = re.compile(
-    r"^i (?:also |still )?do (?P<x>pottery|pilates|crossfit|karate|judo|taekwondo|jiu[- ]jitsu|"
-    r"ballet|archery|photography|woodworking|embroidery|calligraphy|improv|stand-?up|"
-    r"triathlons?|crosswords|jigsaw puzzles|puzzles|ceramics|martial arts|kickboxing|parkour)"
-    r"(?: for fun| competitively| a lot| too| as well)?$",
-    I_,
-)
-_WHEN = re.compile(
-    r"\b(?:every|each|daily|weekly|now|these days|anymore|any more|weekends?|mornings?|"
-    r"evenings?|nights?|afternoons?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|at \d|twice|"
-    r"once|times|since|instead|again|used to)\b",
-    I_,
-)
-_NOT_PASTIME = re.compile(
-    r"^(?:it|that|this|them|a lot|along|dumb|nice|fair|safe|in|on|at|for|with|around|outside)\b"
-)
-
-
-def _pastime(c: str) -> str | None:
-    """The pastime a plain "I play / I knit / I do X" names, or None (said with a time or a
-    change, it is a routine or a switch other rules read: "I play tennis on Sundays now")."""
-    if _WHEN.search(c):
-        return None
-    if m := _PLAY.match(c):
-        return None if _NOT_PASTIME.match(m.group("x").lower()) else m.group("x")
-    if m := _CRAFT_RE.match(c):
-        return _CRAFT[m.group("v").lower()]
-    if m := _DO.match(c):
-        return m.group("x")
-    return None
 
 
 # Pairs that name one thing ("mac and cheese"), never a list.

@@ -132,6 +132,10 @@ PETS_ZH = _table(
     fish: 金鱼 锦鲤 鱼 热带鱼 孔雀鱼
     lizard: 蜥蜴 守宫 鬃狮蜥
     snake: 蛇 玉米蛇 球蟒
+    bird: 鹩哥 鸽子 百灵 芙蓉鸟 珍珠鸟
+    pig: 香猪 小香猪 迷你猪
+    chicken: 公鸡 母鸡 大公鸡 小鸡 芦花鸡
+    duck: 鸭子 小鸭子 柯尔鸭 小黄鸭
     """
 )
 PETS_EN = _table(
@@ -152,6 +156,11 @@ PETS_EN = _table(
     dog: rhodesian_ridgeback ridgeback boerboel basenji lurcher cavoodle bull_terrier cattle_dog
     dog: shar_pei chow_chow saint_bernard st_bernard bloodhound airedale dobermann rottie
     cat: norwegian_forest_cat exotic_shorthair birman devon_rex
+    dog: springer_spaniel english_springer boston_terrier jack_russell_terrier yorkshire_terrier
+    dog: staffordshire_bull_terrier west_highland_terrier scottish_terrier border_terrier
+    dog: king_charles_spaniel cavalier_king_charles english_bulldog labrador_retriever
+    dog: irish_setter english_setter red_setter german_shorthaired_pointer australian_cattle_dog
+    dog: springer_spaniel_cross indie_dog desi_dog street_dog shih_tzu_cross goldador
     rabbit: rabbit rabbits bunny bunnies
     hamster: hamster hamsters
     guinea_pig: guinea_pig guinea_pigs
@@ -165,6 +174,13 @@ PETS_EN = _table(
     lizard: lizard gecko leopard_gecko bearded_dragon iguana
     snake: snake python ball_python
     horse: horse pony mare gelding stallion filly colt
+    chicken: chook chooks chickens hen hens rooster
+    duck: ducks duckling
+    goat: goat goats
+    pig: mini_pig pot-bellied_pig
+    bird: galah lovebird
+    turtle: red-eared_slider slider
+    rodent: gerbil rat rats axolotl
     """
 )
 # Words that name the animal only, not a breed (a breed is a fact of its own).
@@ -212,7 +228,19 @@ _DRINK_TABLE = _table(
     tea+: 熟普 生普 六安瓜片 太平猴魁 黄山毛峰 大麦茶 荞麦茶 菊花茶 福鼎白茶
     tea+: 东方美人 桂花乌龙 蜜香红茶 高山茶
     cocoa: 可可 cocoa
-    cocoa+: 热可可 热巧克力 hot_cocoa hot_chocolate
+    cocoa+: 热可可 热巧克力 hot_cocoa hot_chocolate milo ovaltine 阿华田
+    coffee+: folgers nescafe maxwell_house 雀巢咖啡
+    tea+: 凉茶 廿四味 油茶 砖茶 茯茶 竹叶青 崂山绿茶 六堡 红枣茶 kombucha
+    soda: soda pop soft_drink soft_drinks fizzy_drink 汽水 碳酸饮料
+    soda+: coke diet_coke coke_zero coca-cola pepsi diet_pepsi pepsi_max dr_pepper diet_dr_pepper
+    soda+: mountain_dew diet_soda root_beer ginger_ale sprite fanta irn-bru red_bull monster
+    soda+: energy_drink energy_drinks 可乐 可口可乐 百事可乐 零度可乐 无糖可乐 雪碧 芬达 红牛
+    soda+: 东鹏特饮 健力宝 天府可乐 北冰洋 冰峰 大窑
+    soy_milk+: 豆浆
+    juice+: orange_juice apple_juice lemon_water horchata 橙汁 果汁 柠檬水 酸梅汤 椰汁 椰树椰汁
+    juice+: 刺梨汁
+    alcohol+: beer lager cider guinness strongbow wine red_wine white_wine whisky whiskey
+    alcohol+: 啤酒 黄酒 白酒 红酒 米酒 清酒 soju sake baijiu
     """
 )
 DRINKS: dict[str, tuple[str, bool]] = {

@@ -34,6 +34,7 @@ from jiyi.core.extraction.zh_continue import continuation
 from jiyi.core.extraction.zh_facts import education, identity, location, marital, regimen, traits
 from jiyi.core.extraction.zh_habits import habit, habit_change
 from jiyi.core.extraction.zh_health import allergy, condition, intolerance, medication
+from jiyi.core.extraction.zh_open import open_work_zh
 from jiyi.core.extraction.zh_people import (
     aged_after_birthday,
     family,
@@ -282,6 +283,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         ]
     if not hits:
         hits = _match_rules(clause, ctx, _RULES[len(_FACTS) :])
+    if not hits and not ctx.extra.get("family_zh"):
+        hits = open_work_zh(clause)  # 我在菜市场卖猪肉: a trade said by what the user does
     if (
         all(h.kind == MemoryKind.EVENT for h in hits)  # (上个礼拜终于换了工作: news, then what)
         and _JOB_LEFT.search(clause)
