@@ -47,6 +47,7 @@ from jiyi.pipeline.favorites import favourite_swaps
 from jiyi.pipeline.forget import forget
 from jiyi.pipeline.fromto import from_to_swaps
 from jiyi.pipeline.goals import settle_goals
+from jiyi.pipeline.kin_news import kin_news
 from jiyi.pipeline.learned_change import learned_changes
 from jiyi.pipeline.left_for import left_for_swaps
 from jiyi.pipeline.pending import Pending
@@ -273,6 +274,8 @@ def _settle(
         admitted += pronoun_names(fresh, admitted, scope=scope, store=store)
         # "left shopify in august, been at stripe since": the one fact holding the old value
         admitted = left_for_swaps(fresh, admitted, scope=scope, store=store)
+        # "he moved to Sydney last month" kept as what the son did: the son's one city
+        admitted = kin_news(fresh, admitted, scope=scope, store=store)
         # "Do you still live in Denver?" — "nope, Austin now": the value the question named
         admitted = answered_swaps(
             plan.messages, fresh, admitted, scope=scope, store=store, now=plan.now
