@@ -41,6 +41,10 @@ NOT_STORED = [
     ("我想开出租车", "work.role"),
     ("我在家教孩子数学", "work.role"),
     ("我喝拿铁要换豆奶，少糖", "diet.soy_milk"),
+    ("I do think so", "pref."),
+    ("I do love it", "pref."),
+    ("I fish for compliments", "pref."),
+    ("I box up the orders at work", "pref."),
 ]
 
 

@@ -101,7 +101,13 @@ _NOT_DONE = re.compile(
     r"^(?:it|that|this|them|so|not|too|my|the|a|an|what|all|everything|nothing|something|"
     r"anything|some|any|lots|whatever|well|fine|ok|okay|nights?|days|shifts?|overtime|"
     r"homework|laundry|dishes|chores|house|admin|paperwork|errands|most|more|less|much|"
-    r"stuff|things|both|either|no|none|alright|good|great|badly|better|worse)\b"
+    r"stuff|things|both|either|no|none|alright|good|great|badly|better|worse|"
+    # "I do think so", "I do love it": a verb said with emphasis, no pastime done
+    r"think|like|love|want|know|need|have|remember|agree|feel|hope|miss|believe|care|"
+    r"understand|mind|get|see|mean|wish|enjoy|appreciate|worry|try|eat|drink|go|make|take|"
+    r"say|plan|intend|hate|prefer|use|live|own|play|read|watch|listen|speak|struggle|wonder|"
+    r"find|guess|suppose|recall|admit|reali[sz]e|apologi[sz]e|wanna|tend|still|really|"
+    r"actually)\b"
     r"|\b(?:work|job|jobs|shifts?|hours|business|accounts|consulting|contracts?|deliveries|"
     r"rounds|cleaning|cooking|shopping|school run)\b",
     I_,
@@ -144,6 +150,12 @@ def open_pastime(c: str) -> list[Hit]:
     else:
         if said and (len(said.split()) > 4 or re.match(r"^(?:it|that|this|them|you)\b", said, I_)):
             return []
+        if re.match(r"^(?:up|out|off|down|away|over|back|around)\b", said, I_):
+            return []  # "I box up the orders": a phrasal verb, no pastime
+        if verb == "fish" and said.lower().startswith("for "):
+            return []  # "I fish for compliments"
+        if verb == "paint" and re.match(r"^(?:my|the|our|his|her|their)\b", said, I_):
+            return []  # "I paint my nails": a chore or a look, no pastime
         what = f"{_gerund(verb)} {said}".strip() if verb in ("collect", "hunt") else None
         what = what or (said if verb == "paint" and said else _gerund(verb))
     key = object_key(what)
