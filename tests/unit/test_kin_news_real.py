@@ -37,6 +37,10 @@ KEEPS = [
     (ZH, "表妹去深圳出差了，下周回来"),
     (ZH, "我老公那个最铁的同事跳槽去九巴了，还一直撺掇他也过去"),
     (ZH, "我妹妹的闺蜜搬到深圳了"),
+    # found by change_probes on the first version: not done, only talked of, asked of the user
+    (EN, "my son keeps talking about leaving Melbourne but honestly he says that every year"),
+    (ZH, "我老公没辞职哈 还在港鐵揸車 就是最近累得够呛"),
+    (ZH, "我妹妹成日叫我搬去南京同佢住 话慳返啲租 我梗系唔肯啦"),
 ]
 
 

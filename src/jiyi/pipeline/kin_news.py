@@ -68,10 +68,14 @@ _JOB_CHANGED_EN = re.compile(
 _NOT_YET = re.compile(
     r"出差|旅游|旅行|玩|探亲|看望|看我|开会|度假|培训|想|打算|准备|计划|考虑|如果|要是|的话|"
     r"下个月|明年|可能|也许|暂时|几天|一周|一个星期|这周|这个星期|今天|退休后|退休以后|等.{1,6}以后|"
+    # not done (没辞职, 还在小学教书), or asked of the user (叫我搬返佛山)
+    r"没有?(?:辞|跳|换|搬|转)|还在|仍在|叫我|让我|要我|喊我|劝我|催我|"
     r"\b(?:trip|visit(?:ing|ed)?|conference|holiday|vacation|for the weekend|for a week|"
     r"for a few|thinking|might|maybe|wants?|planning|plans?|considering|if|would|next month|"
     r"next year|temporar\w*|this week|today|tonight|right now|at the moment|once|someday|"
-    r"one day|keeps? saying|always says|been saying)\b",
+    r"one day|keeps? (?:saying|talking)|talk(?:s|ing) about|always says|been saying|still|"
+    r"hasn't|didn't|never (?:left|moved)|not (?:leaving|moving)|asks? me|wants? me|"
+    r"told me to)\b",
     I_,
 )
 # Someone of the relative's (a friend, a colleague), or someone the relative moved (我哥把她

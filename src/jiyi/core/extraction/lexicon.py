@@ -237,7 +237,7 @@ _DRINK_TABLE = _table(
     soda+: energy_drink energy_drinks 可乐 可口可乐 百事可乐 零度可乐 无糖可乐 雪碧 芬达 红牛
     soda+: 东鹏特饮 健力宝 天府可乐 北冰洋 冰峰 大窑
     soy_milk+: 豆浆
-    juice+: orange_juice apple_juice lemon_water horchata 橙汁 果汁 柠檬水 酸梅汤 椰汁 椰树椰汁
+    juice+: orange_juice apple_juice horchata 橙汁 果汁 酸梅汤 椰汁 椰树椰汁
     juice+: 刺梨汁
     alcohol+: beer lager cider guinness strongbow wine red_wine white_wine whisky whiskey
     alcohol+: 啤酒 黄酒 白酒 红酒 米酒 清酒 soju sake baijiu
