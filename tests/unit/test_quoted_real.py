@@ -14,6 +14,8 @@ ZH = ["我住在广州", "我在腾讯上班", "我喜欢喝美式"]
 
 REMARKS = [
     (EN, 'Jake told me "I quit Google last week, I am at Meta now"'),
+    # words overheard from no one named (quoted_others_a, once "I drink …" was stored)
+    (EN, 'Overheard at lunch: "I quit oat lattes cold turkey, three weeks clean" and respect'),
     (EN, 'Sarah texted: "switched from oat lattes to cold brew lol"'),
     (EN, "Sarah texted: switched from oat lattes to cold brew lol"),
     (EN, 'My coworker said "I just moved to Austin", so jealous'),

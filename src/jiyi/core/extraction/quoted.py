@@ -82,6 +82,12 @@ _NOT_WHO_EN = re.compile(
     re.IGNORECASE,
 )
 _ME = re.compile(r"我|我们|俺|俺们|咱|咱们|i|we", re.IGNORECASE)
+# Words heard from someone the user does not name
+_HEARD = re.compile(
+    r"\b(?:overheard|overhear|heard (?:someone|somebody|a (?:guy|woman|man|girl|lady|dude|kid)|"
+    r"people|them|him|her))\b|听到(?:有人|别人|旁边)|听见(?:有人|别人|旁边)",
+    re.IGNORECASE,
+)
 # Who said it, told after the quote: “…”——这是我大学室友说的 / "…," said Jake / "…" my boss said
 _AFTER_ZH = re.compile(
     r"^[\s—–\-－，,]*(?:这是|这话是|是)?(?P<who>[^，,。！？!?]{1,16}?)(?:说的|讲的|的原话)"
@@ -167,6 +173,8 @@ def _whose(text: str, at: int) -> str | None:
     lead = _lead(text, at)
     if not lead:
         return None
+    if _HEARD.search(lead):  # "Overheard at lunch: …", 听到旁边有人说: whoever, not the user
+        return "other"
     if _says(lead):
         return "other" if _by_other(lead) else "user"
     quoted = text[at : at + 1] in "“「『‘\"'"
