@@ -41,6 +41,9 @@ KEEPS = [
     (EN, "my son keeps talking about leaving Melbourne but honestly he says that every year"),
     (ZH, "我老公没辞职哈 还在港鐵揸車 就是最近累得够呛"),
     (ZH, "我妹妹成日叫我搬去南京同佢住 话慳返啲租 我梗系唔肯啦"),
+    # found by the correction sets: the relative moved the user; a move said and dropped
+    (ZH, "表妹怕我一个人没人照应，上个月把我接到深圳去住了"),
+    (ZH, "其实我妹妹之前说要搬来成都跟我住，后来又说住不惯，还是留在南京了"),
 ]
 
 

@@ -69,7 +69,7 @@ _NOT_YET = re.compile(
     r"出差|旅游|旅行|玩|探亲|看望|看我|开会|度假|培训|想|打算|准备|计划|考虑|如果|要是|的话|"
     r"下个月|明年|可能|也许|暂时|几天|一周|一个星期|这周|这个星期|今天|退休后|退休以后|等.{1,6}以后|"
     # not done (没辞职, 还在小学教书), or asked of the user (叫我搬返佛山)
-    r"没有?(?:辞|跳|换|搬|转)|还在|仍在|叫我|让我|要我|喊我|劝我|催我|"
+    r"没有?(?:辞|跳|换|搬|转)|还在|仍在|叫我|让我|要我|喊我|劝我|催我|说要|要搬|要去|要调|"
     r"\b(?:trip|visit(?:ing|ed)?|conference|holiday|vacation|for the weekend|for a week|"
     r"for a few|thinking|might|maybe|wants?|planning|plans?|considering|if|would|next month|"
     r"next year|temporar\w*|this week|today|tonight|right now|at the moment|once|someday|"
@@ -83,7 +83,7 @@ _NOT_YET = re.compile(
 _THEIRS = re.compile(
     r"(?:的|'s |s )(?:最铁的|最好的|好|一个|个|best |old |close )?(?:同事|朋友|同学|闺蜜|兄弟|"
     r"邻居|室友|发小|mate|friend|colleague|coworker|co-worker|neighbou?r|roommate|flatmate|pal|"
-    r"buddy)|把(?:他|她|它)|[他她](?:妈|爸|哥|姐|弟|妹)",
+    r"buddy)|把(?:他|她|它|我)|[他她](?:妈|爸|哥|姐|弟|妹)",
     I_,
 )
 # A place where English puts one: after "to", "in", "into" or "at" ("moved to Sydney").
