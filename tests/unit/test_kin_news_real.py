@@ -41,8 +41,7 @@ KEEPS = [
     (EN, "my son keeps talking about leaving Melbourne but honestly he says that every year"),
     (ZH, "我老公没辞职哈 还在港鐵揸車 就是最近累得够呛"),
     (ZH, "我妹妹成日叫我搬去南京同佢住 话慳返啲租 我梗系唔肯啦"),
-    # found by the correction sets: the relative moved the user; a move said and dropped
-    (ZH, "表妹怕我一个人没人照应，上个月把我接到深圳去住了"),
+    # found by the correction sets: a move said and dropped
     (ZH, "其实我妹妹之前说要搬来成都跟我住，后来又说住不惯，还是留在南京了"),
 ]
 
@@ -76,3 +75,12 @@ def test_a_visit_a_plan_or_someone_elses_news_changes_nothing(  # type: ignore[n
 ) -> None:
     before, after = _said(shared_real_mem, module_clock, f"kin-keep-{say[:24]}", facts, say)
     assert all(t in after for t in before), (before, after)
+
+
+def test_a_relative_who_moved_the_user_keeps_their_own_city(  # type: ignore[no-untyped-def]
+    shared_real_mem, module_clock
+) -> None:
+    # the user's move (the rules place it), not the cousin's: 厦门 stays hers
+    say = "表妹怕我一个人没人照应，上个月把我接到深圳去住了"
+    before, after = _said(shared_real_mem, module_clock, "kin-moved-me", ZH, say)
+    assert "用户的表妹住在厦门" in before and "用户的表妹住在厦门" in after, after
