@@ -283,8 +283,8 @@ def match_zh(clause: str, ctx: Context) -> list[Hit]:
         ]
     if not hits:
         hits = _match_rules(clause, ctx, _RULES[len(_FACTS) :])
-    if not hits and not ctx.extra.get("family_zh"):
-        hits = open_work_zh(clause)  # 我在菜市场卖猪肉: a trade said by what the user does
+    if not hits and not ctx.extra.get("family_zh") and not ctx.kin_swap:
+        hits = open_work_zh(clause)  # 我在菜市场卖猪肉: the user's trade (never a relative's)
     if (
         all(h.kind == MemoryKind.EVENT for h in hits)  # (上个礼拜终于换了工作: news, then what)
         and _JOB_LEFT.search(clause)
