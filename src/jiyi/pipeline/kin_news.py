@@ -166,23 +166,24 @@ def kin_news(
             continue
         if stored is None:
             stored = [m for m in store.list(scope, ACTIVE_MEMORIES) if m.topic]
-        theirs = [m for m in stored if (_relative(m.topic or "") or ("", ""))[0] == who[0]]
-        if who[1] != "about" and any(m.topic == c.topic for m in theirs):
+        # the relative's stored facts, each with its attribute (home, school, job, …)
+        theirs = [
+            (m, rel[1]) for m in stored if (rel := _relative(m.topic or "")) and rel[0] == who[0]
+        ]
+        if who[1] != "about" and any(m.topic == c.topic for m, _ in theirs):
             continue  # said in a slot of theirs the rules know: decided there
-        kinds = [(m, (_relative(m.topic or "") or ("", ""))[1]) for m in theirs]
         # a kind said in a slot of the same kind (调到成都工作: the city one works in, which
         # replaces where one lives by the slots' own alias) is the rules' own change
         fits = [
-            (m, k)
-            for m, k in kinds
+            m
+            for m, k in theirs
             if k in _HOME | _SCHOOL | _JOB
             and _family(k) != _family(who[1])
             and _fits(k, c, said, m)
         ]
-        families = {_family(k) for _, k in fits}
-        if len(families) != 1 or len({m.topic for m, _ in fits}) != 1:
-            continue
-        old = fits[0][0]
+        if len({m.topic for m in fits}) != 1:
+            continue  # none, or more than one fact of theirs could be meant
+        old = fits[0]
         if any(x.topic == old.topic for x in out if msg.id in x.source_message_ids):
             continue  # the message fills that slot itself
         new = restated(
@@ -193,6 +194,5 @@ def kin_news(
             value=None,
             metadata={**c.metadata, "rule": "kin.news", "was": c.topic},
         )
-        keep = who[1] != "about" and any(m.topic == c.topic for m in theirs)
-        out = [x for x in out if keep or x is not c] + [new]
+        out = [x for x in out if x is not c] + [new]  # the news, said in that slot
     return out

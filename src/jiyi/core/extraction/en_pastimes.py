@@ -91,7 +91,7 @@ _OPEN = re.compile(
     r"(?: (?P<x>.+?))?"
     # a time, place, company or amount after the pastime: kept in the text, not in the slot
     r"(?P<tail>,? (?:on|at|in|every|each|twice|once|most|after|before|during|with|near|by|"
-    r"around|whenever|when|whenever|for|at|down|up|along|off|from|since|as (?:often|much)|"
+    r"around|whenever|when|for|down|up|along|off|from|since|as (?:often|much)|"
     r"a lot|a bit|all|three|two|four|five|\d+|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
     r"weekends?|mornings?|evenings?|nights?)\b.*)?$",
     I_,
@@ -156,8 +156,10 @@ def open_pastime(c: str) -> list[Hit]:
             return []  # "I fish for compliments"
         if verb == "paint" and re.match(r"^(?:my|the|our|his|her|their)\b", said, I_):
             return []  # "I paint my nails": a chore or a look, no pastime
-        what = f"{_gerund(verb)} {said}".strip() if verb in ("collect", "hunt") else None
-        what = what or (said if verb == "paint" and said else _gerund(verb))
+        if verb in ("collect", "hunt"):
+            what = f"{_gerund(verb)} {said}".strip()  # collecting vinyl records
+        else:  # "I paint watercolors": the watercolors; "I surf at dawn": surfing
+            what = said if verb == "paint" and said else _gerund(verb)
     key = object_key(what)
     if not key:
         return []
